@@ -1,0 +1,1 @@
+//! Test helpers shared by the integration tests: locating the reference and our core.
