@@ -1,0 +1,292 @@
+//! Video and audio frames. Planes are 64-byte aligned buffers shared copy-on-write between frames;
+//! a frame handed out as `VSFrame*` is an `Arc<Frame>` turned into a raw pointer.
+use std::alloc::{self, Layout};
+use std::cell::UnsafeCell;
+use std::ptr::NonNull;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
+
+use vsvk_plugin_api::abi::*;
+
+use crate::format;
+use crate::map::Map;
+
+pub const ALIGNMENT: usize = 64;
+
+/// Bytes of frame memory alive for one core, for getCoreInfo and the cache's budget.
+#[derive(Default, Debug)]
+pub struct MemStats {
+    pub used: AtomicI64,
+}
+
+pub struct Buffer {
+    ptr: NonNull<u8>,
+    len: usize,
+    stats: Arc<MemStats>,
+}
+
+// SAFETY: the buffer is plain bytes owned by this value; shared access is read-only by the API's
+// contract, and writes happen only through a frame that holds the sole reference (see make_unique).
+unsafe impl Send for Buffer {}
+unsafe impl Sync for Buffer {}
+
+impl Buffer {
+    fn layout(len: usize) -> Layout {
+        Layout::from_size_align(len.max(1), ALIGNMENT).expect("frame sizes are bounded")
+    }
+    pub fn new(len: usize, stats: &Arc<MemStats>) -> Buffer {
+        let layout = Self::layout(len);
+        // SAFETY: the layout has non-zero size.
+        let raw = unsafe { alloc::alloc_zeroed(layout) };
+        let ptr = NonNull::new(raw).unwrap_or_else(|| alloc::handle_alloc_error(layout));
+        stats.used.fetch_add((len + ALIGNMENT) as i64, Ordering::Relaxed);
+        Buffer { ptr, len, stats: stats.clone() }
+    }
+    pub fn as_ptr(&self) -> *mut u8 {
+        self.ptr.as_ptr()
+    }
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl Clone for Buffer {
+    fn clone(&self) -> Buffer {
+        let b = Buffer::new(self.len, &self.stats);
+        // SAFETY: both regions are `len` bytes long and distinct allocations.
+        unsafe { std::ptr::copy_nonoverlapping(self.ptr.as_ptr(), b.ptr.as_ptr(), self.len) };
+        b
+    }
+}
+
+impl Drop for Buffer {
+    fn drop(&mut self) {
+        self.stats.used.fetch_sub((self.len + ALIGNMENT) as i64, Ordering::Relaxed);
+        // SAFETY: allocated in `new` with this same layout.
+        unsafe { alloc::dealloc(self.ptr.as_ptr(), Self::layout(self.len)) };
+    }
+}
+
+#[derive(Clone)]
+pub struct Plane {
+    pub buf: Arc<Buffer>,
+    pub offset: usize,
+    pub stride: isize,
+    pub width: i32,
+    pub height: i32,
+}
+
+impl Plane {
+    fn ptr(&self) -> *mut u8 {
+        // SAFETY: offset lies inside the buffer by construction.
+        unsafe { self.buf.as_ptr().add(self.offset) }
+    }
+}
+
+#[derive(Clone, Copy)]
+pub enum FrameFormat {
+    Video(VSVideoFormat),
+    Audio(VSAudioFormat),
+}
+
+pub struct Frame {
+    pub format: FrameFormat,
+    /// Video: frame width and height. Audio: samples in `width`, 1 in `height`.
+    pub width: i32,
+    pub height: i32,
+    planes: UnsafeCell<Vec<Plane>>,
+    props: UnsafeCell<Map>,
+    pub residency: i32,
+}
+
+// SAFETY: the UnsafeCells are only written through `&mut`-like access that the API grants to the
+// single owner of a frame not yet shared (a new or copied frame); readers never race a writer.
+unsafe impl Send for Frame {}
+unsafe impl Sync for Frame {}
+
+pub fn aligned_stride(bytes: usize) -> usize {
+    bytes.div_ceil(ALIGNMENT) * ALIGNMENT
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum FrameError {
+    #[error("invalid format")]
+    BadFormat,
+    #[error("invalid dimensions ({0}x{1})")]
+    BadDimensions(i32, i32),
+    #[error("dimensions ({0}x{1}) are not a multiple of the format's subsampling")]
+    Subsampling(i32, i32),
+    #[error("invalid number of samples ({0})")]
+    BadLength(i32),
+}
+
+impl Frame {
+    pub fn new_video(f: &VSVideoFormat, w: i32, h: i32, stats: &Arc<MemStats>) -> Result<Frame, FrameError> {
+        if !format::is_valid_video(f) {
+            return Err(FrameError::BadFormat);
+        }
+        if w <= 0 || h <= 0 {
+            return Err(FrameError::BadDimensions(w, h));
+        }
+        if w % (1 << f.subSamplingW) != 0 || h % (1 << f.subSamplingH) != 0 {
+            return Err(FrameError::Subsampling(w, h));
+        }
+        let planes = (0..f.numPlanes as usize)
+            .map(|p| {
+                let (pw, ph) = format::plane_dims(f, w, h, p);
+                let stride = aligned_stride(pw as usize * f.bytesPerSample as usize);
+                Plane { buf: Arc::new(Buffer::new(stride * ph as usize, stats)), offset: 0, stride: stride as isize, width: pw, height: ph }
+            })
+            .collect();
+        Ok(Frame::assemble(FrameFormat::Video(*f), w, h, planes))
+    }
+
+    pub fn new_audio(f: &VSAudioFormat, samples: i32, stats: &Arc<MemStats>) -> Result<Frame, FrameError> {
+        if !format::is_valid_audio(f) {
+            return Err(FrameError::BadFormat);
+        }
+        if samples <= 0 || samples > VS_AUDIO_FRAME_SAMPLES {
+            return Err(FrameError::BadLength(samples));
+        }
+        // Every channel gets a full-size slot in one allocation, as the reference lays them out.
+        let stride = VS_AUDIO_FRAME_SAMPLES as usize * f.bytesPerSample as usize;
+        let buf = Arc::new(Buffer::new(stride * f.numChannels as usize, stats));
+        let planes = (0..f.numChannels as usize)
+            .map(|c| Plane { buf: buf.clone(), offset: c * stride, stride: stride as isize, width: samples, height: 1 })
+            .collect();
+        Ok(Frame::assemble(FrameFormat::Audio(*f), samples, 1, planes))
+    }
+
+    fn assemble(format: FrameFormat, width: i32, height: i32, planes: Vec<Plane>) -> Frame {
+        Frame {
+            format,
+            width,
+            height,
+            planes: UnsafeCell::new(planes),
+            props: UnsafeCell::new(Map::new_frame_props()),
+            residency: nrCPU,
+        }
+    }
+
+    /// A new frame sharing this one's planes and a copy of its properties.
+    pub fn shallow_copy(&self) -> Frame {
+        let f = Frame::assemble(self.format, self.width, self.height, self.planes().to_vec());
+        // SAFETY: `f` is not shared yet.
+        unsafe { *f.props.get() = self.props().clone() };
+        f
+    }
+
+    pub fn residency(&self) -> i32 {
+        self.residency
+    }
+    pub fn is_audio(&self) -> bool {
+        matches!(self.format, FrameFormat::Audio(_))
+    }
+    pub fn media_type(&self) -> i32 {
+        if self.is_audio() {
+            mtAudio
+        } else {
+            mtVideo
+        }
+    }
+    pub fn video_format(&self) -> Option<&VSVideoFormat> {
+        match &self.format {
+            FrameFormat::Video(f) => Some(f),
+            FrameFormat::Audio(_) => None,
+        }
+    }
+    pub fn audio_format(&self) -> Option<&VSAudioFormat> {
+        match &self.format {
+            FrameFormat::Audio(f) => Some(f),
+            FrameFormat::Video(_) => None,
+        }
+    }
+    pub fn planes(&self) -> &[Plane] {
+        // SAFETY: see the Sync impl; readers only.
+        unsafe { &*self.planes.get() }
+    }
+    pub fn num_planes(&self) -> usize {
+        self.planes().len()
+    }
+    pub fn plane(&self, p: i32) -> Option<&Plane> {
+        usize::try_from(p).ok().and_then(|p| self.planes().get(p))
+    }
+    pub fn props(&self) -> &Map {
+        // SAFETY: see the Sync impl.
+        unsafe { &*self.props.get() }
+    }
+    /// # Safety
+    /// The caller holds the only reference to a frame it may write (new or copied), as the API requires.
+    #[allow(clippy::mut_from_ref)]
+    pub unsafe fn props_mut(&self) -> &mut Map {
+        &mut *self.props.get()
+    }
+    pub fn read_ptr(&self, p: i32) -> Option<*const u8> {
+        self.plane(p).map(|pl| pl.ptr() as *const u8)
+    }
+    /// Makes plane `p` private to this frame (copying a shared buffer) and returns where to write.
+    ///
+    /// # Safety
+    /// As for `props_mut`: the caller owns the frame exclusively.
+    pub unsafe fn write_ptr(&self, p: i32) -> Option<*mut u8> {
+        let idx = usize::try_from(p).ok()?;
+        let planes = &mut *self.planes.get();
+        let old = planes.get(idx)?.buf.clone();
+        let own = planes.iter().filter(|pl| Arc::ptr_eq(&pl.buf, &old)).count();
+        // `old` itself is one more strong reference than the frame's own.
+        if Arc::strong_count(&old) > own + 1 {
+            let fresh = Arc::new((*old).clone());
+            for pl in planes.iter_mut().filter(|pl| Arc::ptr_eq(&pl.buf, &old)) {
+                pl.buf = fresh.clone();
+            }
+        }
+        Some(planes[idx].ptr())
+    }
+    /// Replaces plane `p` with `src` (shared, not copied); used by newVideoFrame2.
+    ///
+    /// # Safety
+    /// As for `props_mut`.
+    pub unsafe fn set_plane(&self, p: usize, src: Plane) {
+        (&mut *self.planes.get())[p] = src;
+    }
+
+    pub fn into_raw(f: Arc<Frame>) -> *const VSFrame {
+        Arc::into_raw(f).cast()
+    }
+    /// # Safety
+    /// `p` came from `into_raw` and still holds a reference.
+    pub unsafe fn borrow_raw<'a>(p: *const VSFrame) -> &'a Frame {
+        &*p.cast::<Frame>()
+    }
+    /// A new counted reference to a raw frame.
+    ///
+    /// # Safety
+    /// As for `borrow_raw`.
+    pub unsafe fn clone_raw(p: *const VSFrame) -> Arc<Frame> {
+        Arc::increment_strong_count(p.cast::<Frame>());
+        Arc::from_raw(p.cast::<Frame>())
+    }
+    /// Takes over the reference a raw frame holds.
+    ///
+    /// # Safety
+    /// As for `borrow_raw`; the raw pointer must not be used afterwards.
+    pub unsafe fn from_raw(p: *const VSFrame) -> Arc<Frame> {
+        Arc::from_raw(p.cast::<Frame>())
+    }
+    /// Approximate bytes held, for cache budgeting.
+    pub fn byte_size(&self) -> usize {
+        let mut seen: Vec<*const Buffer> = Vec::new();
+        let mut total = 0;
+        for pl in self.planes() {
+            let p = Arc::as_ptr(&pl.buf);
+            if !seen.contains(&p) {
+                seen.push(p);
+                total += pl.buf.len();
+            }
+        }
+        total
+    }
+}

@@ -1,0 +1,192 @@
+//! Nodes: a filter instance with its output description, dependencies, cache and the bookkeeping
+//! the scheduler needs. `VSNode*` is an `Arc<Node>` turned into a raw pointer.
+use std::collections::{HashMap, VecDeque};
+use std::ffi::{c_void, CString};
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+use vsvk_plugin_api::abi::*;
+
+use crate::cache::Cache;
+use crate::core::Core;
+use crate::frame::Frame;
+use crate::map::Map;
+use crate::scheduler::{FrameCall, FrameCtx};
+
+/// A filter written in Rust, for the built-in namespaces.
+pub trait Filter: Send + Sync {
+    /// Same contract as VSFilterGetFrame: `Ok(None)` after requesting frames in `call`.
+    fn get_frame(&self, n: i32, reason: i32, frame_data: &mut *mut c_void, call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String>;
+}
+
+pub enum FilterImpl {
+    C { get_frame: VSFilterGetFrame, free: VSFilterFree, instance_data: *mut c_void },
+    Rust(Box<dyn Filter>),
+}
+
+#[derive(Clone, Copy)]
+pub enum MediaInfo {
+    Video(VSVideoInfo),
+    Audio(VSAudioInfo),
+}
+
+/// What graph inspection records of the function call that created a node.
+pub struct CreationInfo {
+    pub function: CString,
+    pub plugin_id: CString,
+    pub plugin_ns: CString,
+    pub args: Map,
+}
+
+/// Serialises calls for the filter modes that need it; frames that find it busy wait in `queue`.
+#[derive(Default)]
+pub struct Gate {
+    pub holder: Option<i32>,
+    pub queue: VecDeque<(Arc<FrameCtx>, i32)>,
+}
+
+pub struct Node {
+    pub core: Arc<Core>,
+    pub name: CString,
+    pub info: MediaInfo,
+    pub filter: FilterImpl,
+    pub mode: i32,
+    pub flags: i32,
+    pub deps: Vec<VSFilterDependency>,
+    /// Our own references to the dependencies, so the array above stays valid for inspection.
+    dep_refs: Vec<Arc<Node>>,
+    pub cache: Mutex<Cache>,
+    pub inflight: Mutex<HashMap<i32, Arc<FrameCtx>>>,
+    pub gate: Mutex<Gate>,
+    pub processing_ns: AtomicI64,
+    pub creation: Vec<CreationInfo>,
+}
+
+// SAFETY: the raw instance data belongs to the filter, which the API requires to be callable from
+// any thread in the way its filter mode allows; the scheduler enforces that mode.
+unsafe impl Send for Node {}
+unsafe impl Sync for Node {}
+
+impl Node {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        core: Arc<Core>,
+        name: &str,
+        info: MediaInfo,
+        filter: FilterImpl,
+        mode: i32,
+        flags: i32,
+        deps: Vec<(Arc<Node>, i32)>,
+        creation: Vec<CreationInfo>,
+    ) -> Arc<Node> {
+        for (d, pattern) in &deps {
+            let mut c = d.cache.lock();
+            match *pattern {
+                rpStrictSpatial | rpNoFrameReuse => {}
+                rpFrameReuseLastOnly => c.last_only_consumers += 1,
+                _ => c.reusing_consumers += 1,
+            }
+        }
+        let core2 = core.clone();
+        let raw_deps = deps.iter().map(|(d, p)| VSFilterDependency { source: Node::as_raw(d), requestPattern: *p }).collect();
+        let node = Arc::new(Node {
+            core,
+            name: CString::new(name.replace('\0', " ")).expect("NULs replaced"),
+            info,
+            filter,
+            mode,
+            flags,
+            deps: raw_deps,
+            dep_refs: deps.into_iter().map(|(d, _)| d).collect(),
+            cache: Mutex::new(Cache::default()),
+            inflight: Mutex::new(HashMap::new()),
+            gate: Mutex::new(Gate::default()),
+            processing_ns: AtomicI64::new(0),
+            creation,
+        });
+        core2.register_node(&node);
+        node
+    }
+    pub fn is_audio(&self) -> bool {
+        matches!(self.info, MediaInfo::Audio(_))
+    }
+    pub fn media_type(&self) -> i32 {
+        if self.is_audio() {
+            mtAudio
+        } else {
+            mtVideo
+        }
+    }
+    pub fn num_frames(&self) -> i32 {
+        match &self.info {
+            MediaInfo::Video(vi) => vi.numFrames,
+            MediaInfo::Audio(ai) => ai.numFrames,
+        }
+    }
+    pub fn video_info(&self) -> Option<&VSVideoInfo> {
+        match &self.info {
+            MediaInfo::Video(vi) => Some(vi),
+            MediaInfo::Audio(_) => None,
+        }
+    }
+    pub fn audio_info(&self) -> Option<&VSAudioInfo> {
+        match &self.info {
+            MediaInfo::Audio(ai) => Some(ai),
+            MediaInfo::Video(_) => None,
+        }
+    }
+    pub fn residency(&self) -> i32 {
+        if self.flags & ffGPUOutput != 0 {
+            nrGPU
+        } else {
+            nrCPU
+        }
+    }
+    pub fn name_str(&self) -> String {
+        self.name.to_string_lossy().into_owned()
+    }
+    pub fn as_raw(n: &Arc<Node>) -> *mut VSNode {
+        Arc::as_ptr(n) as *mut VSNode
+    }
+    pub fn into_raw(n: Arc<Node>) -> *mut VSNode {
+        Arc::into_raw(n) as *mut VSNode
+    }
+    /// # Safety
+    /// `p` came from `into_raw`/`as_raw` of a node that is still referenced.
+    pub unsafe fn borrow_raw<'a>(p: *mut VSNode) -> &'a Node {
+        &*p.cast::<Node>()
+    }
+    /// # Safety
+    /// As for `borrow_raw`.
+    pub unsafe fn clone_raw(p: *mut VSNode) -> Arc<Node> {
+        Arc::increment_strong_count(p.cast::<Node>());
+        Arc::from_raw(p.cast::<Node>())
+    }
+    /// # Safety
+    /// As for `borrow_raw`; the raw reference is consumed.
+    pub unsafe fn from_raw(p: *mut VSNode) -> Arc<Node> {
+        Arc::from_raw(p.cast::<Node>())
+    }
+    pub fn clear_cache(&self) {
+        self.cache.lock().clear();
+    }
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        if let FilterImpl::C { free: Some(free), instance_data, .. } = self.filter {
+            // SAFETY: the filter's free function is called once, with the data it was created with.
+            unsafe { free(instance_data, Core::as_raw(&self.core), crate::api::vsapi()) };
+        }
+        for (d, dep) in self.dep_refs.iter().zip(&self.deps) {
+            let mut c = d.cache.lock();
+            match dep.requestPattern {
+                rpStrictSpatial | rpNoFrameReuse => {}
+                rpFrameReuseLastOnly => c.last_only_consumers = c.last_only_consumers.saturating_sub(1),
+                _ => c.reusing_consumers = c.reusing_consumers.saturating_sub(1),
+            }
+        }
+        self.core.freed_node_ns.fetch_add(self.processing_ns.load(Ordering::Relaxed), Ordering::Relaxed);
+    }
+}

@@ -1,0 +1,408 @@
+//! Plugins: loading shared libraries through VapourSynthPluginInit2, their registered functions,
+//! invoke with argument checking, and the autoload folders (plain and `manifest.vs` ones).
+use std::collections::BTreeMap;
+use std::ffi::{c_void, CStr, CString};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock, Weak};
+
+use parking_lot::{Mutex, RwLock};
+use thiserror::Error;
+use vsvk_plugin_api::abi::*;
+
+use crate::argspec::Signature;
+use crate::core::Core;
+use crate::map::Map;
+
+pub type BuiltinFn = Box<dyn Fn(&Map, &mut Map, &Arc<Core>) + Send + Sync>;
+
+pub enum FuncImpl {
+    C { func: VSPublicFunction, data: *mut c_void },
+    Rust(BuiltinFn),
+}
+
+pub struct PluginFunction {
+    pub name: CString,
+    pub args: CString,
+    pub ret: CString,
+    pub sig: Signature,
+    pub imp: FuncImpl,
+}
+
+// SAFETY: registered functions must be callable from any thread (API contract); the data pointer
+// belongs to the plugin.
+unsafe impl Send for PluginFunction {}
+unsafe impl Sync for PluginFunction {}
+
+pub struct PluginConfig {
+    pub id: CString,
+    pub ns: CString,
+    pub name: CString,
+    pub version: i32,
+    pub api_version: i32,
+    pub flags: i32,
+}
+
+pub struct Plugin {
+    pub config: OnceLock<PluginConfig>,
+    pub path: CString,
+    lib: Mutex<Option<libloading::Library>>,
+    pub functions: RwLock<BTreeMap<CString, Arc<PluginFunction>>>,
+    /// Set once initialisation is over: registration then needs pcModifiable.
+    locked: AtomicBool,
+    pub core: Weak<Core>,
+    /// Overrides from std.LoadPlugin's forcens/forceid, applied at configPlugin.
+    force_ns: Option<String>,
+    force_id: Option<String>,
+}
+
+#[derive(Debug, Error)]
+pub enum PluginError {
+    #[error("Failed to load {path}. Error given: {msg}")]
+    Open { path: String, msg: String },
+    #[error("No entry point found in {0}")]
+    NoEntryPoint(String),
+    #[error("Plugin {0} did not call configPlugin in its initialisation")]
+    NotConfigured(String),
+    #[error("Plugin {path} requires API R{major}.{minor} but this core provides R4.3")]
+    Api { path: String, major: i32, minor: i32 },
+    #[error("Plugin {id} is already loaded ({path})")]
+    DuplicateId { id: String, path: String },
+    #[error("Namespace {ns} is already populated (by {path})")]
+    DuplicateNamespace { ns: String, path: String },
+    #[error("Invalid plugin configuration in {path}: {msg}")]
+    BadConfig { path: String, msg: String },
+}
+
+impl Plugin {
+    pub fn new_builtin(core: &Arc<Core>, id: &str, ns: &str, name: &str, version: i32) -> Arc<Plugin> {
+        let p = Plugin::blank(core, CString::default(), None, None);
+        let _ = p.config.set(PluginConfig {
+            id: cstring(id),
+            ns: cstring(ns),
+            name: cstring(name),
+            version,
+            api_version: VAPOURSYNTH_API_VERSION,
+            flags: 0,
+        });
+        Arc::new(p)
+    }
+    fn blank(core: &Arc<Core>, path: CString, force_ns: Option<String>, force_id: Option<String>) -> Plugin {
+        Plugin {
+            config: OnceLock::new(),
+            path,
+            lib: Mutex::new(None),
+            functions: RwLock::new(BTreeMap::new()),
+            locked: AtomicBool::new(false),
+            core: Arc::downgrade(core),
+            force_ns,
+            force_id,
+        }
+    }
+    pub fn id(&self) -> &str {
+        self.config.get().and_then(|c| c.id.to_str().ok()).unwrap_or("")
+    }
+    pub fn namespace(&self) -> &str {
+        self.config.get().and_then(|c| c.ns.to_str().ok()).unwrap_or("")
+    }
+    pub fn lock(&self) {
+        if self.config.get().is_some_and(|c| c.flags & pcModifiable == 0) {
+            self.locked.store(true, Ordering::Release);
+        }
+    }
+    pub fn unload(&self, keep_loaded: bool) {
+        self.functions.write().clear();
+        if let Some(lib) = self.lib.lock().take() {
+            if keep_loaded {
+                std::mem::forget(lib);
+            }
+        }
+    }
+    pub fn as_raw(p: &Arc<Plugin>) -> *mut VSPlugin {
+        Arc::as_ptr(p) as *mut VSPlugin
+    }
+    /// # Safety
+    /// `p` points at a plugin its core still holds.
+    pub unsafe fn borrow_raw<'a>(p: *const VSPlugin) -> &'a Plugin {
+        &*p.cast::<Plugin>()
+    }
+
+    /// Handles configPlugin; returns an error message for the log when refused.
+    pub fn configure(&self, id: &str, ns: &str, name: &str, version: i32, api: i32, flags: i32) -> Result<(), String> {
+        if self.config.get().is_some() {
+            return Err("configPlugin called more than once".into());
+        }
+        let major = api >> 16;
+        let minor = api & 0xffff;
+        if major != VAPOURSYNTH_API_MAJOR || minor > VAPOURSYNTH_API_MINOR {
+            return Err(format!("the plugin requires API R{major}.{minor} but this core provides R4.3"));
+        }
+        let id = self.force_id.as_deref().unwrap_or(id);
+        let ns = self.force_ns.as_deref().unwrap_or(ns);
+        if id.is_empty() {
+            return Err("empty plugin identifier".into());
+        }
+        if !crate::map::is_valid_key(ns.as_bytes()) {
+            return Err(format!("invalid namespace '{ns}'"));
+        }
+        if flags & !pcModifiable != 0 {
+            return Err(format!("unknown configuration flags {flags:#x}"));
+        }
+        let _ = self.config.set(PluginConfig { id: cstring(id), ns: cstring(ns), name: cstring(name), version, api_version: api, flags });
+        Ok(())
+    }
+
+    /// Handles registerFunction.
+    pub fn register(&self, name: &str, args: &str, ret: &str, imp: FuncImpl) -> Result<(), String> {
+        if self.locked.load(Ordering::Acquire) {
+            return Err(format!("{}: registering {name} after initialisation needs pcModifiable", self.namespace()));
+        }
+        if self.config.get().is_none() {
+            return Err(format!("{name}: registerFunction called before configPlugin"));
+        }
+        if !crate::map::is_valid_key(name.as_bytes()) {
+            return Err(format!("{}: invalid function name '{name}'", self.namespace()));
+        }
+        let sig = Signature::parse(args).map_err(|e| format!("{}.{name}: invalid argument string: {e}", self.namespace()))?;
+        Signature::parse(ret).map_err(|e| format!("{}.{name}: invalid return type string: {e}", self.namespace()))?;
+        let mut fs = self.functions.write();
+        let key = cstring(name);
+        if fs.contains_key(&key) {
+            return Err(format!("{}: function {name} is already registered", self.namespace()));
+        }
+        fs.insert(key, Arc::new(PluginFunction { name: cstring(name), args: cstring(args), ret: cstring(ret), sig, imp }));
+        Ok(())
+    }
+
+    pub fn function(&self, name: &str) -> Option<Arc<PluginFunction>> {
+        self.functions.read().get(&cstring(name)).cloned()
+    }
+}
+
+thread_local! {
+    /// Invocations in progress on this thread, innermost last, for graph inspection.
+    pub static INVOKE_STACK: std::cell::RefCell<Vec<(CString, CString, CString, Map)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// invoke: checks the arguments against the function's signature and calls it.
+pub fn invoke(plugin: &Plugin, name: &str, args: &Map) -> Map {
+    let mut out = Map::new();
+    let Some(f) = plugin.function(name) else {
+        out.set_error(&format!("Function '{name}' not found in {}", plugin.id()));
+        return out;
+    };
+    let Some(core) = plugin.core.upgrade() else {
+        out.set_error(&format!("{name}: the core is gone"));
+        return out;
+    };
+    if let Err(e) = f.sig.check(name, args) {
+        out.set_error(&e);
+        return out;
+    }
+    let inspect = core.graph_inspection();
+    if inspect {
+        let cfg = plugin.config.get().expect("registered functions imply a configured plugin");
+        INVOKE_STACK.with(|s| s.borrow_mut().push((f.name.clone(), cfg.id.clone(), cfg.ns.clone(), args.clone())));
+    }
+    match &f.imp {
+        FuncImpl::C { func, data } => {
+            // SAFETY: the plugin's function with its data; maps outlive the call.
+            unsafe { func((args as *const Map).cast(), (&mut out as *mut Map).cast(), *data, Core::as_raw(&core), crate::api::vsapi()) };
+        }
+        FuncImpl::Rust(func) => {
+            if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| func(args, &mut out, &core))).is_err() {
+                out.set_error(&format!("{name}: internal error (panic)"));
+            }
+        }
+    }
+    if inspect {
+        INVOKE_STACK.with(|s| s.borrow_mut().pop());
+    }
+    out
+}
+
+fn cstring(s: &str) -> CString {
+    CString::new(s.replace('\0', " ")).expect("NULs replaced")
+}
+
+static PLUGIN_LOADING: Mutex<()> = Mutex::new(());
+
+/// Loads one plugin library into the core.
+pub fn load(core: &Arc<Core>, path: &Path, force_ns: Option<&str>, force_id: Option<&str>) -> Result<Arc<Plugin>, PluginError> {
+    let _serial = core.load_lock.lock();
+    let _global = PLUGIN_LOADING.lock();
+    let display = path.display().to_string();
+    let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    // SAFETY: loading a plugin runs its initialisers; that is what loading a plugin means.
+    let lib = unsafe {
+        libloading::os::unix::Library::open(Some(&canonical), libc_flags())
+            .map(libloading::Library::from)
+            .map_err(|e| PluginError::Open { path: display.clone(), msg: dl_message(&e) })?
+    };
+    // SAFETY: the symbol's type is fixed by the plugin ABI.
+    let init: libloading::Symbol<VSInitPlugin> =
+        unsafe { lib.get(b"VapourSynthPluginInit2\0") }.map_err(|_| PluginError::NoEntryPoint(display.clone()))?;
+    let plugin = Arc::new(Plugin::blank(core, cstring(&canonical.to_string_lossy()), force_ns.map(String::from), force_id.map(String::from)));
+    // SAFETY: the entry point gets our plugin handle and the plugin API table for its duration.
+    unsafe { init(Plugin::as_raw(&plugin), crate::api::plugin_api()) };
+    let Some(cfg) = plugin.config.get() else {
+        return Err(PluginError::NotConfigured(display));
+    };
+    {
+        let plugins = core.plugins.read();
+        if let Some(other) = plugins.iter().find(|p| p.id() == plugin.id()) {
+            return Err(PluginError::DuplicateId { id: plugin.id().into(), path: other.path.to_string_lossy().into() });
+        }
+        if let Some(other) = plugins.iter().find(|p| p.namespace() == plugin.namespace()) {
+            return Err(PluginError::DuplicateNamespace { ns: plugin.namespace().into(), path: other.path.to_string_lossy().into() });
+        }
+    }
+    let _ = cfg;
+    plugin.lock();
+    *plugin.lib.lock() = Some(lib);
+    let mut plugins = core.plugins.write();
+    plugins.push(plugin.clone());
+    plugins.sort_by(|a, b| a.id().cmp(b.id()));
+    Ok(plugin)
+}
+
+fn libc_flags() -> std::ffi::c_int {
+    libloading::os::unix::RTLD_NOW | libloading::os::unix::RTLD_LOCAL
+}
+
+fn dl_message(e: &libloading::Error) -> String {
+    match e {
+        libloading::Error::DlOpen { desc } => {
+            let s = format!("{desc:?}");
+            s.trim_matches('"').to_string()
+        }
+        other => other.to_string(),
+    }
+}
+
+/// The variant suffix of a manifest library for this CPU, best first.
+fn cpu_variants() -> Vec<&'static str> {
+    let mut v = Vec::new();
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::is_x86_feature_detected as has;
+        let avx2 = has!("avx2") && has!("fma") && has!("bmi1") && has!("bmi2") && has!("f16c") && has!("lzcnt") && has!("movbe");
+        let zn4 = avx2
+            && has!("avx512f")
+            && has!("avx512bw")
+            && has!("avx512dq")
+            && has!("avx512vl")
+            && has!("avx512cd")
+            && has!("avx512vbmi")
+            && has!("avx512vbmi2")
+            && has!("avx512vnni")
+            && has!("avx512bitalg")
+            && has!("avx512vpopcntdq")
+            && has!("avx512ifma");
+        if zn4 {
+            v.push(".zn4");
+        }
+        if avx2 {
+            v.push(".avx2");
+        }
+    }
+    v.push("");
+    v
+}
+
+const LIB_SUFFIX: &str = ".so";
+const VARIANTS: [&str; 2] = [".zn4", ".avx2"];
+
+/// Reads a `manifest.vs`: a header line, then one library base name per line.
+pub fn read_manifest(dir: &Path) -> Option<Vec<String>> {
+    let text = std::fs::read_to_string(dir.join("manifest.vs")).ok()?;
+    let mut lines = text.lines();
+    let header = lines.next()?.trim();
+    if !header.starts_with("[VapourSynth Manifest V1]") {
+        return None;
+    }
+    Some(lines.map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with('[')).map(String::from).collect())
+}
+
+/// Picks the best variant of a manifest library for this CPU.
+pub fn pick_variant(dir: &Path, base: &str) -> Option<PathBuf> {
+    cpu_variants().into_iter().map(|v| dir.join(format!("{base}{v}{LIB_SUFFIX}"))).find(|p| p.is_file())
+}
+
+/// Every library a folder holds for loading: manifest entries (best variant), the other plain
+/// libraries, and the manifest folders one level down. Errors are for the caller to report.
+pub fn folder_libraries(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let manifest = read_manifest(dir).unwrap_or_default();
+    for base in &manifest {
+        if let Some(p) = pick_variant(dir, base) {
+            out.push(p);
+        }
+    }
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).map(|rd| rd.flatten().map(|e| e.path()).collect()).unwrap_or_default();
+    entries.sort();
+    for p in &entries {
+        let Some(name) = p.file_name().and_then(|n| n.to_str()) else { continue };
+        if p.is_file() && name.ends_with(LIB_SUFFIX) {
+            let stem = &name[..name.len() - LIB_SUFFIX.len()];
+            let base = VARIANTS.iter().find_map(|v| stem.strip_suffix(v)).unwrap_or(stem);
+            let is_variant = base != stem;
+            if !manifest.iter().any(|m| m == base) && !is_variant {
+                out.push(p.clone());
+            }
+        }
+    }
+    for p in &entries {
+        if p.is_dir() && p.join("manifest.vs").is_file() {
+            if let Some(libs) = read_manifest(p) {
+                for base in libs {
+                    if let Some(lib) = pick_variant(p, &base) {
+                        out.push(lib);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Loads every plugin in `dir`; failures are logged, as for autoloading.
+pub fn load_folder(core: &Arc<Core>, dir: &Path) {
+    for lib in folder_libraries(dir) {
+        if let Err(e) = load(core, &lib, None, None) {
+            core.log_message(mtWarning, &format!("Autoloading {}: {e}", lib.display()));
+        }
+    }
+}
+
+/// The folders autoloading reads: `$VSVK_PLUGIN_PATH` (colon separated), then the user folder
+/// `$XDG_DATA_HOME/vsvk/plugins` (default `~/.local/share/vsvk/plugins`).
+pub fn autoload_folders() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::env::var_os("VSVK_PLUGIN_PATH")
+        .map(|s| std::env::split_paths(&s).filter(|p| !p.as_os_str().is_empty()).collect())
+        .unwrap_or_default();
+    let data = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")));
+    if let Some(d) = data {
+        v.push(d.join("vsvk/plugins"));
+    }
+    v
+}
+
+pub fn autoload(core: &Arc<Core>) {
+    for dir in autoload_folders() {
+        if dir.is_dir() {
+            load_folder(core, &dir);
+        }
+    }
+}
+
+pub fn cstr_opt<'a>(p: *const std::ffi::c_char) -> Option<&'a str> {
+    if p.is_null() {
+        None
+    } else {
+        // SAFETY: non-null C strings from the API are NUL-terminated by contract.
+        unsafe { CStr::from_ptr(p) }.to_str().ok()
+    }
+}

@@ -1,0 +1,518 @@
+//! The frame scheduler: a thread pool running filter activations, one context per (node, frame)
+//! in flight shared by everyone waiting for that frame, dependency tracking and the filter modes.
+//!
+//! A frame request finds the frame in the node's cache, joins the context already producing it,
+//! or starts a new context with an `arInitial` activation. A context whose filter requested frames
+//! waits until every one of them is delivered, then runs again with `arAllFramesReady` (or
+//! `arError` when one failed). Nothing blocks a worker while it waits: waiting is bookkeeping.
+use std::cell::Cell;
+use std::collections::VecDeque;
+use std::ffi::{c_void, CString};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::thread;
+use std::time::Instant;
+
+use parking_lot::{Condvar, Mutex};
+use vsvk_plugin_api::abi::*;
+
+use crate::core::Core;
+use crate::frame::{Frame, FrameFormat};
+use crate::node::{FilterImpl, Node};
+
+type Task = Box<dyn FnOnce() + Send>;
+
+struct PoolState {
+    queue: VecDeque<Task>,
+    /// Threads the core asked for; workers above it retire.
+    target: usize,
+    /// Extra workers lent while a worker blocks in a synchronous getFrame.
+    lent: usize,
+    spawned: usize,
+    idle: usize,
+    shutdown: bool,
+}
+
+pub struct Pool {
+    state: Mutex<PoolState>,
+    work: Condvar,
+    /// Frame contexts and external callbacks not yet finished: freeCore waits for zero.
+    outstanding: AtomicUsize,
+    done_lock: Mutex<()>,
+    done: Condvar,
+}
+
+thread_local! {
+    static ON_WORKER: Cell<bool> = const { Cell::new(false) };
+}
+
+pub fn on_worker_thread() -> bool {
+    ON_WORKER.with(|w| w.get())
+}
+
+impl Pool {
+    pub fn new(threads: usize) -> Arc<Pool> {
+        Arc::new(Pool {
+            state: Mutex::new(PoolState {
+                queue: VecDeque::new(),
+                target: threads.max(1),
+                lent: 0,
+                spawned: 0,
+                idle: 0,
+                shutdown: false,
+            }),
+            work: Condvar::new(),
+            outstanding: AtomicUsize::new(0),
+            done_lock: Mutex::new(()),
+            done: Condvar::new(),
+        })
+    }
+
+    pub fn threads(&self) -> usize {
+        self.state.lock().target
+    }
+
+    pub fn set_threads(self: &Arc<Self>, n: usize) {
+        let mut s = self.state.lock();
+        s.target = n.max(1);
+        drop(s);
+        self.work.notify_all();
+    }
+
+    pub fn spawn(self: &Arc<Self>, task: Task) {
+        let mut s = self.state.lock();
+        s.queue.push_back(task);
+        if s.idle > 0 {
+            drop(s);
+            self.work.notify_one();
+        } else if s.spawned < s.target + s.lent && !s.shutdown {
+            s.spawned += 1;
+            drop(s);
+            let pool = self.clone();
+            thread::Builder::new().name("vsvk-worker".into()).spawn(move || pool.worker()).expect("spawning a worker thread");
+        }
+    }
+
+    fn worker(self: Arc<Self>) {
+        ON_WORKER.with(|w| w.set(true));
+        let mut s = self.state.lock();
+        loop {
+            if s.spawned > s.target + s.lent || (s.shutdown && s.queue.is_empty()) {
+                s.spawned -= 1;
+                return;
+            }
+            if let Some(task) = s.queue.pop_front() {
+                drop(s);
+                task();
+                s = self.state.lock();
+                continue;
+            }
+            s.idle += 1;
+            self.work.wait(&mut s);
+            s.idle -= 1;
+        }
+    }
+
+    /// Runs `f`, which blocks, with one more worker so the pool keeps its full width meanwhile.
+    pub fn while_blocked<R>(self: &Arc<Self>, f: impl FnOnce() -> R) -> R {
+        if !on_worker_thread() {
+            return f();
+        }
+        {
+            let mut s = self.state.lock();
+            s.lent += 1;
+            if !s.queue.is_empty() && s.idle == 0 {
+                s.spawned += 1;
+                let pool = self.clone();
+                thread::Builder::new().name("vsvk-worker".into()).spawn(move || pool.worker()).expect("spawning a worker thread");
+            }
+        }
+        let r = f();
+        self.state.lock().lent -= 1;
+        r
+    }
+
+    pub fn begin(&self) {
+        self.outstanding.fetch_add(1, Ordering::AcqRel);
+    }
+    pub fn end(&self) {
+        if self.outstanding.fetch_sub(1, Ordering::AcqRel) == 1 {
+            let _g = self.done_lock.lock();
+            self.done.notify_all();
+        }
+    }
+    /// Waits until no frame request is in flight.
+    pub fn wait_idle(&self) {
+        let mut g = self.done_lock.lock();
+        while self.outstanding.load(Ordering::Acquire) != 0 {
+            self.done.wait(&mut g);
+        }
+    }
+    pub fn shutdown(&self) {
+        self.state.lock().shutdown = true;
+        self.work.notify_all();
+    }
+}
+
+pub type Delivery = Result<Arc<Frame>, String>;
+
+pub enum Waiter {
+    /// A frame context that requested frame `n` of the node at `from`.
+    Parent { ctx: Arc<FrameCtx>, from: usize, n: i32 },
+    External(Box<dyn FnOnce(Delivery) + Send>),
+}
+
+struct Fetched {
+    node: *const Node,
+    n: i32,
+    frame: Arc<Frame>,
+}
+
+#[derive(Default)]
+struct CtxState {
+    waiters: Vec<Waiter>,
+    frame_data: usize,
+    pending: usize,
+    fetched: Vec<Fetched>,
+    dep_error: Option<String>,
+}
+
+/// One frame of one node being produced.
+pub struct FrameCtx {
+    pub node: Arc<Node>,
+    pub n: i32,
+    state: Mutex<CtxState>,
+}
+
+// SAFETY: the raw node pointers in `fetched` are only compared, never dereferenced.
+unsafe impl Send for FrameCtx {}
+unsafe impl Sync for FrameCtx {}
+
+/// What a filter sees as `VSFrameContext*` during one activation.
+pub struct FrameCall<'a> {
+    pub ctx: &'a FrameCtx,
+    requests: Vec<(Arc<Node>, i32)>,
+    error: Option<String>,
+}
+
+impl FrameCall<'_> {
+    pub fn node(&self) -> &Arc<Node> {
+        &self.ctx.node
+    }
+    pub fn core(&self) -> &Arc<Core> {
+        &self.ctx.node.core
+    }
+    /// Asks for frame `n` of `node` (clamped to the clip) before the next activation.
+    pub fn request(&mut self, node: &Arc<Node>, n: i32) {
+        let n = clamp_frame(node, n);
+        if !self.requests.iter().any(|(d, m)| Arc::ptr_eq(d, node) && *m == n) {
+            self.requests.push((node.clone(), n));
+        }
+    }
+    /// A frame delivered for an earlier request, or None when it was not requested.
+    pub fn get(&self, node: &Node, n: i32) -> Option<Arc<Frame>> {
+        let n = clamp_frame(node, n);
+        let st = self.ctx.state.lock();
+        st.fetched.iter().find(|f| std::ptr::eq(f.node, node) && f.n == n).map(|f| f.frame.clone())
+    }
+    pub fn release_early(&self, node: &Node, n: i32) {
+        let n = clamp_frame(node, n);
+        self.ctx.state.lock().fetched.retain(|f| !(std::ptr::eq(f.node, node) && f.n == n));
+    }
+    pub fn set_error(&mut self, msg: String) {
+        self.error = Some(msg);
+    }
+    pub fn as_raw(&mut self) -> *mut VSFrameContext {
+        (self as *mut Self).cast()
+    }
+    /// # Safety
+    /// `p` is the context pointer of an activation still running on this thread.
+    pub unsafe fn from_raw<'b>(p: *mut VSFrameContext) -> &'b mut FrameCall<'b> {
+        &mut *p.cast::<FrameCall<'b>>()
+    }
+}
+
+pub fn clamp_frame(node: &Node, n: i32) -> i32 {
+    n.clamp(0, (node.num_frames() - 1).max(0))
+}
+
+/// Requests frame `n` of `node` for `waiter`. `n` must be inside the clip.
+pub fn request(node: &Arc<Node>, n: i32, waiter: Waiter) {
+    if let Some(f) = cache_lookup(node, n) {
+        deliver(waiter, Ok(f));
+        return;
+    }
+    let mut inflight = node.inflight.lock();
+    if let Some(ctx) = inflight.get(&n) {
+        ctx.state.lock().waiters.push(waiter);
+        return;
+    }
+    // The frame may have landed in the cache between the lookup and taking the lock.
+    if let Some(f) = cache_lookup(node, n) {
+        drop(inflight);
+        deliver(waiter, Ok(f));
+        return;
+    }
+    let ctx = Arc::new(FrameCtx {
+        node: node.clone(),
+        n,
+        state: Mutex::new(CtxState { waiters: vec![waiter], ..CtxState::default() }),
+    });
+    inflight.insert(n, ctx.clone());
+    drop(inflight);
+    node.core.pool.begin();
+    schedule(ctx, arInitial);
+}
+
+fn cache_lookup(node: &Node, n: i32) -> Option<Arc<Frame>> {
+    let mut c = node.cache.lock();
+    if c.enabled() {
+        c.get(n)
+    } else {
+        None
+    }
+}
+
+fn deliver(waiter: Waiter, result: Delivery) {
+    match waiter {
+        Waiter::External(cb) => cb(result),
+        Waiter::Parent { ctx: parent, from, n } => {
+            let ready = {
+                let mut st = parent.state.lock();
+                match result {
+                    Ok(frame) => st.fetched.push(Fetched { node: from as *const Node, n, frame }),
+                    Err(e) => {
+                        st.dep_error.get_or_insert(e);
+                    }
+                }
+                st.pending -= 1;
+                st.pending == 0
+            };
+            if ready {
+                let reason = if parent.state.lock().dep_error.is_some() { arError } else { arAllFramesReady };
+                schedule(parent, reason);
+            }
+        }
+    }
+}
+
+fn schedule(ctx: Arc<FrameCtx>, reason: i32) {
+    let pool = ctx.node.core.pool.clone();
+    pool.spawn(Box::new(move || activate(ctx, reason)));
+}
+
+fn needs_gate(mode: i32, reason: i32) -> bool {
+    match mode {
+        fmParallel => false,
+        fmParallelRequests => reason != arInitial,
+        _ => true,
+    }
+}
+
+/// Runs one activation, honouring the node's filter mode; queued activations of a serialised node
+/// run on this thread when the gate frees.
+fn activate(ctx: Arc<FrameCtx>, reason: i32) {
+    let node = ctx.node.clone();
+    if !needs_gate(node.mode, reason) {
+        run(&ctx, reason);
+        return;
+    }
+    {
+        let mut g = node.gate.lock();
+        match g.holder {
+            // fmFrameState keeps the gate for a frame from its first activation to its completion.
+            Some(h) if !(node.mode == fmFrameState && h == ctx.n) => {
+                g.queue.push_back((ctx, reason));
+                return;
+            }
+            _ => g.holder = Some(ctx.n),
+        }
+    }
+    let mut next = Some((ctx, reason));
+    while let Some((c, r)) = next.take() {
+        let finished = run(&c, r);
+        let mut g = node.gate.lock();
+        if node.mode != fmFrameState || finished {
+            g.holder = None;
+        }
+        if g.holder.is_none() {
+            if let Some((qc, qr)) = g.queue.pop_front() {
+                g.holder = Some(qc.n);
+                next = Some((qc, qr));
+            }
+        }
+    }
+}
+
+/// Calls the filter once; returns whether the frame is finished (delivered or failed).
+fn run(ctx: &Arc<FrameCtx>, reason: i32) -> bool {
+    let node = &ctx.node;
+    let mut call = FrameCall { ctx, requests: Vec::new(), error: None };
+    let mut frame_data = ctx.state.lock().frame_data as *mut c_void;
+    let timing = node.core.node_timing.load(Ordering::Relaxed);
+    let t0 = timing.then(Instant::now);
+    let result: Result<Option<Arc<Frame>>, String> = match &node.filter {
+        FilterImpl::C { get_frame, instance_data, .. } => {
+            // SAFETY: the filter's own callback with its own instance data, as the API specifies;
+            // `call` outlives the call and is the context the filter may pass back to us.
+            let f = unsafe {
+                get_frame(ctx.n, reason, *instance_data, &mut frame_data, call.as_raw(), Core::as_raw(&node.core), crate::api::vsapi())
+            };
+            if f.is_null() {
+                Ok(None)
+            } else {
+                // SAFETY: a returned frame carries one reference, which we take over.
+                Ok(Some(unsafe { Frame::from_raw(f) }))
+            }
+        }
+        FilterImpl::Rust(filter) => {
+            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| filter.get_frame(ctx.n, reason, &mut frame_data, &mut call))) {
+                Ok(r) => r,
+                Err(_) => Err("the filter panicked".into()),
+            }
+        }
+    };
+    if let Some(t0) = t0 {
+        node.processing_ns.fetch_add(t0.elapsed().as_nanos() as i64, Ordering::Relaxed);
+    }
+    ctx.state.lock().frame_data = frame_data as usize;
+    let FrameCall { requests, error, .. } = call;
+    let result = match (result, error) {
+        (_, Some(e)) => Err(e),
+        (r, None) => r,
+    };
+
+    if reason == arError {
+        let e = ctx.state.lock().dep_error.clone().unwrap_or_default();
+        complete(ctx, Err(e));
+        return true;
+    }
+    match result {
+        Err(e) => {
+            complete(ctx, Err(format!("{}: {}", node.name_str(), e).trim_start_matches(": ").to_string()));
+            true
+        }
+        Ok(Some(frame)) => {
+            let checked = check_output(node, &frame).map(|_| frame);
+            complete(ctx, checked);
+            true
+        }
+        Ok(None) if !requests.is_empty() => {
+            ctx.state.lock().pending = requests.len() + 1;
+            for (dep, n) in requests {
+                let from = Arc::as_ptr(&dep) as usize;
+                request(&dep, n, Waiter::Parent { ctx: ctx.clone(), from, n });
+            }
+            deliver_placeholder(ctx);
+            false
+        }
+        Ok(None) => {
+            let msg = if reason == arInitial {
+                format!("{}: the filter returned no frame and requested none", node.name_str())
+            } else {
+                format!("{}: the filter returned no frame and set no error", node.name_str())
+            };
+            complete(ctx, Err(msg));
+            true
+        }
+    }
+}
+
+/// Drops the extra pending count taken while requests were being issued.
+fn deliver_placeholder(ctx: &Arc<FrameCtx>) {
+    let ready = {
+        let mut st = ctx.state.lock();
+        st.pending -= 1;
+        st.pending == 0
+    };
+    if ready {
+        let reason = if ctx.state.lock().dep_error.is_some() { arError } else { arAllFramesReady };
+        schedule(ctx.clone(), reason);
+    }
+}
+
+/// The frame a filter returns must be what it declared (for constant formats and sizes).
+fn check_output(node: &Node, f: &Frame) -> Result<(), String> {
+    match (&node.info, &f.format) {
+        (crate::node::MediaInfo::Video(vi), FrameFormat::Video(ff)) => {
+            if vi.format.colorFamily != cfUndefined && vi.format != *ff {
+                return Err(format!("{}: the filter returned a frame of another format than it declared", node.name_str()));
+            }
+            if vi.width != 0 && (vi.width != f.width || vi.height != f.height) {
+                return Err(format!(
+                    "{}: the filter returned a {}x{} frame but declared {}x{}",
+                    node.name_str(),
+                    f.width,
+                    f.height,
+                    vi.width,
+                    vi.height
+                ));
+            }
+            Ok(())
+        }
+        (crate::node::MediaInfo::Audio(ai), FrameFormat::Audio(af)) => {
+            if ai.format != *af {
+                return Err(format!("{}: the filter returned audio of another format than it declared", node.name_str()));
+            }
+            Ok(())
+        }
+        _ => Err(format!("{}: the filter returned a frame of the wrong media type", node.name_str())),
+    }
+}
+
+fn complete(ctx: &Arc<FrameCtx>, result: Delivery) {
+    let node = &ctx.node;
+    if let Ok(f) = &result {
+        let pressure = node.core.over_cache_budget();
+        let mut c = node.cache.lock();
+        c.insert(ctx.n, f.clone(), pressure);
+    }
+    let waiters = {
+        let mut inflight = node.inflight.lock();
+        inflight.remove(&ctx.n);
+        let mut st = ctx.state.lock();
+        st.fetched.clear();
+        std::mem::take(&mut st.waiters)
+    };
+    for w in waiters {
+        deliver(w, result.clone());
+    }
+    node.core.pool.end();
+}
+
+/// Starts an external request; `cb` runs on whichever thread finishes the frame.
+pub fn get_frame_async(node: &Arc<Node>, n: i32, cb: Box<dyn FnOnce(Delivery) + Send>) {
+    if n < 0 || n >= node.num_frames() {
+        cb(Err(format!("Invalid frame number {} requested, clip only has {} frames", n, node.num_frames())));
+        return;
+    }
+    let pool = node.core.pool.clone();
+    pool.begin();
+    let p2 = pool.clone();
+    request(
+        node,
+        n,
+        Waiter::External(Box::new(move |r| {
+            cb(r);
+            p2.end();
+        })),
+    );
+}
+
+/// Blocks until frame `n` is produced.
+pub fn get_frame(node: &Arc<Node>, n: i32) -> Delivery {
+    let (tx, rx) = crossbeam_channel::bounded(1);
+    get_frame_async(
+        node,
+        n,
+        Box::new(move |r| {
+            let _ = tx.send(r);
+        }),
+    );
+    let pool = node.core.pool.clone();
+    pool.while_blocked(|| rx.recv().unwrap_or_else(|_| Err("the frame request was dropped".into())))
+}
+
+pub fn error_cstring(msg: &str) -> CString {
+    CString::new(msg.replace('\0', " ")).expect("NULs replaced")
+}

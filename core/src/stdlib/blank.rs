@@ -1,0 +1,391 @@
+//! std.BlankClip and std.BlankAudio: constant video and generated audio.
+use std::ffi::c_void;
+use std::sync::{Arc, OnceLock};
+
+use vsvk_plugin_api::abi::*;
+
+use crate::core::Core;
+use crate::format;
+use crate::frame::Frame;
+use crate::map::{Map, Value, Values};
+use crate::node::{Filter, FilterImpl, MediaInfo, Node};
+use crate::scheduler::FrameCall;
+
+fn reduce(num: i64, den: i64) -> (i64, i64) {
+    fn gcd(a: i64, b: i64) -> i64 {
+        if b == 0 {
+            a.abs()
+        } else {
+            gcd(b, a % b)
+        }
+    }
+    let g = gcd(num, den).max(1);
+    (num / g, den / g)
+}
+
+pub(crate) fn set_clip(out: &mut Map, node: Arc<Node>) {
+    out.set(b"clip", Value::Node(node), false).expect("clip is a valid key");
+}
+
+struct BlankVideo {
+    format: VSVideoFormat,
+    width: i32,
+    height: i32,
+    color: [f64; 3],
+    fps: (i64, i64),
+    keep: OnceLock<Arc<Frame>>,
+    core: Arc<Core>,
+}
+
+impl BlankVideo {
+    fn make(&self) -> Result<Arc<Frame>, String> {
+        let f = Frame::new_video(&self.format, self.width, self.height, &self.core.mem).map_err(|e| e.to_string())?;
+        for p in 0..self.format.numPlanes {
+            let pl = &f.planes()[p as usize];
+            let (w, h, stride) = (pl.width as usize, pl.height as usize, pl.stride as usize);
+            // SAFETY: `f` is new and ours alone.
+            let base = unsafe { f.write_ptr(p) }.expect("plane exists");
+            let v = self.color[p as usize];
+            for y in 0..h {
+                // SAFETY: each row holds `w` samples inside the plane's stride.
+                unsafe {
+                    let row = base.add(y * stride);
+                    match (self.format.sampleType, self.format.bytesPerSample) {
+                        (stInteger, 1) => std::ptr::write_bytes(row, v as u8, w),
+                        (stInteger, 2) => std::slice::from_raw_parts_mut(row.cast::<u16>(), w).fill(v as u16),
+                        (stInteger, _) => std::slice::from_raw_parts_mut(row.cast::<u32>(), w).fill(v as u32),
+                        (_, 2) => std::slice::from_raw_parts_mut(row.cast::<u16>(), w).fill(f32_to_half(v as f32)),
+                        _ => std::slice::from_raw_parts_mut(row.cast::<f32>(), w).fill(v as f32),
+                    }
+                }
+            }
+        }
+        if self.fps.0 > 0 {
+            // SAFETY: `f` is new and ours alone.
+            let props = unsafe { f.props_mut() };
+            props.set_int("_DurationNum", self.fps.1);
+            props.set_int("_DurationDen", self.fps.0);
+        }
+        Ok(Arc::new(f))
+    }
+}
+
+impl Filter for BlankVideo {
+    fn get_frame(&self, _n: i32, reason: i32, _fd: &mut *mut c_void, _call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
+        if reason != arInitial {
+            return Ok(None);
+        }
+        if self.keep.get().is_some() {
+            return Ok(self.keep.get().cloned());
+        }
+        self.make().map(Some)
+    }
+}
+
+/// IEEE half from single precision, rounding to nearest even.
+pub fn f32_to_half(v: f32) -> u16 {
+    let bits = v.to_bits();
+    let sign = ((bits >> 16) & 0x8000) as u16;
+    let exp = ((bits >> 23) & 0xff) as i32;
+    let mant = bits & 0x7f_ffff;
+    if exp == 0xff {
+        return sign | 0x7c00 | if mant != 0 { 0x200 } else { 0 };
+    }
+    let e = exp - 127 + 15;
+    if e >= 0x1f {
+        return sign | 0x7c00;
+    }
+    if e <= 0 {
+        if e < -10 {
+            return sign;
+        }
+        let m = mant | 0x80_0000;
+        let shift = (14 - e) as u32;
+        let half = m >> shift;
+        let rem = m & ((1 << shift) - 1);
+        let mid = 1 << (shift - 1);
+        let round = (rem > mid || (rem == mid && half & 1 == 1)) as u32;
+        return sign | (half + round) as u16;
+    }
+    let half = ((e as u32) << 10) | (mant >> 13);
+    let rem = mant & 0x1fff;
+    let round = (rem > 0x1000 || (rem == 0x1000 && half & 1 == 1)) as u32;
+    sign | (half + round) as u16
+}
+
+fn int_arg(m: &Map, key: &str) -> Option<i64> {
+    m.opt_int(key)
+}
+
+pub fn blank_clip(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    let src = input.get_node(b"clip", 0).ok().cloned();
+    let mut vi = src.as_ref().and_then(|n| n.video_info().copied()).unwrap_or(VSVideoInfo {
+        format: format::video_by_id(pfRGB24).expect("preset"),
+        fpsNum: 24,
+        fpsDen: 1,
+        width: 640,
+        height: 480,
+        numFrames: 240,
+    });
+    if src.is_some() && (vi.format.colorFamily == cfUndefined || vi.width == 0) {
+        return Err("the clip must have a constant format and size".into());
+    }
+    if let Some(w) = int_arg(input, "width") {
+        vi.width = i32::try_from(w).map_err(|_| "invalid width")?;
+    }
+    if let Some(h) = int_arg(input, "height") {
+        vi.height = i32::try_from(h).map_err(|_| "invalid height")?;
+    }
+    if let Some(f) = int_arg(input, "format") {
+        vi.format = u32::try_from(f).ok().and_then(format::video_by_id).ok_or("invalid format")?;
+    }
+    if let Some(l) = int_arg(input, "length") {
+        vi.numFrames = i32::try_from(l).map_err(|_| "invalid length")?;
+    }
+    let fpsnum = int_arg(input, "fpsnum");
+    let fpsden = int_arg(input, "fpsden");
+    if let Some(n) = fpsnum {
+        vi.fpsNum = n;
+        vi.fpsDen = fpsden.unwrap_or(1);
+    } else if fpsden.is_some() {
+        return Err("fpsden cannot be set without fpsnum".into());
+    }
+    if vi.width <= 0 || vi.width % (1 << vi.format.subSamplingW) != 0 {
+        return Err("invalid width".into());
+    }
+    if vi.height <= 0 || vi.height % (1 << vi.format.subSamplingH) != 0 {
+        return Err("invalid height".into());
+    }
+    if vi.numFrames <= 0 {
+        return Err("invalid length".into());
+    }
+    if vi.fpsNum < 0 || vi.fpsDen < 0 || (vi.fpsNum > 0 && vi.fpsDen == 0) {
+        return Err("invalid framerate".into());
+    }
+    if vi.fpsNum == 0 {
+        vi.fpsDen = 0;
+    } else {
+        (vi.fpsNum, vi.fpsDen) = reduce(vi.fpsNum, vi.fpsDen);
+    }
+    let np = vi.format.numPlanes as usize;
+    let mut color = [0.0f64; 3];
+    let float = vi.format.sampleType == stFloat;
+    if vi.format.colorFamily == cfYUV && !float {
+        let mid = (1u64 << (vi.format.bitsPerSample - 1)) as f64;
+        color[1] = mid;
+        color[2] = mid;
+    }
+    match input.get(b"color") {
+        Ok(Values::Float(c)) if !c.is_empty() => {
+            if c.len() != np {
+                return Err("invalid number of color values specified".into());
+            }
+            for (i, &v) in c.iter().enumerate() {
+                if !float {
+                    let max = ((1u64 << vi.format.bitsPerSample) - 1) as f64;
+                    if v < 0.0 || v > max {
+                        return Err("color value out of range".into());
+                    }
+                    color[i] = (v + 0.5).floor();
+                } else {
+                    color[i] = v;
+                }
+            }
+        }
+        _ => {}
+    }
+    if input.opt_int("gpu").unwrap_or(0) != 0 {
+        return Err("gpu=1 needs GPU frames, which this core does not provide yet".into());
+    }
+    let keep = input.opt_int("keep").unwrap_or(0) != 0;
+    let filter = BlankVideo {
+        format: vi.format,
+        width: vi.width,
+        height: vi.height,
+        color,
+        fps: (vi.fpsNum, vi.fpsDen),
+        keep: OnceLock::new(),
+        core: core.clone(),
+    };
+    if keep {
+        let f = filter.make()?;
+        let _ = filter.keep.set(f);
+    }
+    let mut out_vi = vi;
+    if input.opt_int("varsize").unwrap_or(0) != 0 {
+        out_vi.width = 0;
+        out_vi.height = 0;
+    }
+    if input.opt_int("varformat").unwrap_or(0) != 0 {
+        out_vi.format = VSVideoFormat::default();
+    }
+    let mode = if keep { fmUnordered } else { fmParallel };
+    let creation = crate::api::creation_stack(core);
+    let node = Node::new(core.clone(), "BlankClip", MediaInfo::Video(out_vi), FilterImpl::Rust(Box::new(filter)), mode, 0, Vec::new(), creation);
+    set_clip(out, node);
+    Ok(())
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Waveform {
+    None,
+    Slope,
+    Sine,
+    Square,
+    Triangle,
+}
+
+struct BlankAudioFilter {
+    info: VSAudioInfo,
+    waveform: Waveform,
+    amplitude: f64,
+    frequency: f64,
+    keep: OnceLock<Arc<Frame>>,
+    core: Arc<Core>,
+}
+
+impl BlankAudioFilter {
+    fn sample(&self, t: i64) -> f64 {
+        let phase = (self.frequency * t as f64 / self.info.sampleRate as f64).fract();
+        let v = match self.waveform {
+            Waveform::None => 0.0,
+            Waveform::Sine => (2.0 * std::f64::consts::PI * self.frequency * t as f64 / self.info.sampleRate as f64).sin(),
+            Waveform::Square => {
+                if phase < 0.5 {
+                    1.0
+                } else {
+                    -1.0
+                }
+            }
+            Waveform::Triangle => {
+                if phase < 0.25 {
+                    4.0 * phase
+                } else if phase < 0.75 {
+                    2.0 - 4.0 * phase
+                } else {
+                    4.0 * phase - 4.0
+                }
+            }
+            Waveform::Slope => 2.0 * phase - 1.0,
+        };
+        v * self.amplitude
+    }
+
+    fn make(&self, n: i32) -> Result<Arc<Frame>, String> {
+        let first = n as i64 * VS_AUDIO_FRAME_SAMPLES as i64;
+        let len = (self.info.numSamples - first).min(VS_AUDIO_FRAME_SAMPLES as i64) as i32;
+        let f = Frame::new_audio(&self.info.format, len, &self.core.mem).map_err(|e| e.to_string())?;
+        if self.waveform != Waveform::None {
+            let fmt = &self.info.format;
+            let values: Vec<f64> = (0..len as i64).map(|i| self.sample(first + i)).collect();
+            for c in 0..fmt.numChannels {
+                // SAFETY: `f` is new and ours alone; each channel holds `len` samples.
+                let p = unsafe { f.write_ptr(c) }.expect("channel exists");
+                for (i, &v) in values.iter().enumerate() {
+                    // SAFETY: `i < len`, within the channel.
+                    unsafe {
+                        if fmt.sampleType == stFloat {
+                            *p.cast::<f32>().add(i) = v as f32;
+                        } else {
+                            let scale = (1i64 << (fmt.bitsPerSample - 1)) as f64;
+                            let max = (1i64 << (fmt.bitsPerSample - 1)) - 1;
+                            let s = ((v * scale).round() as i64).clamp(-max - 1, max);
+                            if fmt.bytesPerSample == 2 {
+                                *p.cast::<i16>().add(i) = s as i16;
+                            } else {
+                                // 24-bit samples sit in the high bits of 32-bit words.
+                                *p.cast::<i32>().add(i) = (s << (32 - fmt.bitsPerSample)) as i32;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(Arc::new(f))
+    }
+}
+
+impl Filter for BlankAudioFilter {
+    fn get_frame(&self, n: i32, reason: i32, _fd: &mut *mut c_void, _call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
+        if reason != arInitial {
+            return Ok(None);
+        }
+        if let Some(f) = self.keep.get() {
+            // A kept frame has full length; the last frame of the clip may be shorter.
+            let last = self.info.numFrames - 1;
+            let short = n == last && self.info.numSamples % VS_AUDIO_FRAME_SAMPLES as i64 != 0;
+            if !short {
+                return Ok(Some(f.clone()));
+            }
+        }
+        self.make(n).map(Some)
+    }
+}
+
+pub fn blank_audio(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    let src = input.get_node(b"clip", 0).ok().cloned();
+    let mut ai = src.as_ref().and_then(|n| n.audio_info().copied()).unwrap_or(VSAudioInfo {
+        format: format::query_audio(stInteger, 16, 3).expect("stereo 16-bit"),
+        sampleRate: 44100,
+        numSamples: 44100 * 10,
+        numFrames: 0,
+    });
+    let mut layout = ai.format.channelLayout;
+    if let Ok(Values::Int(chs)) = input.get(b"channels") {
+        layout = 0;
+        for &c in chs {
+            if !(0..64).contains(&c) {
+                return Err("invalid channel specified".into());
+            }
+            if layout & (1 << c) != 0 {
+                return Err("channel specified twice".into());
+            }
+            layout |= 1 << c;
+        }
+    }
+    let bits = input.opt_int("bits").unwrap_or(ai.format.bitsPerSample as i64);
+    let st = input.opt_int("sampletype").unwrap_or(ai.format.sampleType as i64);
+    ai.format = i32::try_from(bits)
+        .ok()
+        .zip(i32::try_from(st).ok())
+        .and_then(|(b, s)| format::query_audio(s, b, layout))
+        .ok_or("invalid format")?;
+    if let Some(r) = input.opt_int("samplerate") {
+        ai.sampleRate = i32::try_from(r).map_err(|_| "invalid sample rate")?;
+    }
+    if ai.sampleRate <= 0 {
+        return Err("invalid sample rate".into());
+    }
+    if let Some(l) = input.opt_int("length") {
+        ai.numSamples = l;
+    }
+    if ai.numSamples <= 0 {
+        return Err("invalid length".into());
+    }
+    let frames = (ai.numSamples + VS_AUDIO_FRAME_SAMPLES as i64 - 1) / VS_AUDIO_FRAME_SAMPLES as i64;
+    ai.numFrames = i32::try_from(frames).map_err(|_| "the clip is too long")?;
+    let waveform = match input.get_data(b"waveform", 0).map(|d| d.to_str_lossy()) {
+        Err(_) => Waveform::None,
+        Ok(w) => match w.as_str() {
+            "none" => Waveform::None,
+            "slope" => Waveform::Slope,
+            "sine" => Waveform::Sine,
+            "square" => Waveform::Square,
+            "triangle" => Waveform::Triangle,
+            _ => return Err("invalid waveform, must be none, slope, sine, square or triangle".into()),
+        },
+    };
+    let amplitude = input.opt_float("amplitude").unwrap_or(1.0);
+    let frequency = input.opt_float("frequency").unwrap_or(440.0);
+    let keep = input.opt_int("keep").unwrap_or(0) != 0;
+    let filter = BlankAudioFilter { info: ai, waveform, amplitude, frequency, keep: OnceLock::new(), core: core.clone() };
+    if keep {
+        let f = filter.make(0)?;
+        let _ = filter.keep.set(f);
+    }
+    let mode = if keep { fmUnordered } else { fmParallel };
+    let creation = crate::api::creation_stack(core);
+    let node = Node::new(core.clone(), "BlankAudio", MediaInfo::Audio(ai), FilterImpl::Rust(Box::new(filter)), mode, 0, Vec::new(), creation);
+    set_clip(out, node);
+    Ok(())
+}
