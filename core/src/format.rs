@@ -115,8 +115,8 @@ pub fn audio_name(f: &VSAudioFormat) -> Option<String> {
     if !is_valid_audio(f) {
         return None;
     }
-    let kind = if f.sampleType == stFloat { "Float" } else { "" };
-    Some(format!("Audio{kind}{} ({} CH)", f.bitsPerSample, f.numChannels))
+    let kind = if f.sampleType == stFloat { "F" } else { "" };
+    Some(format!("Audio{}{kind} ({} CH)", f.bitsPerSample, f.numChannels))
 }
 
 /// Plane dimensions for plane `p` of a `w`x`h` frame.

@@ -175,7 +175,7 @@ impl Values {
 pub struct Map {
     /// Sorted by key bytes, as the reference orders them; values shared until written.
     entries: Vec<(CString, Arc<Values>)>,
-    error: Option<CString>,
+    error: bool,
     frame_props: bool,
 }
 
@@ -206,27 +206,25 @@ impl Map {
     }
     pub fn clear(&mut self) {
         self.entries.clear();
-        self.error = None;
+        self.error = false;
     }
     pub fn set_error(&mut self, msg: &str) {
         self.entries.clear();
-        let msg = if msg.is_empty() { "Error: no error specified" } else { msg };
-        self.error = Some(CString::new(msg.replace('\0', " ")).expect("NULs replaced"));
+        let d = Data::new(msg.replace('\0', " ").as_bytes(), dtUtf8);
+        self.entries.push((ERROR_KEY.to_owned(), Arc::new(Values::Data(vec![d]))));
+        self.error = true;
     }
     pub fn error(&self) -> Option<&CStr> {
-        self.error.as_deref()
+        if !self.error { return None; }
+        match &*self.entries[self.find(ERROR_KEY.to_bytes()).ok()?].1 {
+            Values::Data(d) => d.first().and_then(|d| CStr::from_bytes_with_nul(&d.bytes).ok()),
+            _ => None,
+        }
     }
     pub fn num_keys(&self) -> usize {
-        if self.error.is_some() {
-            1
-        } else {
-            self.entries.len()
-        }
+        self.entries.len()
     }
     pub fn key(&self, i: usize) -> Option<&CStr> {
-        if self.error.is_some() {
-            return (i == 0).then_some(ERROR_KEY);
-        }
         self.entries.get(i).map(|(k, _)| k.as_c_str())
     }
     pub fn keys(&self) -> impl Iterator<Item = &CStr> {
@@ -236,7 +234,7 @@ impl Map {
         self.entries.iter().map(|(k, v)| (k.as_c_str(), &**v))
     }
     pub fn get(&self, key: &[u8]) -> Result<&Values, MapError> {
-        if self.error.is_some() {
+        if self.error {
             return Err(MapError::Error);
         }
         self.find(key).map(|i| &*self.entries[i].1).map_err(|_| MapError::Unset)
@@ -329,38 +327,46 @@ impl Map {
         Ok(())
     }
 
+    /// The reference checks the index before the type.
+    fn element(&self, key: &[u8], i: usize) -> Result<&Values, MapError> {
+        let vals = self.get(key)?;
+        if i >= vals.len() {
+            return Err(MapError::Index);
+        }
+        Ok(vals)
+    }
     pub fn get_int(&self, key: &[u8], i: usize) -> Result<i64, MapError> {
-        match self.get(key)? {
+        match self.element(key, i)? {
             Values::Int(v) => v.get(i).copied().ok_or(MapError::Index),
             _ => Err(MapError::Type),
         }
     }
     pub fn get_float(&self, key: &[u8], i: usize) -> Result<f64, MapError> {
-        match self.get(key)? {
+        match self.element(key, i)? {
             Values::Float(v) => v.get(i).copied().ok_or(MapError::Index),
             _ => Err(MapError::Type),
         }
     }
     pub fn get_data(&self, key: &[u8], i: usize) -> Result<&Data, MapError> {
-        match self.get(key)? {
+        match self.element(key, i)? {
             Values::Data(v) => v.get(i).ok_or(MapError::Index),
             _ => Err(MapError::Type),
         }
     }
     pub fn get_node(&self, key: &[u8], i: usize) -> Result<&Arc<Node>, MapError> {
-        match self.get(key)? {
+        match self.element(key, i)? {
             Values::VideoNode(v) | Values::AudioNode(v) => v.get(i).ok_or(MapError::Index),
             _ => Err(MapError::Type),
         }
     }
     pub fn get_frame(&self, key: &[u8], i: usize) -> Result<&Arc<Frame>, MapError> {
-        match self.get(key)? {
+        match self.element(key, i)? {
             Values::VideoFrame(v) | Values::AudioFrame(v) => v.get(i).ok_or(MapError::Index),
             _ => Err(MapError::Type),
         }
     }
     pub fn get_function(&self, key: &[u8], i: usize) -> Result<&Arc<Function>, MapError> {
-        match self.get(key)? {
+        match self.element(key, i)? {
             Values::Function(v) => v.get(i).ok_or(MapError::Index),
             _ => Err(MapError::Type),
         }

@@ -232,6 +232,9 @@ pub fn load(core: &Arc<Core>, path: &Path, force_ns: Option<&str>, force_id: Opt
     let _serial = core.load_lock.lock();
     let _global = PLUGIN_LOADING.lock();
     let display = path.display().to_string();
+    // Like the reference, a plain library with CPU-specific siblings loads its best sibling.
+    let chosen = with_best_variant(path);
+    let path = chosen.as_path();
     let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     // SAFETY: loading a plugin runs its initialisers; that is what loading a plugin means.
     let lib = unsafe {
@@ -312,6 +315,18 @@ fn cpu_variants() -> Vec<&'static str> {
 
 const LIB_SUFFIX: &str = ".so";
 const VARIANTS: [&str; 2] = [".zn4", ".avx2"];
+
+/// `dir/name.so` becomes `dir/name.zn4.so` or `dir/name.avx2.so` when this CPU can run it.
+pub fn with_best_variant(path: &Path) -> PathBuf {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str())) else {
+        return path.to_path_buf();
+    };
+    let Some(stem) = name.strip_suffix(LIB_SUFFIX) else { return path.to_path_buf() };
+    if VARIANTS.iter().any(|v| stem.ends_with(v)) {
+        return path.to_path_buf();
+    }
+    pick_variant(dir, stem).unwrap_or_else(|| path.to_path_buf())
+}
 
 /// Reads a `manifest.vs`: a header line, then one library base name per line.
 pub fn read_manifest(dir: &Path) -> Option<Vec<String>> {
