@@ -214,7 +214,11 @@ fn graph_inspection_and_timing() {
         (a.getCoreInfo2)(core, &mut info);
         assert_eq!(info.creationFlags, ccfDisableAutoLoading | ccfEnableGraphInspection);
         assert_eq!(info.apiVersion, make_version(4, 3));
-        assert!(info.usedFramebufferSize > 0);
+        assert_eq!(info.usedFramebufferSize, 0, "nothing holds a frame");
+        let held = (a.getFrame)(0, node, err.as_mut_ptr(), 128);
+        (a.getCoreInfo2)(core, &mut info);
+        assert!(info.usedFramebufferSize >= 640 * 480 * 3, "{}", info.usedFramebufferSize);
+        (a.freeFrame)(held);
         (a.freeNode)(node);
         (a.freeMap)(r);
         (a.freeMap)(m);
