@@ -19,7 +19,10 @@ macro_rules! opaque {
         pub struct $name { _private: [u8; 0] }
     )*};
 }
-opaque!(VSFrame, VSNode, VSCore, VSPlugin, VSPluginFunction, VSFunction, VSMap, VSLogHandle, VSFrameContext, VSVULKANAPI);
+opaque!(VSFrame, VSNode, VSCore, VSPlugin, VSPluginFunction, VSFunction, VSMap, VSLogHandle, VSFrameContext);
+
+/// The GPU function table returned by `getVulkanAPI`; defined with the rest of `VSVulkan4.h`.
+pub use crate::vulkan::VSVULKANAPI;
 
 // VSColorFamily
 pub const cfUndefined: c_int = 0;
