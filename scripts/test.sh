@@ -4,4 +4,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release
-cargo test --release --workspace "$@"
+cargo test --release --workspace --no-fail-fast "$@"
