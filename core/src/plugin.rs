@@ -163,8 +163,10 @@ impl Plugin {
         if !crate::map::is_valid_key(name.as_bytes()) {
             return Err(format!("{}: invalid function name '{name}'", self.namespace()));
         }
-        let sig = Signature::parse(args).map_err(|e| format!("{}.{name}: invalid argument string: {e}", self.namespace()))?;
-        Signature::parse(ret).map_err(|e| format!("{}.{name}: invalid return type string: {e}", self.namespace()))?;
+        // Worded as the reference logs it, with our pointer to the offending entry after it.
+        let misuse = |e: crate::argspec::SpecError| format!("API MISUSE! Function '{name}' failed to register with error: {} ({e})", e.reference_message());
+        let sig = Signature::parse(args).map_err(misuse)?;
+        Signature::parse(ret).map_err(misuse)?;
         let mut fs = self.functions.write();
         let key = cstring(name);
         if fs.contains_key(&key) {

@@ -84,7 +84,7 @@ pub unsafe extern "C" fn register_function(
             Ok(()) => 1,
             Err(e) => {
                 if let Some(c) = pl.core.upgrade() {
-                    c.log_message(mtCritical, &format!("registerFunction: {e}"));
+                    c.log_message(mtCritical, &e);
                 }
                 0
             }
