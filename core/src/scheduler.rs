@@ -30,6 +30,8 @@ struct PoolState {
     lent: usize,
     spawned: usize,
     idle: usize,
+    /// Tasks being run now; a task's captures (frame contexts, nodes) are released when it ends.
+    running: usize,
     shutdown: bool,
 }
 
@@ -59,6 +61,7 @@ impl Pool {
                 lent: 0,
                 spawned: 0,
                 idle: 0,
+                running: 0,
                 shutdown: false,
             }),
             work: Condvar::new(),
@@ -102,9 +105,18 @@ impl Pool {
                 return;
             }
             if let Some(task) = s.queue.pop_front() {
+                s.running += 1;
                 drop(s);
                 task();
                 s = self.state.lock();
+                s.running -= 1;
+                if s.running == 0 && s.queue.is_empty() {
+                    // wait_idle may be waiting for the last task to let go of its references
+                    drop(s);
+                    drop(self.done_lock.lock());
+                    self.done.notify_all();
+                    s = self.state.lock();
+                }
                 continue;
             }
             s.idle += 1;
@@ -141,12 +153,17 @@ impl Pool {
             self.done.notify_all();
         }
     }
-    /// Waits until no frame request is in flight.
+    /// Waits until no frame request is in flight and no task runs: a finished request's context
+    /// (and the nodes it holds) is released by the task that finished it, after `end`.
     pub fn wait_idle(&self) {
         let mut g = self.done_lock.lock();
-        while self.outstanding.load(Ordering::Acquire) != 0 {
+        while self.outstanding.load(Ordering::Acquire) != 0 || self.busy() {
             self.done.wait(&mut g);
         }
+    }
+    fn busy(&self) -> bool {
+        let s = self.state.lock();
+        s.running > 0 || !s.queue.is_empty()
     }
     pub fn shutdown(&self) {
         self.state.lock().shutdown = true;
@@ -377,6 +394,9 @@ fn run(ctx: &Arc<FrameCtx>, reason: i32) -> bool {
     }
     ctx.state.lock().frame_data = frame_data as usize;
     let FrameCall { requests, error, .. } = call;
+    // Text given to setFilterError reaches the caller verbatim, as in R81; only errors a Rust filter
+    // returns get the node's name in front.
+    let from_set_error = error.is_some();
     let result = match (result, error) {
         (_, Some(e)) => Err(e),
         (r, None) => r,
@@ -388,6 +408,10 @@ fn run(ctx: &Arc<FrameCtx>, reason: i32) -> bool {
         return true;
     }
     match result {
+        Err(e) if from_set_error => {
+            complete(ctx, Err(e));
+            true
+        }
         Err(e) => {
             complete(ctx, Err(format!("{}: {}", node.name_str(), e).trim_start_matches(": ").to_string()));
             true
