@@ -1,0 +1,153 @@
+//! Shared by the scheduler, stress and bad-input tests: building their C programs and test plugins
+//! (against the workspace's own include/VapourSynth4.h) and running them under a time limit.
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use vsvk_tests::reference;
+
+/// The C programs and plugins these tests use, by the name they are built under.
+pub const DRIVER: &str = "driver";
+pub const NOISE: &str = "vsvknoise.so";
+pub const MODES: &str = "vsvkmodes.so";
+pub const BAD: &str = "vsvkbad.so";
+pub const STRESS: &str = "stress";
+pub const PROBE: &str = "probe";
+
+/// (output name, source relative to the workspace root, shared library?)
+const PROGRAMS: [(&str, &str, bool); 6] = [
+    (DRIVER, "tests/oracle/driver.c", false),
+    (NOISE, "tests/plugins/vsvknoise.c", true),
+    (MODES, "tests/plugins/vsvkmodes.c", true),
+    (BAD, "tests/plugins/vsvkbad.c", true),
+    (STRESS, "tests/stress/stress.c", false),
+    (PROBE, "tests/badinput/probe.c", false),
+];
+
+fn build(name: &str) -> Result<PathBuf, String> {
+    let (_, source, shared) = PROGRAMS.iter().find(|(n, _, _)| *n == name).ok_or_else(|| format!("no program {name}"))?;
+    let root = reference::workspace_root();
+    let out = reference::target_dir().join("vsvk-sched");
+    std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let target = out.join(name);
+    let inc = format!("-I{}", root.join("include").display());
+    let mut args: Vec<&str> = vec!["-O2", "-g", "-Wall", "-Wextra", "-Werror", &inc, source];
+    if *shared {
+        args.extend(["-shared", "-fPIC"]);
+    } else {
+        args.extend(["-ldl", "-lpthread"]);
+    }
+    // build beside the target and rename, so that other test processes never see half a file
+    let tmp = target.with_extension(format!("tmp{}", std::process::id()));
+    let result = Command::new("gcc")
+        .args(&args)
+        .arg("-o")
+        .arg(&tmp)
+        .current_dir(&root)
+        .output()
+        .map_err(|e| format!("cannot run gcc: {e}"))?;
+    if !result.status.success() {
+        return Err(format!("gcc {} failed:\n{}", args.join(" "), String::from_utf8_lossy(&result.stderr)));
+    }
+    std::fs::rename(&tmp, &target).map_err(|e| format!("cannot rename {}: {e}", tmp.display()))?;
+    Ok(target)
+}
+
+/// The built program or plugin `name` (one of the constants above), built once per test process.
+pub fn program(name: &str) -> PathBuf {
+    static BUILT: OnceLock<Mutex<HashMap<String, Result<PathBuf, String>>>> = OnceLock::new();
+    let mut built = BUILT.get_or_init(|| Mutex::new(HashMap::new())).lock().unwrap_or_else(|e| e.into_inner());
+    let r = built.entry(name.to_string()).or_insert_with(|| build(name));
+    match r {
+        Ok(p) => p.clone(),
+        Err(e) => panic!("cannot build {name}: {e}"),
+    }
+}
+
+pub fn reference_core() -> PathBuf {
+    reference::reference_core().unwrap_or_else(|e| panic!("{e}"))
+}
+
+pub fn our_core() -> PathBuf {
+    reference::our_core().unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Which core a run used, for messages.
+pub fn core_name(core: &Path) -> &'static str {
+    if reference::reference_core().is_ok_and(|r| r == core) {
+        "R81"
+    } else {
+        "ours"
+    }
+}
+
+/// What a program run gave: None for the status when it was killed at the time limit.
+pub struct Output {
+    pub status: Option<ExitStatus>,
+    pub stdout: String,
+    pub stderr: String,
+    pub secs: f64,
+}
+
+impl Output {
+    pub fn timed_out(&self) -> bool {
+        self.status.is_none()
+    }
+    pub fn success(&self) -> bool {
+        self.status.is_some_and(|s| s.success())
+    }
+    /// A line for failure messages: how it ended and the tails of both outputs.
+    pub fn describe(&self) -> String {
+        let tail = |s: &str| {
+            let lines: Vec<&str> = s.lines().collect();
+            lines[lines.len().saturating_sub(12)..].join("\n    ")
+        };
+        let end = match self.status {
+            None => format!("killed after {:.0} s (hung?)", self.secs),
+            Some(s) => format!("{s}"),
+        };
+        format!("{end}\n  stdout:\n    {}\n  stderr:\n    {}", tail(&self.stdout), tail(&self.stderr))
+    }
+}
+
+/// Runs `cmd` with the reference's library path, killing it after `limit`.
+pub fn run(mut cmd: Command, limit: Duration) -> Output {
+    cmd.env("LD_LIBRARY_PATH", reference::library_path()).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"));
+    // drain both pipes on their own threads so that a chatty child never blocks
+    let mut out_pipe = child.stdout.take().expect("piped stdout");
+    let mut err_pipe = child.stderr.take().expect("piped stderr");
+    let out_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = out_pipe.read_to_string(&mut s);
+        s
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err_pipe.read_to_string(&mut s);
+        s
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waiting for a child") {
+            break Some(status);
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    Output {
+        status,
+        stdout: out_reader.join().unwrap_or_default(),
+        stderr: err_reader.join().unwrap_or_default(),
+        secs: start.elapsed().as_secs_f64(),
+    }
+}
