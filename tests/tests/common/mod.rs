@@ -1,5 +1,6 @@
 //! Shared by the scheduler, stress and bad-input tests: building their C programs and test plugins
-//! (against the workspace's own include/VapourSynth4.h) and running them under a time limit.
+//! (against reference::include_dir(): our own include/ unless $VSVK_INCLUDE says otherwise) and
+//! running them under a time limit.
 #![allow(dead_code)]
 
 use std::collections::HashMap;
@@ -35,7 +36,7 @@ fn build(name: &str) -> Result<PathBuf, String> {
     let out = reference::target_dir().join("vsvk-sched");
     std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let target = out.join(name);
-    let inc = format!("-I{}", root.join("include").display());
+    let inc = format!("-I{}", reference::include_dir()?.display());
     let mut args: Vec<&str> = vec!["-O2", "-g", "-Wall", "-Wextra", "-Werror", &inc, source];
     if *shared {
         args.extend(["-shared", "-fPIC"]);
