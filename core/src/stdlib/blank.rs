@@ -7,7 +7,8 @@ use vsvk_plugin_api::abi::*;
 use crate::core::Core;
 use crate::format;
 use crate::frame::Frame;
-use crate::map::{Map, Value, Values};
+use crate::map::{Map, Values};
+use super::util::set_clip;
 use crate::node::{Filter, FilterImpl, MediaInfo, Node};
 use crate::scheduler::FrameCall;
 
@@ -23,8 +24,19 @@ fn reduce(num: i64, den: i64) -> (i64, i64) {
     (num / g, den / g)
 }
 
-pub(crate) fn set_clip(out: &mut Map, node: Arc<Node>) {
-    out.set(b"clip", Value::Node(node), false).expect("clip is a valid key");
+pub fn register(r: &super::Registrar) {
+    r.add(
+        "BlankClip",
+        "clip:vnode:all:opt;width:int:opt;height:int:opt;format:int:opt;length:int:opt;fpsnum:int:opt;fpsden:int:opt;color:float[]:opt;keep:int:opt;varsize:int:opt;varformat:int:opt;gpu:int:opt;",
+        "clip:vnode;",
+        blank_clip,
+    );
+    r.add(
+        "BlankAudio",
+        "clip:anode:opt;channels:int[]:opt;bits:int:opt;sampletype:int:opt;samplerate:int:opt;length:int:opt;keep:int:opt;waveform:data:opt;amplitude:float:opt;frequency:float:opt;",
+        "clip:anode;",
+        blank_audio,
+    );
 }
 
 struct BlankVideo {

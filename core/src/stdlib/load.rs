@@ -6,6 +6,11 @@ use crate::core::Core;
 use crate::map::Map;
 use crate::plugin;
 
+pub fn register(r: &super::Registrar) {
+    r.add("LoadPlugin", "path:data;altsearchpath:int:opt;forcens:data:opt;forceid:data:opt;", "", load_plugin);
+    r.add("LoadAllPlugins", "path:data;", "", load_all_plugins);
+}
+
 fn data_arg(m: &Map, key: &str) -> Option<String> {
     m.get_data(key.as_bytes(), 0).ok().map(|d| d.to_str_lossy())
 }
