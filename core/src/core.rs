@@ -29,6 +29,8 @@ pub struct Core {
     pub freed: AtomicBool,
     /// Serialises plugin loading so ids and namespaces are checked and claimed atomically.
     pub load_lock: Mutex<()>,
+    /// std.SetMaxCPU's level; empty until set.
+    pub max_cpu: Mutex<String>,
     /// Every node created on this core, for clearCoreCaches.
     pub nodes: Mutex<Vec<Weak<Node>>>,
     me: Weak<Core>,
@@ -71,6 +73,7 @@ impl Core {
             freed: AtomicBool::new(false),
             load_lock: Mutex::new(()),
             nodes: Mutex::new(Vec::new()),
+            max_cpu: Mutex::new(String::new()),
             me: me.clone(),
         });
         crate::stdlib::register(&core);

@@ -17,6 +17,7 @@
  *   --props            also print the first frame's properties on stderr
  *   --dump FILE        also write every frame's visible bytes (planes or channels, unpadded) to FILE
  *   --list NS          print the functions of namespace NS (or of every plugin for '*') and exit
+ *   --maxcpu LEVEL     std.SetMaxCPU(cpu=LEVEL) first ('none' pins a core to its plain C paths)
  *
  * CHAIN is a comma separated list of steps, '-' or '' for the bare source. A step is
  *   ns.Func[:arg]...
@@ -178,7 +179,7 @@ typedef struct {
     const char **plugins;
     int nplugins;
     int threads, requests, sync, frame_hashes, show_props, audio, use_float;
-    const char *dump;
+    const char *dump, *maxcpu;
     int64_t width, height, frames, seed, samples, samplerate, channels, bits;
     const char *format;
 } Options;
@@ -220,6 +221,7 @@ static void parse_options(int argc, char **argv, Options *o) {
         else if (!strcmp(a, "--props")) o->show_props = 1;
         else if (!strcmp(a, "--dump")) { WANT(); o->dump = v; }
         else if (!strcmp(a, "--list")) { WANT(); o->list = v; }
+        else if (!strcmp(a, "--maxcpu")) { WANT(); o->maxcpu = v; }
         else if (a[0] == '-' && a[1] == '-') fail("unknown option %s", a);
         else if (positional == 0) { o->lib = a; positional++; }
         else if (positional == 1) { o->chain = a; positional++; }
@@ -487,6 +489,12 @@ int main(int argc, char **argv) {
     api->addLogHandler(log_to_stderr, NULL, NULL, core);
     int threads = api->setThreadCount(o.threads, core);
 
+    if (o.maxcpu) {
+        VSMap *a = api->createMap();
+        api->mapSetData(a, "cpu", o.maxcpu, -1, dtUtf8, maReplace);
+        api->freeMap(invoke(core, "std", "SetMaxCPU", a));
+        api->freeMap(a);
+    }
     for (int i = 0; i < o.nplugins; i++) {
         VSMap *a = api->createMap();
         api->mapSetData(a, "path", o.plugins[i], -1, dtUtf8, maReplace);

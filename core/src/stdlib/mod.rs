@@ -10,6 +10,7 @@ use crate::plugin::{FuncImpl, Plugin};
 
 mod audio;
 mod blank;
+mod cpu;
 mod edit;
 mod geometry;
 mod load;
@@ -46,6 +47,7 @@ pub fn register(core: &Arc<Core>) {
     let r = Registrar { plugin: &p };
     blank::register(&r);
     load::register(&r);
+    cpu::register(&r);
     pointwise::register(&r);
     neighbour::register(&r);
     geometry::register(&r);
