@@ -33,6 +33,8 @@ struct PoolState {
     /// Tasks being run now; a task's captures (frame contexts, nodes) are released when it ends.
     running: usize,
     shutdown: bool,
+    /// The workers, joined by `shutdown` so that none outlives the core.
+    handles: Vec<thread::JoinHandle<()>>,
 }
 
 pub struct Pool {
@@ -63,6 +65,7 @@ impl Pool {
                 idle: 0,
                 running: 0,
                 shutdown: false,
+                handles: Vec::new(),
             }),
             work: Condvar::new(),
             outstanding: AtomicUsize::new(0),
@@ -90,9 +93,10 @@ impl Pool {
             self.work.notify_one();
         } else if s.spawned < s.target + s.lent && !s.shutdown {
             s.spawned += 1;
-            drop(s);
             let pool = self.clone();
-            thread::Builder::new().name("vsvk-worker".into()).spawn(move || pool.worker()).expect("spawning a worker thread");
+            let h = thread::Builder::new().name("vsvk-worker".into()).spawn(move || pool.worker()).expect("spawning a worker thread");
+            s.handles.retain(|h| !h.is_finished());
+            s.handles.push(h);
         }
     }
 
@@ -136,7 +140,8 @@ impl Pool {
             if !s.queue.is_empty() && s.idle == 0 {
                 s.spawned += 1;
                 let pool = self.clone();
-                thread::Builder::new().name("vsvk-worker".into()).spawn(move || pool.worker()).expect("spawning a worker thread");
+                let h = thread::Builder::new().name("vsvk-worker".into()).spawn(move || pool.worker()).expect("spawning a worker thread");
+                s.handles.push(h);
             }
         }
         let r = f();
@@ -166,8 +171,20 @@ impl Pool {
         s.running > 0 || !s.queue.is_empty()
     }
     pub fn shutdown(&self) {
-        self.state.lock().shutdown = true;
+        let handles = {
+            let mut s = self.state.lock();
+            s.shutdown = true;
+            std::mem::take(&mut s.handles)
+        };
         self.work.notify_all();
+        // As R81's freeCore does, join the workers: no thread of ours may still run once freeCore
+        // returns (the host may unload the library next). A worker that drops the core cannot join
+        // itself; then they are left to finish on their own.
+        if !on_worker_thread() {
+            for h in handles {
+                let _ = h.join();
+            }
+        }
     }
 }
 

@@ -1,7 +1,8 @@
 /*
  * vsvk teardown stress: builds a graph of scheduler test filters, puts many getFrameAsync requests in
  * flight, lets go of every node while they run and frees the core, then checks that every callback
- * came exactly once, with a frame or with an error message. Repeats for several cores in one process
+ * came exactly once, with a frame or with an error message, and that once freeCore has returned every
+ * filter instance is freed and no thread of the core is left. Repeats for several cores in one process
  * (run it under valgrind to look for leaks and use after free).
  *
  * usage: stress LIBCORE NOISE.so MODES.so [--threads N] [--requests N] [--rounds N] [--frames N] [--wait]
@@ -24,6 +25,7 @@
  */
 #include "VapourSynth4.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -76,6 +78,17 @@ static void VS_CC frame_done(void *user, const VSFrame *f, int n, VSNode *node, 
     done++;
     pthread_cond_broadcast(&done_cond);
     pthread_mutex_unlock(&done_lock);
+}
+
+/* the threads of this process now (Linux) */
+static int count_threads(void) {
+    DIR *d = opendir("/proc/self/task");
+    if (!d) fail("cannot read /proc/self/task");
+    int count = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        if (e->d_name[0] != '.') count++;
+    closedir(d);
+    return count;
 }
 
 /* ---- building ------------------------------------------------------------------------------------- */
@@ -171,6 +184,7 @@ int main(int argc, char **argv) {
     if (!live_instances) fail("%s exports no vsvkmodes_live_instances", argv[3]);
 
     Slot *slots = calloc((size_t)requests, sizeof *slots);
+    int threads_before = count_threads();
     int total_frames = 0, total_errors = 0;
     for (int round = 0; round < rounds; round++) {
         VSCore *core = api->createCore(ccfDisableAutoLoading);
@@ -206,6 +220,11 @@ int main(int argc, char **argv) {
         api->freeCore(core);
         int live = live_instances();
         if (live) fail("round %d: %d filter instances were still alive when freeCore returned", round, live);
+        /* and no thread of the core is left running (R81 joins its thread pool in freeCore) */
+        int threads_after = count_threads();
+        if (threads_after != threads_before)
+            fail("round %d: %d threads when freeCore returned, %d before the core was created", round, threads_after,
+                 threads_before);
 
         /* every callback has come, exactly once, before freeCore returned */
         pthread_mutex_lock(&done_lock);

@@ -1,7 +1,8 @@
 //! Teardown with frames in flight: tests/stress/stress.c builds a graph of the vsvkmodes test filters,
 //! issues many getFrameAsync requests (some for frames outside the clip, some for frames that fail),
 //! and frees the core; every callback must come exactly once, with a frame or an error message, every
-//! filter instance must be freed by the time freeCore returns, and the process must exit cleanly.
+//! filter instance must be freed and every thread of the core gone by the time freeCore returns (as on
+//! R81), and the process must exit cleanly.
 //!
 //! On our core the output node is freed right after the requests are made and freeCore follows at
 //! once, with the requests still running: freeCore waits for them. R81 crashes when a node is freed
