@@ -66,8 +66,8 @@ pub enum PluginError {
     NotConfigured(String),
     #[error("Plugin {path} requires API R{major}.{minor} but this core provides R4.3")]
     Api { path: String, major: i32, minor: i32 },
-    #[error("Plugin {id} is already loaded ({path})")]
-    DuplicateId { id: String, path: String },
+    #[error("Plugin {given} already loaded ({id}) from {path}")]
+    DuplicateId { given: String, id: String, path: String },
     #[error("Namespace {ns} is already populated (by {path})")]
     DuplicateNamespace { ns: String, path: String },
     #[error("Invalid plugin configuration in {path}: {msg}")]
@@ -256,7 +256,7 @@ pub fn load(core: &Arc<Core>, path: &Path, force_ns: Option<&str>, force_id: Opt
     {
         let plugins = core.plugins.read();
         if let Some(other) = plugins.iter().find(|p| p.id() == plugin.id()) {
-            return Err(PluginError::DuplicateId { id: plugin.id().into(), path: other.path.to_string_lossy().into() });
+            return Err(PluginError::DuplicateId { given: display, id: plugin.id().into(), path: other.path.to_string_lossy().into() });
         }
         if let Some(other) = plugins.iter().find(|p| p.namespace() == plugin.namespace()) {
             return Err(PluginError::DuplicateNamespace { ns: plugin.namespace().into(), path: other.path.to_string_lossy().into() });

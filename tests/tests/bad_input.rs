@@ -18,10 +18,7 @@ use std::time::Duration;
 use common::{our_core, program, reference_core, run, BAD, MODES, NOISE, PROBE};
 
 /// Cases whose message text differs from R81's (both cores fail them). Everything else must match.
-const KNOWN_DIFFERENCES: [(&str, &str); 1] = [(
-    "load_twice",
-    "R81: 'Plugin PATH-AS-GIVEN already loaded (ID) from CANONICAL-PATH'; ours: 'Plugin ID is already loaded (PATH)'",
-)];
+const KNOWN_DIFFERENCES: [(&str, &str); 0] = [];
 
 /// What the probe printed for one core.
 struct Probe {
