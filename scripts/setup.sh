@@ -9,7 +9,8 @@
 #   loader/lib          a Vulkan 1.4 loader built from Debian trixie's vulkan-loader source package
 #   src/hdr/usr/include the Vulkan 1.4 headers (trixie's libvulkan-dev)
 #   wheels/, src/, apt/ downloads and apt state of this script
-# On the machine: lavapipe (mesa-vulkan-drivers from bookworm-backports), cmake.
+# On the machine: lavapipe (mesa-vulkan-drivers from bookworm-backports), cmake, and the static
+# shaderc/glslang/SPIRV-Tools libraries compileGPUShader links (libshaderc-dev, glslang-dev, spirv-tools).
 #
 # Package sources are derived from the machine's own apt configuration; wheels come through pip's
 # defaults. VSVK_SETUP_NO_APT=1 skips every apt step (then what they bring must be there already).
@@ -178,5 +179,29 @@ fi
 # ---- tools the tests use --------------------------------------------------------------------------------
 
 have_cmd gcc || apt_install gcc libc6-dev
+
+# compileGPUShader links shaderc statically: one archive merged from Debian's libshaderc_combined.a
+# (which, unlike upstream's, lacks glslang and SPIRV-Tools) and the glslang and SPIRV-Tools archives,
+# at target/shaderc, where .cargo/config.toml points shaderc-sys (SHADERC_LIB_DIR).
+SYSLIB=/usr/lib/x86_64-linux-gnu
+for lib in libshaderc_combined.a libglslang.a libSPIRV-Tools.a; do
+  [ -f "$SYSLIB/$lib" ] || { apt_install libshaderc-dev glslang-dev spirv-tools; break; }
+done
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+MERGED="$ROOT/target/shaderc/libshaderc_combined.a"
+if [ ! -f "$MERGED" ]; then
+  have_cmd ar || apt_install binutils
+  mkdir -p "$(dirname "$MERGED")"
+  {
+    echo "CREATE $MERGED.tmp"
+    for l in shaderc_combined glslang MachineIndependent OSDependent GenericCodeGen OGLCompiler SPIRV \
+      glslang-default-resource-limits SPIRV-Tools-opt SPIRV-Tools; do
+      [ -f "$SYSLIB/lib$l.a" ] && echo "ADDLIB $SYSLIB/lib$l.a"
+    done
+    echo SAVE
+    echo END
+  } | ar -M
+  mv "$MERGED.tmp" "$MERGED"
+fi
 
 echo "$REF"

@@ -113,6 +113,13 @@ impl Cache {
     pub fn clear(&mut self) {
         self.frames.clear();
     }
+    /// Takes the GPU resident frames out (least recently used first), for VRAM pressure; the
+    /// caller drops them outside the cache lock.
+    pub fn evict_gpu(&mut self) -> Vec<Arc<Frame>> {
+        let (gpu, keep): (VecDeque<_>, VecDeque<_>) = self.frames.drain(..).partition(|(_, f)| f.residency() == nrGPU);
+        self.frames = keep;
+        gpu.into_iter().map(|(_, f)| f).collect()
+    }
     pub fn len(&self) -> usize {
         self.frames.len()
     }

@@ -33,6 +33,8 @@ pub struct Core {
     pub max_cpu: Mutex<String>,
     /// Every node created on this core, for clearCoreCaches.
     pub nodes: Mutex<Vec<Weak<Node>>>,
+    /// The GPU half: the core's Vulkan device (lazily), shader cache.
+    pub gpu: crate::gpu::CoreGpu,
     me: Weak<Core>,
 }
 
@@ -74,6 +76,7 @@ impl Core {
             load_lock: Mutex::new(()),
             nodes: Mutex::new(Vec::new()),
             max_cpu: Mutex::new(String::new()),
+            gpu: Default::default(),
             me: me.clone(),
         });
         crate::stdlib::register(&core);

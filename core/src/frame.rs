@@ -23,6 +23,8 @@ pub struct Buffer {
     ptr: NonNull<u8>,
     len: usize,
     stats: Arc<MemStats>,
+    /// GPU resident storage (a plane in VRAM); `ptr` is then dangling and nothing is host side.
+    gpu: Option<Box<crate::gpu::frame::GpuPlane>>,
 }
 
 // SAFETY: the buffer is plain bytes owned by this value; shared access is read-only by the API's
@@ -40,7 +42,14 @@ impl Buffer {
         let raw = unsafe { alloc::alloc_zeroed(layout) };
         let ptr = NonNull::new(raw).unwrap_or_else(|| alloc::handle_alloc_error(layout));
         stats.used.fetch_add((len + ALIGNMENT) as i64, Ordering::Relaxed);
-        Buffer { ptr, len, stats: stats.clone() }
+        Buffer { ptr, len, stats: stats.clone(), gpu: None }
+    }
+    /// A GPU resident plane of `len` bytes; no host memory.
+    pub fn new_gpu(len: usize, gpu: crate::gpu::frame::GpuPlane, stats: &Arc<MemStats>) -> Buffer {
+        Buffer { ptr: NonNull::dangling(), len, stats: stats.clone(), gpu: Some(Box::new(gpu)) }
+    }
+    pub fn gpu(&self) -> Option<&crate::gpu::frame::GpuPlane> {
+        self.gpu.as_deref()
     }
     pub fn as_ptr(&self) -> *mut u8 {
         self.ptr.as_ptr()
@@ -55,6 +64,9 @@ impl Buffer {
 
 impl Clone for Buffer {
     fn clone(&self) -> Buffer {
+        if self.gpu.is_some() {
+            crate::api::fatal("Copy on write of GPU resident planes is not implemented");
+        }
         let b = Buffer::new(self.len, &self.stats);
         // SAFETY: both regions are `len` bytes long and distinct allocations.
         unsafe { std::ptr::copy_nonoverlapping(self.ptr.as_ptr(), b.ptr.as_ptr(), self.len) };
@@ -64,6 +76,9 @@ impl Clone for Buffer {
 
 impl Drop for Buffer {
     fn drop(&mut self) {
+        if self.gpu.is_some() {
+            return;
+        }
         self.stats.used.fetch_sub((self.len + ALIGNMENT) as i64, Ordering::Relaxed);
         // SAFETY: allocated in `new` with this same layout.
         unsafe { alloc::dealloc(self.ptr.as_ptr(), Self::layout(self.len)) };
@@ -144,6 +159,41 @@ impl Frame {
         Ok(Frame::assemble(FrameFormat::Video(*f), w, h, planes))
     }
 
+    /// A GPU resident video frame: the CPU frame's layout, each plane's `stride * height` bytes
+    /// coming from `alloc` instead of host memory.
+    pub fn new_gpu_video(
+        f: &VSVideoFormat,
+        w: i32,
+        h: i32,
+        stats: &Arc<MemStats>,
+        mut alloc: impl FnMut(usize) -> Result<crate::gpu::frame::GpuPlane, String>,
+    ) -> Result<Result<Frame, String>, FrameError> {
+        // The same checks (and layout) as a CPU frame; a CPU frame of the size is never allocated.
+        if !format::is_valid_video(f) {
+            return Err(FrameError::BadFormat);
+        }
+        if w <= 0 || h <= 0 {
+            return Err(FrameError::BadDimensions(w, h));
+        }
+        if w % (1 << f.subSamplingW) != 0 || h % (1 << f.subSamplingH) != 0 {
+            return Err(FrameError::Subsampling(w, h));
+        }
+        let mut planes = Vec::new();
+        for p in 0..f.numPlanes as usize {
+            let (pw, ph) = format::plane_dims(f, w, h, p);
+            let stride = aligned_stride(pw as usize * f.bytesPerSample as usize);
+            let len = stride * ph as usize;
+            let gpu = match alloc(len) {
+                Ok(g) => g,
+                Err(e) => return Ok(Err(e)),
+            };
+            planes.push(Plane { buf: Arc::new(Buffer::new_gpu(len, gpu, stats)), offset: 0, stride: stride as isize, width: pw, height: ph });
+        }
+        let mut fr = Frame::assemble(FrameFormat::Video(*f), w, h, planes);
+        fr.residency = nrGPU;
+        Ok(Ok(fr))
+    }
+
     pub fn new_audio(f: &VSAudioFormat, samples: i32, stats: &Arc<MemStats>) -> Result<Frame, FrameError> {
         if !format::is_valid_audio(f) {
             return Err(FrameError::BadFormat);
@@ -173,7 +223,8 @@ impl Frame {
 
     /// A new frame sharing this one's planes and a copy of its properties.
     pub fn shallow_copy(&self) -> Frame {
-        let f = Frame::assemble(self.format, self.width, self.height, self.planes().to_vec());
+        let mut f = Frame::assemble(self.format, self.width, self.height, self.planes().to_vec());
+        f.residency = self.residency;
         // SAFETY: `f` is not shared yet.
         unsafe { *f.props.get() = self.props().clone() };
         f
@@ -282,6 +333,9 @@ impl Frame {
         let mut total = 0;
         for pl in self.planes() {
             let p = Arc::as_ptr(&pl.buf);
+            if pl.buf.gpu().is_some() {
+                continue; // VRAM is accounted by the GPU pool
+            }
             if !seen.contains(&p) {
                 seen.push(p);
                 total += pl.buf.len();

@@ -10,6 +10,7 @@ pub mod core;
 pub mod format;
 pub mod frame;
 pub mod function;
+pub mod gpu;
 pub mod log;
 pub mod map;
 pub mod node;

@@ -197,10 +197,25 @@ pub fn invoke(plugin: &Plugin, name: &str, args: &Map) -> Map {
         out.set_error(&format!("{name}: the core is gone"));
         return out;
     };
-    if let Err(e) = f.sig.check(name, args) {
-        out.set_error(&e);
-        return out;
-    }
+    // Node arguments of the wrong residency get GPUUpload / GPUDownload inserted, as in R81.
+    let adapted;
+    let args = match f.sig.check_adapting(name, args) {
+        Err(e) => {
+            out.set_error(&e);
+            return out;
+        }
+        Ok(conv) if conv.is_empty() => args,
+        Ok(conv) => match crate::stdlib::gpu::adapt(&core, name, args, &conv) {
+            Ok(m) => {
+                adapted = m;
+                &adapted
+            }
+            Err(e) => {
+                out.set_error(&e);
+                return out;
+            }
+        },
+    };
     let inspect = core.graph_inspection();
     if inspect {
         let cfg = plugin.config.get().expect("registered functions imply a configured plugin");

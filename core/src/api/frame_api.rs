@@ -61,11 +61,26 @@ pub unsafe extern "C" fn new_video_frame2(
         let core = core("newVideoFrame2", c);
         // SAFETY: checked non-null.
         let fmt = unsafe { &*fmt };
-        let f = match Frame::new_video(fmt, w, h, &core.mem) {
-            Ok(f) => f,
-            Err(e) => fatal(&format!("newVideoFrame2: error in frame creation: {e}")),
-        };
         let np = fmt.numPlanes as usize;
+        // GPU residency propagates from the shared planes: fresh planes are then GPU planes too.
+        let gpu_dev = if plane_src.is_null() {
+            None
+        } else {
+            (0..np).find_map(|p| {
+                // SAFETY: numPlanes entries by contract.
+                let (src, sp) = unsafe { (*plane_src.add(p), if planes.is_null() { p as c_int } else { *planes.add(p) }) };
+                // SAFETY: a live frame.
+                (!src.is_null()).then(|| crate::gpu::frame::gpu_plane(unsafe { Frame::borrow_raw(src) }, sp).map(|g| g.dev.clone())).flatten()
+            })
+        };
+        let made = match &gpu_dev {
+            Some(d) => crate::gpu::frame::new_frame(d, &core.mem, fmt, w, h, false),
+            None => Frame::new_video(fmt, w, h, &core.mem).map_err(|e| format!("error in frame creation: {e}")),
+        };
+        let f = match made {
+            Ok(f) => f,
+            Err(e) => fatal(&format!("newVideoFrame2: {e}")),
+        };
         if !plane_src.is_null() {
             let mut residency = None;
             for p in 0..np {
@@ -76,7 +91,8 @@ pub unsafe extern "C" fn new_video_frame2(
                 }
                 // SAFETY: a live frame.
                 let s = unsafe { Frame::borrow_raw(src) };
-                if *residency.get_or_insert(s.residency) != s.residency {
+                if *residency.get_or_insert(s.residency) != s.residency || s.residency != f.residency {
+                    core.log_message(mtCritical, "newVideoFrame2: Error in frame creation: mixing GPU and CPU resident source planes in one frame");
                     return ptr::null_mut();
                 }
                 let Some(plane) = s.plane(sp) else {

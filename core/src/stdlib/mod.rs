@@ -13,6 +13,7 @@ mod blank;
 mod cpu;
 mod edit;
 mod geometry;
+pub(crate) mod gpu;
 mod load;
 mod neighbour;
 mod pointwise;
@@ -54,6 +55,7 @@ pub fn register(core: &Arc<Core>) {
     edit::register(&r);
     props::register(&r);
     audio::register(&r);
+    gpu::register(&r);
     p.lock();
     core.plugins.write().push(p);
 }

@@ -1,0 +1,552 @@
+//! Timelines and exec pools: reference counted timeline semaphores, and per filter instance pools
+//! of recording contexts that wait producer pairs, keep what a submission uses alive until it
+//! completes, allocate timeline values under the queue lock and publish producer pairs. Also the
+//! host waits (VSGPUDrainResult) and the fatal misuses the API defines.
+use std::cell::Cell;
+use std::collections::HashMap;
+use std::ffi::c_void;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Weak};
+use std::thread::ThreadId;
+
+use ash::vk;
+use parking_lot::{Condvar, Mutex};
+use vsvk_plugin_api::vulkan::*;
+
+use super::device::{Device, Queue};
+use super::frame::gpu_plane;
+use super::{GpuBuffer, GpuMemory, DEVICE_LOST};
+use crate::api::fatal;
+use crate::frame::Frame;
+
+/// A reference counted timeline semaphore (`VSGPUTimeline`).
+pub struct Timeline {
+    pub dev: Arc<Device>,
+    pub sem: vk::Semaphore,
+    /// For an exec pool's timeline: the last value the pool submitted (the bound for waits and
+    /// for publishing).
+    pub pool_submitted: Option<Arc<AtomicU64>>,
+}
+
+impl Timeline {
+    pub fn new(dev: &Arc<Device>, pool_submitted: Option<Arc<AtomicU64>>) -> Result<Arc<Timeline>, String> {
+        Ok(Arc::new(Timeline { dev: dev.clone(), sem: dev.create_timeline()?, pool_submitted }))
+    }
+}
+
+impl Drop for Timeline {
+    fn drop(&mut self) {
+        // Nothing may still be waiting on it: planes naming it hold references, pools drain first.
+        // SAFETY: the last reference.
+        unsafe { self.dev.device.destroy_semaphore(self.sem, None) };
+    }
+}
+
+pub enum WaitOutcome {
+    Done,
+    Lost,
+    Failed(String),
+}
+
+/// Host waits for `value` on a timeline, checking the counter that satisfied the wait: a reset
+/// force-signals timelines to the maximum, which is device loss, not completion.
+pub fn wait_value(dev: &Device, sem: vk::Semaphore, value: u64) -> WaitOutcome {
+    if dev.is_lost() {
+        return WaitOutcome::Lost;
+    }
+    let sems = [sem];
+    let values = [value];
+    let info = vk::SemaphoreWaitInfo::default().semaphores(&sems).values(&values);
+    let mut retries = 0;
+    loop {
+        // SAFETY: a live semaphore of this device.
+        match unsafe { dev.device.wait_semaphores(&info, u64::MAX) } {
+            Ok(()) => break,
+            Err(vk::Result::ERROR_DEVICE_LOST) => {
+                dev.mark_lost();
+                return WaitOutcome::Lost;
+            }
+            Err(vk::Result::TIMEOUT) => continue,
+            Err(vk::Result::ERROR_OUT_OF_HOST_MEMORY | vk::Result::ERROR_OUT_OF_DEVICE_MEMORY) if retries < 8 => {
+                retries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(1 << retries));
+            }
+            Err(r) => return WaitOutcome::Failed(format!("waiting for a GPU submission failed and could not be retried (VkResult {})", r.as_raw())),
+        }
+    }
+    // SAFETY: as above.
+    match unsafe { dev.device.get_semaphore_counter_value(sem) } {
+        Ok(c) if c == u64::MAX && value != u64::MAX => {
+            dev.mark_lost();
+            WaitOutcome::Lost
+        }
+        Ok(_) => WaitOutcome::Done,
+        Err(vk::Result::ERROR_DEVICE_LOST) => {
+            dev.mark_lost();
+            WaitOutcome::Lost
+        }
+        Err(r) => WaitOutcome::Failed(format!("reading a timeline failed (VkResult {})", r.as_raw())),
+    }
+}
+
+pub fn outcome_code(o: &WaitOutcome) -> (i32, Option<String>) {
+    match o {
+        WaitOutcome::Done => (gdDrained, None),
+        WaitOutcome::Lost => (gdDeviceLost, Some(DEVICE_LOST.into())),
+        WaitOutcome::Failed(e) => (gdIncomplete, Some(e.clone())),
+    }
+}
+
+/// Something a submission keeps alive until it completes.
+pub enum Retained {
+    Frame(Arc<Frame>),
+    Buffer(Box<GpuBuffer>),
+    Memory(Box<GpuMemory>),
+    Callback(VSGPUReleaseFunc, SendPtr),
+    /// Core internal cleanups.
+    Internal(Box<dyn FnOnce() + Send>),
+}
+
+pub struct SendPtr(pub *mut c_void);
+// SAFETY: the release callback contract: callable from any thread.
+unsafe impl Send for SendPtr {}
+
+thread_local! {
+    /// The context this thread is recording, if any.
+    static HELD: Cell<*const Slot> = const { Cell::new(std::ptr::null()) };
+    /// Set while release callbacks run on this thread.
+    static IN_RELEASE: Cell<u32> = const { Cell::new(0) };
+}
+
+pub fn in_release() -> bool {
+    IN_RELEASE.with(|c| c.get() > 0)
+}
+
+/// Fatal when called from inside a release callback.
+pub fn forbid_in_release(call: &str) {
+    if in_release() {
+        fatal(&format!(
+            "{call} called from a gpuExecRetain release callback; a release callback may only free what its object owns"
+        ));
+    }
+}
+
+fn release_all(list: Vec<Retained>) {
+    if list.is_empty() {
+        return;
+    }
+    IN_RELEASE.with(|c| c.set(c.get() + 1));
+    struct Leave;
+    impl Drop for Leave {
+        fn drop(&mut self) {
+            IN_RELEASE.with(|c| c.set(c.get() - 1));
+        }
+    }
+    let _leave = Leave;
+    for r in list {
+        match r {
+            Retained::Callback(Some(f), obj) => {
+                // SAFETY: the filter's callback with the object it registered.
+                unsafe { f(obj.0) };
+            }
+            Retained::Internal(f) => f(),
+            other => drop(other),
+        }
+    }
+}
+
+#[derive(Default)]
+struct SlotState {
+    owner: Option<ThreadId>,
+    reads: Vec<Arc<Frame>>,
+    writes: Vec<(Arc<Frame>, i32)>,
+    retained: Vec<Retained>,
+    retained_bytes: u64,
+    /// The submitted value and what it keeps alive.
+    inflight: Option<(u64, Vec<Retained>)>,
+}
+
+/// One recording context (`VSGPUExecContext`).
+pub struct Slot {
+    pool: Weak<PoolInner>,
+    index: usize,
+    cmd_pool: vk::CommandPool,
+    pub cb: vk::CommandBuffer,
+}
+
+/// An exec pool (`VSGPUExecPool` points at a `Box<Arc<PoolInner>>`).
+pub struct PoolInner {
+    pub dev: Arc<Device>,
+    pub queue: Arc<Queue>,
+    pub timeline: Arc<Timeline>,
+    pub submitted: Arc<AtomicU64>,
+    pub slots: Vec<Slot>,
+    state: Mutex<Vec<SlotState>>,
+    cv: Condvar,
+    /// Held while release callbacks of this pool run, so a drain can wait out concurrent sweeps.
+    releasing: Mutex<()>,
+}
+
+impl Drop for PoolInner {
+    fn drop(&mut self) {
+        for s in &self.slots {
+            // SAFETY: every submission completed (freeGPUExecPool drained) or the device is lost.
+            unsafe { self.dev.device.destroy_command_pool(s.cmd_pool, None) };
+        }
+    }
+}
+
+impl PoolInner {
+    pub fn create(dev: &Arc<Device>, queue: i32, threads: usize) -> Result<Arc<PoolInner>, String> {
+        forbid_in_release("createGPUExecPool");
+        if dev.is_lost() {
+            return Err(DEVICE_LOST.into());
+        }
+        let q = dev.queue(queue).clone();
+        let submitted = Arc::new(AtomicU64::new(0));
+        let timeline = Timeline::new(dev, Some(submitted.clone()))?;
+        let n = threads.clamp(2, 8);
+        let mut handles = Vec::new();
+        for _ in 0..n {
+            let ci = vk::CommandPoolCreateInfo::default().queue_family_index(q.family).flags(vk::CommandPoolCreateFlags::TRANSIENT);
+            // SAFETY: valid create info.
+            let cp = unsafe { dev.device.create_command_pool(&ci, None) }.map_err(|r| format!("vkCreateCommandPool failed ({})", r.as_raw()))?;
+            let ai = vk::CommandBufferAllocateInfo::default().command_pool(cp).level(vk::CommandBufferLevel::PRIMARY).command_buffer_count(1);
+            // SAFETY: as above.
+            let cb = unsafe { dev.device.allocate_command_buffers(&ai) }.map_err(|r| format!("vkAllocateCommandBuffers failed ({})", r.as_raw()))?[0];
+            handles.push((cp, cb));
+        }
+        let pool = Arc::new_cyclic(|me: &Weak<PoolInner>| PoolInner {
+            dev: dev.clone(),
+            queue: q,
+            timeline,
+            submitted,
+            slots: handles.iter().enumerate().map(|(index, &(cmd_pool, cb))| Slot { pool: me.clone(), index, cmd_pool, cb }).collect(),
+            state: Mutex::new((0..n).map(|_| SlotState::default()).collect()),
+            cv: Condvar::new(),
+            releasing: Mutex::new(()),
+        });
+        let mut reg = dev.exec_pools.lock();
+        reg.retain(|w| w.strong_count() > 0);
+        reg.push(Arc::downgrade(&pool));
+        Ok(pool)
+    }
+
+    fn holds_context_here(&self) -> bool {
+        let held = HELD.with(|h| h.get());
+        self.slots.iter().any(|s| std::ptr::eq(s, held))
+    }
+
+    /// Claims a context and begins recording.
+    pub fn acquire(self: &Arc<Self>) -> Result<&Slot, String> {
+        forbid_in_release("gpuExecAcquire");
+        if self.dev.is_lost() {
+            return Err(DEVICE_LOST.into());
+        }
+        let me = std::thread::current().id();
+        let held = HELD.with(|h| h.get());
+        let (idx, wait_for) = {
+            let mut st = self.state.lock();
+            loop {
+                if let Some(i) = st.iter().position(|s| s.owner.is_none() && s.inflight.is_none()) {
+                    st[i].owner = Some(me);
+                    break (i, None);
+                }
+                // The ring's oldest submission.
+                if let Some(i) = st
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| s.owner.is_none())
+                    .min_by_key(|(_, s)| s.inflight.as_ref().map_or(0, |f| f.0))
+                    .map(|(i, _)| i)
+                {
+                    st[i].owner = Some(me);
+                    let v = st[i].inflight.as_ref().map(|f| f.0);
+                    break (i, v);
+                }
+                if !held.is_null() {
+                    let other = !self.holds_context_here();
+                    fatal(&if other {
+                        "gpuExecAcquire called by a thread already holding a context of another pool; hold one at a time and let a timeline value carry the dependency".to_string()
+                    } else {
+                        "gpuExecAcquire called by a thread already holding a context of this pool; submit or abandon it first".to_string()
+                    });
+                }
+                self.cv.wait(&mut st);
+            }
+        };
+        if let Some(v) = wait_for {
+            if let WaitOutcome::Lost = wait_value(&self.dev, self.timeline.sem, v) {
+                self.release_slot_owner(idx);
+                return Err(DEVICE_LOST.into());
+            }
+            let list = self.state.lock()[idx].inflight.take().map(|f| f.1).unwrap_or_default();
+            let _r = self.releasing.lock();
+            release_all(list);
+        }
+        let slot = &self.slots[idx];
+        let d = &self.dev.device;
+        // SAFETY: the slot's previous submission completed; we own the slot.
+        let r = unsafe {
+            d.reset_command_pool(slot.cmd_pool, vk::CommandPoolResetFlags::empty()).and_then(|_| {
+                d.begin_command_buffer(slot.cb, &vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT))
+            })
+        };
+        if let Err(r) = r {
+            self.release_slot_owner(idx);
+            if r == vk::Result::ERROR_DEVICE_LOST {
+                self.dev.mark_lost();
+                return Err(DEVICE_LOST.into());
+            }
+            return Err(format!("vkBeginCommandBuffer failed (VkResult {})", r.as_raw()));
+        }
+        HELD.with(|h| h.set(slot));
+        Ok(slot)
+    }
+
+    fn release_slot_owner(&self, idx: usize) {
+        self.state.lock()[idx].owner = None;
+        self.cv.notify_all();
+    }
+
+    /// Checks the calling thread records on `slot`; fatal otherwise.
+    pub fn check_owner(&self, slot: &Slot, call: &str) {
+        let st = self.state.lock();
+        match st[slot.index].owner {
+            Some(t) if t == std::thread::current().id() => {}
+            Some(_) => fatal(&format!("{call} called from a thread other than the one that acquired the context")),
+            None => fatal(&format!(
+                "{call} called with a context handle whose recording was already ended by gpuExecSubmit or gpuExecAbandon"
+            )),
+        }
+    }
+
+    pub fn reads_frame(&self, slot: &Slot, f: Arc<Frame>) {
+        self.check_owner(slot, "gpuExecReadsFrame");
+        self.state.lock()[slot.index].reads.push(f);
+    }
+
+    pub fn writes_plane(&self, slot: &Slot, f: Arc<Frame>, plane: i32) {
+        self.check_owner(slot, "gpuExecWritesPlane");
+        if gpu_plane(&f, plane).is_none() {
+            fatal(&format!("gpuExecWritesPlane: plane {plane} of the frame is not a GPU resident plane"));
+        }
+        if !super::frame::owns_plane(&f, plane) {
+            fatal(&format!(
+                "gpuExecWritesPlane called on plane {plane} of a frame that shares it with another frame; a GPU plane has no copy on write, so the write would land in the other frame too. Take a new frame with the properties of the old one instead of copying it."
+            ));
+        }
+        self.state.lock()[slot.index].writes.push((f, plane));
+    }
+
+    pub fn retain(&self, slot: &Slot, call: &str, r: Retained, bytes: u64) {
+        self.check_owner(slot, call);
+        let mut st = self.state.lock();
+        st[slot.index].retained.push(r);
+        st[slot.index].retained_bytes += bytes;
+    }
+
+    fn take_recording(&self, slot: &Slot) -> (Vec<Arc<Frame>>, Vec<(Arc<Frame>, i32)>, Vec<Retained>) {
+        let mut st = self.state.lock();
+        let s = &mut st[slot.index];
+        s.retained_bytes = 0;
+        (std::mem::take(&mut s.reads), std::mem::take(&mut s.writes), std::mem::take(&mut s.retained))
+    }
+
+    fn end_recording(&self, slot: &Slot, inflight: Option<(u64, Vec<Retained>)>) {
+        {
+            let mut st = self.state.lock();
+            st[slot.index].owner = None;
+            st[slot.index].inflight = inflight;
+        }
+        HELD.with(|h| {
+            if std::ptr::eq(h.get(), slot) {
+                h.set(std::ptr::null());
+            }
+        });
+        self.cv.notify_all();
+    }
+
+    pub fn abandon(&self, slot: &Slot) {
+        self.check_owner(slot, "gpuExecAbandon");
+        // SAFETY: end the recording so the buffer can be reset later; its contents are discarded.
+        unsafe {
+            let _ = self.dev.device.end_command_buffer(slot.cb);
+        }
+        let (reads, writes, retained) = self.take_recording(slot);
+        self.end_recording(slot, None);
+        drop(writes);
+        drop(reads);
+        release_all(retained);
+    }
+
+    pub fn submit(&self, slot: &Slot) -> Result<u64, String> {
+        self.check_owner(slot, "gpuExecSubmit");
+        let (reads, writes, mut retained) = self.take_recording(slot);
+        let fail = |this: &Self, retained: Vec<Retained>, e: String| {
+            this.end_recording(slot, None);
+            release_all(retained);
+            Err(e)
+        };
+        // SAFETY: we own the recording.
+        if let Err(r) = unsafe { self.dev.device.end_command_buffer(slot.cb) } {
+            return fail(self, retained, format!("vkEndCommandBuffer failed (VkResult {})", r.as_raw()));
+        }
+        // Wait every producer pair of what is read (and of what is overwritten), one wait per
+        // semaphore at its highest value.
+        let mut waits: HashMap<vk::Semaphore, (u64, Arc<Timeline>)> = HashMap::new();
+        let mut add = |f: &Frame| {
+            for p in 0..f.num_planes() as i32 {
+                if let Some(g) = gpu_plane(f, p) {
+                    let pr = g.producer();
+                    if let Some(t) = pr.timeline {
+                        let e = waits.entry(t.sem).or_insert((0, t.clone()));
+                        e.0 = e.0.max(pr.value);
+                    }
+                }
+            }
+        };
+        for f in &reads {
+            add(f);
+        }
+        for (f, _) in &writes {
+            add(f);
+        }
+        let wait_infos: Vec<vk::SemaphoreSubmitInfo> = waits
+            .iter()
+            .map(|(s, (v, _))| vk::SemaphoreSubmitInfo::default().semaphore(*s).value(*v).stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS))
+            .collect();
+        let cbs = [vk::CommandBufferSubmitInfo::default().command_buffer(slot.cb)];
+        let result = self.queue.with(|q| {
+            let value = self.submitted.load(Ordering::Relaxed) + 1;
+            let signal = [vk::SemaphoreSubmitInfo::default().semaphore(self.timeline.sem).value(value).stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)];
+            let submit = vk::SubmitInfo2::default().wait_semaphore_infos(&wait_infos).command_buffer_infos(&cbs).signal_semaphore_infos(&signal);
+            // SAFETY: the queue lock is held; all handles are live.
+            let r = unsafe { self.dev.device.queue_submit2(q, &[submit], vk::Fence::null()) };
+            if r.is_ok() {
+                self.submitted.store(value, Ordering::Release);
+            }
+            r.map(|_| value)
+        });
+        let value = match result {
+            Ok(v) => v,
+            Err(r) => {
+                if r == vk::Result::ERROR_DEVICE_LOST {
+                    self.dev.mark_lost();
+                }
+                drop(reads);
+                return fail(self, retained, format!("vkQueueSubmit2 failed (VkResult {})", r.as_raw()));
+            }
+        };
+        for (f, p) in &writes {
+            if let Some(g) = gpu_plane(f, *p) {
+                g.set_producer(Some(self.timeline.clone()), value);
+            }
+        }
+        drop(writes);
+        // The wait semaphores' timelines are kept alive by the frames read.
+        retained.extend(reads.into_iter().map(Retained::Frame));
+        drop(waits);
+        self.end_recording(slot, Some((value, retained)));
+        self.sweep();
+        Ok(value)
+    }
+
+    /// Releases what completed submissions retained.
+    pub fn sweep(&self) {
+        // SAFETY: a live semaphore.
+        let counter = match unsafe { self.dev.device.get_semaphore_counter_value(self.timeline.sem) } {
+            Ok(c) => c,
+            Err(vk::Result::ERROR_DEVICE_LOST) => {
+                self.dev.mark_lost();
+                u64::MAX
+            }
+            Err(_) => return,
+        };
+        let submitted = self.submitted.load(Ordering::Acquire);
+        if counter > submitted && counter != u64::MAX {
+            fatal("the exec pool's timeline was signalled from outside the pool: its counter is past the last value the pool submitted");
+        }
+        let lost = counter == u64::MAX || self.dev.is_lost();
+        let _r = self.releasing.lock();
+        let mut done = Vec::new();
+        {
+            let mut st = self.state.lock();
+            for s in st.iter_mut() {
+                if s.inflight.as_ref().is_some_and(|f| lost || f.0 <= counter) {
+                    done.extend(s.inflight.take().map(|f| f.1).unwrap_or_default());
+                }
+            }
+        }
+        release_all(done);
+    }
+
+    /// Waits for one submitted value.
+    pub fn wait_value(&self, value: u64) -> WaitOutcome {
+        forbid_in_release("gpuExecWaitValue");
+        if value > self.submitted.load(Ordering::Acquire) {
+            fatal("gpuExecWaitValue called with a value past everything the pool has submitted, which nothing will ever signal");
+        }
+        let o = wait_value(&self.dev, self.timeline.sem, value);
+        self.sweep();
+        o
+    }
+
+    /// Waits for every submission and runs every release callback.
+    pub fn wait_idle(&self, call: &str) -> WaitOutcome {
+        forbid_in_release(call);
+        if self.holds_context_here() {
+            fatal(&format!("{call} called by a thread holding a context of the pool; submit or abandon it first"));
+        }
+        let v = self.submitted.load(Ordering::Acquire);
+        let o = if v == 0 { WaitOutcome::Done } else { wait_value(&self.dev, self.timeline.sem, v) };
+        match o {
+            WaitOutcome::Done | WaitOutcome::Lost => {
+                self.sweep();
+                // A concurrent sweep that took some retentions first finishes under `releasing`.
+                drop(self.releasing.lock());
+            }
+            WaitOutcome::Failed(_) => {}
+        }
+        o
+    }
+
+    /// freeGPUExecPool: fatal while a context is held, then drains.
+    pub fn destroy(self: Arc<Self>) {
+        forbid_in_release("freeGPUExecPool");
+        if self.state.lock().iter().any(|s| s.owner.is_some()) {
+            fatal("freeGPUExecPool called while a thread still holds one of the pool's contexts");
+        }
+        let _ = self.wait_idle("freeGPUExecPool");
+        // Anything left (an incomplete wait) is released with the device idle.
+        if self.state.lock().iter().any(|s| s.inflight.is_some()) {
+            // SAFETY: waits for the device to be idle.
+            unsafe {
+                let _ = self.dev.device.device_wait_idle();
+            }
+            let mut left = Vec::new();
+            for s in self.state.lock().iter_mut() {
+                left.extend(s.inflight.take().map(|f| f.1).unwrap_or_default());
+            }
+            release_all(left);
+        }
+    }
+}
+
+/// Resolves a context handle to its slot and pool; the pool outlives its contexts.
+///
+/// # Safety
+/// `ctx` came from gpuExecAcquire of a pool not yet freed.
+pub unsafe fn slot_pool<'a>(ctx: *const Slot) -> (&'a Slot, Arc<PoolInner>) {
+    let slot = &*ctx;
+    let pool = slot.pool.upgrade().unwrap_or_else(|| fatal("an exec context was used after freeGPUExecPool"));
+    (slot, pool)
+}
+
+/// Device wide sweep of every pool (memory pressure).
+pub fn sweep_all(dev: &Device) {
+    let pools: Vec<Arc<PoolInner>> = dev.exec_pools.lock().iter().filter_map(Weak::upgrade).collect();
+    for p in pools {
+        p.sweep();
+    }
+}

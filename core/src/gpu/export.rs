@@ -1,0 +1,67 @@
+//! Interop: exporting plane memory and timeline semaphores as opaque file descriptors, and the
+//! availability round trip of waitGPUFrame.
+use std::sync::Arc;
+
+use ash::vk;
+use vsvk_plugin_api::vulkan::*;
+
+use super::device::Device;
+use super::frame::gpu_plane;
+use crate::frame::Frame;
+
+pub struct ExportedPlane {
+    pub memory_id: u64,
+    pub memory_size: u64,
+    pub type_index: u32,
+    pub offset: u64,
+    pub size: u64,
+    pub handle_type: i32,
+    pub fd: i32,
+}
+
+pub fn export_plane(f: &Frame, plane: i32) -> Result<ExportedPlane, String> {
+    let g = gpu_plane(f, plane).ok_or_else(|| {
+        if f.plane(plane).is_none() {
+            format!("the frame has no plane {plane}")
+        } else {
+            "the frame is not GPU resident".to_string()
+        }
+    })?;
+    let fdx = g.dev.memory_fd.as_ref().ok_or("this device cannot export memory (exportHandleType is 0)")?;
+    let e = g.exportable().ok_or(
+        "the plane lives in pooled memory that is not exportable here; take the frame with getExportableFrameFilter, which hands out planes in exportable allocations",
+    )?;
+    let info = vk::MemoryGetFdInfoKHR::default().memory(e.memory).handle_type(vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD);
+    // SAFETY: exportable memory of this device.
+    let fd = unsafe { fdx.get_memory_fd(&info) }.map_err(|r| format!("vkGetMemoryFdKHR failed (VkResult {})", r.as_raw()))?;
+    Ok(ExportedPlane {
+        memory_id: g.memory_id,
+        memory_size: e.alloc_size,
+        type_index: e.type_index,
+        offset: 0,
+        size: g.size,
+        handle_type: vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD.as_raw() as i32,
+        fd,
+    })
+}
+
+pub fn export_semaphore(dev: &Device, sem: vk::Semaphore) -> Result<(i32, i32), String> {
+    let sfd = dev.semaphore_fd.as_ref().ok_or("this device cannot export semaphores (semaphoreExportHandleType is 0)")?;
+    if sem == vk::Semaphore::null() {
+        return Err("the semaphore is NULL".into());
+    }
+    let info = vk::SemaphoreGetFdInfoKHR::default().semaphore(sem).handle_type(vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD);
+    // SAFETY: a semaphore of this device; the driver rejects non-exportable ones.
+    let fd = unsafe { sfd.get_semaphore_fd(&info) }.map_err(|r| format!("vkGetSemaphoreFdKHR failed (VkResult {})", r.as_raw()))?;
+    Ok((vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD.as_raw() as i32, fd))
+}
+
+/// waitGPUFrame: host waits every producer pair, then one submission whose barrier makes the
+/// device's writes available to the host and foreign domains.
+pub fn wait_frame(f: &Arc<Frame>) -> Result<(), (i32, String)> {
+    let Some(dev) = (0..f.num_planes() as i32).find_map(|p| gpu_plane(f, p)).map(|g| g.dev.clone()) else {
+        return Err((gdIncomplete, "the frame is not GPU resident".into()));
+    };
+    super::frame::wait_frame(f)?;
+    super::transfer::availability_round_trip(&dev, f).map_err(|e| (if dev.is_lost() { gdDeviceLost } else { gdIncomplete }, e))
+}

@@ -1,0 +1,252 @@
+//! The pooled VRAM sub-allocator: gpu-allocator carves 128 MB blocks into regions; freed buffers
+//! are kept in size buckets for reuse; every byte is accounted against the VRAM limit
+//! (setMaxVRAMUse), together with reservations of memory allocated outside the core.
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicI64, Ordering};
+
+use ash::vk;
+use gpu_allocator::vulkan::{Allocation, AllocationCreateDesc, AllocationScheme, Allocator, AllocatorCreateDesc};
+use gpu_allocator::{AllocationSizes, AllocatorDebugSettings, MemoryLocation};
+use parking_lot::Mutex;
+
+pub const BLOCK_SIZE: u64 = 128 << 20;
+
+/// A region of a pooled block.
+pub struct Region {
+    alloc: Allocation,
+}
+
+impl Region {
+    pub fn size(&self) -> u64 {
+        self.alloc.size()
+    }
+    pub fn offset(&self) -> u64 {
+        self.alloc.offset()
+    }
+    pub fn memory(&self) -> vk::DeviceMemory {
+        // SAFETY: only used to bind resources and report the block, never freed by us directly.
+        unsafe { self.alloc.memory() }
+    }
+    pub fn mapped(&self) -> *mut u8 {
+        self.alloc.mapped_ptr().map_or(std::ptr::null_mut(), |p| p.as_ptr().cast())
+    }
+    pub fn flags(&self) -> vk::MemoryPropertyFlags {
+        self.alloc.memory_properties()
+    }
+}
+
+/// A buffer bound to a pooled region.
+pub struct PooledBuffer {
+    pub buffer: vk::Buffer,
+    pub region: Region,
+    pub size: u64,
+    pub usage: vk::BufferUsageFlags,
+    location: MemoryLocation,
+}
+
+// SAFETY: handles and a mapping pointer into memory the pool owns; no thread affinity.
+unsafe impl Send for PooledBuffer {}
+unsafe impl Sync for PooledBuffer {}
+
+impl PooledBuffer {
+    pub fn mapped(&self) -> *mut u8 {
+        self.region.mapped()
+    }
+}
+
+type BucketKey = (u64, u32, u8);
+
+pub struct Pool {
+    alloc: Mutex<Option<Allocator>>,
+    buckets: Mutex<HashMap<BucketKey, Vec<PooledBuffer>>>,
+    /// Bytes of live regions, bucketed buffers included.
+    pub used: AtomicI64,
+    pub bucketed: AtomicI64,
+    /// Bytes declared through reserveGPUMemory.
+    pub reserved: AtomicI64,
+    pub limit: AtomicI64,
+    /// Where frame planes go: host visible on unified memory devices (direct uploads).
+    pub plane_location: MemoryLocation,
+    granularity: u64,
+}
+
+fn location_code(l: MemoryLocation) -> u8 {
+    match l {
+        MemoryLocation::GpuOnly => 0,
+        MemoryLocation::CpuToGpu => 1,
+        MemoryLocation::GpuToCpu => 2,
+        _ => 3,
+    }
+}
+
+fn bucket_size(size: u64) -> u64 {
+    size.div_ceil(4096) * 4096
+}
+
+impl Pool {
+    pub fn new(
+        instance: &ash::Instance,
+        device: &ash::Device,
+        pdev: vk::PhysicalDevice,
+        _mem: &vk::PhysicalDeviceMemoryProperties,
+        unified: bool,
+        limit: i64,
+    ) -> Result<Pool, String> {
+        let mut debug_settings = AllocatorDebugSettings::default();
+        debug_settings.log_leaks_on_shutdown = false;
+        let desc = AllocatorCreateDesc {
+            instance: instance.clone(),
+            device: device.clone(),
+            physical_device: pdev,
+            debug_settings,
+            buffer_device_address: true,
+            allocation_sizes: AllocationSizes::new(BLOCK_SIZE, BLOCK_SIZE),
+        };
+        let alloc = Allocator::new(&desc).map_err(|e| format!("cannot create the memory pool: {e}"))?;
+        // SAFETY: a query on the physical device.
+        let props = unsafe { instance.get_physical_device_properties(pdev) };
+        Ok(Pool {
+            alloc: Mutex::new(Some(alloc)),
+            buckets: Mutex::new(HashMap::new()),
+            used: AtomicI64::new(0),
+            bucketed: AtomicI64::new(0),
+            reserved: AtomicI64::new(0),
+            limit: AtomicI64::new(limit),
+            plane_location: if unified { MemoryLocation::CpuToGpu } else { MemoryLocation::GpuOnly },
+            granularity: props.limits.buffer_image_granularity,
+        })
+    }
+
+    /// Bytes counted against the limit: pooled regions and reservations.
+    pub fn allocated(&self) -> i64 {
+        self.used.load(Ordering::Relaxed) + self.reserved.load(Ordering::Relaxed)
+    }
+    pub fn over_limit(&self) -> bool {
+        self.allocated() > self.limit.load(Ordering::Relaxed)
+    }
+
+    pub fn location_for(required: vk::MemoryPropertyFlags, preferred: vk::MemoryPropertyFlags) -> MemoryLocation {
+        let want = required | preferred;
+        if want.contains(vk::MemoryPropertyFlags::HOST_CACHED) {
+            MemoryLocation::GpuToCpu
+        } else if want.contains(vk::MemoryPropertyFlags::HOST_VISIBLE) {
+            MemoryLocation::CpuToGpu
+        } else {
+            MemoryLocation::GpuOnly
+        }
+    }
+
+    pub fn alloc_region(
+        &self,
+        req: vk::MemoryRequirements,
+        location: MemoryLocation,
+        required: vk::MemoryPropertyFlags,
+        linear: bool,
+    ) -> Result<Region, String> {
+        if !linear && self.granularity > 256 && req.alignment < self.granularity {
+            return Err(format!(
+                "This device's buffer/image granularity ({}) is coarser than the pool's regions",
+                self.granularity
+            ));
+        }
+        let mut guard = self.alloc.lock();
+        let a = guard.as_mut().ok_or("the device is being torn down")?;
+        let desc = AllocationCreateDesc {
+            name: "vsvk",
+            requirements: req,
+            location,
+            linear,
+            allocation_scheme: AllocationScheme::GpuAllocatorManaged,
+        };
+        let alloc = a.allocate(&desc).map_err(|e| format!("a GPU allocation of {} bytes failed: {e}", req.size))?;
+        if !alloc.memory_properties().contains(required) {
+            let _ = a.free(alloc);
+            return Err(format!("no memory type provides the required properties {required:?}"));
+        }
+        self.used.fetch_add(alloc.size() as i64, Ordering::Relaxed);
+        Ok(Region { alloc })
+    }
+
+    pub fn free_region(&self, r: Region) {
+        self.used.fetch_sub(r.alloc.size() as i64, Ordering::Relaxed);
+        if let Some(a) = self.alloc.lock().as_mut() {
+            let _ = a.free(r.alloc);
+        }
+    }
+
+    /// A buffer from the bucket of its size and kind, or a new one.
+    pub fn create_buffer(
+        &self,
+        dev: &ash::Device,
+        size: u64,
+        usage: vk::BufferUsageFlags,
+        location: MemoryLocation,
+        required: vk::MemoryPropertyFlags,
+    ) -> Result<PooledBuffer, String> {
+        if size == 0 {
+            return Err("A GPU buffer needs a nonzero size".into());
+        }
+        let key = (bucket_size(size), usage.as_raw(), location_code(location));
+        if let Some(mut b) = self.buckets.lock().get_mut(&key).and_then(Vec::pop) {
+            self.bucketed.fetch_sub(b.region.size() as i64, Ordering::Relaxed);
+            b.size = size;
+            return Ok(b);
+        }
+        let ci = vk::BufferCreateInfo::default().size(key.0).usage(usage).sharing_mode(vk::SharingMode::EXCLUSIVE);
+        // SAFETY: a valid create info.
+        let buffer = unsafe { dev.create_buffer(&ci, None) }.map_err(|r| format!("vkCreateBuffer failed (VkResult {})", r.as_raw()))?;
+        // SAFETY: a buffer just created.
+        let req = unsafe { dev.get_buffer_memory_requirements(buffer) };
+        let region = match self.alloc_region(req, location, required, true) {
+            Ok(r) => r,
+            Err(e) => {
+                // SAFETY: unused buffer.
+                unsafe { dev.destroy_buffer(buffer, None) };
+                return Err(e);
+            }
+        };
+        // SAFETY: region and buffer are compatible (requirements honoured by the allocator).
+        if let Err(r) = unsafe { dev.bind_buffer_memory(buffer, region.memory(), region.offset()) } {
+            // SAFETY: unused buffer.
+            unsafe { dev.destroy_buffer(buffer, None) };
+            self.free_region(region);
+            return Err(format!("vkBindBufferMemory failed (VkResult {})", r.as_raw()));
+        }
+        Ok(PooledBuffer { buffer, region, size, usage, location })
+    }
+
+    /// Gives a buffer back: kept in its bucket unless the pool is over its limit.
+    pub fn recycle(&self, dev: &ash::Device, b: PooledBuffer) {
+        if self.over_limit() {
+            self.destroy_buffer(dev, b);
+            return;
+        }
+        self.bucketed.fetch_add(b.region.size() as i64, Ordering::Relaxed);
+        let key = (bucket_size(b.size), b.usage.as_raw(), location_code(b.location));
+        self.buckets.lock().entry(key).or_default().push(b);
+    }
+
+    pub fn destroy_buffer(&self, dev: &ash::Device, b: PooledBuffer) {
+        // SAFETY: the buffer is no longer used by anything (the caller's contract).
+        unsafe { dev.destroy_buffer(b.buffer, None) };
+        self.free_region(b.region);
+    }
+
+    /// Frees every bucketed buffer; returns the bytes released.
+    pub fn trim(&self, dev: &ash::Device) -> i64 {
+        let all: Vec<PooledBuffer> = self.buckets.lock().drain().flat_map(|(_, v)| v).collect();
+        let mut n = 0;
+        for b in all {
+            n += b.region.size() as i64;
+            self.bucketed.fetch_sub(b.region.size() as i64, Ordering::Relaxed);
+            self.destroy_buffer(dev, b);
+        }
+        n
+    }
+
+    pub fn teardown(&self, dev: &ash::Device) {
+        self.trim(dev);
+        // Dropping the allocator frees its blocks.
+        drop(self.alloc.lock().take());
+    }
+}

@@ -1,0 +1,228 @@
+//! Host <-> GPU copies: std.GPUUpload / std.GPUDownload, and GPU -> GPU copies into exportable
+//! planes for getExportableFrameFilter. Where plane memory is host visible (unified memory
+//! devices) uploads are direct copies into the mapped plane; otherwise they are staged through a
+//! host visible buffer and a copy on the transfer queue.
+use std::sync::Arc;
+
+use ash::vk;
+
+use super::device::Device;
+use super::exec::{PoolInner, Retained, WaitOutcome};
+use super::frame::{gpu_plane, new_frame};
+use super::GpuBuffer;
+use crate::core::Core;
+use crate::frame::Frame;
+use vsvk_plugin_api::vulkan::vqTransfer;
+
+/// One filter instance's transfer machinery: an exec pool on the transfer queue.
+pub struct Transfer {
+    pub dev: Arc<Device>,
+    pool: Arc<PoolInner>,
+}
+
+impl Drop for Transfer {
+    fn drop(&mut self) {
+        self.pool.clone().destroy();
+    }
+}
+
+fn plane_bytes(f: &Frame, p: usize) -> usize {
+    let pl = &f.planes()[p];
+    pl.stride as usize * pl.height as usize
+}
+
+/// Copies plane `p` between host frames' layouts row by row when strides differ.
+unsafe fn copy_rows(dst: *mut u8, dst_stride: usize, src: *const u8, src_stride: usize, row: usize, height: usize) {
+    if dst_stride == src_stride {
+        std::ptr::copy_nonoverlapping(src, dst, dst_stride * height);
+    } else {
+        for y in 0..height {
+            std::ptr::copy_nonoverlapping(src.add(y * src_stride), dst.add(y * dst_stride), row);
+        }
+    }
+}
+
+impl Transfer {
+    pub fn new(dev: &Arc<Device>, threads: usize) -> Result<Transfer, String> {
+        Ok(Transfer { dev: dev.clone(), pool: PoolInner::create(dev, vqTransfer, threads)? })
+    }
+
+    fn direct(&self) -> bool {
+        !self.dev.force_staging
+    }
+
+    /// A GPU copy of a CPU frame.
+    pub fn upload(&self, core: &Core, src: &Arc<Frame>) -> Result<Arc<Frame>, String> {
+        let vf = *src.video_format().ok_or("GPUUpload: only video frames can be uploaded")?;
+        let dst = new_frame(&self.dev, &core.mem, &vf, src.width, src.height, false)?;
+        // SAFETY: `dst` is new and unshared.
+        unsafe { *dst.props_mut() = src.props().clone() };
+        let dst = Arc::new(dst);
+        let np = dst.num_planes();
+        let all_mapped = self.direct() && (0..np).all(|p| gpu_plane(&dst, p as i32).and_then(|g| g.mapped()).is_some());
+        if all_mapped {
+            for p in 0..np {
+                let g = gpu_plane(&dst, p as i32).expect("GPU plane");
+                let (s, d) = (&src.planes()[p], &dst.planes()[p]);
+                let row = d.width as usize * vf.bytesPerSample as usize;
+                // SAFETY: the mapping covers stride * height bytes; the source plane is readable.
+                unsafe {
+                    copy_rows(g.mapped().expect("mapped"), d.stride as usize, src.read_ptr(p as i32).expect("plane"), s.stride as usize, row, d.height as usize)
+                };
+            }
+            // Host written: ready now (NULL producers).
+            return Ok(dst);
+        }
+        let slot = self.pool.acquire()?;
+        for p in 0..np {
+            let g = gpu_plane(&dst, p as i32).expect("GPU plane");
+            let n = plane_bytes(&dst, p);
+            let staging = match GpuBuffer::new(
+                &self.dev,
+                n as u64,
+                vk::BufferUsageFlags::TRANSFER_SRC,
+                vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT,
+                vk::MemoryPropertyFlags::empty(),
+            ) {
+                Ok(b) => b,
+                Err(e) => {
+                    self.pool.abandon(slot);
+                    return Err(e);
+                }
+            };
+            let (s, d) = (&src.planes()[p], &dst.planes()[p]);
+            let row = d.width as usize * vf.bytesPerSample as usize;
+            // SAFETY: a host visible staging buffer of n bytes.
+            unsafe { copy_rows(staging.get().mapped(), d.stride as usize, src.read_ptr(p as i32).expect("plane"), s.stride as usize, row, d.height as usize) };
+            let region = vk::BufferCopy { src_offset: 0, dst_offset: 0, size: n as u64 };
+            // SAFETY: recording into our context.
+            unsafe { self.dev.device.cmd_copy_buffer(slot.cb, staging.get().buffer, g.buffer(), &[region]) };
+            self.pool.retain(slot, "GPUUpload", Retained::Buffer(Box::new(staging)), 0);
+            self.pool.writes_plane(slot, dst.clone(), p as i32);
+        }
+        self.pool.submit(slot)?;
+        Ok(dst)
+    }
+
+    /// A CPU copy of a GPU frame.
+    pub fn download(&self, core: &Core, src: &Arc<Frame>) -> Result<Arc<Frame>, String> {
+        let vf = *src.video_format().ok_or("GPUDownload: only video frames can be downloaded")?;
+        let dst = Frame::new_video(&vf, src.width, src.height, &core.mem).map_err(|e| format!("Error in frame creation: {e}"))?;
+        // SAFETY: `dst` is new and unshared.
+        unsafe { *dst.props_mut() = src.props().clone() };
+        let np = dst.num_planes();
+        let mapped = self.direct() && (0..np).all(|p| gpu_plane(src, p as i32).and_then(|g| g.mapped()).is_some());
+        if mapped {
+            let pending = (0..np).any(|p| gpu_plane(src, p as i32).is_some_and(|g| g.producer().timeline.is_some()));
+            if pending {
+                super::frame::wait_frame(src).map_err(|e| e.1)?;
+                round_trip(&self.pool, src)?;
+            }
+            for p in 0..np {
+                let g = gpu_plane(src, p as i32).expect("GPU plane");
+                let (s, d) = (&src.planes()[p], &dst.planes()[p]);
+                let row = d.width as usize * vf.bytesPerSample as usize;
+                // SAFETY: `dst` is ours; the mapping covers the plane.
+                unsafe { copy_rows(dst.write_ptr(p as i32).expect("plane"), d.stride as usize, g.mapped().expect("mapped"), s.stride as usize, row, d.height as usize) };
+            }
+            return Ok(Arc::new(dst));
+        }
+        let slot = self.pool.acquire()?;
+        let mut stagings = Vec::new();
+        for p in 0..np {
+            let Some(g) = gpu_plane(src, p as i32) else {
+                self.pool.abandon(slot);
+                return Err("GPUDownload: source frame is not GPU resident".into());
+            };
+            let n = plane_bytes(src, p);
+            let staging = match GpuBuffer::new(
+                &self.dev,
+                n as u64,
+                vk::BufferUsageFlags::TRANSFER_DST,
+                vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT,
+                vk::MemoryPropertyFlags::HOST_CACHED,
+            ) {
+                Ok(b) => b,
+                Err(e) => {
+                    self.pool.abandon(slot);
+                    return Err(e);
+                }
+            };
+            let region = vk::BufferCopy { src_offset: 0, dst_offset: 0, size: n as u64 };
+            // SAFETY: recording into our context.
+            unsafe { self.dev.device.cmd_copy_buffer(slot.cb, g.buffer(), staging.get().buffer, &[region]) };
+            stagings.push(staging);
+        }
+        host_barrier(&self.dev, slot.cb);
+        self.pool.reads_frame(slot, src.clone());
+        let v = self.pool.submit(slot)?;
+        match self.pool.wait_value(v) {
+            WaitOutcome::Done => {}
+            WaitOutcome::Lost => return Err(super::DEVICE_LOST.into()),
+            WaitOutcome::Failed(e) => return Err(format!("GPU filter: the readback did not complete: {e}")),
+        }
+        for (p, staging) in stagings.iter().enumerate() {
+            let (s, d) = (&src.planes()[p], &dst.planes()[p]);
+            let row = d.width as usize * vf.bytesPerSample as usize;
+            // SAFETY: the copy completed; `dst` is ours.
+            unsafe { copy_rows(dst.write_ptr(p as i32).expect("plane"), d.stride as usize, staging.get().mapped(), s.stride as usize, row, d.height as usize) };
+        }
+        Ok(Arc::new(dst))
+    }
+
+    /// A GPU copy of a GPU frame in exportable allocations.
+    pub fn exportable_copy(&self, stats: &Arc<crate::frame::MemStats>, src: &Arc<Frame>) -> Result<Arc<Frame>, String> {
+        let vf = *src.video_format().ok_or("only video frames")?;
+        let dst = new_frame(&self.dev, stats, &vf, src.width, src.height, true)?;
+        // SAFETY: `dst` is new and unshared.
+        unsafe { *dst.props_mut() = src.props().clone() };
+        let dst = Arc::new(dst);
+        let slot = self.pool.acquire()?;
+        for p in 0..dst.num_planes() {
+            let (Some(s), Some(d)) = (gpu_plane(src, p as i32), gpu_plane(&dst, p as i32)) else {
+                self.pool.abandon(slot);
+                return Err("getExportableFrameFilter needs a GPU resident video frame".into());
+            };
+            let region = vk::BufferCopy { src_offset: 0, dst_offset: 0, size: d.size };
+            // SAFETY: recording into our context.
+            unsafe { self.dev.device.cmd_copy_buffer(slot.cb, s.buffer(), d.buffer(), &[region]) };
+            self.pool.writes_plane(slot, dst.clone(), p as i32);
+        }
+        self.pool.reads_frame(slot, src.clone());
+        self.pool.submit(slot)?;
+        Ok(dst)
+    }
+}
+
+/// A global barrier from every device write to host (and foreign) reads.
+fn host_barrier(dev: &Device, cb: vk::CommandBuffer) {
+    let mb = [vk::MemoryBarrier2::default()
+        .src_stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)
+        .src_access_mask(vk::AccessFlags2::MEMORY_WRITE)
+        .dst_stage_mask(vk::PipelineStageFlags2::HOST)
+        .dst_access_mask(vk::AccessFlags2::HOST_READ | vk::AccessFlags2::MEMORY_READ)];
+    let dep = vk::DependencyInfo::default().memory_barriers(&mb);
+    // SAFETY: recording into a context we hold.
+    unsafe { dev.device.cmd_pipeline_barrier2(cb, &dep) };
+}
+
+/// One submission that waits the frame's producers and makes their writes available to the host;
+/// returns once it completed.
+pub fn availability_round_trip(dev: &Arc<Device>, f: &Arc<Frame>) -> Result<(), String> {
+    let pool = PoolInner::create(dev, vqTransfer, 2)?;
+    let r = round_trip(&pool, f);
+    pool.destroy();
+    r
+}
+
+fn round_trip(pool: &Arc<PoolInner>, f: &Arc<Frame>) -> Result<(), String> {
+    let slot = pool.acquire()?;
+    host_barrier(&pool.dev, slot.cb);
+    pool.reads_frame(slot, f.clone());
+    let v = pool.submit(slot)?;
+    match pool.wait_value(v) {
+        WaitOutcome::Done => Ok(()),
+        WaitOutcome::Lost => Err(super::DEVICE_LOST.to_string()),
+        WaitOutcome::Failed(e) => Err(e),
+    }
+}
