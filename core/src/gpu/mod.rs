@@ -117,7 +117,13 @@ pub fn relieve(dev: &Arc<Device>) {
     for core in cores {
         let nodes: Vec<Arc<crate::node::Node>> = core.nodes.lock().iter().filter_map(Weak::upgrade).collect();
         for n in nodes {
-            let evicted = n.cache.lock().evict_gpu();
+            let evicted = {
+                let mut c = n.cache.lock();
+                if c.fixed_size {
+                    continue; // a size the user fixed is kept, as on the host side
+                }
+                c.evict_gpu()
+            };
             drop(evicted);
             if dev.pool.allocated() <= target {
                 break;
@@ -214,7 +220,6 @@ impl GpuMemory {
         })?;
         let start = r.offset();
         let bind = start.div_ceil(align) * align;
-        let bind = if bind == 0 { align } else { bind };
         if bind + req.size > start + r.size() {
             dev.pool.free_region(r);
             return Err("internal error: an aligned region does not fit".into());

@@ -1,0 +1,488 @@
+/*
+ * vsvk GPU probe: exercises getVulkanAPI on a core library (ours or the reference) without a filter
+ * graph, one scenario per run, printing "ok ..." lines the tests compare, or dying the way the API
+ * says a misuse must (the fatal scenarios).
+ *
+ * usage: gpuprobe LIBCORE SCENARIO
+ *
+ *   info         device, limits and export capabilities
+ *   shader       compileGPUShader: success, cache, failure log, unknown language
+ *   invert       upload (transfer pool) -> dispatch (compute pool, push descriptors, push constants)
+ *                -> readback, chained only by producer pairs; checks every byte
+ *   stress       8 threads x 200 submissions on one pool with scratch buffers and retain callbacks;
+ *                every callback must have run after gpuExecPoolWaitIdle
+ *   vram         setMaxVRAMUse floor, reservations and accounting
+ *   memory       allocateGPUMemory for an image, bound at the returned offset
+ *   timeline     createGPUTimeline, a host signal, gpuTimelineWaitValue, references
+ *   evict        cached GPU frames past a small VRAM limit, evicted by a reservation
+ *   fatal-read-ptr | fatal-write-ptr
+ *                getReadPtr/getWritePtr on a GPU frame (R81: NULL, not fatal)
+ *   fatal-shared-write | fatal-after-submit | fatal-wait-past | fatal-producer-past |
+ *   fatal-release-acquire | fatal-wrong-thread
+ *                misuses the API defines as fatal: the process must end, naming the call
+ */
+#define VS_USE_API_43
+#include "VapourSynth4.h"
+#include "VSVulkan4.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const VSAPI *vsapi;
+static const VSVULKANAPI *vk;
+static const VSVulkanFunctions *fn;
+static VSCore *core;
+static VkDevice dev;
+static char err[1024];
+
+static void die(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    printf("error: ");
+    vprintf(fmt, ap);
+    printf("\n");
+    va_end(ap);
+    fflush(stdout);
+    _exit(1);
+}
+
+static void VS_CC log_handler(int type, const char *msg, void *data) {
+    (void)data;
+    fprintf(stderr, "log %d: %s\n", type, msg);
+    fflush(stderr);
+}
+
+#define CHECK(x, ...) do { if (!(x)) die(__VA_ARGS__); } while (0)
+
+static VSGPUExecPool *pool(int queue) {
+    VSGPUExecPool *p = vk->createGPUExecPool(core, queue, err, sizeof err);
+    CHECK(p, "createGPUExecPool: %s", err);
+    return p;
+}
+
+static VSFrame *gray8(int w, int h) {
+    VSVideoFormat f;
+    vsapi->queryVideoFormat(&f, cfGray, stInteger, 8, 0, 0, core);
+    VSFrame *fr = vk->newGPUVideoFrame(&f, w, h, NULL, core);
+    CHECK(fr, "newGPUVideoFrame failed");
+    return fr;
+}
+
+static VSGPUBuffer *host_buffer(VkDeviceSize n, VkBufferUsageFlags usage, VSVulkanBufferInfo *info) {
+    VSGPUBuffer *b = vk->createGPUBuffer(core, n, usage, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, 0, info, err, sizeof err);
+    CHECK(b, "createGPUBuffer: %s", err);
+    CHECK(info->mapped, "host visible buffer without a mapping");
+    return b;
+}
+
+static void copy(VkCommandBuffer cb, VkBuffer src, VkBuffer dst, VkDeviceSize n) {
+    VkBufferCopy2 r = {VK_STRUCTURE_TYPE_BUFFER_COPY_2, NULL, 0, 0, n};
+    VkCopyBufferInfo2 ci = {VK_STRUCTURE_TYPE_COPY_BUFFER_INFO_2, NULL, src, dst, 1, &r};
+    fn->vkCmdCopyBuffer2(cb, &ci);
+}
+
+/* ---- scenarios ---------------------------------------------------------------------------------- */
+
+static int info(void) {
+    VSVulkanCoreInfo ci;
+    CHECK(vk->getVulkanCoreInfo(core, &ci, err, sizeof err) == 0, "getVulkanCoreInfo: %s", err);
+    int n = vk->enumerateVulkanDevices(NULL, 0, err, sizeof err);
+    CHECK(n >= 1, "enumerateVulkanDevices: %d %s", n, err);
+    VSVulkanDeviceListEntry e[16];
+    int m = vk->enumerateVulkanDevices(e, 16, err, sizeof err);
+    CHECK(m == n, "enumerateVulkanDevices counts differ");
+    int usable = 0;
+    for (int i = 0; i < n && i < 16; i++) usable += e[i].usable;
+    VSVulkanCoreHandles h;
+    CHECK(vk->getVulkanHandles(core, &h, err, sizeof err) == 0, "getVulkanHandles: %s", err);
+    CHECK(fn->vkCmdDispatch && fn->vkQueueSubmit2 && fn->vkCmdPushDescriptorSet && fn->vkCmdPushConstants2, "missing entry points");
+    CHECK(h.getInstanceProcAddr(h.instance, "vkGetPhysicalDeviceProperties2") != NULL, "getInstanceProcAddr");
+    int64_t floor = vk->setMaxVRAMUse(1, core);
+    printf("ok info devices=%d usable=%d export=%d semexport=%d unified=%d floor=%lld apiversion=%u.%u uuidmatch=%d\n", n, usable,
+           ci.exportHandleType, ci.semaphoreExportHandleType, ci.unifiedMemory, (long long)floor, VK_API_VERSION_MAJOR(e[0].apiVersion),
+           VK_API_VERSION_MINOR(e[0].apiVersion), memcmp(ci.deviceUUID, e[0].deviceUUID, VK_UUID_SIZE) == 0);
+    return 0;
+}
+
+static const char *INVERT =
+    "#version 460\n"
+    "layout(local_size_x = 64) in;\n"
+    "layout(set = 0, binding = 0) readonly buffer Src { uint s[]; };\n"
+    "layout(set = 0, binding = 1) writeonly buffer Dst { uint d[]; };\n"
+    "layout(push_constant) uniform P { uint n; } p;\n"
+    "void main() { uint i = gl_GlobalInvocationID.x; if (i < p.n) d[i] = ~s[i]; }\n";
+
+static int shader(void) {
+    VSGPUShader *a = vk->compileGPUShader(core, slGLSL, INVERT, err, sizeof err);
+    CHECK(a, "compileGPUShader: %s", err);
+    size_t n = 0;
+    const uint32_t *w = vk->getGPUShaderCode(a, &n);
+    CHECK(w && n > 20 && n % 4 == 0 && w[0] == 0x07230203, "bad SPIR-V");
+    uint32_t version = w[1];
+    VSGPUShader *b = vk->compileGPUShader(core, slGLSL, INVERT, err, sizeof err);
+    size_t n2 = 0;
+    const uint32_t *w2 = vk->getGPUShaderCode(b, &n2);
+    CHECK(n2 == n && memcmp(w, w2, n) == 0, "cached compile differs");
+    vk->freeGPUShader(a);
+    CHECK(w2[0] == 0x07230203, "a shader depends on another handle");
+    vk->freeGPUShader(b);
+    err[0] = 0;
+    VSGPUShader *bad = vk->compileGPUShader(core, slGLSL, "#version 460\nvoid main() { undefined_thing(); }\n", err, sizeof err);
+    CHECK(!bad && strstr(err, "undefined_thing"), "a broken shader compiled or the log lacks the compiler's message: %s", err);
+    err[0] = 0;
+    VSGPUShader *lang = vk->compileGPUShader(core, 7, INVERT, err, sizeof err);
+    CHECK(!lang && err[0], "an unknown language compiled");
+    printf("ok shader spirv=%u.%u\n", (version >> 16) & 0xff, (version >> 8) & 0xff);
+    return 0;
+}
+
+static int invert(void) {
+    const int W = 256, H = 64;
+    VSFrame *src = gray8(W, H);
+    VSFrame *dst = gray8(W, H);
+    VSVulkanPlaneInfo sp, dp;
+    CHECK(vk->getGPUPlane(src, 0, &sp) == 0 && vk->getGPUPlane(dst, 0, &dp) == 0, "getGPUPlane");
+    ptrdiff_t stride = vsapi->getStride(src, 0);
+    CHECK(sp.bufferSize == (VkDeviceSize)(stride * H) && sp.readySemaphore == VK_NULL_HANDLE, "plane info %llu", (unsigned long long)sp.bufferSize);
+    CHECK(vsapi->getFrameResidency(src) == nrGPU, "residency");
+    VkDeviceSize n = sp.bufferSize;
+
+    /* upload through a transfer pool */
+    VSGPUExecPool *tp = pool(vqTransfer), *cp = pool(vqCompute);
+    VSVulkanBufferInfo up;
+    VSGPUBuffer *ub = host_buffer(n, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, &up);
+    for (VkDeviceSize i = 0; i < n; i++) ((uint8_t *)up.mapped)[i] = (uint8_t)(i * 7 + 3);
+    VSGPUExecContext *c = vk->gpuExecAcquire(tp, err, sizeof err);
+    CHECK(c, "gpuExecAcquire: %s", err);
+    copy(vk->gpuExecCommandBuffer(c), up.buffer, sp.buffer, n);
+    vk->gpuExecUsesBuffer(c, ub);
+    vk->gpuExecWritesPlane(c, src, 0);
+    uint64_t v1 = 0;
+    CHECK(vk->gpuExecSubmit(c, &v1, err, sizeof err) == 0 && v1 > 0, "gpuExecSubmit: %s", err);
+    CHECK(vk->getGPUPlane(src, 0, &sp) == 0 && sp.readySemaphore != VK_NULL_HANDLE && sp.readyValue == v1, "producer pair not published");
+
+    /* dispatch on the compute pool: waits the upload through the producer pair only */
+    VSGPUShader *sh = vk->compileGPUShader(core, slGLSL, INVERT, err, sizeof err);
+    CHECK(sh, "compileGPUShader: %s", err);
+    size_t codeSize;
+    const uint32_t *code = vk->getGPUShaderCode(sh, &codeSize);
+    VkShaderModuleCreateInfo smci = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, NULL, 0, codeSize, code};
+    VkShaderModule mod;
+    CHECK(fn->vkCreateShaderModule(dev, &smci, NULL, &mod) == VK_SUCCESS, "vkCreateShaderModule");
+    vk->freeGPUShader(sh);
+    VkDescriptorSetLayoutBinding b[2] = {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+                                         {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL}};
+    VkDescriptorSetLayoutCreateInfo dslci = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, NULL,
+                                             VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT, 2, b};
+    VkDescriptorSetLayout dsl;
+    CHECK(fn->vkCreateDescriptorSetLayout(dev, &dslci, NULL, &dsl) == VK_SUCCESS, "vkCreateDescriptorSetLayout");
+    VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE_BIT, 0, 4};
+    VkPipelineLayoutCreateInfo plci = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, NULL, 0, 1, &dsl, 1, &pcr};
+    VkPipelineLayout pl;
+    CHECK(fn->vkCreatePipelineLayout(dev, &plci, NULL, &pl) == VK_SUCCESS, "vkCreatePipelineLayout");
+    VkComputePipelineCreateInfo cpci = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO, NULL, 0,
+                                        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0, VK_SHADER_STAGE_COMPUTE_BIT, mod, "main", NULL},
+                                        pl, VK_NULL_HANDLE, 0};
+    VkPipeline pipe;
+    CHECK(fn->vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, NULL, &pipe) == VK_SUCCESS, "vkCreateComputePipelines");
+
+    c = vk->gpuExecAcquire(cp, err, sizeof err);
+    CHECK(c, "gpuExecAcquire: %s", err);
+    VkCommandBuffer cb = vk->gpuExecCommandBuffer(c);
+    fn->vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+    VkDescriptorBufferInfo bi[2] = {{sp.buffer, 0, VK_WHOLE_SIZE}, {dp.buffer, 0, VK_WHOLE_SIZE}};
+    VkWriteDescriptorSet wr[2] = {{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, VK_NULL_HANDLE, 0, 0, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, &bi[0], NULL},
+                                  {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, VK_NULL_HANDLE, 1, 0, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, &bi[1], NULL}};
+    fn->vkCmdPushDescriptorSet(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pl, 0, 2, wr);
+    uint32_t words = (uint32_t)(n / 4);
+    VkPushConstantsInfo pci = {VK_STRUCTURE_TYPE_PUSH_CONSTANTS_INFO, NULL, pl, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &words};
+    fn->vkCmdPushConstants2(cb, &pci);
+    fn->vkCmdDispatch(cb, (words + 63) / 64, 1, 1);
+    vk->gpuExecReadsFrame(c, src);
+    vk->gpuExecWritesPlane(c, dst, 0);
+    uint64_t v2;
+    CHECK(vk->gpuExecSubmit(c, &v2, err, sizeof err) == 0, "gpuExecSubmit: %s", err);
+    vsapi->freeFrame(src); /* the submission keeps it alive */
+
+    /* readback through the transfer pool again, waiting on this one value only */
+    VSVulkanBufferInfo down;
+    VSGPUBuffer *db = host_buffer(n, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &down);
+    c = vk->gpuExecAcquire(tp, err, sizeof err);
+    CHECK(c, "gpuExecAcquire: %s", err);
+    cb = vk->gpuExecCommandBuffer(c);
+    copy(cb, dp.buffer, down.buffer, n);
+    VkMemoryBarrier2 mb = {VK_STRUCTURE_TYPE_MEMORY_BARRIER_2, NULL, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                           VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT};
+    VkDependencyInfo di = {VK_STRUCTURE_TYPE_DEPENDENCY_INFO, NULL, 0, 1, &mb, 0, NULL, 0, NULL};
+    fn->vkCmdPipelineBarrier2(cb, &di);
+    vk->gpuExecReadsFrame(c, dst);
+    uint64_t v3;
+    CHECK(vk->gpuExecSubmit(c, &v3, err, sizeof err) == 0, "gpuExecSubmit: %s", err);
+    int r = vk->gpuExecWaitValue(tp, v3, err, sizeof err);
+    CHECK(r == gdDrained, "gpuExecWaitValue: %d %s", r, err);
+    for (VkDeviceSize i = 0; i < n; i++)
+        CHECK(((uint8_t *)down.mapped)[i] == (uint8_t)~(uint8_t)(i * 7 + 3), "byte %llu is %u", (unsigned long long)i, ((uint8_t *)down.mapped)[i]);
+    vk->destroyGPUBuffer(db);
+    CHECK(vk->gpuExecPoolWaitIdle(cp, err, sizeof err) == gdDrained, "gpuExecPoolWaitIdle: %s", err);
+    fn->vkDestroyPipeline(dev, pipe, NULL);
+    fn->vkDestroyPipelineLayout(dev, pl, NULL);
+    fn->vkDestroyDescriptorSetLayout(dev, dsl, NULL);
+    fn->vkDestroyShaderModule(dev, mod, NULL);
+    vk->freeGPUExecPool(tp);
+    vk->freeGPUExecPool(cp);
+    vsapi->freeFrame(dst);
+    printf("ok invert bytes=%llu\n", (unsigned long long)n);
+    return 0;
+}
+
+static atomic_int released;
+static void VS_CC count_release(void *obj) {
+    atomic_fetch_add(&released, 1);
+    free(obj);
+}
+
+static VSGPUExecPool *stress_pool;
+static void *stress_thread(void *arg) {
+    (void)arg;
+    for (int i = 0; i < 200; i++) {
+        VSGPUExecContext *c = vk->gpuExecAcquire(stress_pool, err, sizeof err);
+        CHECK(c, "gpuExecAcquire: %s", err);
+        VSVulkanBufferInfo bi;
+        VSGPUBuffer *b = vk->createGPUBuffer(core, 4096 * (1 + i % 4), VK_BUFFER_USAGE_TRANSFER_DST_BIT, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &bi, err, sizeof err);
+        CHECK(b, "createGPUBuffer: %s", err);
+        fn->vkCmdFillBuffer(vk->gpuExecCommandBuffer(c), bi.buffer, 0, VK_WHOLE_SIZE, (uint32_t)i);
+        vk->gpuExecUsesBuffer(c, b);
+        vk->gpuExecRetain(c, count_release, malloc(16), 0);
+        if (i % 17 == 0) {
+            vk->gpuExecAbandon(c);
+            continue;
+        }
+        uint64_t v;
+        CHECK(vk->gpuExecSubmit(c, &v, err, sizeof err) == 0, "gpuExecSubmit: %s", err);
+        if (i % 10 == 0) CHECK(vk->gpuExecWaitValue(stress_pool, v, err, sizeof err) == gdDrained, "gpuExecWaitValue: %s", err);
+    }
+    return NULL;
+}
+
+static int stress(void) {
+    stress_pool = pool(vqCompute);
+    pthread_t t[8];
+    for (int i = 0; i < 8; i++) pthread_create(&t[i], NULL, stress_thread, NULL);
+    for (int i = 0; i < 8; i++) pthread_join(t[i], NULL);
+    CHECK(vk->gpuExecPoolWaitIdle(stress_pool, err, sizeof err) == gdDrained, "gpuExecPoolWaitIdle: %s", err);
+    int r = atomic_load(&released);
+    CHECK(r == 8 * 200, "%d of %d release callbacks ran after gpuExecPoolWaitIdle", r, 8 * 200);
+    vk->freeGPUExecPool(stress_pool);
+    printf("ok stress released=%d\n", r);
+    return 0;
+}
+
+static int vram(void) {
+    VSVulkanCoreInfo ci;
+    CHECK(vk->getVulkanCoreInfo(core, &ci, err, sizeof err) == 0, "getVulkanCoreInfo: %s", err);
+    int64_t def = ci.limit;
+    int64_t same = vk->setMaxVRAMUse(0, core);
+    int64_t floor = vk->setMaxVRAMUse(1000, core);
+    int64_t set = vk->setMaxVRAMUse(512ll << 20, core);
+    int64_t a0 = (vk->getVulkanCoreInfo(core, &ci, err, sizeof err), ci.allocated);
+    VSGPUMemoryReservation *res = vk->reserveGPUMemory(core, 100ll << 20, err, sizeof err);
+    CHECK(res, "reserveGPUMemory: %s", err);
+    int64_t a1 = (vk->getVulkanCoreInfo(core, &ci, err, sizeof err), ci.allocated);
+    vk->updateGPUMemoryReservation(res, 50ll << 20);
+    int64_t a2 = (vk->getVulkanCoreInfo(core, &ci, err, sizeof err), ci.allocated);
+    vk->updateGPUMemoryReservation(res, -5);
+    int64_t a3 = (vk->getVulkanCoreInfo(core, &ci, err, sizeof err), ci.allocated);
+    vk->releaseGPUMemoryReservation(res);
+    int64_t a4 = (vk->getVulkanCoreInfo(core, &ci, err, sizeof err), ci.allocated);
+    VSFrame *f = gray8(1920, 1080);
+    int64_t a5 = (vk->getVulkanCoreInfo(core, &ci, err, sizeof err), ci.allocated);
+    vsapi->freeFrame(f);
+    printf("ok vram default_positive=%d unchanged=%d floor=%lld set=%lld reserve=%lld update=%lld zero=%lld release=%lld frame_counted=%d\n",
+           def > 0, same == def, (long long)floor, (long long)set, (long long)(a1 - a0), (long long)(a2 - a0), (long long)(a3 - a0),
+           (long long)(a4 - a0), a5 - a4 >= 1920 * 1080);
+    return 0;
+}
+
+static int memory(void) {
+    VkImageCreateInfo ici = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, NULL, 0, VK_IMAGE_TYPE_2D, VK_FORMAT_R8_UNORM, {333, 77, 1}, 1, 1,
+                             VK_SAMPLE_COUNT_1_BIT, VK_IMAGE_TILING_OPTIMAL, VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                             VK_SHARING_MODE_EXCLUSIVE, 0, NULL, VK_IMAGE_LAYOUT_UNDEFINED};
+    VkImage img;
+    CHECK(fn->vkCreateImage(dev, &ici, NULL, &img) == VK_SUCCESS, "vkCreateImage");
+    VkImageMemoryRequirementsInfo2 ri = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_REQUIREMENTS_INFO_2, NULL, img};
+    VkMemoryRequirements2 req = {VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2, NULL, {0}};
+    fn->vkGetImageMemoryRequirements2(dev, &ri, &req);
+    VSVulkanMemoryInfo mi;
+    VSGPUMemory *m = vk->allocateGPUMemory(core, &req.memoryRequirements, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0, &mi, err, sizeof err);
+    CHECK(m, "allocateGPUMemory: %s", err);
+    CHECK(mi.offset % req.memoryRequirements.alignment == 0 && mi.size >= req.memoryRequirements.size, "region offset=%llu size=%llu align=%llu need=%llu", (unsigned long long)mi.offset, (unsigned long long)mi.size, (unsigned long long)req.memoryRequirements.alignment, (unsigned long long)req.memoryRequirements.size);
+    VkBindImageMemoryInfo bind = {VK_STRUCTURE_TYPE_BIND_IMAGE_MEMORY_INFO, NULL, img, mi.memory, mi.offset};
+    CHECK(fn->vkBindImageMemory2(dev, 1, &bind) == VK_SUCCESS, "vkBindImageMemory2");
+    fn->vkDestroyImage(dev, img, NULL);
+    vk->freeGPUMemory(m);
+    VkMemoryRequirements zero = {0, 256, ~0u};
+    CHECK(!vk->allocateGPUMemory(core, &zero, 0, 0, &mi, err, sizeof err) && err[0], "a zero sized region");
+    printf("ok memory\n");
+    return 0;
+}
+
+static int timeline(void) {
+    VSGPUTimeline *t = vk->createGPUTimeline(core, err, sizeof err);
+    CHECK(t, "createGPUTimeline: %s", err);
+    VkSemaphore s = vk->getGPUTimelineSemaphore(t);
+    vk->addGPUTimelineRef(t);
+    vk->freeGPUTimeline(t);
+    VkSemaphoreSignalInfo si = {VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO, NULL, s, 5};
+    CHECK(fn->vkSignalSemaphore(dev, &si) == VK_SUCCESS, "vkSignalSemaphore");
+    CHECK(vk->gpuTimelineWaitValue(t, 5, err, sizeof err) == gdDrained, "gpuTimelineWaitValue: %s", err);
+    VSFrame *f = gray8(64, 8);
+    vk->setGPUPlaneProducer(f, 0, t, 5);
+    vk->freeGPUTimeline(t); /* the plane keeps it */
+    VSVulkanPlaneInfo p;
+    CHECK(vk->getGPUPlane(f, 0, &p) == 0 && p.readySemaphore == s && p.readyValue == 5, "producer pair");
+    uint64_t c = 0;
+    CHECK(fn->vkGetSemaphoreCounterValue(dev, p.readySemaphore, &c) == VK_SUCCESS && c == 5, "the plane's timeline is gone");
+    vk->setGPUPlaneProducer(f, 0, NULL, 0);
+    CHECK(vk->getGPUPlane(f, 0, &p) == 0 && p.readySemaphore == VK_NULL_HANDLE, "host ready");
+    CHECK(vk->getGPUPlane(f, 1, &p) != 0, "a missing plane");
+    vsapi->freeFrame(f);
+    printf("ok timeline\n");
+    return 0;
+}
+
+/* VRAM pressure: cached GPU frames of an upload node pile up past a small limit; a reservation
+   must evict them down under it before returning. */
+static int evict(void) {
+    VSPlugin *std = vsapi->getPluginByNamespace("std", core);
+    VSMap *a = vsapi->createMap();
+    vsapi->mapSetInt(a, "width", 1920, 0);
+    vsapi->mapSetInt(a, "height", 1080, 0);
+    vsapi->mapSetInt(a, "format", pfGray8, 0);
+    vsapi->mapSetInt(a, "length", 400, 0);
+    VSMap *r = vsapi->invoke(std, "BlankClip", a);
+    CHECK(!vsapi->mapGetError(r), "BlankClip: %s", vsapi->mapGetError(r));
+    VSNode *blank = vsapi->mapGetNode(r, "clip", 0, NULL);
+    vsapi->freeMap(r);
+    vsapi->clearMap(a);
+    vsapi->mapConsumeNode(a, "clip", blank, maReplace);
+    r = vsapi->invoke(std, "GPUUpload", a);
+    CHECK(!vsapi->mapGetError(r), "GPUUpload: %s", vsapi->mapGetError(r));
+    VSNode *up = vsapi->mapGetNode(r, "clip", 0, NULL);
+    vsapi->freeMap(r);
+    vsapi->freeMap(a);
+    CHECK(vsapi->getNodeResidency(up) == nrGPU, "GPUUpload output is not GPU resident");
+    vsapi->setCacheMode(up, cmForceEnable);
+    vsapi->setCacheOptions(up, 0, 400, 400);
+    int64_t limit = vk->setMaxVRAMUse(256ll << 20, core);
+    VSVulkanCoreInfo ci;
+    for (int n = 0; n < 200; n++) {
+        const VSFrame *f = vsapi->getFrame(n, up, err, sizeof err);
+        CHECK(f, "getFrame: %s", err);
+        CHECK(vsapi->getFrameResidency(f) == nrGPU, "a CPU frame from GPUUpload");
+        vsapi->freeFrame(f);
+    }
+    vk->getVulkanCoreInfo(core, &ci, err, sizeof err);
+    int64_t peak = ci.allocated;
+    VSGPUMemoryReservation *res = vk->reserveGPUMemory(core, 64ll << 20, err, sizeof err);
+    vk->getVulkanCoreInfo(core, &ci, err, sizeof err);
+    int64_t after = ci.allocated;
+    vk->releaseGPUMemoryReservation(res);
+    vsapi->freeNode(up);
+    printf("ok evict limit=%lld over_before=%d under_after=%d\n", (long long)limit, peak > limit, after <= limit);
+    return 0;
+}
+
+/* ---- fatal misuses ------------------------------------------------------------------------------ */
+
+static VSGPUExecPool *rel_pool;
+static void VS_CC acquire_in_release(void *obj) {
+    (void)obj;
+    vk->gpuExecAcquire(rel_pool, err, sizeof err);
+}
+
+static VSGPUExecContext *other_ctx;
+static void *use_other(void *arg) {
+    (void)arg;
+    vk->gpuExecCommandBuffer(other_ctx);
+    return NULL;
+}
+
+static int fatal(const char *what) {
+    VSGPUExecPool *p = pool(vqCompute);
+    if (!strcmp(what, "fatal-shared-write")) {
+        VSFrame *f = gray8(64, 8);
+        VSFrame *g = vsapi->copyFrame(f, core);
+        VSGPUExecContext *c = vk->gpuExecAcquire(p, err, sizeof err);
+        vk->gpuExecWritesPlane(c, g, 0);
+    } else if (!strcmp(what, "fatal-after-submit")) {
+        VSGPUExecContext *c = vk->gpuExecAcquire(p, err, sizeof err);
+        vk->gpuExecSubmit(c, NULL, err, sizeof err);
+        vk->gpuExecReadsFrame(c, gray8(64, 8));
+    } else if (!strcmp(what, "fatal-wait-past")) {
+        vk->gpuExecWaitValue(p, 100, err, sizeof err);
+    } else if (!strcmp(what, "fatal-producer-past")) {
+        VSFrame *f = gray8(64, 8);
+        vk->setGPUPlaneProducer(f, 0, vk->gpuExecPoolTimeline(p), 3);
+    } else if (!strcmp(what, "fatal-release-acquire")) {
+        rel_pool = p;
+        VSGPUExecContext *c = vk->gpuExecAcquire(p, err, sizeof err);
+        vk->gpuExecRetain(c, acquire_in_release, NULL, 0);
+        vk->gpuExecSubmit(c, NULL, err, sizeof err);
+        vk->gpuExecPoolWaitIdle(p, err, sizeof err);
+    } else if (!strcmp(what, "fatal-wrong-thread")) {
+        other_ctx = vk->gpuExecAcquire(p, err, sizeof err);
+        pthread_t t;
+        pthread_create(&t, NULL, use_other, NULL);
+        pthread_join(t, NULL);
+    } else if (!strcmp(what, "fatal-read-ptr")) {
+        VSFrame *f = gray8(64, 8);
+        printf("read ptr %p\n", (const void *)vsapi->getReadPtr(f, 0));
+    } else if (!strcmp(what, "fatal-write-ptr")) {
+        VSFrame *f = gray8(64, 8);
+        printf("write ptr %p\n", (void *)vsapi->getWritePtr(f, 0));
+    } else {
+        die("unknown scenario %s", what);
+    }
+    printf("survived %s\n", what);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 3) die("usage: gpuprobe LIBCORE SCENARIO");
+    void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+    if (!lib) die("cannot load %s: %s", argv[1], dlerror());
+    const VSAPI *(*get)(int) = (const VSAPI *(*)(int))dlsym(lib, "getVapourSynthAPI");
+    if (!get) die("no getVapourSynthAPI");
+    vsapi = get(VAPOURSYNTH_API_VERSION);
+    if (!vsapi) die("no API 4.3");
+    core = vsapi->createCore(ccfDisableAutoLoading);
+    vsapi->addLogHandler(log_handler, NULL, NULL, core);
+    vk = vsapi->getVulkanAPI();
+    fn = vk->getVulkanFunctions(core, err, sizeof err);
+    if (!fn) die("getVulkanFunctions: %s", err);
+    VSVulkanCoreHandles h;
+    if (vk->getVulkanHandles(core, &h, err, sizeof err)) die("getVulkanHandles: %s", err);
+    dev = h.device;
+    const char *s = argv[2];
+    int r;
+    if (!strcmp(s, "info")) r = info();
+    else if (!strcmp(s, "shader")) r = shader();
+    else if (!strcmp(s, "invert")) r = invert();
+    else if (!strcmp(s, "stress")) r = stress();
+    else if (!strcmp(s, "vram")) r = vram();
+    else if (!strcmp(s, "memory")) r = memory();
+    else if (!strcmp(s, "timeline")) r = timeline();
+    else if (!strcmp(s, "evict")) r = evict();
+    else if (!strncmp(s, "fatal-", 6)) r = fatal(s);
+    else die("unknown scenario %s", s);
+    fflush(stdout);
+    vsapi->freeCore(core);
+    return r;
+}
