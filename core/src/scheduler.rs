@@ -474,6 +474,15 @@ fn deliver_placeholder(ctx: &Arc<FrameCtx>) {
 
 /// The frame a filter returns must be what it declared (for constant formats and sizes).
 fn check_output(node: &Node, f: &Frame) -> Result<(), String> {
+    // Residency is part of the type: what the node declared (ffGPUOutput) is what it must return.
+    if (node.flags & ffGPUOutput != 0) != (f.residency() == nrGPU) && !node.is_audio() {
+        crate::api::fatal(&if f.residency() == nrGPU {
+            format!("Filter {} returned a GPU resident frame without being created with ffGPUOutput", node.name_str())
+        } else {
+            format!("Filter {} is declared to return GPU resident frames but returned a CPU frame", node.name_str())
+        });
+    }
+    crate::gpu::frame::take_back(&node.name_str(), f)?;
     match (&node.info, &f.format) {
         (crate::node::MediaInfo::Video(vi), FrameFormat::Video(ff)) => {
             if vi.format.colorFamily != cfUndefined && vi.format != *ff {

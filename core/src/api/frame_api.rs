@@ -74,7 +74,7 @@ pub unsafe extern "C" fn new_video_frame2(
             })
         };
         let made = match &gpu_dev {
-            Some(d) => crate::gpu::frame::new_frame(d, &core.mem, fmt, w, h, false),
+            Some(d) => crate::gpu::frame::new_frame(d, &core.mem, fmt, w, h, true),
             None => Frame::new_video(fmt, w, h, &core.mem).map_err(|e| format!("error in frame creation: {e}")),
         };
         let f = match made {

@@ -258,7 +258,7 @@ unsafe extern "C" fn new_gpu_video_frame(fmt: *const VSVideoFormat, w: c_int, h:
             }
         };
         // SAFETY: checked non-null.
-        let f = match crate::gpu::frame::new_frame(&d, &core.mem, unsafe { &*fmt }, w, h, false) {
+        let f = match crate::gpu::frame::new_frame(&d, &core.mem, unsafe { &*fmt }, w, h, true) {
             Ok(f) => f,
             Err(m) if m.starts_with("Error in frame creation") => fatal(&format!("newGPUVideoFrame: {m}")),
             Err(m) => {
@@ -791,14 +791,20 @@ unsafe extern "C" fn get_exportable_frame_filter(n: c_int, node: *mut VSNode, ct
             fail("getExportableFrameFilter", e, s, "getExportableFrameFilter needs a GPU resident video frame");
             return ptr::null();
         }
-        if planes.iter().all(|g| g.is_some_and(|g| g.exportable().is_some())) || planes.is_empty() {
-            return Frame::into_raw(src);
-        }
+        // Always a copy of its own: the input is the foreign API's for good, which must not reach
+        // a frame anyone else (a cache, another consumer) holds.
         let dev = planes[0].expect("checked").dev.clone();
         let stats = Arc::new(crate::frame::MemStats::default());
         let r = crate::gpu::transfer::Transfer::new(&dev, 2).and_then(|t| t.exportable_copy(&stats, &src));
         match r {
-            Ok(x) => Frame::into_raw(x),
+            Ok(x) => {
+                for p in 0..x.num_planes() as i32 {
+                    if let Some(g) = gpu_plane(&x, p) {
+                        g.owner.store(crate::gpu::frame::OWNER_FOREIGN, std::sync::atomic::Ordering::Relaxed);
+                    }
+                }
+                Frame::into_raw(x)
+            }
             Err(m) => {
                 fail("getExportableFrameFilter", e, s, &m);
                 ptr::null()

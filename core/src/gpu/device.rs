@@ -623,6 +623,9 @@ impl Drop for Device {
         unsafe {
             let _ = self.device.device_wait_idle();
         }
+        for e in self.pool.drain_exportables() {
+            e.destroy(self);
+        }
         self.pool.teardown(&self.device);
         // SAFETY: every object made from the device is gone (they all held a reference).
         unsafe { self.device.destroy_device(None) };

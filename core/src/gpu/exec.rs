@@ -323,6 +323,14 @@ impl PoolInner {
 
     pub fn reads_frame(&self, slot: &Slot, f: Arc<Frame>) {
         self.check_owner(slot, "gpuExecReadsFrame");
+        super::frame::check_core_owned(&f, "gpuExecReadsFrame");
+        self.state.lock()[slot.index].reads.push(f);
+    }
+
+    /// reads_frame for the core's own recordings, which may touch frames a foreign API owns
+    /// (waitGPUFrame's availability submission, copies for getExportableFrameFilter).
+    pub fn reads_frame_internal(&self, slot: &Slot, f: Arc<Frame>) {
+        self.check_owner(slot, "gpuExecReadsFrame");
         self.state.lock()[slot.index].reads.push(f);
     }
 
@@ -331,6 +339,7 @@ impl PoolInner {
         if gpu_plane(&f, plane).is_none() {
             fatal(&format!("gpuExecWritesPlane: plane {plane} of the frame is not a GPU resident plane"));
         }
+        super::frame::check_core_owned(&f, "gpuExecWritesPlane");
         if !super::frame::owns_plane(&f, plane) {
             fatal(&format!(
                 "gpuExecWritesPlane called on plane {plane} of a frame that shares it with another frame; a GPU plane has no copy on write, so the write would land in the other frame too. Take a new frame with the properties of the old one instead of copying it."

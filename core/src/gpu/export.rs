@@ -29,13 +29,19 @@ pub fn export_plane(f: &Frame, plane: i32) -> Result<ExportedPlane, String> {
     })?;
     let fdx = g.dev.memory_fd.as_ref().ok_or("this device cannot export memory (exportHandleType is 0)")?;
     let e = g.exportable().ok_or(
-        "the plane lives in pooled memory that is not exportable here; take the frame with getExportableFrameFilter, which hands out planes in exportable allocations",
+        "the plane is not in exportable memory (GPUUpload's frames are not): take the frame with getExportableFrameFilter, which hands out exportable copies",
     )?;
+    let _ = g.owner.compare_exchange(
+        super::frame::OWNER_CORE,
+        super::frame::OWNER_FOREIGN_FRESH,
+        std::sync::atomic::Ordering::Relaxed,
+        std::sync::atomic::Ordering::Relaxed,
+    );
     let info = vk::MemoryGetFdInfoKHR::default().memory(e.memory).handle_type(vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD);
     // SAFETY: exportable memory of this device.
     let fd = unsafe { fdx.get_memory_fd(&info) }.map_err(|r| format!("vkGetMemoryFdKHR failed (VkResult {})", r.as_raw()))?;
     Ok(ExportedPlane {
-        memory_id: g.memory_id,
+        memory_id: e.memory_id,
         memory_size: e.alloc_size,
         type_index: e.type_index,
         offset: 0,

@@ -1,6 +1,7 @@
 //! GPU resident frame planes: a linear storage buffer (pooled, or a dedicated exportable
 //! allocation for frames handed to foreign APIs) with exactly the CPU frame's stride, and the
 //! plane's producer pair. Dropping a plane waits out its producer before the memory is reused.
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
 
 use ash::vk;
@@ -26,18 +27,110 @@ pub struct Producer {
     pub value: u64,
 }
 
-/// A dedicated allocation made with export info, for planes foreign APIs import.
+/// An allocation of its own made with export info, for planes foreign APIs import. Recycled
+/// through their own size buckets (gpu-allocator's blocks cannot be exported).
 pub struct Exportable {
     pub buffer: vk::Buffer,
     pub memory: vk::DeviceMemory,
     pub alloc_size: u64,
     pub type_index: u32,
+    /// Identity of the allocation, kept across reuse.
+    pub memory_id: u64,
+    mapped: *mut u8,
+}
+
+// SAFETY: handles and a persistent mapping of memory this value owns.
+unsafe impl Send for Exportable {}
+unsafe impl Sync for Exportable {}
+
+impl Exportable {
+    fn create(dev: &Device, size: u64) -> Result<Exportable, String> {
+        let d = &dev.device;
+        let handle = vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD;
+        let mut ext = vk::ExternalMemoryBufferCreateInfo::default().handle_types(handle);
+        let ci = vk::BufferCreateInfo::default().size(size).usage(PLANE_USAGE).push_next(&mut ext);
+        // SAFETY: valid create info.
+        let buffer = unsafe { d.create_buffer(&ci, None) }.map_err(|r| format!("vkCreateBuffer failed (VkResult {})", r.as_raw()))?;
+        // SAFETY: a live buffer.
+        let req = unsafe { d.get_buffer_memory_requirements(buffer) };
+        let host = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
+        let fits = |i: u32, f: vk::MemoryPropertyFlags| req.memory_type_bits & (1 << i) != 0 && dev.mem_props.memory_types[i as usize].property_flags.contains(f);
+        let n = dev.mem_props.memory_type_count;
+        let chosen = if dev.unified { (0..n).find(|&i| fits(i, vk::MemoryPropertyFlags::DEVICE_LOCAL | host)) } else { None }
+            .or_else(|| (0..n).find(|&i| fits(i, vk::MemoryPropertyFlags::DEVICE_LOCAL)));
+        let Some(type_index) = chosen else {
+            // SAFETY: unused.
+            unsafe { d.destroy_buffer(buffer, None) };
+            return Err("no device local memory type for an exportable plane".into());
+        };
+        let mut export = vk::ExportMemoryAllocateInfo::default().handle_types(handle);
+        let mut flags = vk::MemoryAllocateFlagsInfo::default().flags(vk::MemoryAllocateFlags::DEVICE_ADDRESS);
+        let mut dedicated = vk::MemoryDedicatedAllocateInfo::default().buffer(buffer);
+        let ai = vk::MemoryAllocateInfo::default()
+            .allocation_size(req.size)
+            .memory_type_index(type_index)
+            .push_next(&mut export)
+            .push_next(&mut flags)
+            .push_next(&mut dedicated);
+        // SAFETY: valid allocate info.
+        let memory = match unsafe { d.allocate_memory(&ai, None) } {
+            Ok(m) => m,
+            Err(r) => {
+                // SAFETY: unused.
+                unsafe { d.destroy_buffer(buffer, None) };
+                return Err(format!("vkAllocateMemory failed (VkResult {})", r.as_raw()));
+            }
+        };
+        // SAFETY: compatible memory.
+        if let Err(r) = unsafe { d.bind_buffer_memory(buffer, memory, 0) } {
+            // SAFETY: unused.
+            unsafe {
+                d.destroy_buffer(buffer, None);
+                d.free_memory(memory, None);
+            }
+            return Err(format!("vkBindBufferMemory failed (VkResult {})", r.as_raw()));
+        }
+        let mut mapped = std::ptr::null_mut();
+        if dev.mem_props.memory_types[type_index as usize].property_flags.contains(host) {
+            // SAFETY: host visible memory, mapped once for its lifetime.
+            if let Ok(p) = unsafe { d.map_memory(memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty()) } {
+                mapped = p.cast();
+            }
+        }
+        dev.pool.used.fetch_add(req.size as i64, std::sync::atomic::Ordering::Relaxed);
+        Ok(Exportable {
+            buffer,
+            memory,
+            alloc_size: req.size,
+            type_index,
+            memory_id: dev.next_memory_id.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            mapped,
+        })
+    }
+
+    /// Frees the allocation (not back to a bucket).
+    pub fn destroy(self, dev: &Device) {
+        // SAFETY: nothing uses it any more.
+        unsafe {
+            dev.device.destroy_buffer(self.buffer, None);
+            dev.device.free_memory(self.memory, None);
+        }
+        dev.pool.used.fetch_sub(self.alloc_size as i64, std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 enum Backing {
     Pooled(PooledBuffer),
     Exportable(Exportable),
 }
+
+/// Who may touch a plane: the core's side, or a foreign API it was handed to.
+pub const OWNER_CORE: u8 = 0;
+/// A fresh plane exported with exportGPUPlane: the foreign API's until its frame is returned
+/// from getFrame or passed to cacheFrame.
+pub const OWNER_FOREIGN_FRESH: u8 = 1;
+/// A plane of an input taken with getExportableFrameFilter: the foreign API's for good.
+pub const OWNER_FOREIGN: u8 = 2;
 
 pub struct GpuPlane {
     pub dev: Arc<Device>,
@@ -46,12 +139,31 @@ pub struct GpuPlane {
     /// Identity of the underlying allocation, never reused on this device.
     pub memory_id: u64,
     producer: Mutex<Producer>,
+    pub owner: AtomicU8,
 }
 
 impl GpuPlane {
-    /// A pooled plane buffer of `size` bytes, made room for under the VRAM limit first.
-    pub fn new(dev: &Arc<Device>, size: usize) -> Result<GpuPlane, String> {
+    /// A plane buffer of `size` bytes, made room for under the VRAM limit first: pooled, or in an
+    /// exportable allocation when `exportable` and the device can export.
+    pub fn new(dev: &Arc<Device>, size: usize, exportable: bool) -> Result<GpuPlane, String> {
         super::make_room(dev, size as i64);
+        if exportable && dev.memory_fd.is_some() {
+            let e = match dev.pool.take_exportable(size as u64) {
+                Some(e) => e,
+                None => Exportable::create(dev, size as u64).or_else(|_| {
+                    super::relieve(dev);
+                    Exportable::create(dev, size as u64)
+                })?,
+            };
+            return Ok(GpuPlane {
+                dev: dev.clone(),
+                memory_id: e.memory_id,
+                backing: Some(Backing::Exportable(e)),
+                size: size as u64,
+                producer: Mutex::new(Producer::default()),
+                owner: AtomicU8::new(OWNER_CORE),
+            });
+        }
         let b = dev
             .pool
             .create_buffer(&dev.device, size as u64, PLANE_USAGE, dev.pool.plane_location, vk::MemoryPropertyFlags::empty())
@@ -66,48 +178,7 @@ impl GpuPlane {
             size: size as u64,
             memory_id: dev.next_memory_id.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             producer: Mutex::new(Producer::default()),
-        })
-    }
-
-    /// A plane in its own exportable allocation.
-    pub fn new_exportable(dev: &Arc<Device>, size: usize) -> Result<GpuPlane, String> {
-        let d = &dev.device;
-        let handle = vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD;
-        let mut ext = vk::ExternalMemoryBufferCreateInfo::default().handle_types(handle);
-        let ci = vk::BufferCreateInfo::default().size(size as u64).usage(PLANE_USAGE).push_next(&mut ext);
-        // SAFETY: valid create info.
-        let buffer = unsafe { d.create_buffer(&ci, None) }.map_err(|r| format!("vkCreateBuffer failed (VkResult {})", r.as_raw()))?;
-        // SAFETY: a live buffer.
-        let req = unsafe { d.get_buffer_memory_requirements(buffer) };
-        let Some(type_index) = (0..dev.mem_props.memory_type_count).find(|&i| {
-            req.memory_type_bits & (1 << i) != 0
-                && dev.mem_props.memory_types[i as usize].property_flags.contains(vk::MemoryPropertyFlags::DEVICE_LOCAL)
-        }) else {
-            // SAFETY: unused.
-            unsafe { d.destroy_buffer(buffer, None) };
-            return Err("no device local memory type for an exportable plane".into());
-        };
-        let mut export = vk::ExportMemoryAllocateInfo::default().handle_types(handle);
-        let mut flags = vk::MemoryAllocateFlagsInfo::default().flags(vk::MemoryAllocateFlags::DEVICE_ADDRESS);
-        let ai = vk::MemoryAllocateInfo::default().allocation_size(req.size).memory_type_index(type_index).push_next(&mut export).push_next(&mut flags);
-        // SAFETY: valid allocate info.
-        let memory = match unsafe { d.allocate_memory(&ai, None) } {
-            Ok(m) => m,
-            Err(r) => {
-                // SAFETY: unused.
-                unsafe { d.destroy_buffer(buffer, None) };
-                return Err(format!("Failed to allocate a GPU plane: vkAllocateMemory failed (VkResult {})", r.as_raw()));
-            }
-        };
-        // SAFETY: compatible memory.
-        unsafe { d.bind_buffer_memory(buffer, memory, 0) }.map_err(|r| format!("vkBindBufferMemory failed ({})", r.as_raw()))?;
-        dev.pool.used.fetch_add(req.size as i64, std::sync::atomic::Ordering::Relaxed);
-        Ok(GpuPlane {
-            dev: dev.clone(),
-            backing: Some(Backing::Exportable(Exportable { buffer, memory, alloc_size: req.size, type_index })),
-            size: size as u64,
-            memory_id: dev.next_memory_id.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
-            producer: Mutex::new(Producer::default()),
+            owner: AtomicU8::new(OWNER_CORE),
         })
     }
 
@@ -131,7 +202,8 @@ impl GpuPlane {
                 let p = b.mapped();
                 (!p.is_null() && b.region.flags().contains(vk::MemoryPropertyFlags::HOST_COHERENT)).then_some(p)
             }
-            _ => None,
+            Some(Backing::Exportable(e)) => (!e.mapped.is_null()).then_some(e.mapped),
+            None => None,
         }
     }
     pub fn producer(&self) -> Producer {
@@ -161,16 +233,49 @@ impl Drop for GpuPlane {
         match self.backing.take() {
             Some(Backing::Pooled(b)) => self.dev.pool.recycle(&self.dev.device, b),
             Some(Backing::Exportable(e)) => {
-                // SAFETY: nothing uses the plane any more (its producer is done; readers retain frames).
-                unsafe {
-                    self.dev.device.destroy_buffer(e.buffer, None);
-                    self.dev.device.free_memory(e.memory, None);
+                if self.owner.load(Ordering::Relaxed) != OWNER_CORE || self.dev.pool.over_limit() {
+                    // A foreign API may still hold an import of it: never hand it to another plane.
+                    e.destroy(&self.dev);
+                } else {
+                    self.dev.pool.keep_exportable(self.size, e);
                 }
-                self.dev.pool.used.fetch_sub(e.alloc_size as i64, std::sync::atomic::Ordering::Relaxed);
             }
             None => {}
         }
     }
+}
+
+/// Fatal when a recording touches a plane a foreign API owns.
+pub fn check_core_owned(f: &Frame, call: &str) {
+    for p in 0..f.num_planes() as i32 {
+        if let Some(g) = gpu_plane(f, p) {
+            if g.owner.load(Ordering::Relaxed) != OWNER_CORE {
+                crate::api::fatal(&format!(
+                    "{call} called on plane {p} while a foreign API owns it: a fresh plane exported with exportGPUPlane stays the foreign API's until a frame containing it is returned from getFrame or passed to cacheFrame, and an input taken with getExportableFrameFilter is the foreign API's for good. A filter exports a plane or records work on it, never both; the filter that receives a returned frame can do the latter."
+                ));
+            }
+        }
+    }
+}
+
+/// A frame a filter returns (or caches) goes back to the core: fresh exported planes return;
+/// planes of inputs taken with getExportableFrameFilter cannot.
+pub fn take_back(name: &str, f: &Frame) -> Result<(), String> {
+    for p in 0..f.num_planes() as i32 {
+        if let Some(g) = gpu_plane(f, p) {
+            if g.owner.load(Ordering::Relaxed) == OWNER_FOREIGN {
+                return Err(format!(
+                    "Filter {name} returned a frame whose planes could not be taken back from a foreign API: it holds a plane of an input taken with getExportableFrameFilter, and such inputs never go back to the core, unlike new frames and frames taken with getFrameFilter"
+                ));
+            }
+        }
+    }
+    for p in 0..f.num_planes() as i32 {
+        if let Some(g) = gpu_plane(f, p) {
+            let _ = g.owner.compare_exchange(OWNER_FOREIGN_FRESH, OWNER_CORE, Ordering::Relaxed, Ordering::Relaxed);
+        }
+    }
+    Ok(())
 }
 
 /// The GPU storage of plane `p` of a frame, if it is GPU resident.
@@ -208,13 +313,7 @@ pub fn new_frame(
     h: i32,
     exportable: bool,
 ) -> Result<Frame, String> {
-    match Frame::new_gpu_video(fmt, w, h, stats, |len| {
-        if exportable {
-            GpuPlane::new_exportable(dev, len)
-        } else {
-            GpuPlane::new(dev, len)
-        }
-    }) {
+    match Frame::new_gpu_video(fmt, w, h, stats, |len| GpuPlane::new(dev, len, exportable)) {
         Ok(Ok(f)) => Ok(f),
         Ok(Err(e)) => Err(format!("Failed to allocate a GPU plane: {e}")),
         Err(e) => Err(format!("Error in frame creation: {e}")),

@@ -106,7 +106,7 @@ impl CoreGpu {
 /// to a tenth under the limit, reaps finished submissions, and hands idle buckets back.
 pub fn relieve(dev: &Arc<Device>) {
     exec::sweep_all(dev);
-    dev.pool.trim(&dev.device);
+    trim(dev);
     let limit = dev.pool.limit.load(Ordering::Relaxed);
     let target = limit - limit / 10;
     if dev.pool.allocated() <= target {
@@ -130,7 +130,15 @@ pub fn relieve(dev: &Arc<Device>) {
             }
         }
     }
+    trim(dev);
+}
+
+/// Hands every idle pooled buffer and exportable allocation back to the driver.
+pub fn trim(dev: &Device) {
     dev.pool.trim(&dev.device);
+    for e in dev.pool.drain_exportables() {
+        e.destroy(dev);
+    }
 }
 
 /// Makes room for `bytes` more under the limit, if it can.

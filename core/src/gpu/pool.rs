@@ -58,6 +58,8 @@ type BucketKey = (u64, u32, u8);
 
 pub struct Pool {
     alloc: Mutex<Option<Allocator>>,
+    /// Idle exportable plane allocations by plane size (see gpu::frame::Exportable).
+    exportables: Mutex<HashMap<u64, Vec<super::frame::Exportable>>>,
     buckets: Mutex<HashMap<BucketKey, Vec<PooledBuffer>>>,
     /// Bytes of live regions, bucketed buffers included.
     pub used: AtomicI64,
@@ -107,6 +109,7 @@ impl Pool {
         let props = unsafe { instance.get_physical_device_properties(pdev) };
         Ok(Pool {
             alloc: Mutex::new(Some(alloc)),
+            exportables: Mutex::new(HashMap::new()),
             buckets: Mutex::new(HashMap::new()),
             used: AtomicI64::new(0),
             bucketed: AtomicI64::new(0),
@@ -230,6 +233,24 @@ impl Pool {
         // SAFETY: the buffer is no longer used by anything (the caller's contract).
         unsafe { dev.destroy_buffer(b.buffer, None) };
         self.free_region(b.region);
+    }
+
+    pub fn take_exportable(&self, size: u64) -> Option<super::frame::Exportable> {
+        let e = self.exportables.lock().get_mut(&size).and_then(Vec::pop)?;
+        self.bucketed.fetch_sub(e.alloc_size as i64, Ordering::Relaxed);
+        Some(e)
+    }
+    pub fn keep_exportable(&self, size: u64, e: super::frame::Exportable) {
+        self.bucketed.fetch_add(e.alloc_size as i64, Ordering::Relaxed);
+        self.exportables.lock().entry(size).or_default().push(e);
+    }
+    /// Takes every idle exportable allocation, for the caller to destroy.
+    pub fn drain_exportables(&self) -> Vec<super::frame::Exportable> {
+        let all: Vec<_> = self.exportables.lock().drain().flat_map(|(_, v)| v).collect();
+        for e in &all {
+            self.bucketed.fetch_sub(e.alloc_size as i64, Ordering::Relaxed);
+        }
+        all
     }
 
     /// Frees every bucketed buffer; returns the bytes released.

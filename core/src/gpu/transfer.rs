@@ -154,7 +154,7 @@ impl Transfer {
             stagings.push(staging);
         }
         host_barrier(&self.dev, slot.cb);
-        self.pool.reads_frame(slot, src.clone());
+        self.pool.reads_frame_internal(slot, src.clone());
         let v = self.pool.submit(slot)?;
         match self.pool.wait_value(v) {
             WaitOutcome::Done => {}
@@ -188,7 +188,7 @@ impl Transfer {
             unsafe { self.dev.device.cmd_copy_buffer(slot.cb, s.buffer(), d.buffer(), &[region]) };
             self.pool.writes_plane(slot, dst.clone(), p as i32);
         }
-        self.pool.reads_frame(slot, src.clone());
+        self.pool.reads_frame_internal(slot, src.clone());
         self.pool.submit(slot)?;
         Ok(dst)
     }
@@ -218,7 +218,7 @@ pub fn availability_round_trip(dev: &Arc<Device>, f: &Arc<Frame>) -> Result<(), 
 fn round_trip(pool: &Arc<PoolInner>, f: &Arc<Frame>) -> Result<(), String> {
     let slot = pool.acquire()?;
     host_barrier(&pool.dev, slot.cb);
-    pool.reads_frame(slot, f.clone());
+    pool.reads_frame_internal(slot, f.clone());
     let v = pool.submit(slot)?;
     match pool.wait_value(v) {
         WaitOutcome::Done => Ok(()),
