@@ -15,6 +15,7 @@
  *   memory       allocateGPUMemory for an image, bound at the returned offset
  *   timeline     createGPUTimeline, a host signal, gpuTimelineWaitValue, references
  *   evict        cached GPU frames past a small VRAM limit, evicted by a reservation
+ *   blank        std.BlankClip's residency with gpu=1 and with a GPU clip argument
  *   fatal-read-ptr | fatal-write-ptr
  *                getReadPtr/getWritePtr on a GPU frame (R81: NULL, not fatal)
  *   fatal-shared-write | fatal-after-submit | fatal-wait-past | fatal-producer-past |
@@ -399,6 +400,48 @@ static int evict(void) {
     return 0;
 }
 
+/* std.BlankClip's residency: gpu=1, and following a GPU clip argument. */
+static VSNode *blank(VSMap *a) {
+    VSPlugin *std = vsapi->getPluginByNamespace("std", core);
+    vsapi->mapSetInt(a, "width", 64, maAppend);
+    vsapi->mapSetInt(a, "height", 48, maAppend);
+    vsapi->mapSetInt(a, "format", pfYUV420P8, maAppend);
+    vsapi->mapSetInt(a, "length", 3, maAppend);
+    VSMap *r = vsapi->invoke(std, "BlankClip", a);
+    CHECK(!vsapi->mapGetError(r), "BlankClip: %s", vsapi->mapGetError(r));
+    VSNode *n = vsapi->mapGetNode(r, "clip", 0, NULL);
+    vsapi->freeMap(r);
+    return n;
+}
+
+static int blank_residency(void) {
+    VSMap *a = vsapi->createMap();
+    VSNode *cpu = blank(a);
+    vsapi->clearMap(a);
+    vsapi->mapSetInt(a, "gpu", 1, maReplace);
+    VSNode *gpu = blank(a);
+    vsapi->clearMap(a);
+    vsapi->mapSetNode(a, "clip", gpu, maReplace);
+    VSNode *follow = blank(a);
+    vsapi->clearMap(a);
+    vsapi->mapSetNode(a, "clip", gpu, maReplace);
+    vsapi->mapSetInt(a, "gpu", 0, maReplace);
+    VSNode *down = blank(a);
+    vsapi->freeMap(a);
+    const VSFrame *f = vsapi->getFrame(0, gpu, err, sizeof err);
+    CHECK(f, "getFrame: %s", err);
+    VSVulkanPlaneInfo p;
+    int planes = vk->getGPUPlane(f, 0, &p) == 0;
+    printf("ok blank cpu=%d gpu=%d follow=%d down=%d frame=%d plane=%d\n", vsapi->getNodeResidency(cpu), vsapi->getNodeResidency(gpu),
+           vsapi->getNodeResidency(follow), vsapi->getNodeResidency(down), vsapi->getFrameResidency(f), planes);
+    vsapi->freeFrame(f);
+    vsapi->freeNode(cpu);
+    vsapi->freeNode(gpu);
+    vsapi->freeNode(follow);
+    vsapi->freeNode(down);
+    return 0;
+}
+
 /* ---- fatal misuses ------------------------------------------------------------------------------ */
 
 static VSGPUExecPool *rel_pool;
@@ -480,6 +523,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(s, "memory")) r = memory();
     else if (!strcmp(s, "timeline")) r = timeline();
     else if (!strcmp(s, "evict")) r = evict();
+    else if (!strcmp(s, "blank")) r = blank_residency();
     else if (!strncmp(s, "fatal-", 6)) r = fatal(s);
     else die("unknown scenario %s", s);
     fflush(stdout);

@@ -193,7 +193,7 @@ fn ok_line(core: &Path, scenario: &str) -> String {
 
 #[test]
 fn probe_scenarios_match_the_reference() {
-    for s in ["info", "shader", "invert", "stress", "vram", "memory", "timeline"] {
+    for s in ["info", "shader", "invert", "stress", "vram", "memory", "timeline", "blank"] {
         assert_eq!(ok_line(&our_core(), s), ok_line(&reference_core(), s), "gpuprobe {s}");
     }
 }
@@ -321,4 +321,11 @@ fn residency_lies_are_fatal() {
             assert!(out.stderr.contains(msg), "{} {steps}: {}", core_name(&core), out.describe());
         }
     }
+}
+
+#[test]
+fn blank_clip_on_the_gpu() {
+    same("YUV420P8", &[], "std.BlankClip:@:gpu=1:color=10.0:color=20.0:color=30.0:length=7,std.GPUDownload");
+    same("YUV420P8", &[], "std.GPUUpload,std.BlankClip:keep=1,std.GPUDownload");
+    same("YUV420P8", &[], "std.GPUUpload,std.BlankClip:gpu=0");
 }

@@ -28,7 +28,7 @@ pub fn register(r: &super::Registrar) {
     r.add(
         "BlankClip",
         "clip:vnode:all:opt;width:int:opt;height:int:opt;format:int:opt;length:int:opt;fpsnum:int:opt;fpsden:int:opt;color:float[]:opt;keep:int:opt;varsize:int:opt;varformat:int:opt;gpu:int:opt;",
-        "clip:vnode;",
+        "clip:vnode:all;",
         blank_clip,
     );
     r.add(
@@ -47,6 +47,8 @@ struct BlankVideo {
     fps: (i64, i64),
     keep: OnceLock<Arc<Frame>>,
     core: Arc<Core>,
+    /// gpu=1 (or a GPU clip argument): frames are uploaded to the core's Vulkan device.
+    gpu: Option<crate::gpu::transfer::Transfer>,
 }
 
 impl BlankVideo {
@@ -78,7 +80,11 @@ impl BlankVideo {
             props.set_int("_DurationNum", self.fps.1);
             props.set_int("_DurationDen", self.fps.0);
         }
-        Ok(Arc::new(f))
+        let f = Arc::new(f);
+        match &self.gpu {
+            Some(t) => t.upload(&self.core, &f),
+            None => Ok(f),
+        }
     }
 }
 
@@ -206,9 +212,17 @@ pub fn blank_clip(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), St
         }
         _ => {}
     }
-    if input.opt_int("gpu").unwrap_or(0) != 0 {
-        return Err("gpu=1 needs GPU frames, which this core does not provide yet".into());
-    }
+    // Residency: gpu=1, or that of the clip argument (vnode:all), unless gpu says otherwise.
+    let gpu = match input.opt_int("gpu") {
+        Some(g) => g != 0,
+        None => src.as_ref().is_some_and(|n| n.residency() == nrGPU),
+    };
+    let transfer = if gpu {
+        let dev = core.gpu.device(core).map_err(|e| format!("GPU frame requested but no Vulkan device: {e}"))?;
+        Some(crate::gpu::transfer::Transfer::new(&dev, core.threads())?)
+    } else {
+        None
+    };
     let keep = input.opt_int("keep").unwrap_or(0) != 0;
     let filter = BlankVideo {
         format: vi.format,
@@ -218,6 +232,7 @@ pub fn blank_clip(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), St
         fps: (vi.fpsNum, vi.fpsDen),
         keep: OnceLock::new(),
         core: core.clone(),
+        gpu: transfer,
     };
     if keep {
         let f = filter.make()?;
@@ -233,7 +248,8 @@ pub fn blank_clip(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), St
     }
     let mode = if keep { fmUnordered } else { fmParallel };
     let creation = crate::api::creation_stack(core);
-    let node = Node::new(core.clone(), "BlankClip", MediaInfo::Video(out_vi), FilterImpl::Rust(Box::new(filter)), mode, 0, Vec::new(), creation);
+    let flags = if gpu { ffGPUOutput } else { 0 };
+    let node = Node::new(core.clone(), "BlankClip", MediaInfo::Video(out_vi), FilterImpl::Rust(Box::new(filter)), mode, flags, Vec::new(), creation);
     set_clip(out, node);
     Ok(())
 }
