@@ -157,9 +157,15 @@ fn nnedi3vk() {
 
 #[test]
 fn bm3dvk2() {
-    // One thread: bm3dvk2 races between concurrent frames (R81 too gives varying output with two),
-    // and on RGB or with a temporal radius its output varies from run to run even on one thread.
-    same_with("GrayS", &["bm3dvk2.so"], "std.GPUUpload,bm3dvk2.BM3D,std.GPUDownload", &["--threads", "1"]);
+    // bm3dvk2 is not deterministic on lavapipe, even on R81 with one thread (its output varies
+    // between two or three values from run to run), so ours must give one of R81's results.
+    let steps = "std.GPUUpload,bm3dvk2.BM3D,std.GPUDownload";
+    let run_all = |core: &Path| -> std::collections::BTreeSet<String> {
+        (0..4).map(|_| chain(core, "GrayS", &["bm3dvk2.so"], steps, &[], &["--threads", "1"]).unwrap_or_else(|e| panic!("{e}"))).collect()
+    };
+    let ours = run_all(&our_core());
+    let theirs = run_all(&reference_core());
+    assert!(!ours.is_disjoint(&theirs), "{steps}: ours {ours:?}, R81 {theirs:?}");
 }
 
 #[test]

@@ -225,8 +225,23 @@ impl Instance {
         if debug_utils {
             names.push(EXT_DEBUG_UTILS.as_ptr());
         }
+        // VS_VULKAN_VALIDATION=1: the Khronos validation layer, when installed.
+        let mut layers: Vec<*const c_char> = Vec::new();
+        if std::env::var_os("VS_VULKAN_VALIDATION").is_some_and(|v| v != "0") {
+            // SAFETY: a global-level query.
+            let avail = unsafe { entry.enumerate_instance_layer_properties() }.unwrap_or_default();
+            if avail.iter().any(|l| l.layer_name_as_c_str().is_ok_and(|n| n == c"VK_LAYER_KHRONOS_validation")) {
+                layers.push(c"VK_LAYER_KHRONOS_validation".as_ptr());
+            } else {
+                eprintln!("vsvk: Vulkan validation requested but VK_LAYER_KHRONOS_validation is not installed");
+            }
+        }
         let app = vk::ApplicationInfo::default().application_name(c"vsvk").engine_name(c"vsvk").api_version(DEVICE_VERSION);
-        let ci = vk::InstanceCreateInfo::default().application_info(&app).enabled_extension_names(&names).flags(flags);
+        let ci = vk::InstanceCreateInfo::default()
+            .application_info(&app)
+            .enabled_extension_names(&names)
+            .enabled_layer_names(&layers)
+            .flags(flags);
         // SAFETY: valid create info with live pointers.
         let instance = unsafe { entry.create_instance(&ci, None) }.map_err(|r| vkerr("vkCreateInstance", r))?;
         Ok(Instance { entry, instance, debug_utils })
@@ -414,6 +429,8 @@ pub struct Device {
     /// Exec pools alive on this device, for memory pressure sweeps.
     pub exec_pools: Mutex<Vec<std::sync::Weak<super::exec::PoolInner>>>,
     pub next_memory_id: std::sync::atomic::AtomicU64,
+    /// Bytes that submitted but unfinished work on compute pools retains (the in-flight budget).
+    pub inflight_bytes: AtomicI64,
     /// Host staging instead of direct mapped uploads even where plane memory is host visible.
     pub force_staging: bool,
     /// Last: the instance outlives the device.
@@ -539,7 +556,7 @@ impl Device {
         let mut limit = (budget / 3 * 2).max(LIMIT_FLOOR);
         if unified {
             // The same RAM as the host's: leave the machine room next to the host frame budget.
-            let room = (host_memory() / 4 * 3 - host_limit).max(LIMIT_FLOOR);
+            let room = (host_memory() / 4 * 3 - host_limit) / 2;
             limit = limit.min(room).max(LIMIT_FLOOR);
         }
         if let Some(mb) = std::env::var("VS_VULKAN_MAX_VRAM_MB").ok().and_then(|s| s.parse::<i64>().ok()) {
@@ -569,6 +586,7 @@ impl Device {
             pool,
             exec_pools: Mutex::new(Vec::new()),
             next_memory_id: std::sync::atomic::AtomicU64::new(1),
+            inflight_bytes: AtomicI64::new(0),
             force_staging,
             instance,
         }))
@@ -660,8 +678,3 @@ fn load_functions(instance: &Instance, device: &ash::Device) -> Result<Box<VSVul
     Ok(table)
 }
 
-/// VRAM accounting shared with the host side for getVulkanCoreInfo: nothing else here.
-#[derive(Default)]
-pub struct Reservations {
-    pub total: AtomicI64,
-}

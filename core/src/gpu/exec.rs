@@ -155,6 +155,12 @@ fn release_all(list: Vec<Retained>) {
     }
 }
 
+struct Inflight {
+    value: u64,
+    retained: Vec<Retained>,
+    bytes: i64,
+}
+
 #[derive(Default)]
 struct SlotState {
     owner: Option<ThreadId>,
@@ -162,8 +168,8 @@ struct SlotState {
     writes: Vec<(Arc<Frame>, i32)>,
     retained: Vec<Retained>,
     retained_bytes: u64,
-    /// The submitted value and what it keeps alive.
-    inflight: Option<(u64, Vec<Retained>)>,
+    /// The submitted value, what it keeps alive, and the bytes that counts against the budget.
+    inflight: Option<Inflight>,
 }
 
 /// One recording context (`VSGPUExecContext`).
@@ -177,6 +183,8 @@ pub struct Slot {
 /// An exec pool (`VSGPUExecPool` points at a `Box<Arc<PoolInner>>`).
 pub struct PoolInner {
     pub dev: Arc<Device>,
+    /// Compute pools count against the device's in-flight budget; transfer pools do not.
+    counts: bool,
     pub queue: Arc<Queue>,
     pub timeline: Arc<Timeline>,
     pub submitted: Arc<AtomicU64>,
@@ -218,6 +226,7 @@ impl PoolInner {
         }
         let pool = Arc::new_cyclic(|me: &Weak<PoolInner>| PoolInner {
             dev: dev.clone(),
+            counts: queue != vqTransfer,
             queue: q,
             timeline,
             submitted,
@@ -245,6 +254,9 @@ impl PoolInner {
         }
         let me = std::thread::current().id();
         let held = HELD.with(|h| h.get());
+        if held.is_null() && self.counts {
+            gate_inflight(&self.dev);
+        }
         let (idx, wait_for) = {
             let mut st = self.state.lock();
             loop {
@@ -257,11 +269,11 @@ impl PoolInner {
                     .iter()
                     .enumerate()
                     .filter(|(_, s)| s.owner.is_none())
-                    .min_by_key(|(_, s)| s.inflight.as_ref().map_or(0, |f| f.0))
+                    .min_by_key(|(_, s)| s.inflight.as_ref().map_or(0, |f| f.value))
                     .map(|(i, _)| i)
                 {
                     st[i].owner = Some(me);
-                    let v = st[i].inflight.as_ref().map(|f| f.0);
+                    let v = st[i].inflight.as_ref().map(|f| f.value);
                     break (i, v);
                 }
                 if !held.is_null() {
@@ -280,7 +292,7 @@ impl PoolInner {
                 self.release_slot_owner(idx);
                 return Err(DEVICE_LOST.into());
             }
-            let list = self.state.lock()[idx].inflight.take().map(|f| f.1).unwrap_or_default();
+            let list = self.state.lock()[idx].inflight.take().map(|f| self.retire(f)).unwrap_or_default();
             let _r = self.releasing.lock();
             release_all(list);
         }
@@ -355,14 +367,22 @@ impl PoolInner {
         st[slot.index].retained_bytes += bytes;
     }
 
-    fn take_recording(&self, slot: &Slot) -> (Vec<Arc<Frame>>, Vec<(Arc<Frame>, i32)>, Vec<Retained>) {
+    fn take_recording(&self, slot: &Slot) -> (Vec<Arc<Frame>>, Vec<(Arc<Frame>, i32)>, Vec<Retained>, u64) {
         let mut st = self.state.lock();
         let s = &mut st[slot.index];
-        s.retained_bytes = 0;
-        (std::mem::take(&mut s.reads), std::mem::take(&mut s.writes), std::mem::take(&mut s.retained))
+        let bytes = std::mem::take(&mut s.retained_bytes);
+        (std::mem::take(&mut s.reads), std::mem::take(&mut s.writes), std::mem::take(&mut s.retained), bytes)
     }
 
-    fn end_recording(&self, slot: &Slot, inflight: Option<(u64, Vec<Retained>)>) {
+    /// A completed (or abandoned by a reset) submission: its bytes leave the budget.
+    fn retire(&self, f: Inflight) -> Vec<Retained> {
+        if f.bytes != 0 {
+            self.dev.inflight_bytes.fetch_sub(f.bytes, Ordering::AcqRel);
+        }
+        f.retained
+    }
+
+    fn end_recording(&self, slot: &Slot, inflight: Option<Inflight>) {
         {
             let mut st = self.state.lock();
             st[slot.index].owner = None;
@@ -382,7 +402,7 @@ impl PoolInner {
         unsafe {
             let _ = self.dev.device.end_command_buffer(slot.cb);
         }
-        let (reads, writes, retained) = self.take_recording(slot);
+        let (reads, writes, retained, _) = self.take_recording(slot);
         self.end_recording(slot, None);
         drop(writes);
         drop(reads);
@@ -391,7 +411,7 @@ impl PoolInner {
 
     pub fn submit(&self, slot: &Slot) -> Result<u64, String> {
         self.check_owner(slot, "gpuExecSubmit");
-        let (reads, writes, mut retained) = self.take_recording(slot);
+        let (reads, writes, mut retained, bytes) = self.take_recording(slot);
         let fail = |this: &Self, retained: Vec<Retained>, e: String| {
             this.end_recording(slot, None);
             release_all(retained);
@@ -456,7 +476,11 @@ impl PoolInner {
         // The wait semaphores' timelines are kept alive by the frames read.
         retained.extend(reads.into_iter().map(Retained::Frame));
         drop(waits);
-        self.end_recording(slot, Some((value, retained)));
+        let bytes = if self.counts { bytes as i64 } else { 0 };
+        if bytes != 0 {
+            self.dev.inflight_bytes.fetch_add(bytes, Ordering::AcqRel);
+        }
+        self.end_recording(slot, Some(Inflight { value, retained, bytes }));
         self.sweep();
         Ok(value)
     }
@@ -482,8 +506,8 @@ impl PoolInner {
         {
             let mut st = self.state.lock();
             for s in st.iter_mut() {
-                if s.inflight.as_ref().is_some_and(|f| lost || f.0 <= counter) {
-                    done.extend(s.inflight.take().map(|f| f.1).unwrap_or_default());
+                if s.inflight.as_ref().is_some_and(|f| lost || f.value <= counter) {
+                    done.extend(s.inflight.take().map(|f| self.retire(f)).unwrap_or_default());
                 }
             }
         }
@@ -535,7 +559,7 @@ impl PoolInner {
             }
             let mut left = Vec::new();
             for s in self.state.lock().iter_mut() {
-                left.extend(s.inflight.take().map(|f| f.1).unwrap_or_default());
+                left.extend(s.inflight.take().map(|f| self.retire(f)).unwrap_or_default());
             }
             release_all(left);
         }
@@ -550,6 +574,40 @@ pub unsafe fn slot_pool<'a>(ctx: *const Slot) -> (&'a Slot, Arc<PoolInner>) {
     let slot = &*ctx;
     let pool = slot.pool.upgrade().unwrap_or_else(|| fatal("an exec context was used after freeGPUExecPool"));
     (slot, pool)
+}
+
+/// The oldest submission holding budget bytes, as (pool, value).
+fn oldest_inflight(dev: &Device) -> Option<(Arc<PoolInner>, u64)> {
+    let pools: Vec<Arc<PoolInner>> = dev.exec_pools.lock().iter().filter_map(Weak::upgrade).collect();
+    let mut best: Option<(Arc<PoolInner>, u64)> = None;
+    for p in pools {
+        let v = p.state.lock().iter().filter_map(|s| s.inflight.as_ref().filter(|f| f.bytes > 0).map(|f| f.value)).min();
+        if let Some(v) = v {
+            if best.as_ref().is_none_or(|b| v < b.1) {
+                best = Some((p, v));
+            }
+        }
+    }
+    best
+}
+
+/// Acquire's admission control: while submitted work retains more than the in-flight budget (a
+/// quarter of the VRAM limit, at least 256 MB), wait out the oldest such submission.
+fn gate_inflight(dev: &Arc<Device>) {
+    let budget = (dev.pool.limit.load(Ordering::Relaxed) / 4).max(super::device::LIMIT_FLOOR);
+    let mut rounds = 0;
+    while dev.inflight_bytes.load(Ordering::Acquire) > budget && rounds < 64 {
+        rounds += 1;
+        sweep_all(dev);
+        if dev.inflight_bytes.load(Ordering::Acquire) <= budget {
+            break;
+        }
+        let Some((pool, v)) = oldest_inflight(dev) else { break };
+        if let WaitOutcome::Lost = wait_value(dev, pool.timeline.sem, v) {
+            break;
+        }
+        pool.sweep();
+    }
 }
 
 /// Device wide sweep of every pool (memory pressure).

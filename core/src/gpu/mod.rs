@@ -64,6 +64,19 @@ impl CoreGpu {
                 cores.retain(|(_, c)| c.strong_count() > 0);
                 cores.push((key, Arc::downgrade(&core.arc())));
                 s.1 = DeviceState::Up(d.clone());
+                let mb = |b: i64| b >> 20;
+                core.log_message(
+                    vsvk_plugin_api::abi::mtInformation,
+                    &format!(
+                        "Vulkan device: {}, VRAM limit {} MB of {} MB budget{}, uploads {}, {}",
+                        d.name,
+                        mb(d.pool.limit.load(Ordering::Relaxed)),
+                        mb(d.budget),
+                        if d.unified { ", unified memory (shared with the host)" } else { "" },
+                        if d.force_staging || !d.unified { "staged" } else { "direct" },
+                        if Arc::ptr_eq(&d.compute, &d.transfer) { "no transfer family so transfers share the compute queue".to_string() } else { format!("transfer queue family {}", d.transfer.family) }
+                    ),
+                );
                 Ok(d)
             }
             Err(e) => {
