@@ -16,6 +16,8 @@
  *   timeline     createGPUTimeline, a host signal, gpuTimelineWaitValue, references
  *   evict        cached GPU frames past a small VRAM limit, evicted by a reservation
  *   blank        std.BlankClip's residency with gpu=1 and with a GPU clip argument
+ *   select       setVulkanDevice before and after the device is first used
+ *   errors       failure messages of the calls that take an error buffer
  *   fatal-read-ptr | fatal-write-ptr
  *                getReadPtr/getWritePtr on a GPU frame (R81: NULL, not fatal)
  *   fatal-shared-write | fatal-after-submit | fatal-wait-past | fatal-producer-past |
@@ -442,6 +444,36 @@ static int blank_residency(void) {
     return 0;
 }
 
+/* Failure messages, which land in the caller's buffer as R81 words them. */
+static int errors(void) {
+    VSVulkanBufferInfo bi;
+    VSVulkanMemoryInfo mi;
+    VkMemoryRequirements zero = {0, 256, ~0u};
+    VSVulkanExportedMemory em;
+    VSVulkanExportedSemaphore es;
+    VSVideoFormat f;
+    vsapi->queryVideoFormat(&f, cfGray, stInteger, 8, 0, 0, core);
+    VSFrame *cpu = vsapi->newVideoFrame(&f, 64, 8, NULL, core);
+    VSFrame *g = gray8(64, 8);
+#define SHOW(name, expr) do { err[0] = 0; int failed_ = !(expr); printf("%s failed=%d '%s'\n", name, failed_, err); } while (0)
+    SHOW("buffer0", vk->createGPUBuffer(core, 0, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0, 0, &bi, err, sizeof err));
+    SHOW("protected", vk->createGPUBuffer(core, 100, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VK_MEMORY_PROPERTY_PROTECTED_BIT, 0, &bi, err, sizeof err));
+    SHOW("memory0", vk->allocateGPUMemory(core, &zero, 0, 0, &mi, err, sizeof err));
+    SHOW("language", vk->compileGPUShader(core, 7, "x", err, sizeof err));
+    SHOW("nullsem", !vk->exportGPUSemaphore(core, VK_NULL_HANDLE, &es, err, sizeof err));
+    SHOW("exportcpu", !vk->exportGPUPlane(cpu, 0, &em, err, sizeof err));
+    SHOW("exportmissing", !vk->exportGPUPlane(g, 3, &em, err, sizeof err));
+    SHOW("waitcpu", !vk->waitGPUFrame(cpu, err, sizeof err));
+    SHOW("waitgpu", !vk->waitGPUFrame(g, err, sizeof err));
+    VSGPUExecPool *p = vk->createGPUExecPool(core, 5, err, sizeof err);
+    printf("pool5 %d\n", p != NULL);
+    if (p) vk->freeGPUExecPool(p);
+    vsapi->freeFrame(cpu);
+    vsapi->freeFrame(g);
+    printf("ok errors\n");
+    return 0;
+}
+
 /* ---- fatal misuses ------------------------------------------------------------------------------ */
 
 static VSGPUExecPool *rel_pool;
@@ -508,6 +540,23 @@ int main(int argc, char **argv) {
     core = vsapi->createCore(ccfDisableAutoLoading);
     vsapi->addLogHandler(log_handler, NULL, NULL, core);
     vk = vsapi->getVulkanAPI();
+    if (!strcmp(argv[2], "select")) {
+        /* setVulkanDevice before first use: a bad index, then the automatic choice, then device 0;
+           after first use it fails */
+        err[0] = 0;
+        int bad = vk->setVulkanDevice(core, 7, err, sizeof err);
+        int badmsg = err[0] != 0;
+        if (getenv("PROBE_VERBOSE")) fprintf(stderr, "bad: %s\n", err);
+        int autom = vk->setVulkanDevice(core, -1, err, sizeof err);
+        int zero = vk->setVulkanDevice(core, 0, err, sizeof err);
+        VSVulkanCoreInfo ci;
+        int up = vk->getVulkanCoreInfo(core, &ci, err, sizeof err);
+        err[0] = 0;
+        int late = vk->setVulkanDevice(core, 0, err, sizeof err);
+        printf("ok select bad=%d badmsg=%d auto=%d zero=%d up=%d late=%d latemsg=%d\n", bad != 0, badmsg, autom, zero, up, late != 0, err[0] != 0);
+        vsapi->freeCore(core);
+        return 0;
+    }
     fn = vk->getVulkanFunctions(core, err, sizeof err);
     if (!fn) die("getVulkanFunctions: %s", err);
     VSVulkanCoreHandles h;
@@ -524,6 +573,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(s, "timeline")) r = timeline();
     else if (!strcmp(s, "evict")) r = evict();
     else if (!strcmp(s, "blank")) r = blank_residency();
+    else if (!strcmp(s, "errors")) r = errors();
     else if (!strncmp(s, "fatal-", 6)) r = fatal(s);
     else die("unknown scenario %s", s);
     fflush(stdout);

@@ -199,9 +199,16 @@ fn ok_line(core: &Path, scenario: &str) -> String {
 
 #[test]
 fn probe_scenarios_match_the_reference() {
-    for s in ["info", "shader", "invert", "stress", "vram", "memory", "timeline", "blank"] {
+    for s in ["info", "shader", "invert", "stress", "vram", "memory", "timeline", "blank", "select"] {
         assert_eq!(ok_line(&our_core(), s), ok_line(&reference_core(), s), "gpuprobe {s}");
     }
+    // the failure messages, word for word
+    let all = |core: &Path| {
+        let out = probe_run(core, "errors");
+        assert!(out.success(), "{} gpuprobe errors: {}", core_name(core), out.describe());
+        out.stdout
+    };
+    assert_eq!(all(&our_core()), all(&reference_core()), "gpuprobe errors");
 }
 
 #[test]

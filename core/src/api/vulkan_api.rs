@@ -29,12 +29,13 @@ fn set_err(err: *mut c_char, size: c_int, msg: &str) {
     }
 }
 
+/// A failure: the message goes to the caller's buffer as is (as R81's do), or to stderr naming
+/// the call when there is no buffer.
 fn fail(call: &str, err: *mut c_char, size: c_int, msg: &str) {
-    let full = format!("{call}: {msg}");
     if err.is_null() || size <= 0 {
-        eprintln!("vsvk: {full}");
+        eprintln!("vsvk: {call}: {msg}");
     }
-    set_err(err, size, &full);
+    set_err(err, size, msg);
 }
 
 type C = *mut VSCore;
@@ -152,7 +153,7 @@ unsafe extern "C" fn enumerate_vulkan_devices(entries: *mut VSVulkanDeviceListEn
 }
 
 unsafe extern "C" fn set_vulkan_device(c: C, index: c_int, e: E, s: c_int) -> c_int {
-    guard("setVulkanDevice", || match core("setVulkanDevice", c).gpu.select(index) {
+    guard("setVulkanDevice", || match core("setVulkanDevice", c).gpu.select(core("setVulkanDevice", c), index) {
         Ok(()) => 0,
         Err(m) => {
             fail("setVulkanDevice", e, s, &m);
@@ -507,7 +508,7 @@ unsafe extern "C" fn compile_gpu_shader(c: C, language: c_int, source: *const c_
     guard("compileGPUShader", || {
         let core = core("compileGPUShader", c);
         if language != slGLSL {
-            fail("compileGPUShader", e, s, &format!("unknown shader language {language}"));
+            fail("compileGPUShader", e, s, &format!("unknown shader language {language}, this core only knows GLSL ({slGLSL})"));
             return ptr::null_mut();
         }
         let src = super::lossy(super::req_str("compileGPUShader", "source", source));
@@ -550,10 +551,6 @@ unsafe extern "C" fn free_gpu_shader(sh: *mut VSGPUShader) {
 unsafe extern "C" fn create_gpu_exec_pool(c: C, queue: c_int, e: E, s: c_int) -> Pool {
     guard("createGPUExecPool", || {
         crate::gpu::exec::forbid_in_release("createGPUExecPool");
-        if queue != vqCompute && queue != vqTransfer {
-            fail("createGPUExecPool", e, s, &format!("unknown queue {queue}"));
-            return ptr::null_mut();
-        }
         let Some(d) = device("createGPUExecPool", c, e, s) else { return ptr::null_mut() };
         match PoolInner::create(&d, queue, core("createGPUExecPool", c).threads()) {
             Ok(p) => Box::into_raw(Box::new(PoolHandle { pool: p })).cast(),

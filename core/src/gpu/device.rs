@@ -468,7 +468,7 @@ impl Device {
         } else {
             let i = index as usize;
             if i >= infos.len() {
-                return Err(format!("Vulkan device {index} does not exist ({} devices)", infos.len()));
+                return Err(format!("Vulkan device {index} requested but only {} present", infos.len()));
             }
             infos[i].usable.clone()?;
             i

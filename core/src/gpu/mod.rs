@@ -53,16 +53,23 @@ impl CoreGpu {
         let mut s = self.selected.lock();
         match &s.1 {
             DeviceState::Up(d) => return Ok(d.clone()),
-            DeviceState::Failed(e) => return Err(format!("Vulkan device creation already failed: {e}")),
+            DeviceState::Failed(e) => return Err(e.clone()),
             DeviceState::NotYet => {}
         }
+        let index = s.0;
+        Self::bring_up(&mut s, core, index)
+    }
+
+    fn bring_up(s: &mut (i32, DeviceState), core: &Core, index: i32) -> Result<Arc<Device>, String> {
+        s.0 = index;
         let host_limit = core.max_cache.load(Ordering::Relaxed);
-        match Device::create(s.0, host_limit) {
+        match Device::create(index, host_limit) {
             Ok(d) => {
                 let key = Arc::as_ptr(&d) as usize;
                 let mut cores = CORES.lock();
                 cores.retain(|(_, c)| c.strong_count() > 0);
                 cores.push((key, Arc::downgrade(&core.arc())));
+                drop(cores);
                 s.1 = DeviceState::Up(d.clone());
                 let mb = |b: i64| b >> 20;
                 core.log_message(
@@ -74,7 +81,11 @@ impl CoreGpu {
                         mb(d.budget),
                         if d.unified { ", unified memory (shared with the host)" } else { "" },
                         if d.force_staging || !d.unified { "staged" } else { "direct" },
-                        if Arc::ptr_eq(&d.compute, &d.transfer) { "no transfer family so transfers share the compute queue".to_string() } else { format!("transfer queue family {}", d.transfer.family) }
+                        if Arc::ptr_eq(&d.compute, &d.transfer) {
+                            "no transfer family so transfers share the compute queue".to_string()
+                        } else {
+                            format!("transfer queue family {}", d.transfer.family)
+                        }
                     ),
                 );
                 Ok(d)
@@ -94,24 +105,16 @@ impl CoreGpu {
         }
     }
 
-    /// setVulkanDevice: only before first use.
-    pub fn select(&self, index: i32) -> Result<(), String> {
+    /// setVulkanDevice: selects and brings up the device at once (an unusable or missing device
+    /// fails here with its reason, and the core has no device from then on); only before first use.
+    pub fn select(&self, core: &Core, index: i32) -> Result<(), String> {
         let mut s = self.selected.lock();
-        if !matches!(s.1, DeviceState::NotYet) {
-            return Err("setVulkanDevice must be called before the Vulkan device is first used".into());
+        match &s.1 {
+            DeviceState::Up(_) => return Err("setVulkanDevice must be called before the Vulkan device is first used".into()),
+            DeviceState::Failed(e) => return Err(format!("Vulkan device creation already failed: {e}")),
+            DeviceState::NotYet => {}
         }
-        if index < -1 {
-            return Err(format!("invalid device index {index}"));
-        }
-        if index >= 0 {
-            let list = device::enumerate()?;
-            let Some(d) = list.get(index as usize) else {
-                return Err(format!("Vulkan device {index} does not exist ({} devices)", list.len()));
-            };
-            d.usable.clone()?;
-        }
-        s.0 = index;
-        Ok(())
+        Self::bring_up(&mut s, core, index.max(-1)).map(|_| ())
     }
 }
 

@@ -164,7 +164,7 @@ impl Pool {
         let alloc = a.allocate(&desc).map_err(|e| format!("a GPU allocation of {} bytes failed: {e}", req.size))?;
         if !alloc.memory_properties().contains(required) {
             let _ = a.free(alloc);
-            return Err(format!("no memory type provides the required properties {required:?}"));
+            return Err("No memory type provides the requested properties for this allocation".into());
         }
         self.used.fetch_add(alloc.size() as i64, Ordering::Relaxed);
         Ok(Region { alloc })
