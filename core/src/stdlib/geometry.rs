@@ -1,3 +1,737 @@
-//! Geometry: Crop, CropAbs, CropRel, AddBorders, FlipVertical, FlipHorizontal, Transpose, Turn180, StackHorizontal, StackVertical, ShufflePlanes, SplitPlanes.
+//! Geometry: Crop, CropAbs, CropRel, AddBorders, FlipVertical, FlipHorizontal, Transpose, Turn180,
+//! Turn90, Turn270, StackHorizontal, StackVertical, ShufflePlanes, SplitPlanes.
+//!
+//! Also the pieces edit.rs shares: `Gen` (a filter whose errors reach the caller verbatim, so that
+//! messages can carry R81's own prefix) and plane access helpers.
+use std::ffi::c_void;
+use std::sync::Arc;
 
-pub fn register(_r: &super::Registrar) {}
+use vsvk_plugin_api::abi::*;
+
+use super::util::{append_clip, is_constant, make_node, new_video, set_clip, video_info, Args};
+use crate::core::Core;
+use crate::format;
+use crate::frame::Frame;
+use crate::map::Map;
+use crate::node::{Filter, MediaInfo, Node};
+use crate::scheduler::FrameCall;
+
+pub fn register(r: &super::Registrar) {
+    r.add("Crop", "clip:vnode:all;left:int:opt;right:int:opt;top:int:opt;bottom:int:opt;", "clip:vnode:all;", crop_rel);
+    r.add("CropAbs", "clip:vnode:all;width:int;height:int;left:int:opt;top:int:opt;x:int:opt;y:int:opt;", "clip:vnode:all;", crop_abs);
+    r.add("CropRel", "clip:vnode:all;left:int:opt;right:int:opt;top:int:opt;bottom:int:opt;", "clip:vnode:all;", crop_rel);
+    r.add("AddBorders", "clip:vnode:all;left:int:opt;right:int:opt;top:int:opt;bottom:int:opt;color:float[]:opt;", "clip:vnode:all;", add_borders);
+    r.add("ShufflePlanes", "clips:vnode[]:all;planes:int[];colorfamily:int;prop_src:vnode:all:opt;", "clip:vnode:all;", shuffle_planes);
+    r.add("SplitPlanes", "clip:vnode:all;", "clip:vnode[]:all;", split_planes);
+    r.add("StackVertical", "clips:vnode[]:all;", "clip:vnode:all;", stack_vertical);
+    r.add("StackHorizontal", "clips:vnode[]:all;", "clip:vnode:all;", stack_horizontal);
+    r.add("Transpose", "clip:vnode:all;", "clip:vnode:all;", transpose);
+    r.add("FlipVertical", "clip:vnode:all;", "clip:vnode:all;", flip_vertical);
+    r.add("FlipHorizontal", "clip:vnode:all;", "clip:vnode:all;", flip_horizontal);
+    r.add("Turn180", "clip:vnode:all;", "clip:vnode:all;", turn180);
+    r.add("Turn90", "clip:vnode:all;", "clip:vnode:all;", turn90);
+    r.add("Turn270", "clip:vnode:all;", "clip:vnode:all;", turn270);
+}
+
+// ---- shared pieces --------------------------------------------------------------------------------
+
+pub(super) type Requests = Box<dyn Fn(i32) -> Vec<(usize, i32)> + Send + Sync>;
+pub(super) type Make = Box<dyn Fn(i32, &[Arc<Frame>], &Arc<Core>) -> Result<Arc<Frame>, String> + Send + Sync>;
+
+/// Like util's FnFilter, but an error from `make` reaches the caller as it is (the filter sets it),
+/// so each message carries its own prefix, as R81's do ("Crop: ..." also for CropAbs).
+pub(super) struct Gen {
+    pub inputs: Vec<Arc<Node>>,
+    pub requests: Requests,
+    pub make: Make,
+}
+
+impl Filter for Gen {
+    fn get_frame(&self, n: i32, reason: i32, _fd: &mut *mut c_void, call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
+        let wanted = (self.requests)(n);
+        if reason == arInitial {
+            for &(i, m) in &wanted {
+                call.request(&self.inputs[i], m);
+            }
+            return Ok(None);
+        }
+        if reason != arAllFramesReady {
+            return Ok(None);
+        }
+        let mut frames = Vec::with_capacity(wanted.len());
+        for &(i, m) in &wanted {
+            match call.get(&self.inputs[i], m) {
+                Some(f) => frames.push(f),
+                None => return Err("internal error: a requested frame is missing".into()),
+            }
+        }
+        let core = call.core().clone();
+        match (self.make)(n, &frames, &core) {
+            Ok(f) => Ok(Some(f)),
+            Err(e) => {
+                call.set_error(e);
+                Ok(None)
+            }
+        }
+    }
+}
+
+/// A node of `Gen`.
+pub(super) fn gen_node(
+    core: &Arc<Core>,
+    name: &str,
+    vi: VSVideoInfo,
+    inputs: Vec<Arc<Node>>,
+    patterns: Vec<i32>,
+    requests: Requests,
+    make: Make,
+) -> Arc<Node> {
+    let deps = inputs.iter().cloned().zip(patterns).collect();
+    let filter = Gen { inputs, requests, make };
+    make_node(core, name, MediaInfo::Video(vi), Box::new(filter), fmParallel, deps)
+}
+
+/// One input, frame n of it for output frame n, same length: the strict spatial shape.
+pub(super) fn spatial_node(
+    core: &Arc<Core>,
+    name: &str,
+    vi: VSVideoInfo,
+    clip: Arc<Node>,
+    make: impl Fn(&Frame, &Arc<Core>) -> Result<Arc<Frame>, String> + Send + Sync + 'static,
+) -> Arc<Node> {
+    let pattern = if clip.num_frames() == vi.numFrames { rpStrictSpatial } else { rpGeneral };
+    gen_node(core, name, vi, vec![clip], vec![pattern], Box::new(|n| vec![(0, n)]), Box::new(move |_, fr, core| make(&fr[0], core)))
+}
+
+/// The name R81 gives a format in messages ("Undefined" for a variable one).
+pub(super) fn format_name(f: &VSVideoFormat) -> String {
+    if f.colorFamily == cfUndefined {
+        return "Undefined".into();
+    }
+    format::video_name(f).unwrap_or_else(|| "Undefined".into())
+}
+
+pub(super) fn frame_format(f: &Frame) -> Result<VSVideoFormat, String> {
+    f.video_format().copied().ok_or_else(|| "only video frames are supported".to_string())
+}
+
+/// A plane to read: first sample, stride in bytes, width and height in samples.
+#[derive(Clone, Copy)]
+pub(super) struct Src {
+    pub ptr: *const u8,
+    pub stride: isize,
+    pub w: usize,
+    pub h: usize,
+}
+
+/// A plane to write.
+#[derive(Clone, Copy)]
+pub(super) struct Dst {
+    pub ptr: *mut u8,
+    pub stride: isize,
+    pub w: usize,
+    pub h: usize,
+}
+
+pub(super) fn src_plane(f: &Frame, p: usize) -> Src {
+    let pl = &f.planes()[p];
+    Src { ptr: f.read_ptr(p as i32).expect("plane exists"), stride: pl.stride, w: pl.width as usize, h: pl.height as usize }
+}
+
+/// # Safety
+/// `f` is a frame this filter made and has not shared yet.
+pub(super) unsafe fn dst_plane(f: &Frame, p: usize) -> Dst {
+    let ptr = f.write_ptr(p as i32).expect("plane exists");
+    let pl = &f.planes()[p];
+    Dst { ptr, stride: pl.stride, w: pl.width as usize, h: pl.height as usize }
+}
+
+impl Src {
+    /// Row `y` as samples of T.
+    ///
+    /// # Safety
+    /// `y < h` and T is the plane's sample size.
+    pub unsafe fn row<T>(&self, y: usize) -> &[T] {
+        std::slice::from_raw_parts(self.ptr.offset(y as isize * self.stride).cast::<T>(), self.w)
+    }
+}
+
+impl Dst {
+    /// # Safety
+    /// As for `Src::row`; rows of one plane are disjoint.
+    #[allow(clippy::mut_from_ref)]
+    pub unsafe fn row<T>(&self, y: usize) -> &mut [T] {
+        std::slice::from_raw_parts_mut(self.ptr.offset(y as isize * self.stride).cast::<T>(), self.w)
+    }
+}
+
+/// Runs `$body` with `$t` bound to the unsigned type of a sample of `$bps` bytes.
+macro_rules! by_size {
+    ($bps:expr, $t:ident => $body:expr) => {
+        match $bps {
+            1 => {
+                type $t = u8;
+                $body
+            }
+            2 => {
+                type $t = u16;
+                $body
+            }
+            _ => {
+                type $t = u32;
+                $body
+            }
+        }
+    };
+}
+
+fn vinfo(node: &Node) -> Result<VSVideoInfo, String> {
+    video_info(node)
+}
+
+// ---- Crop ----------------------------------------------------------------------------------------
+
+#[derive(Clone, Copy)]
+struct CropRect {
+    x: i64,
+    y: i64,
+    w: i64,
+    h: i64,
+}
+
+/// R81's checks, in its order: the subsampling (only with a known format), the size, the corner,
+/// then the frame's bounds (only with known dimensions).
+fn check_crop(r: CropRect, fmt: Option<&VSVideoFormat>, size: Option<(i32, i32)>) -> Result<(), String> {
+    if let Some(f) = fmt {
+        let (mw, mh) = (1i64 << f.subSamplingW, 1i64 << f.subSamplingH);
+        if r.y % mh != 0 {
+            return Err(format!("Crop: cropped area needs to have mod {mh} height offset"));
+        }
+        if r.x % mw != 0 {
+            return Err(format!("Crop: cropped area needs to have mod {mw} width offset"));
+        }
+        if r.h % mh != 0 {
+            return Err(format!("Crop: cropped area needs to have mod {mh} height"));
+        }
+        if r.w % mw != 0 {
+            return Err(format!("Crop: cropped area needs to have mod {mw} width"));
+        }
+    }
+    if r.w <= 0 || r.h <= 0 {
+        return Err("Crop: negative/zero cropping dimensions not allowed".into());
+    }
+    if r.x < 0 || r.y < 0 {
+        return Err("Crop: negative corner coordinates not allowed".into());
+    }
+    if let Some((w, h)) = size {
+        if r.x + r.w > w as i64 || r.y + r.h > h as i64 {
+            return Err("Crop: cropped area extends beyond frame dimensions".into());
+        }
+    }
+    Ok(())
+}
+
+fn crop_frame(src: &Frame, r: CropRect, core: &Arc<Core>) -> Result<Arc<Frame>, String> {
+    let fmt = frame_format(src)?;
+    check_crop(r, Some(&fmt), Some((src.width, src.height)))?;
+    let out = new_video(core, &fmt, r.w as i32, r.h as i32, Some(src))?;
+    let bps = fmt.bytesPerSample as usize;
+    for p in 0..fmt.numPlanes as usize {
+        let (sx, sy) = if p == 0 { (0, 0) } else { (fmt.subSamplingW, fmt.subSamplingH) };
+        let (x0, y0) = ((r.x >> sx) as usize, (r.y >> sy) as usize);
+        let s = src_plane(src, p);
+        // SAFETY: `out` is ours; rows stay inside both planes (checked above).
+        unsafe {
+            let d = dst_plane(&out, p);
+            for y in 0..d.h {
+                let from = s.ptr.offset((y + y0) as isize * s.stride).add(x0 * bps);
+                std::ptr::copy_nonoverlapping(from, d.ptr.offset(y as isize * d.stride), d.w * bps);
+            }
+        }
+    }
+    Ok(Arc::new(out))
+}
+
+fn make_crop(core: &Arc<Core>, name: &str, clip: Arc<Node>, vi: VSVideoInfo, r: CropRect) -> Result<Arc<Node>, String> {
+    let known_fmt = (vi.format.colorFamily != cfUndefined).then_some(&vi.format);
+    let known_size = (vi.width > 0 && vi.height > 0).then_some((vi.width, vi.height));
+    check_crop(r, known_fmt, known_size)?;
+    let mut out = vi;
+    out.width = r.w as i32;
+    out.height = r.h as i32;
+    Ok(spatial_node(core, name, out, clip, move |f, core| crop_frame(f, r, core)))
+}
+
+fn crop_rel(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    let a = Args(input);
+    let clip = a.node("clip")?;
+    let vi = vinfo(&clip)?;
+    if !is_constant(&vi) {
+        out.set_error("Crop: constant format and dimensions needed");
+        return Ok(());
+    }
+    let (l, r, t, b) = (a.int("left").unwrap_or(0), a.int("right").unwrap_or(0), a.int("top").unwrap_or(0), a.int("bottom").unwrap_or(0));
+    let rect = CropRect { x: l, y: t, w: vi.width as i64 - l - r, h: vi.height as i64 - t - b };
+    match make_crop(core, "Crop", clip, vi, rect) {
+        Ok(n) => set_clip(out, n),
+        Err(e) => out.set_error(&e),
+    }
+    Ok(())
+}
+
+fn crop_abs(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    let a = Args(input);
+    let clip = a.node("clip")?;
+    let vi = vinfo(&clip)?;
+    let x = a.int("left").or_else(|| a.int("x")).unwrap_or(0);
+    let y = a.int("top").or_else(|| a.int("y")).unwrap_or(0);
+    let rect = CropRect { x, y, w: a.int("width").unwrap_or(0), h: a.int("height").unwrap_or(0) };
+    match make_crop(core, "CropAbs", clip, vi, rect) {
+        Ok(n) => set_clip(out, n),
+        Err(e) => out.set_error(&e),
+    }
+    Ok(())
+}
+
+// ---- AddBorders ----------------------------------------------------------------------------------
+
+/// The raw sample for a colour value, or None when it is outside what the format holds. Integer
+/// values round half up; float values must stay finite in the sample's precision.
+pub(super) fn color_sample(fmt: &VSVideoFormat, v: f64) -> Option<u32> {
+    if fmt.sampleType == stInteger {
+        if v < 0.0 {
+            return None;
+        }
+        let r = (v + 0.5).floor();
+        let max = ((1u64 << fmt.bitsPerSample) - 1) as f64;
+        if !(r <= max) {
+            return None;
+        }
+        Some(r as u32)
+    } else if fmt.bytesPerSample == 2 {
+        let h = super::blank::f32_to_half(v as f32);
+        if h & 0x7c00 == 0x7c00 {
+            return None;
+        }
+        Some(h as u32)
+    } else {
+        let f = v as f32;
+        if !f.is_finite() {
+            return None;
+        }
+        Some(f.to_bits())
+    }
+}
+
+/// Black: zero, with integer YUV chroma at the middle of the range.
+pub(super) fn black(fmt: &VSVideoFormat) -> [u32; 3] {
+    let mut c = [0u32; 3];
+    if fmt.colorFamily == cfYUV && fmt.sampleType == stInteger {
+        c[1] = 1 << (fmt.bitsPerSample - 1);
+        c[2] = c[1];
+    }
+    c
+}
+
+fn fill_row(row: *mut u8, bps: usize, n: usize, v: u32) {
+    // SAFETY: the caller gives `n` samples of `bps` bytes at `row`.
+    unsafe {
+        by_size!(bps, T => std::slice::from_raw_parts_mut(row.cast::<T>(), n).fill(v as T))
+    }
+}
+
+fn add_borders(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    let a = Args(input);
+    let clip = a.node("clip")?;
+    let vi = vinfo(&clip)?;
+    let (l, r, t, b) = (a.int("left").unwrap_or(0), a.int("right").unwrap_or(0), a.int("top").unwrap_or(0), a.int("bottom").unwrap_or(0));
+    if l < 0 || r < 0 || t < 0 || b < 0 {
+        return Err("border size to add must not be negative".into());
+    }
+    if vi.format.colorFamily == cfUndefined {
+        return Err("input needs to be constant format".into());
+    }
+    let fmt = vi.format;
+    let (mw, mh) = (1i64 << fmt.subSamplingW, 1i64 << fmt.subSamplingH);
+    if t % mh != 0 || b % mh != 0 {
+        return Err(format!("added area needs to have mod {mh} height"));
+    }
+    if l % mw != 0 || r % mw != 0 {
+        return Err(format!("added area needs to have mod {mw} width"));
+    }
+    if l == 0 && r == 0 && t == 0 && b == 0 {
+        set_clip(out, clip);
+        return Ok(());
+    }
+    let mut color = black(&fmt);
+    if let Some(c) = a.floats("color") {
+        if c.len() != fmt.numPlanes as usize {
+            return Err("invalid number of color values specified".into());
+        }
+        for (i, &v) in c.iter().enumerate() {
+            color[i] = color_sample(&fmt, v).ok_or("color value out of range")?;
+        }
+    }
+    let mut ovi = vi;
+    if vi.width > 0 {
+        let (w, h) = (vi.width as i64 + l + r, vi.height as i64 + t + b);
+        if w > i32::MAX as i64 || h > i32::MAX as i64 {
+            return Err("resulting frame is too big".into());
+        }
+        ovi.width = w as i32;
+        ovi.height = h as i32;
+    }
+    let node = spatial_node(core, "AddBorders", ovi, clip, move |src, core| {
+        let w = src.width + (l + r) as i32;
+        let h = src.height + (t + b) as i32;
+        let f = new_video(core, &fmt, w, h, Some(src))?;
+        let bps = fmt.bytesPerSample as usize;
+        for p in 0..fmt.numPlanes as usize {
+            let (sx, sy) = if p == 0 { (0, 0) } else { (fmt.subSamplingW, fmt.subSamplingH) };
+            let (pl, pt) = ((l >> sx) as usize, (t >> sy) as usize);
+            let s = src_plane(src, p);
+            // SAFETY: `f` is ours; all writes stay inside its plane.
+            unsafe {
+                let d = dst_plane(&f, p);
+                let v = color[p];
+                for y in 0..d.h {
+                    let row = d.ptr.offset(y as isize * d.stride);
+                    if y < pt || y >= pt + s.h {
+                        fill_row(row, bps, d.w, v);
+                    } else {
+                        fill_row(row, bps, pl, v);
+                        std::ptr::copy_nonoverlapping(s.ptr.offset((y - pt) as isize * s.stride), row.add(pl * bps), s.w * bps);
+                        fill_row(row.add((pl + s.w) * bps), bps, d.w - pl - s.w, v);
+                    }
+                }
+            }
+        }
+        Ok(Arc::new(f))
+    });
+    set_clip(out, node);
+    Ok(())
+}
+
+// ---- flips and turns -----------------------------------------------------------------------------
+
+#[derive(Clone, Copy, PartialEq)]
+enum Orient {
+    FlipV,
+    FlipH,
+    Turn180,
+    Transpose,
+    Turn90,
+    Turn270,
+}
+
+impl Orient {
+    fn swaps(self) -> bool {
+        matches!(self, Orient::Transpose | Orient::Turn90 | Orient::Turn270)
+    }
+}
+
+/// The format of a clip with rows and columns swapped.
+fn swapped_format(f: &VSVideoFormat) -> Option<VSVideoFormat> {
+    format::query_video(f.colorFamily, f.sampleType, f.bitsPerSample, f.subSamplingH, f.subSamplingW)
+}
+
+/// Writes `s` into `d` under the orientation: d[y][x] = s[sy][sx].
+///
+/// # Safety
+/// Both planes hold samples of T and have the matching sizes.
+unsafe fn orient_plane<T: Copy>(s: Src, d: Dst, o: Orient) {
+    match o {
+        Orient::FlipV => {
+            for y in 0..d.h {
+                d.row::<T>(y).copy_from_slice(s.row::<T>(s.h - 1 - y));
+            }
+        }
+        Orient::FlipH | Orient::Turn180 => {
+            for y in 0..d.h {
+                let sy = if o == Orient::FlipH { y } else { s.h - 1 - y };
+                let (dr, sr) = (d.row::<T>(y), s.row::<T>(sy));
+                for (a, b) in dr.iter_mut().zip(sr.iter().rev()) {
+                    *a = *b;
+                }
+            }
+        }
+        _ => {
+            // d is s.h wide and s.w high. In tiles, so that both sides stay in cache.
+            const TILE: usize = 32;
+            for by in (0..s.h).step_by(TILE) {
+                for bx in (0..s.w).step_by(TILE) {
+                    for sy in by..(by + TILE).min(s.h) {
+                        let sr = s.row::<T>(sy);
+                        for sx in bx..(bx + TILE).min(s.w) {
+                            let (dx, dy) = match o {
+                                Orient::Transpose => (sy, sx),
+                                // clockwise: the first row becomes the last column
+                                Orient::Turn90 => (s.h - 1 - sy, sx),
+                                _ => (sy, s.w - 1 - sx),
+                            };
+                            *d.ptr.offset(dy as isize * d.stride).cast::<T>().add(dx) = sr[sx];
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn orient_frame(src: &Frame, o: Orient, core: &Arc<Core>) -> Result<Arc<Frame>, String> {
+    let fmt = frame_format(src)?;
+    let (ofmt, w, h) = if o.swaps() {
+        (swapped_format(&fmt).ok_or("the transposed format is not valid")?, src.height, src.width)
+    } else {
+        (fmt, src.width, src.height)
+    };
+    let f = new_video(core, &ofmt, w, h, Some(src))?;
+    for p in 0..fmt.numPlanes as usize {
+        let s = src_plane(src, p);
+        // SAFETY: `f` is ours and its planes have the sizes the orientation gives.
+        unsafe {
+            let d = dst_plane(&f, p);
+            by_size!(fmt.bytesPerSample, T => orient_plane::<T>(s, d, o));
+        }
+    }
+    Ok(Arc::new(f))
+}
+
+fn orient(input: &Map, out: &mut Map, core: &Arc<Core>, name: &str, o: Orient) -> Result<(), String> {
+    let clip = Args(input).node("clip")?;
+    let mut vi = vinfo(&clip)?;
+    if o.swaps() {
+        if !is_constant(&vi) {
+            return Err("clip must have constant format and dimensions".into());
+        }
+        vi.format = swapped_format(&vi.format).ok_or("the transposed format is not valid")?;
+        std::mem::swap(&mut vi.width, &mut vi.height);
+    }
+    set_clip(out, spatial_node(core, name, vi, clip, move |f, core| orient_frame(f, o, core)));
+    Ok(())
+}
+
+fn flip_vertical(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    orient(input, out, core, "FlipVertical", Orient::FlipV)
+}
+fn flip_horizontal(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    orient(input, out, core, "FlipHorizontal", Orient::FlipH)
+}
+fn turn180(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    orient(input, out, core, "Turn180", Orient::Turn180)
+}
+fn transpose(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    orient(input, out, core, "Transpose", Orient::Transpose)
+}
+fn turn90(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    orient(input, out, core, "Turn90", Orient::Turn90)
+}
+fn turn270(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    orient(input, out, core, "Turn270", Orient::Turn270)
+}
+
+// ---- stacking ------------------------------------------------------------------------------------
+
+/// Request patterns for inputs read at frame n: strictly spatial when every input is as long as
+/// the output, general otherwise (a short input's last frame is asked for again and again).
+pub(super) fn same_n_patterns(clips: &[Arc<Node>], len: i32) -> Vec<i32> {
+    clips.iter().map(|c| if c.num_frames() == len { rpStrictSpatial } else { rpGeneral }).collect()
+}
+
+fn stack(input: &Map, out: &mut Map, core: &Arc<Core>, vertical: bool) -> Result<(), String> {
+    let name = if vertical { "StackVertical" } else { "StackHorizontal" };
+    let clips = Args(input).nodes("clips");
+    if clips.len() == 1 {
+        set_clip(out, clips[0].clone());
+        return Ok(());
+    }
+    let infos: Vec<VSVideoInfo> = clips.iter().map(|c| vinfo(c)).collect::<Result<_, _>>()?;
+    let first = infos[0];
+    for vi in &infos {
+        let fits = if vertical { vi.width == first.width } else { vi.height == first.height };
+        if !is_constant(vi) || vi.format != first.format || !fits {
+            let what = if vertical { "width" } else { "height" };
+            return Err(format!("clip format and {what} must match"));
+        }
+    }
+    let mut vi = first;
+    let total: i64 = infos.iter().map(|v| if vertical { v.height as i64 } else { v.width as i64 }).sum();
+    if total > i32::MAX as i64 {
+        return Err("resulting frame is too big".into());
+    }
+    if vertical {
+        vi.height = total as i32;
+    } else {
+        vi.width = total as i32;
+    }
+    vi.numFrames = infos.iter().map(|v| v.numFrames).max().unwrap_or(0);
+    let fmt = vi.format;
+    let count = clips.len();
+    let patterns = same_n_patterns(&clips, vi.numFrames);
+    let node = gen_node(
+        core,
+        name,
+        vi,
+        clips,
+        patterns,
+        Box::new(move |n| (0..count).map(|i| (i, n)).collect()),
+        Box::new(move |_, frames, core| {
+            let f = new_video(core, &fmt, vi.width, vi.height, Some(&frames[0]))?;
+            let bps = fmt.bytesPerSample as usize;
+            for p in 0..fmt.numPlanes as usize {
+                // SAFETY: `f` is ours; each input lands in its own part of the plane.
+                unsafe {
+                    let d = dst_plane(&f, p);
+                    let mut pos = 0usize;
+                    for src in frames {
+                        let s = src_plane(src, p);
+                        for y in 0..s.h {
+                            let (dy, dx) = if vertical { (pos + y, 0) } else { (y, pos) };
+                            let to = d.ptr.offset(dy as isize * d.stride).add(dx * bps);
+                            std::ptr::copy_nonoverlapping(s.ptr.offset(y as isize * s.stride), to, s.w * bps);
+                        }
+                        pos += if vertical { s.h } else { s.w };
+                    }
+                }
+            }
+            Ok(Arc::new(f))
+        }),
+    );
+    set_clip(out, node);
+    Ok(())
+}
+
+fn stack_vertical(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    stack(input, out, core, true)
+}
+fn stack_horizontal(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    stack(input, out, core, false)
+}
+
+// ---- ShufflePlanes and SplitPlanes -----------------------------------------------------------------
+
+/// A frame of `fmt` (w x h) whose planes are `(input frame, plane)` shared, not copied, with the
+/// properties of `props`.
+fn assemble(core: &Core, fmt: &VSVideoFormat, w: i32, h: i32, planes: &[(&Frame, usize)], props: &Frame) -> Result<Arc<Frame>, String> {
+    let f = new_video(core, fmt, w, h, Some(props))?;
+    for (i, &(src, p)) in planes.iter().enumerate() {
+        // SAFETY: `f` is new and ours; the plane has the dimensions the format gives plane i.
+        unsafe { f.set_plane(i, src.planes()[p].clone()) };
+    }
+    Ok(Arc::new(f))
+}
+
+fn plane_size(vi: &VSVideoInfo, p: usize) -> (i32, i32) {
+    format::plane_dims(&vi.format, vi.width, vi.height, p)
+}
+
+fn shuffle_planes(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    let a = Args(input);
+    let clips = a.nodes("clips");
+    let planes = a.ints("planes").unwrap_or_default();
+    let cf = a.int("colorfamily").unwrap_or(0);
+    let prop_src = a.opt_node("prop_src");
+    let cf = match cf {
+        1 => cfGray,
+        2 => cfRGB,
+        3 => cfYUV,
+        _ => return Err("invalid output colorfamily".into()),
+    };
+    if clips.is_empty() || clips.len() > 3 {
+        return Err("1-3 clips need to be specified".into());
+    }
+    let out_planes = if cf == cfGray { 1 } else { 3 };
+    if planes.len() > out_planes {
+        return Err("too many planes specified".into());
+    }
+    let infos: Vec<VSVideoInfo> = clips.iter().map(|c| vinfo(c)).collect::<Result<_, _>>()?;
+    if infos.iter().any(|vi| !is_constant(vi)) {
+        return Err("only clips with constant format and dimensions supported".into());
+    }
+    if let Some(p) = &prop_src {
+        vinfo(p)?;
+    }
+    // Output plane i: plane `planes[i]` (0 where not given) of clip i (the last clip past the end).
+    let mut sel = Vec::with_capacity(out_planes);
+    for i in 0..out_planes {
+        let c = i.min(clips.len() - 1);
+        let p = planes.get(i).copied().unwrap_or(0);
+        if p < 0 || p >= infos[c].format.numPlanes as i64 {
+            return Err("invalid plane specified".into());
+        }
+        sel.push((c, p as usize));
+    }
+    let f0 = infos[sel[0].0].format;
+    let (w, h) = plane_size(&infos[sel[0].0], sel[0].1);
+    let fmt = if cf == cfGray {
+        format::query_video(cfGray, f0.sampleType, f0.bitsPerSample, 0, 0)
+    } else {
+        let s1 = plane_size(&infos[sel[1].0], sel[1].1);
+        let s2 = plane_size(&infos[sel[2].0], sel[2].1);
+        if s1 != s2 {
+            return Err("plane 1 and 2 do not have the same size".into());
+        }
+        let ss = |full: i32, part: i32| (0..=4).find(|&s| part << s == full);
+        let (Some(ssw), Some(ssh)) = (ss(w, s1.0), ss(h, s1.1)) else {
+            return Err("plane 1 and 2 are not subsampled multiples of first plane".into());
+        };
+        for &(c, _) in &sel[1..] {
+            let f = infos[c].format;
+            if f.sampleType != f0.sampleType || f.bitsPerSample != f0.bitsPerSample {
+                return Err("plane 1 and 2 do not have binary compatible storage".into());
+            }
+        }
+        if cf == cfRGB && (ssw != 0 || ssh != 0) {
+            return Err("subsampled RGB not allowed".into());
+        }
+        format::query_video(cf, f0.sampleType, f0.bitsPerSample, ssw, ssh)
+    };
+    let fmt = fmt.ok_or("the resulting format is not valid")?;
+    let mut vi = infos[0];
+    vi.format = fmt;
+    vi.width = w;
+    vi.height = h;
+    vi.numFrames = infos.iter().map(|v| v.numFrames).max().unwrap_or(0);
+    let mut inputs = clips.clone();
+    let has_prop_src = prop_src.is_some();
+    if let Some(p) = prop_src {
+        inputs.push(p);
+    }
+    let count = inputs.len();
+    let patterns = same_n_patterns(&inputs, vi.numFrames);
+    let node = gen_node(
+        core,
+        "ShufflePlanes",
+        vi,
+        inputs,
+        patterns,
+        Box::new(move |n| (0..count).map(|i| (i, n)).collect()),
+        Box::new(move |_, frames, core| {
+            let parts: Vec<(&Frame, usize)> = sel.iter().map(|&(c, p)| (&*frames[c], p)).collect();
+            let props = if has_prop_src { &frames[count - 1] } else { &frames[0] };
+            assemble(core, &fmt, w, h, &parts, props)
+        }),
+    );
+    set_clip(out, node);
+    Ok(())
+}
+
+fn split_planes(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    let clip = Args(input).node("clip")?;
+    let vi = vinfo(&clip)?;
+    if vi.format.colorFamily == cfUndefined {
+        return Err("only constant format clips supported".into());
+    }
+    let gray = format::query_video(cfGray, vi.format.sampleType, vi.format.bitsPerSample, 0, 0).expect("a gray format of the same samples");
+    for p in 0..vi.format.numPlanes as usize {
+        let mut pvi = vi;
+        pvi.format = gray;
+        (pvi.width, pvi.height) = if vi.width > 0 { plane_size(&vi, p) } else { (0, 0) };
+        let node = spatial_node(core, "SplitPlanes", pvi, clip.clone(), move |f, core| {
+            let pl = &f.planes()[p];
+            assemble(core, &gray, pl.width, pl.height, &[(f, p)], f)
+        });
+        append_clip(out, node);
+    }
+    Ok(())
+}

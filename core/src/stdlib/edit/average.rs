@@ -1,0 +1,335 @@
+//! std.AverageFrames: a weighted sum of frames of one clip around frame n (temporal), or of frame n
+//! of several clips, divided by a scale.
+//!
+//! Integer formats: weights and scale are rounded to integers (half away from zero), the weighted
+//! sum is exact (integer YUV chroma taken relative to the middle of the range), then it is turned
+//! into single precision, multiplied by the single precision reciprocal of the scale and rounded to
+//! nearest, ties to even. Float formats: single precision fused multiply-adds in weight order, then
+//! the reciprocal of the scale. Half samples are computed in single precision.
+use std::sync::Arc;
+
+use vsvk_plugin_api::abi::*;
+
+use super::super::geometry::{dst_plane, format_name, gen_node, src_plane, Make, Requests, Src};
+use super::super::util::{new_video, planes_arg, set_clip, video_info, Args};
+use crate::core::Core;
+use crate::frame::Frame;
+use crate::map::Map;
+
+const MAX_WEIGHTS: usize = 31;
+
+fn round_half_away(v: f64) -> f64 {
+    v.signum() * (v.abs() + 0.5).floor()
+}
+
+pub(crate) fn half_to_f32(h: u16) -> f32 {
+    let sign = ((h as u32) & 0x8000) << 16;
+    let exp = ((h >> 10) & 0x1f) as u32;
+    let mant = (h & 0x3ff) as u32;
+    let bits = if exp == 0 {
+        if mant == 0 {
+            sign
+        } else {
+            // subnormal: shift the mantissa up until it is normal
+            let mut e = 127 - 15 + 1;
+            let mut m = mant;
+            while m & 0x400 == 0 {
+                m <<= 1;
+                e -= 1;
+            }
+            sign | ((e as u32) << 23) | ((m & 0x3ff) << 13)
+        }
+    } else if exp == 0x1f {
+        sign | 0x7f80_0000 | (mant << 13)
+    } else {
+        sign | ((exp + 127 - 15) << 23) | (mant << 13)
+    };
+    f32::from_bits(bits)
+}
+
+#[derive(Clone)]
+enum Weights {
+    Int { w: Vec<i32>, recip: f32 },
+    Float { w: Vec<f32>, recip: f32 },
+}
+
+pub fn average_frames(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    let a = Args(input);
+    let clips = a.nodes("clips");
+    let weights = a.floats("weights").unwrap_or_default();
+    let scenechange = a.bool("scenechange", false);
+    let single = clips.len() == 1;
+    if single && weights.len() % 2 == 0 {
+        return Err("Number of weights must be odd when only one clip supplied".into());
+    }
+    if !single && weights.len() != clips.len() {
+        return Err("Number of weights must match number of clips supplied".into());
+    }
+    if weights.is_empty() || weights.len() > MAX_WEIGHTS {
+        return Err("Must use between 1 and 31 weights and input clips".into());
+    }
+    if scenechange && !single {
+        return Err("Scenechange can only be used in single clip mode".into());
+    }
+    let infos: Vec<VSVideoInfo> = clips.iter().map(|c| video_info(c)).collect::<Result<_, _>>()?;
+    let vi = infos[0];
+    let fmt = vi.format;
+    let ok_format = fmt.colorFamily != cfUndefined
+        && ((fmt.sampleType == stInteger && fmt.bitsPerSample <= 16) || (fmt.sampleType == stFloat && (fmt.bitsPerSample == 16 || fmt.bitsPerSample == 32)));
+    if !ok_format {
+        return Err(format!("Input clip must be constant format 8..16 bit integer or 16-32 bit float, passed {}.", format_name(&fmt)));
+    }
+    if vi.width == 0 || vi.height == 0 {
+        return Err("clips must have constant dimensions".into());
+    }
+    for (i, b) in infos.iter().enumerate().skip(1) {
+        if b.format != fmt || b.width != vi.width || b.height != vi.height {
+            return Err(format!(
+                "All clips must have the same format, passed {}[{}x{}] and {}[{}x{}] in clip #{i}",
+                format_name(&fmt),
+                vi.width,
+                vi.height,
+                format_name(&b.format),
+                b.width,
+                b.height
+            ));
+        }
+    }
+    let scale = a.float("scale");
+    let weights = if fmt.sampleType == stInteger {
+        let w: Vec<i64> = weights.iter().map(|&v| round_half_away(v).clamp(-1e12, 1e12) as i64).collect();
+        if w.iter().any(|&v| !(-1023..=1023).contains(&v)) {
+            return Err("coefficients may only be between -1023 and 1023".into());
+        }
+        let s = match scale {
+            Some(s) => {
+                let s = round_half_away(s);
+                if !(s > 0.0) {
+                    return Err("scale must be a positive number".into());
+                }
+                s
+            }
+            None => {
+                let sum: i64 = w.iter().sum();
+                if sum > 0 {
+                    sum as f64
+                } else {
+                    1.0
+                }
+            }
+        };
+        Weights::Int { w: w.iter().map(|&v| v as i32).collect(), recip: 1.0f32 / s as f32 }
+    } else {
+        let s = match scale {
+            Some(s) => {
+                if !(s > 0.0) {
+                    return Err("scale must be a positive number".into());
+                }
+                s
+            }
+            None => {
+                let sum: f64 = weights.iter().sum();
+                if sum > 0.0 {
+                    sum
+                } else {
+                    1.0
+                }
+            }
+        };
+        Weights::Float { w: weights.iter().map(|&v| v as f32).collect(), recip: 1.0f32 / s as f32 }
+    };
+    // Plane numbers up to 2 are taken whatever the format; those it lacks are ignored.
+    let process = planes_arg(&a, "planes", 3)?;
+
+    let count = weights_len(&weights);
+    let radius = (count / 2) as i32;
+    let last = vi.numFrames - 1;
+    let (requests, patterns): (Requests, Vec<i32>) = if single {
+        (Box::new(move |n| (0..count as i32).map(|k| (0, (n - radius + k).clamp(0, last))).collect()), vec![rpGeneral])
+    } else {
+        let nc = clips.len();
+        (Box::new(move |n| (0..nc).map(|i| (i, n)).collect()), super::super::geometry::same_n_patterns(&clips, vi.numFrames))
+    };
+    let make: Make = Box::new(move |_, frames, core| {
+        let base = if single { radius as usize } else { 0 };
+        // Scene changes: walking out from the centre, once a frame is marked as starting (going
+        // back) or ending (going forward) a scene, the weights of the frames beyond it move onto
+        // the centre frame.
+        let mut moved = vec![false; count];
+        if single && scenechange {
+            let r = radius as usize;
+            let flag = |f: &Frame, key: &str| f.props().get_int(key.as_bytes(), 0).is_ok_and(|v| v != 0);
+            let mut cut = false;
+            for k in (0..r).rev() {
+                cut = cut || flag(&frames[k + 1], "_SceneChangePrev");
+                moved[k] = cut;
+            }
+            let mut cut = false;
+            for k in r + 1..count {
+                cut = cut || flag(&frames[k - 1], "_SceneChangeNext");
+                moved[k] = cut;
+            }
+        }
+        let weights = weights.moved(&moved, base);
+        let use_: Vec<usize> = (0..count).filter(|&k| !moved[k]).collect();
+        let main = &frames[base];
+        let f = new_video(core, &fmt, main.width, main.height, Some(main))?;
+        for p in 0..fmt.numPlanes as usize {
+            if !process[p] {
+                // SAFETY: `f` is new and ours; the plane has the same dimensions.
+                unsafe { f.set_plane(p, main.planes()[p].clone()) };
+                continue;
+            }
+            let srcs: Vec<Src> = use_.iter().map(|&i| src_plane(&frames[i], p)).collect();
+            // SAFETY: `f` is ours; every plane has the same dimensions and sample type.
+            unsafe {
+                let d = dst_plane(&f, p);
+                match &weights {
+                    Weights::Int { w, recip } => {
+                        let w: Vec<i32> = use_.iter().map(|&k| w[k]).collect();
+                        let w = &w;
+                        let chroma = p > 0 && fmt.colorFamily == cfYUV;
+                        let bias = if chroma { 1i32 << (fmt.bitsPerSample - 1) } else { 0 };
+                        let max = (1i32 << fmt.bitsPerSample) - 1;
+                        if fmt.bytesPerSample == 1 {
+                            int_plane::<u8>(&srcs, d.ptr, d.stride, d.w, d.h, w, *recip, bias, max);
+                        } else {
+                            int_plane::<u16>(&srcs, d.ptr, d.stride, d.w, d.h, w, *recip, bias, max);
+                        }
+                    }
+                    Weights::Float { w, recip } => {
+                        let w: Vec<f32> = use_.iter().map(|&k| w[k]).collect();
+                        let w = &w;
+                        float_plane(&srcs, d.ptr, d.stride, d.w, d.h, w, *recip, fmt.bytesPerSample == 2);
+                    }
+                }
+            }
+        }
+        Ok(Arc::new(f))
+    });
+    set_clip(out, gen_node(core, "AverageFrames", vi, clips, patterns, requests, make));
+    Ok(())
+}
+
+impl Weights {
+    /// The weights with those of the `moved` positions added onto position `to`.
+    fn moved(&self, moved: &[bool], to: usize) -> Weights {
+        let mut out = self.clone();
+        match &mut out {
+            Weights::Int { w, .. } => {
+                for k in 0..w.len() {
+                    if moved[k] {
+                        w[to] += w[k];
+                    }
+                }
+            }
+            Weights::Float { w, .. } => {
+                for k in 0..w.len() {
+                    if moved[k] {
+                        w[to] += w[k];
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+fn weights_len(w: &Weights) -> usize {
+    match w {
+        Weights::Int { w, .. } => w.len(),
+        Weights::Float { w, .. } => w.len(),
+    }
+}
+
+trait IntSample: Copy {
+    fn get(self) -> i32;
+    fn put(v: i32) -> Self;
+}
+impl IntSample for u8 {
+    fn get(self) -> i32 {
+        self as i32
+    }
+    fn put(v: i32) -> Self {
+        v as u8
+    }
+}
+impl IntSample for u16 {
+    fn get(self) -> i32 {
+        self as i32
+    }
+    fn put(v: i32) -> Self {
+        v as u16
+    }
+}
+
+/// # Safety
+/// `srcs` and the destination are planes of `w` x `h` samples of T.
+#[allow(clippy::too_many_arguments)]
+unsafe fn int_plane<T: IntSample>(srcs: &[Src], dst: *mut u8, stride: isize, w: usize, h: usize, weights: &[i32], recip: f32, bias: i32, max: i32) {
+    let mut acc = vec![0i32; w];
+    for y in 0..h {
+        acc.fill(0);
+        for (s, &wt) in srcs.iter().zip(weights) {
+            for (a, &v) in acc.iter_mut().zip(s.row::<T>(y)) {
+                *a += (v.get() - bias) * wt;
+            }
+        }
+        let out = std::slice::from_raw_parts_mut(dst.offset(y as isize * stride).cast::<T>(), w);
+        for (o, &a) in out.iter_mut().zip(&acc) {
+            let v = ((a as f32) * recip).round_ties_even() as i32 + bias;
+            *o = T::put(v.clamp(0, max));
+        }
+    }
+}
+
+/// # Safety
+/// As for `int_plane`, with f32 samples (or half ones when `half`).
+#[allow(clippy::too_many_arguments)]
+unsafe fn float_plane(srcs: &[Src], dst: *mut u8, stride: isize, w: usize, h: usize, weights: &[f32], recip: f32, half: bool) {
+    // mul_add is a true fused multiply-add either way; with the instruction it is also fast.
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("fma") {
+        return float_plane_fma(srcs, dst, stride, w, h, weights, recip, half);
+    }
+    float_plane_impl(srcs, dst, stride, w, h, weights, recip, half)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "fma")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn float_plane_fma(srcs: &[Src], dst: *mut u8, stride: isize, w: usize, h: usize, weights: &[f32], recip: f32, half: bool) {
+    float_plane_impl(srcs, dst, stride, w, h, weights, recip, half)
+}
+
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn float_plane_impl(srcs: &[Src], dst: *mut u8, stride: isize, w: usize, h: usize, weights: &[f32], recip: f32, half: bool) {
+    let mut acc = vec![0f32; w];
+    for y in 0..h {
+        acc.fill(0.0);
+        for (s, &wt) in srcs.iter().zip(weights) {
+            if half {
+                for (a, &v) in acc.iter_mut().zip(s.row::<u16>(y)) {
+                    *a = half_to_f32(v).mul_add(wt, *a);
+                }
+            } else {
+                for (a, &v) in acc.iter_mut().zip(s.row::<f32>(y)) {
+                    *a = v.mul_add(wt, *a);
+                }
+            }
+        }
+        let row = dst.offset(y as isize * stride);
+        if half {
+            let out = std::slice::from_raw_parts_mut(row.cast::<u16>(), w);
+            for (o, &a) in out.iter_mut().zip(&acc) {
+                *o = super::super::blank::f32_to_half(a * recip);
+            }
+        } else {
+            let out = std::slice::from_raw_parts_mut(row.cast::<f32>(), w);
+            for (o, &a) in out.iter_mut().zip(&acc) {
+                *o = a * recip;
+            }
+        }
+    }
+}
