@@ -156,6 +156,11 @@ fn nnedi3vk() {
 }
 
 #[test]
+fn eedi3vk2() {
+    same("YUV420P8", &["eedi3vk2.so"], "std.GPUUpload,eedi3vk2.EEDI3:field=1,std.GPUDownload");
+}
+
+#[test]
 fn bm3dvk2() {
     // bm3dvk2 is not deterministic on lavapipe, even on R81 with one thread (its output varies
     // between two or three values from run to run), so ours must give one of R81's results.
@@ -221,17 +226,23 @@ fn vram_pressure_evicts_cached_gpu_frames() {
 
 #[test]
 fn exec_pool_stress_repeated() {
-    for _ in 0..3 {
-        assert_eq!(ok_line(&our_core(), "stress"), "ok stress released=1600");
+    // three processes at once, twice: 8 threads each hammering one pool, on 2 cores
+    for _ in 0..2 {
+        let runs: Vec<_> = (0..3).map(|_| std::thread::spawn(|| ok_line(&our_core(), "stress"))).collect();
+        for r in runs {
+            assert_eq!(r.join().expect("a stress run"), "ok stress released=1600");
+        }
     }
 }
 
 #[test]
-fn read_and_write_pointers_of_gpu_frames_are_null() {
+fn gpu_frames_have_null_pointers_and_outlive_the_core() {
     for s in ["fatal-read-ptr", "fatal-write-ptr"] {
         for core in [our_core(), reference_core()] {
             let out = probe_run(&core, s);
             assert!(out.success() && out.stdout.contains("ptr (nil)"), "{} {s}: {}", core_name(&core), out.describe());
+            // the frame outlives the core: freeCore warns, and the frame stays valid
+            assert!(out.stderr.contains("log 2: Core freed but 4096 bytes still allocated in GPU framebuffers"), "{} {s}: {}", core_name(&core), out.describe());
         }
     }
 }

@@ -36,6 +36,7 @@ pub unsafe extern "C" fn free_core(c: *mut VSCore) {
         if !crate::scheduler::on_worker_thread() {
             cr.pool.wait_idle();
         }
+        crate::gpu::warn_at_free(cr);
         // SAFETY: releases the reference createCore handed out; nodes still alive keep the rest.
         drop(unsafe { Arc::from_raw(c.cast::<Core>()) });
     })

@@ -447,14 +447,14 @@ impl PoolInner {
             .collect();
         let cbs = [vk::CommandBufferSubmitInfo::default().command_buffer(slot.cb)];
         let result = self.queue.with(|q| {
+            // Allocated before the submission, so no reaper can see the counter pass it: a value
+            // whose submission then fails is past checking (waiting for it hangs), as the API says.
             let value = self.submitted.load(Ordering::Relaxed) + 1;
+            self.submitted.store(value, Ordering::Release);
             let signal = [vk::SemaphoreSubmitInfo::default().semaphore(self.timeline.sem).value(value).stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)];
             let submit = vk::SubmitInfo2::default().wait_semaphore_infos(&wait_infos).command_buffer_infos(&cbs).signal_semaphore_infos(&signal);
             // SAFETY: the queue lock is held; all handles are live.
             let r = unsafe { self.dev.device.queue_submit2(q, &[submit], vk::Fence::null()) };
-            if r.is_ok() {
-                self.submitted.store(value, Ordering::Release);
-            }
             r.map(|_| value)
         });
         let value = match result {

@@ -45,6 +45,8 @@ unsafe impl Sync for Exportable {}
 
 impl Exportable {
     fn create(dev: &Device, size: u64) -> Result<Exportable, String> {
+        // The pool's 4 KB granularity, like pooled planes.
+        let size = size.div_ceil(4096) * 4096;
         let d = &dev.device;
         let handle = vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD;
         let mut ext = vk::ExternalMemoryBufferCreateInfo::default().handle_types(handle);
@@ -155,6 +157,7 @@ impl GpuPlane {
                     Exportable::create(dev, size as u64)
                 })?,
             };
+            dev.pool.frame_bytes.fetch_add(e.alloc_size as i64, Ordering::Relaxed);
             return Ok(GpuPlane {
                 dev: dev.clone(),
                 memory_id: e.memory_id,
@@ -172,6 +175,7 @@ impl GpuPlane {
                 super::relieve(dev);
                 dev.pool.create_buffer(&dev.device, size as u64, PLANE_USAGE, dev.pool.plane_location, vk::MemoryPropertyFlags::empty())
             })?;
+        dev.pool.frame_bytes.fetch_add(b.region.size() as i64, Ordering::Relaxed);
         Ok(GpuPlane {
             dev: dev.clone(),
             backing: Some(Backing::Pooled(b)),
@@ -231,8 +235,12 @@ impl Drop for GpuPlane {
         // The memory may be reused at once: whatever writes it must have finished.
         let _ = self.wait_host();
         match self.backing.take() {
-            Some(Backing::Pooled(b)) => self.dev.pool.recycle(&self.dev.device, b),
+            Some(Backing::Pooled(b)) => {
+                self.dev.pool.frame_bytes.fetch_sub(b.region.size() as i64, Ordering::Relaxed);
+                self.dev.pool.recycle(&self.dev.device, b)
+            }
             Some(Backing::Exportable(e)) => {
+                self.dev.pool.frame_bytes.fetch_sub(e.alloc_size as i64, Ordering::Relaxed);
                 if self.owner.load(Ordering::Relaxed) != OWNER_CORE || self.dev.pool.over_limit() {
                     // A foreign API may still hold an import of it: never hand it to another plane.
                     e.destroy(&self.dev);

@@ -118,6 +118,17 @@ impl CoreGpu {
     }
 }
 
+/// freeCore with GPU frames still alive: they stay valid (and return their VRAM when released),
+/// but the user hears of it, as from R81.
+pub fn warn_at_free(core: &Core) {
+    if let Some(d) = core.gpu.existing() {
+        let b = d.pool.frame_bytes.load(Ordering::Relaxed);
+        if b > 0 {
+            core.log_message(vsvk_plugin_api::abi::mtWarning, &format!("Core freed but {b} bytes still allocated in GPU framebuffers"));
+        }
+    }
+}
+
 /// Under pressure: evicts cached GPU frames (least valuable: every node's cached GPU frames) down
 /// to a tenth under the limit, reaps finished submissions, and hands idle buckets back.
 pub fn relieve(dev: &Arc<Device>) {

@@ -64,6 +64,8 @@ pub struct Pool {
     /// Bytes of live regions, bucketed buffers included.
     pub used: AtomicI64,
     pub bucketed: AtomicI64,
+    /// Bytes of live frame planes (their allocations), for freeCore's warning.
+    pub frame_bytes: AtomicI64,
     /// Bytes declared through reserveGPUMemory.
     pub reserved: AtomicI64,
     pub limit: AtomicI64,
@@ -113,6 +115,7 @@ impl Pool {
             buckets: Mutex::new(HashMap::new()),
             used: AtomicI64::new(0),
             bucketed: AtomicI64::new(0),
+            frame_bytes: AtomicI64::new(0),
             reserved: AtomicI64::new(0),
             limit: AtomicI64::new(limit),
             plane_location: if unified { MemoryLocation::CpuToGpu } else { MemoryLocation::GpuOnly },
