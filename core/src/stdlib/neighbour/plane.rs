@@ -1,0 +1,381 @@
+//! Plane views, edge mirroring, padded row buffers, half-float conversion and the AVX2 dispatch
+//! used by the neighbourhood filters.
+use std::marker::PhantomData;
+
+use crate::frame::Frame;
+
+/// Read access to one plane of a frame, row by row.
+pub struct PlaneIn<'a, T> {
+    base: *const u8,
+    stride: isize,
+    pub w: usize,
+    pub h: usize,
+    _m: PhantomData<&'a [T]>,
+}
+
+impl<'a, T: Copy> PlaneIn<'a, T> {
+    pub fn new(f: &'a Frame, p: usize) -> Self {
+        let pl = &f.planes()[p];
+        let base = f.read_ptr(p as i32).expect("plane exists");
+        PlaneIn { base, stride: pl.stride, w: pl.width as usize, h: pl.height as usize, _m: PhantomData }
+    }
+    #[inline(always)]
+    pub fn row(&self, y: usize) -> &'a [T] {
+        assert!(y < self.h);
+        // SAFETY: the row lies inside the plane and holds `w` samples of T (the format says so).
+        unsafe { std::slice::from_raw_parts(self.base.offset(y as isize * self.stride).cast::<T>(), self.w) }
+    }
+}
+
+/// Write access to one plane of a frame this filter owns.
+pub struct PlaneOut<'a, T> {
+    base: *mut u8,
+    stride: isize,
+    pub w: usize,
+    pub h: usize,
+    _m: PhantomData<&'a mut [T]>,
+}
+
+impl<'a, T: Copy> PlaneOut<'a, T> {
+    pub fn new(f: &'a mut Frame, p: usize) -> Self {
+        // SAFETY: `&mut Frame` means the frame is ours alone (new, not yet handed out).
+        let base = unsafe { f.write_ptr(p as i32) }.expect("plane exists");
+        let pl = &f.planes()[p];
+        PlaneOut { base, stride: pl.stride, w: pl.width as usize, h: pl.height as usize, _m: PhantomData }
+    }
+    #[inline(always)]
+    pub fn row_mut(&mut self, y: usize) -> &mut [T] {
+        assert!(y < self.h);
+        // SAFETY: rows are disjoint and inside the plane; `&mut self` keeps one row borrowed at a time.
+        unsafe { std::slice::from_raw_parts_mut(self.base.offset(y as isize * self.stride).cast::<T>(), self.w) }
+    }
+}
+
+/// Symmetric extension with the edge sample repeated (.. 1 0 | 0 1 2 .. n-1 | n-1 n-2 ..),
+/// periodic beyond one reflection.
+#[inline(always)]
+pub fn sym(i: isize, n: usize) -> usize {
+    let n2 = 2 * n as isize;
+    let m = i.rem_euclid(n2) as usize;
+    if m < n {
+        m
+    } else {
+        2 * n - 1 - m
+    }
+}
+
+#[inline(always)]
+pub fn clamp_idx(i: isize, n: usize) -> usize {
+    i.clamp(0, n as isize - 1) as usize
+}
+
+/// Anything that hands out rows of samples.
+pub trait RowSrc<T> {
+    fn w(&self) -> usize;
+    fn h(&self) -> usize;
+    fn row(&self, y: usize) -> &[T];
+}
+
+impl<T: Copy> RowSrc<T> for PlaneIn<'_, T> {
+    fn w(&self) -> usize {
+        self.w
+    }
+    fn h(&self) -> usize {
+        self.h
+    }
+    #[inline(always)]
+    fn row(&self, y: usize) -> &[T] {
+        PlaneIn::row(self, y)
+    }
+}
+
+/// A plane held in memory, rows packed.
+pub struct Packed<T> {
+    pub buf: Vec<T>,
+    pub w: usize,
+    pub h: usize,
+}
+
+impl<T: Copy + Default> Packed<T> {
+    pub fn new(w: usize, h: usize) -> Packed<T> {
+        Packed { buf: vec![T::default(); w * h], w, h }
+    }
+    #[inline(always)]
+    pub fn row_mut(&mut self, y: usize) -> &mut [T] {
+        &mut self.buf[y * self.w..][..self.w]
+    }
+}
+
+impl<T: Copy> RowSrc<T> for Packed<T> {
+    fn w(&self) -> usize {
+        self.w
+    }
+    fn h(&self) -> usize {
+        self.h
+    }
+    #[inline(always)]
+    fn row(&self, y: usize) -> &[T] {
+        &self.buf[y * self.w..][..self.w]
+    }
+}
+
+/// A whole plane with `r` mirrored columns on each side.
+pub struct Padded<U> {
+    pub buf: Vec<U>,
+    pub pw: usize,
+    pub h: usize,
+}
+
+impl<U: Copy + Default> Padded<U> {
+    #[inline(always)]
+    pub fn build<T: Copy>(src: &impl RowSrc<T>, r: usize, conv: impl Fn(&[T], &mut [U])) -> Padded<U> {
+        let (w, h) = (src.w(), src.h());
+        let pw = w + 2 * r;
+        let mut buf = vec![U::default(); pw * h];
+        for y in 0..h {
+            let out = &mut buf[y * pw..(y + 1) * pw];
+            conv(src.row(y), &mut out[r..r + w]);
+            for k in 0..r {
+                out[r - 1 - k] = out[r + sym(-1 - k as isize, w)];
+                out[r + w + k] = out[r + sym((w + k) as isize, w)];
+            }
+        }
+        Padded { buf, pw, h }
+    }
+    #[inline(always)]
+    pub fn row(&self, y: usize) -> &[U] {
+        &self.buf[y * self.pw..(y + 1) * self.pw]
+    }
+}
+
+/// `v` clamped to 0..=max (NaN to 0) as an integer, without the saturating conversion's checks
+/// (which keep loops from vectorising).
+#[inline(always)]
+pub fn clamp_to_int(v: f32, max: f32) -> i32 {
+    let v = v.max(0.0).min(max);
+    // SAFETY: v is finite and within 0..=max, which fits i32 (max is at most 65535).
+    unsafe { v.to_int_unchecked::<i32>() }
+}
+
+/// Integer samples.
+pub trait IntPx: Copy + Default + Ord + Send + Sync + 'static {
+    /// A type that holds the sum of eight samples.
+    type Wide: Copy + Default + std::ops::Add<Output = Self::Wide> + std::ops::Shr<u32, Output = Self::Wide>;
+    fn get(self) -> i32;
+    fn put(v: i32) -> Self;
+    fn wide(self) -> Self::Wide;
+    fn wide_const(v: u32) -> Self::Wide;
+    fn from_wide(v: Self::Wide) -> Self;
+    fn sat_add(self, o: Self) -> Self;
+    fn sat_sub(self, o: Self) -> Self;
+}
+impl IntPx for u8 {
+    type Wide = u16;
+    #[inline(always)]
+    fn get(self) -> i32 {
+        self as i32
+    }
+    #[inline(always)]
+    fn put(v: i32) -> Self {
+        v as u8
+    }
+    #[inline(always)]
+    fn wide(self) -> u16 {
+        self as u16
+    }
+    #[inline(always)]
+    fn wide_const(v: u32) -> u16 {
+        v as u16
+    }
+    #[inline(always)]
+    fn from_wide(v: u16) -> Self {
+        v as u8
+    }
+    #[inline(always)]
+    fn sat_add(self, o: Self) -> Self {
+        self.saturating_add(o)
+    }
+    #[inline(always)]
+    fn sat_sub(self, o: Self) -> Self {
+        self.saturating_sub(o)
+    }
+}
+impl IntPx for u16 {
+    type Wide = u32;
+    #[inline(always)]
+    fn get(self) -> i32 {
+        self as i32
+    }
+    #[inline(always)]
+    fn put(v: i32) -> Self {
+        v as u16
+    }
+    #[inline(always)]
+    fn wide(self) -> u32 {
+        self as u32
+    }
+    #[inline(always)]
+    fn wide_const(v: u32) -> u32 {
+        v
+    }
+    #[inline(always)]
+    fn from_wide(v: u32) -> Self {
+        v as u16
+    }
+    #[inline(always)]
+    fn sat_add(self, o: Self) -> Self {
+        self.saturating_add(o)
+    }
+    #[inline(always)]
+    fn sat_sub(self, o: Self) -> Self {
+        self.saturating_sub(o)
+    }
+}
+
+/// IEEE half (as bits) to single precision; exact.
+#[inline(always)]
+pub fn half_to_f32(h: u16) -> f32 {
+    let sign = ((h & 0x8000) as u32) << 16;
+    let exp = ((h >> 10) & 0x1f) as u32;
+    let man = (h & 0x3ff) as u32;
+    let bits = if exp == 0x1f {
+        sign | 0x7f80_0000 | (man << 13)
+    } else if exp == 0 {
+        if man == 0 {
+            sign
+        } else {
+            // subnormal: value = man * 2^-24
+            let v = man as f32 * (1.0 / 16_777_216.0);
+            return if sign != 0 { -v } else { v };
+        }
+    } else {
+        sign | ((exp + 112) << 23) | (man << 13)
+    };
+    f32::from_bits(bits)
+}
+
+/// Single precision to IEEE half bits, rounding to nearest even.
+#[inline(always)]
+pub fn f32_to_half(v: f32) -> u16 {
+    super::super::blank::f32_to_half(v)
+}
+
+pub fn halves_to_f32(src: &[u16], dst: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    if has_f16c() {
+        // SAFETY: the CPU has F16C and AVX (checked).
+        unsafe { halves_to_f32_f16c(src, dst) };
+        return;
+    }
+    for (d, &s) in dst.iter_mut().zip(src) {
+        *d = half_to_f32(s);
+    }
+}
+
+pub fn f32_to_halves(src: &[f32], dst: &mut [u16]) {
+    #[cfg(target_arch = "x86_64")]
+    if has_f16c() {
+        // SAFETY: the CPU has F16C and AVX (checked).
+        unsafe { f32_to_halves_f16c(src, dst) };
+        return;
+    }
+    for (d, &s) in dst.iter_mut().zip(src) {
+        *d = f32_to_half(s);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn has_f16c() -> bool {
+    std::is_x86_feature_detected!("f16c") && std::is_x86_feature_detected!("avx")
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx,f16c")]
+unsafe fn halves_to_f32_f16c(src: &[u16], dst: &mut [f32]) {
+    use std::arch::x86_64::*;
+    let n = src.len().min(dst.len());
+    let mut i = 0;
+    while i + 8 <= n {
+        let h = _mm_loadu_si128(src.as_ptr().add(i).cast());
+        _mm256_storeu_ps(dst.as_mut_ptr().add(i), _mm256_cvtph_ps(h));
+        i += 8;
+    }
+    for k in i..n {
+        dst[k] = half_to_f32(src[k]);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx,f16c")]
+unsafe fn f32_to_halves_f16c(src: &[f32], dst: &mut [u16]) {
+    use std::arch::x86_64::*;
+    let n = src.len().min(dst.len());
+    let mut i = 0;
+    while i + 8 <= n {
+        let v = _mm256_loadu_ps(src.as_ptr().add(i));
+        let h = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(v);
+        _mm_storeu_si128(dst.as_mut_ptr().add(i).cast(), h);
+        i += 8;
+    }
+    for k in i..n {
+        dst[k] = f32_to_half(src[k]);
+    }
+}
+
+/// Whether the AVX2 + FMA builds of the kernels may run here.
+pub fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Whether the AVX-512 builds of the kernels may run here.
+pub fn has_avx512() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        has_avx2()
+            && std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512vl")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Defines `$name`, which runs `$impl` (an `#[inline(always)]` function) compiled for AVX2 + FMA
+/// when the CPU has them and for the baseline otherwise. Results are the same either way (the
+/// kernels only use operations whose results do not depend on the instruction set).
+macro_rules! multiversion {
+    ($vis:vis fn $name:ident => $impl:ident ($($a:ident : $t:ty),* $(,)?)) => {
+        $vis fn $name($($a: $t),*) {
+            #[cfg(target_arch = "x86_64")]
+            {
+                #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,fma")]
+                unsafe fn fast512($($a: $t),*) {
+                    $impl($($a),*)
+                }
+                if $crate::stdlib::neighbour::plane::has_avx512() {
+                    // SAFETY: the CPU supports AVX-512 F/BW/VL (checked just above).
+                    return unsafe { fast512($($a),*) };
+                }
+                #[target_feature(enable = "avx2,fma")]
+                unsafe fn fast($($a: $t),*) {
+                    $impl($($a),*)
+                }
+                if $crate::stdlib::neighbour::plane::has_avx2() {
+                    // SAFETY: the CPU supports AVX2 and FMA (checked just above).
+                    return unsafe { fast($($a),*) };
+                }
+            }
+            $impl($($a),*)
+        }
+    };
+}
+pub(crate) use multiversion;

@@ -1,0 +1,535 @@
+//! std's neighbourhood filters (Convolution, BoxBlur, Minimum, Maximum, Median, Inflate, Deflate,
+//! Sobel, Prewitt) against the reference core (VapourSynth R81), through the oracle's C driver
+//! (tests/oracle/driver.c) and noise source (tests/plugins/vsvknoise.c): the fingerprints (every
+//! pixel and frame property) must be identical.
+//!
+//! Float formats are checked twice: with R81's default code (its SIMD kernels) and after
+//! `std.SetMaxCPU("none")` (its plain C kernels; the driver's `--maxcpu none`). The two add things
+//! up in different orders, so their float results differ in the last bits; ours follow whichever
+//! the level selects, and both must match bit for bit. (The plain results are those of R81's
+//! build for this machine's CPU, libvapoursynthfilters_zn4.so; a build for another CPU rounds
+//! some sums differently.) Half-float results are rounded back to half, and must match too.
+//!
+//! Needs what tests/tests/oracle.rs needs: `scripts/setup.sh` and our core built in release mode.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use vsvk_tests::reference;
+
+const RUN_LIMIT: Duration = Duration::from_secs(180);
+
+// ---- the driver and the noise source (as in oracle.rs) ----------------------------------------------
+
+struct Tools {
+    driver: PathBuf,
+    noise: PathBuf,
+}
+
+fn build_tools() -> Result<Tools, String> {
+    let include = reference::include_dir()?;
+    let root = reference::workspace_root();
+    let out = reference::target_dir().join("vsvk-oracle");
+    std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let driver = out.join("driver");
+    let noise = out.join("vsvknoise.so");
+    let pid = std::process::id();
+    let inc = format!("-I{}", include.display());
+    let jobs: [(&Path, Vec<&str>); 2] = [
+        (&driver, vec!["-O2", "-Wall", "-Wextra", "-Werror", &inc, "tests/oracle/driver.c", "-ldl", "-lpthread"]),
+        (&noise, vec!["-O2", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC", &inc, "tests/plugins/vsvknoise.c"]),
+    ];
+    for (target, args) in jobs.iter() {
+        // build beside the target and rename, so that other test processes never see half a file
+        let tmp = target.with_extension(format!("tmp{pid}"));
+        let result = Command::new("gcc")
+            .args(args)
+            .arg("-o")
+            .arg(&tmp)
+            .current_dir(&root)
+            .output()
+            .map_err(|e| format!("cannot run gcc: {e}"))?;
+        if !result.status.success() {
+            return Err(format!("gcc {} failed:\n{}", args.join(" "), String::from_utf8_lossy(&result.stderr)));
+        }
+        std::fs::rename(&tmp, target).map_err(|e| format!("cannot rename {}: {e}", tmp.display()))?;
+    }
+    Ok(Tools { driver, noise })
+}
+
+fn tools() -> &'static Tools {
+    static TOOLS: OnceLock<Result<Tools, String>> = OnceLock::new();
+    match TOOLS.get_or_init(build_tools) {
+        Ok(t) => t,
+        Err(e) => panic!("cannot build the oracle's C programs: {e}"),
+    }
+}
+
+fn reference_core() -> PathBuf {
+    reference::reference_core().unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn our_core() -> PathBuf {
+    reference::our_core().unwrap_or_else(|e| panic!("{e}"))
+}
+
+// ---- cases ------------------------------------------------------------------------------------------
+
+/// The noise source in one format and size, then `chain`.
+#[derive(Clone)]
+struct Case {
+    chain: String,
+    source: Vec<String>,
+}
+
+impl Case {
+    fn sized(format: &str, width: u32, height: u32, chain: &str) -> Case {
+        Case {
+            chain: chain.to_string(),
+            source: ["--format", format, "--width", &width.to_string(), "--height", &height.to_string(), "--frames", "3", "--seed", "7"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+        }
+    }
+
+    fn describe(&self) -> String {
+        format!("{} | {}", self.source.join(" "), self.chain)
+    }
+}
+
+struct Run {
+    line: String,
+    stderr: String,
+}
+
+impl Run {
+    fn ok(&self) -> bool {
+        self.line.starts_with("ok ")
+    }
+
+    /// The result line without what may differ between equivalent runs (threads, speed).
+    fn fingerprint(&self) -> &str {
+        match self.line.find(" threads=") {
+            Some(i) if self.ok() => &self.line[..i],
+            _ => &self.line,
+        }
+    }
+
+    fn stderr_tail(&self) -> String {
+        let lines: Vec<&str> = self.stderr.lines().collect();
+        lines[lines.len().saturating_sub(15)..].join("\n")
+    }
+}
+
+fn run(core: &Path, case: &Case, mode: &[&str]) -> Run {
+    let t = tools();
+    let mut cmd = Command::new(&t.driver);
+    cmd.arg(core).arg("--plugin").arg(&t.noise);
+    cmd.args(&case.source).args(mode).arg(&case.chain);
+    cmd.env("LD_LIBRARY_PATH", reference::library_path()).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap_or_else(|e| panic!("cannot start {}: {e}", t.driver.display()));
+    let mut out_pipe = child.stdout.take().unwrap();
+    let mut err_pipe = child.stderr.take().unwrap();
+    let out_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = out_pipe.read_to_string(&mut s);
+        s
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err_pipe.read_to_string(&mut s);
+        s
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waiting for the driver") {
+            break Some(status);
+        }
+        if start.elapsed() > RUN_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let stdout = out_reader.join().unwrap_or_default();
+    let stderr = err_reader.join().unwrap_or_default();
+    let last = stdout.lines().rev().find(|l| l.starts_with("ok ") || l.starts_with("error:"));
+    let line = match (status, last) {
+        (None, _) => format!("hung: killed after {} s", RUN_LIMIT.as_secs()),
+        (Some(_), Some(l)) => l.to_string(),
+        (Some(s), None) => format!("crashed: {s}, no result line (stdout: {:?})", stdout.trim()),
+    };
+    Run { line, stderr }
+}
+
+fn mismatch(case: &Case, mode: &[&str], want: &Run, got: &Run) -> String {
+    format!(
+        "our core differs from the reference on {} [{}]\n  reference: {}\n  ours:      {}\n{}",
+        case.describe(),
+        mode.join(" "),
+        want.fingerprint(),
+        got.fingerprint(),
+        got.stderr_tail()
+    )
+}
+
+/// Same fingerprint as the reference, which must succeed, in each of `modes`.
+fn check_in(case: &Case, modes: &[&[&str]]) {
+    let mut failures = String::new();
+    for mode in modes {
+        let want = run(&reference_core(), case, mode);
+        assert!(
+            want.ok(),
+            "the reference core fails on this case, so the case is wrong: {} [{}]\n  {}\n{}",
+            case.describe(),
+            mode.join(" "),
+            want.line,
+            want.stderr_tail()
+        );
+        let got = run(&our_core(), case, mode);
+        if got.fingerprint() != want.fingerprint() {
+            failures.push_str(&mismatch(case, mode, &want, &got));
+            failures.push('\n');
+        }
+    }
+    assert!(failures.is_empty(), "{failures}");
+}
+
+/// Integer formats: one run (R81's results do not depend on its CPU level there, except Sobel
+/// and Prewitt above 9 bits, which `check_both` covers).
+fn check(format: &str, width: u32, height: u32, chain: &str) {
+    check_in(&Case::sized(format, width, height, chain), &[&[]]);
+}
+
+/// Both of R81's orders: its default and `SetMaxCPU("none")`.
+fn check_both(format: &str, width: u32, height: u32, chain: &str) {
+    check_in(&Case::sized(format, width, height, chain), &[&[], &["--maxcpu", "none"]]);
+}
+
+/// Both cores fail, with the same message.
+fn check_error(format: &str, width: u32, height: u32, chain: &str) {
+    let case = Case::sized(format, width, height, chain);
+    let want = run(&reference_core(), &case, &[]);
+    assert!(want.line.starts_with("error:"), "the reference core does not fail on {}: {}", case.describe(), want.line);
+    let got = run(&our_core(), &case, &[]);
+    assert!(got.line == want.line, "{}", mismatch(&case, &[], &want, &got));
+}
+
+/// `std.Convolution` with these coefficients and extra arguments.
+fn conv(matrix: &[f64], extra: &str) -> String {
+    let mut s = String::from("std.Convolution");
+    for m in matrix {
+        s.push_str(&format!(":matrix={m:?}"));
+    }
+    s.push_str(extra);
+    s
+}
+
+/// Repeatable coefficients in lo..hi with two decimals.
+fn coefficients(n: usize, seed: u64, lo: f64, hi: f64) -> Vec<f64> {
+    let mut z = seed;
+    (0..n)
+        .map(|_| {
+            z = z.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let u = (z >> 11) as f64 / (1u64 << 53) as f64;
+            ((lo + u * (hi - lo)) * 100.0).round() / 100.0
+        })
+        .collect()
+}
+
+const BINOMIAL: [f64; 9] = [1.0, 2.0, 1.0, 2.0, 4.0, 2.0, 1.0, 2.0, 1.0];
+const EDGE: [f64; 9] = [1.0, 2.0, 1.0, 0.0, 0.0, 0.0, -1.0, -2.0, -1.0];
+const COORDS: &str = ":coordinates=1:coordinates=0:coordinates=1:coordinates=1:coordinates=0:coordinates=0:coordinates=1:coordinates=1";
+
+/// Every format the tests use, with a frame size that fits its subsampling, in order:
+/// (name, float, regular size, odd size).
+const FORMATS: [(&str, bool, (u32, u32), (u32, u32)); 8] = [
+    ("Gray8", false, (320, 240), (333, 97)),
+    ("YUV420P8", false, (320, 240), (334, 98)),
+    ("YUV422P10", false, (320, 240), (334, 97)),
+    ("YUV444P16", false, (320, 240), (333, 97)),
+    ("RGB24", false, (320, 240), (333, 97)),
+    ("GrayS", true, (320, 240), (333, 97)),
+    ("YUV444PS", true, (320, 240), (333, 97)),
+    ("YUV420PH", true, (320, 240), (334, 98)),
+];
+
+/// `chain` over every format, regular and odd size.
+fn all_formats(chain: &str) {
+    for (format, float, (w, h), (ow, oh)) in FORMATS {
+        if float {
+            check_both(format, w, h, chain);
+            check_both(format, ow, oh, chain);
+        } else {
+            check(format, w, h, chain);
+            check(format, ow, oh, chain);
+        }
+    }
+}
+
+macro_rules! every_format {
+    ($($name:ident => $chain:expr;)*) => { $( #[test] fn $name() { all_formats(&$chain) } )* };
+}
+
+macro_rules! cases {
+    ($($name:ident => $body:expr;)*) => { $( #[test] fn $name() { $body } )* };
+}
+
+// ---- every function over every format -----------------------------------------------------------------
+
+every_format! {
+    minimum => "std.Minimum";
+    maximum => "std.Maximum";
+    median => "std.Median";
+    inflate => "std.Inflate";
+    deflate => "std.Deflate";
+    sobel => "std.Sobel";
+    prewitt => "std.Prewitt";
+    boxblur => "std.BoxBlur";
+    convolution_3x3 => conv(&BINOMIAL, "");
+    convolution_5x5 => conv(&coefficients(25, 1, -3.0, 9.0), ":bias=2.5:divisor=11.0");
+    convolution_h => conv(&[1.0, 4.0, 6.0, 4.0, 1.0], ":mode='h");
+    convolution_v => conv(&[1.0, -3.0, 6.0, 2.0, 1.0, 0.0, 4.0], ":mode='v");
+    convolution_hv => conv(&[1.0, 2.0, 3.0, 2.0, 1.0], ":mode='hv");
+}
+
+// ---- options ----------------------------------------------------------------------------------------
+
+cases! {
+    // thresholds are rounded half away from zero for integer formats
+    minimum_threshold => {
+        check("Gray8", 333, 97, "std.Minimum:threshold=4.5");
+        check("YUV444P16", 320, 240, "std.Minimum:threshold=700.0");
+        check_both("GrayS", 333, 97, "std.Minimum:threshold=0.02");
+    };
+    maximum_threshold_coordinates => {
+        check("Gray8", 333, 97, &format!("std.Maximum:threshold=2.5{COORDS}"));
+        check("YUV422P10", 334, 97, &format!("std.Maximum{COORDS}"));
+        check_both("YUV444PS", 333, 97, &format!("std.Maximum:threshold=0.01{COORDS}"));
+        check_both("YUV420PH", 334, 98, &format!("std.Minimum{COORDS}"));
+    };
+    coordinates_none => check("YUV420P8", 320, 240, "std.Minimum:coordinates=0:coordinates=0:coordinates=0:coordinates=0:coordinates=0:coordinates=0:coordinates=0:coordinates=0");
+    inflate_deflate_threshold => {
+        check("Gray8", 333, 97, "std.Inflate:threshold=3.0");
+        check("YUV444P16", 333, 97, "std.Deflate:threshold=500.0");
+        check_both("GrayS", 333, 97, "std.Inflate:threshold=0.004");
+        check_both("YUV420PH", 334, 98, "std.Deflate:threshold=0.004");
+    };
+    planes => {
+        check("YUV420P8", 320, 240, "std.Median:planes=0");
+        check("RGB24", 333, 97, "std.Minimum:planes=2:planes=0");
+        check("YUV444P16", 320, 240, "std.BoxBlur:planes=1:hradius=3");
+        check_both("YUV444PS", 320, 240, &conv(&BINOMIAL, ":planes=1:planes=2"));
+        // an index the clip lacks (but below 3) is ignored
+        check("Gray8", 320, 240, "std.Sobel:planes=0:planes=2");
+    };
+    sobel_prewitt_scale => {
+        check("Gray8", 333, 97, "std.Sobel:scale=0.37");
+        check("YUV420P8", 320, 240, "std.Prewitt:scale=2.5");
+        // above 9 bits R81's two builds round the magnitude differently
+        check_both("YUV444P16", 333, 97, "std.Sobel:scale=2.5");
+        check_both("YUV422P10", 334, 97, "std.Prewitt:scale=0.5");
+        check_both("GrayS", 333, 97, "std.Sobel:scale=0.7");
+        check_both("YUV420PH", 334, 98, "std.Prewitt:scale=1.7");
+    };
+    boxblur_options => {
+        for chain in [
+            "std.BoxBlur:hradius=3:hpasses=2:vradius=2:vpasses=3",
+            "std.BoxBlur:hradius=5:vradius=0",
+            "std.BoxBlur:hradius=0:vradius=4:vpasses=3",
+            "std.BoxBlur:hradius=40:vradius=30",
+            "std.BoxBlur:hradius=400:hpasses=2:vradius=1",
+        ] {
+            check("Gray8", 333, 97, chain);
+            check("YUV444P16", 333, 97, chain);
+            check_both("GrayS", 333, 97, chain);
+            check_both("YUV420PH", 334, 98, chain);
+        }
+    };
+    convolution_rounding => {
+        // ties go to even; coefficients round half away from zero; bias, divisor and saturate
+        check("Gray8", 333, 97, &conv(&[1.4, -2.6, 1.0, -2.0, 3.0, 2.0, -1.0, 2.0, 1.5], ":divisor=7.0:bias=3.3"));
+        check("Gray8", 333, 97, &conv(&[1.0, -2.0, 1.0, -2.0, 3.0, 2.0, -1.0, 2.0, 1.0], ":divisor=2.0:bias=-20.5:saturate=0"));
+        check("YUV420P8", 320, 240, &conv(&EDGE, ":saturate=0"));
+        check("YUV444P16", 333, 97, &conv(&[1023.0; 9], ":divisor=10088.458450591905"));
+        check("YUV444P16", 333, 97, &conv(&[1023.0; 121], ":divisor=123783.0"));
+        check("Gray8", 333, 97, &conv(&[2.5, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, -0.5], ":divisor=-3.0"));
+        check("Gray8", 320, 240, &conv(&[0.4; 9], ""));
+    };
+    convolution_float_options => {
+        check_both("GrayS", 333, 97, &conv(&EDGE, ":saturate=0:bias=0.1"));
+        check_both("GrayS", 333, 97, &conv(&EDGE, ":divisor=-2.0"));
+        check_both("YUV444PS", 333, 97, &conv(&[0.1, -2.3, 3.0, 2.7, 5.0, 2.0, 1.1, 2.0, 1.0], ":bias=0.3:saturate=0"));
+        check_both("GrayS", 320, 240, &conv(&[1.0, 1.0, 1.0, 1.0, -8.0, 1.0, 1.0, 1.0, 1.0], ""));
+    };
+    convolution_sizes => {
+        for (i, n) in [9usize, 25, 49, 81, 121].into_iter().enumerate() {
+            let m = coefficients(n, 10 + i as u64, -5.0, 9.0);
+            let chain = conv(&m, ":bias=0.25:divisor=3.5");
+            check("Gray8", 333, 37, &chain);
+            check("YUV444P16", 333, 37, &chain);
+            check_both("GrayS", 333, 37, &chain);
+            check_both("GrayH", 333, 37, &chain);
+            // narrow planes take R81's other code paths
+            for w in [20, 36, 41] {
+                check_both("GrayS", w, 29, &chain);
+            }
+        }
+    };
+    convolution_lengths => {
+        for n in (3..=25).step_by(2) {
+            let m = coefficients(n, 100 + n as u64, -5.0, 9.0);
+            for mode in ["h", "v", "hv"] {
+                let chain = conv(&m, &format!(":bias=-0.5:saturate=0:mode='{mode}"));
+                check("YUV420P8", 320, 240, &chain);
+                check_both("GrayS", 100, 37, &chain);
+            }
+            check_both("GrayS", 29, 29, &conv(&m, ":mode='h"));
+            check_both("YUV420PH", 334, 98, &conv(&m, ":mode='hv"));
+        }
+    };
+    small_planes => {
+        // 4x4 is the smallest R81 takes; kernels wider than the plane mirror more than once
+        check("Gray8", 4, 4, &conv(&coefficients(121, 3, 1.0, 9.0), ":divisor=1000.0"));
+        check_both("GrayS", 5, 4, &conv(&coefficients(121, 4, -2.0, 9.0), ""));
+        check("YUV420P8", 8, 8, "std.Median");
+        check_both("YUV444PS", 4, 4, "std.Sobel");
+        check("Gray16", 4, 6, "std.BoxBlur:hradius=9:vradius=9:hpasses=3");
+        check("YUV420P8", 6, 6, "std.Inflate:planes=0");
+    };
+    more_depths => {
+        for format in ["Gray9", "Gray12", "YUV444P14", "RGB30", "RGB48"] {
+            check(format, 333, 97, "std.Median,std.Sobel");
+            check(format, 333, 97, &conv(&BINOMIAL, ":bias=1.5"));
+            check(format, 333, 97, "std.BoxBlur:hradius=2:hpasses=2:vradius=3");
+        }
+        check_both("RGBH", 333, 97, "std.Inflate,std.Maximum");
+        check_both("RGBS", 333, 97, "std.Deflate,std.Prewitt");
+    };
+    chains => {
+        check("YUV420P8", 320, 240, "std.Minimum,std.Maximum,std.Median,std.Inflate,std.Deflate,std.BoxBlur");
+        check_both("YUV444PS", 320, 240, "std.Sobel,std.BoxBlur:hradius=2,std.Convolution:matrix=1.0:matrix=2.0:matrix=1.0:mode='v");
+    };
+    // the std_* cases of oracle.rs that only need these filters
+    oracle_std_cases => {
+        check("YUV420P8", 320, 240, &conv(&BINOMIAL, ""));
+        check("YUV420P16", 320, 240, "std.Minimum,std.Maximum");
+        check("YUV420P8", 320, 240, "std.Median,std.Inflate,std.Deflate");
+        check("GrayS", 320, 240, "std.BoxBlur:hradius=2:vradius=3");
+    };
+}
+
+// ---- errors -------------------------------------------------------------------------------------------
+
+cases! {
+    error_formats => {
+        for chain in ["std.Minimum", "std.Median", "std.Inflate", "std.Sobel", "std.Prewitt", "std.BoxBlur", "std.Convolution:matrix=1.0:matrix=1.0:matrix=1.0"] {
+            check_error("Gray32", 64, 32, chain);
+            check_error("Gray8", 64, 32, &format!("std.BlankClip:@:varformat=1,{chain}"));
+        }
+    };
+    error_planes => {
+        for f in ["std.Maximum", "std.Median", "std.Deflate", "std.Prewitt", "std.BoxBlur"] {
+            check_error("YUV420P8", 64, 32, &format!("{f}:planes=3"));
+            check_error("Gray8", 64, 32, &format!("{f}:planes=-1"));
+            check_error("YUV420P8", 64, 32, &format!("{f}:planes=0:planes=0"));
+        }
+        check_error("Gray8", 64, 32, &conv(&BINOMIAL, ":planes=5"));
+        // the planes argument is checked before the others
+        check_error("Gray8", 64, 32, "std.Minimum:planes=5:threshold=-1.0");
+        check_error("Gray8", 64, 32, "std.BoxBlur:planes=5:hradius=-1");
+    };
+    error_thresholds => {
+        for f in ["std.Minimum", "std.Maximum", "std.Inflate", "std.Deflate"] {
+            check_error("Gray8", 64, 32, &format!("{f}:threshold=-1.0"));
+            check_error("Gray8", 64, 32, &format!("{f}:threshold=255.5"));
+            check_error("Gray16", 64, 32, &format!("{f}:threshold=65535.6"));
+            check_error("GrayS", 64, 32, &format!("{f}:threshold=-0.1"));
+        }
+        check_error("Gray8", 64, 32, "std.Minimum:threshold=-1.0:coordinates=1");
+    };
+    error_coordinates => {
+        check_error("Gray8", 64, 32, "std.Minimum:coordinates=1");
+        check_error("Gray8", 64, 32, "std.Maximum:coordinates=1:coordinates=1:coordinates=1:coordinates=1:coordinates=1:coordinates=1:coordinates=1:coordinates=1:coordinates=1");
+    };
+    error_sizes => {
+        for f in ["std.Minimum", "std.Median", "std.Inflate", "std.Sobel", "std.Convolution:matrix=1.0:matrix=1.0:matrix=1.0:mode='h"] {
+            check_error("Gray8", 3, 32, f);
+            check_error("Gray8", 32, 3, f);
+            check_error("YUV420P8", 6, 6, f);
+        }
+        check_error("Gray8", 3, 4, "std.BoxBlur");
+        check_error("Gray8", 3, 4, "std.BoxBlur:planes=1");
+        check_error("Gray8", 64, 32, "std.BlankClip:@:varsize=1,std.BoxBlur");
+        check_error("Gray8", 12, 12, &conv(&[1.0; 25], ":mode='h"));
+        check_error("Gray8", 30, 12, &conv(&[1.0; 25], ":mode='v"));
+        check_error("Gray8", 4, 30, &conv(&[1.0; 9], ":mode='hv"));
+        check_error("YUV420P8", 8, 40, &conv(&[1.0; 9], ":mode='h"));
+    };
+    error_convolution => {
+        check_error("Gray8", 64, 32, &conv(&BINOMIAL, ":mode='x"));
+        check_error("Gray8", 64, 32, &conv(&BINOMIAL, ":mode='"));
+        check_error("Gray8", 64, 32, &conv(&BINOMIAL, ":mode='sq"));
+        check_error("Gray8", 64, 32, &conv(&[1.0; 4], ""));
+        check_error("Gray8", 64, 32, &conv(&[1.0; 4], ":mode='x"));
+        check_error("Gray8", 64, 32, &conv(&[1.0; 2], ":mode='h"));
+        check_error("Gray8", 64, 32, &conv(&[1.0; 27], ":mode='v"));
+        check_error("Gray8", 64, 32, &conv(&[1.0; 4], ":mode='h"));
+        check_error("Gray8", 64, 32, &conv(&[1.0; 26], ":mode='hv"));
+        check_error("Gray8", 64, 32, &conv(&[1.0, 1.0, 1.0, 1.0, 1023.5, 1.0, 1.0, 1.0, 1.0], ""));
+        check_error("YUV444P16", 64, 32, &conv(&[1.0, 1.0, 1.0, 1.0, -1023.5, 1.0, 1.0, 1.0, 1.0], ""));
+        check_error("Gray8", 64, 32, &conv(&[2000.0, 1.0, 1.0, 1.0], ":mode='h"));
+        // float formats take any coefficient
+        check_both("GrayS", 64, 32, &conv(&[1.0, 1.0, 1.0, 1.0, 1024.0, 1.0, 1.0, 1.0, 1.0], ""));
+    };
+    error_sobel => {
+        check_error("Gray8", 64, 32, "std.Sobel:scale=-1.0");
+        check_error("GrayS", 64, 32, "std.Prewitt:scale=-0.5");
+        check_error("Gray8", 3, 32, "std.Sobel:scale=-1.0");
+    };
+    error_boxblur => {
+        check_error("Gray8", 64, 32, "std.BoxBlur:hradius=-1");
+        check_error("Gray8", 64, 32, "std.BoxBlur:vradius=-1");
+        check_error("Gray8", 64, 32, "std.BoxBlur:hpasses=-1");
+        check_error("Gray8", 64, 32, "std.BoxBlur:vpasses=-1");
+        check_error("Gray8", 64, 32, "std.BoxBlur:hradius=0:vradius=0");
+        check_error("Gray8", 64, 32, "std.BoxBlur:hpasses=0:vpasses=0");
+        check_error("Gray8", 64, 32, "std.BoxBlur:hradius=2:hpasses=0:vradius=0");
+        check_error("Gray8", 3, 32, "std.BoxBlur:hradius=0:vradius=0");
+    };
+}
+
+/// The argument lists are R81's, character for character.
+#[test]
+fn signatures() {
+    let list = |core: &Path| -> Vec<String> {
+        let t = tools();
+        let out = Command::new(&t.driver)
+            .arg(core)
+            .args(["--list", "std"])
+            .env("LD_LIBRARY_PATH", reference::library_path())
+            .output()
+            .expect("running the driver");
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter(|l| {
+                ["Convolution(", "BoxBlur(", "Minimum(", "Maximum(", "Median(", "Inflate(", "Deflate(", "Sobel(", "Prewitt("]
+                    .iter()
+                    .any(|f| l.starts_with(&format!("std.{f}")))
+            })
+            .map(|l| l.to_string())
+            .collect()
+    };
+    let want = list(&reference_core());
+    assert_eq!(want.len(), 9, "R81 lists {want:?}");
+    let mut got = list(&our_core());
+    let mut want = want;
+    got.sort();
+    want.sort();
+    assert_eq!(got, want);
+}
