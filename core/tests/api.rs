@@ -233,23 +233,16 @@ fn graph_inspection_and_timing() {
 }
 
 #[test]
-fn vulkan_table_is_complete_and_fails_cleanly_until_the_gpu_half_lands() {
+fn vulkan_table_is_served_and_cpu_frames_need_no_wait() {
     use vsvk_plugin_api::vulkan::{gdDrained, VSVULKANAPI as Vk};
     unsafe {
         let a = api();
         let vk = (a.getVulkanAPI)() as *const Vk;
         assert!(!vk.is_null());
         let vk = &*vk;
-        let mut err = [0 as c_char; 256];
-        assert_eq!((vk.enumerateVulkanDevices)(ptr::null_mut(), 0, err.as_mut_ptr(), 256), -1);
-        let msg = s(err.as_ptr());
-        assert!(msg.starts_with("enumerateVulkanDevices:"), "{msg}");
         let core = (a.createCore)(ccfDisableAutoLoading);
-        assert!((vk.createGPUExecPool)(core, 0, err.as_mut_ptr(), 256).is_null());
-        assert!(s(err.as_ptr()).starts_with("createGPUExecPool:"));
-        assert!((vk.compileGPUShader)(core, 0, c"void main(){}".as_ptr(), err.as_mut_ptr(), 256).is_null());
-        assert!(s(err.as_ptr()).starts_with("compileGPUShader:"));
-        // a CPU frame has nothing to wait for
+        let mut err = [0 as c_char; 256];
+        // a CPU frame has nothing to wait for, whatever the device
         let mut fmt: VSVideoFormat = std::mem::zeroed();
         (a.getVideoFormatByID)(&mut fmt, pfGray8, core);
         let f = (a.newVideoFrame)(&fmt, 16, 16, ptr::null(), core);
