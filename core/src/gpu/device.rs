@@ -331,9 +331,9 @@ fn families(instance: &ash::Instance, pd: vk::PhysicalDevice) -> Vec<vk::QueueFa
 
 fn compute_family(instance: &ash::Instance, pd: vk::PhysicalDevice) -> Option<u32> {
     let fams = families(instance, pd);
-    // Prefer a family that also does graphics (the "universal" queue), as drivers schedule it first.
+    // A dedicated compute family first (as R81 picks on NVIDIA), else any compute capable one.
     fams.iter()
-        .position(|f| f.queue_flags.contains(vk::QueueFlags::COMPUTE | vk::QueueFlags::GRAPHICS) && f.queue_count > 0)
+        .position(|f| f.queue_flags.contains(vk::QueueFlags::COMPUTE) && !f.queue_flags.contains(vk::QueueFlags::GRAPHICS) && f.queue_count > 0)
         .or_else(|| fams.iter().position(|f| f.queue_flags.contains(vk::QueueFlags::COMPUTE) && f.queue_count > 0))
         .map(|i| i as u32)
 }
@@ -564,7 +564,8 @@ impl Device {
                 limit = (mb << 20).max(LIMIT_FLOOR);
             }
         }
-        let pool = super::pool::Pool::new(&instance.instance, &device, pd, &mem_props, unified, limit)
+        let families = if compute.family == transfer.family { vec![compute.family] } else { vec![compute.family, transfer.family] };
+        let pool = super::pool::Pool::new(&instance.instance, &device, pd, &mem_props, unified, limit, families)
             .map_err(|e| format!("Vulkan device creation failed: {e}"))?;
         let force_staging = std::env::var_os("VS_VULKAN_FORCE_STAGING").is_some();
         Ok(Arc::new(Device {

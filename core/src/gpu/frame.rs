@@ -50,7 +50,7 @@ impl Exportable {
         let d = &dev.device;
         let handle = vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD;
         let mut ext = vk::ExternalMemoryBufferCreateInfo::default().handle_types(handle);
-        let ci = vk::BufferCreateInfo::default().size(size).usage(PLANE_USAGE).push_next(&mut ext);
+        let ci = dev.pool.buffer_info(size, PLANE_USAGE).push_next(&mut ext);
         // SAFETY: valid create info.
         let buffer = unsafe { d.create_buffer(&ci, None) }.map_err(|r| format!("vkCreateBuffer failed (VkResult {})", r.as_raw()))?;
         // SAFETY: a live buffer.

@@ -80,7 +80,13 @@ impl CoreGpu {
                         mb(d.pool.limit.load(Ordering::Relaxed)),
                         mb(d.budget),
                         if d.unified { ", unified memory (shared with the host)" } else { "" },
-                        if d.force_staging || !d.unified { "staged" } else { "direct" },
+                        if d.force_staging || d.pool.plane_location == gpu_allocator::MemoryLocation::GpuOnly {
+                            "staged"
+                        } else if d.unified {
+                            "direct"
+                        } else {
+                            "direct (resizable BAR)"
+                        },
                         if Arc::ptr_eq(&d.compute, &d.transfer) {
                             "no transfer family so transfers share the compute queue".to_string()
                         } else {

@@ -72,6 +72,32 @@ pub struct Pool {
     /// Where frame planes go: host visible on unified memory devices (direct uploads).
     pub plane_location: MemoryLocation,
     granularity: u64,
+    /// The compute and transfer queue families when they differ: buffers are then shared
+    /// concurrently by both, so planes written on one queue are readable on the other without
+    /// ownership transfers.
+    pub families: Vec<u32>,
+}
+
+impl Pool {
+    /// A buffer create info with the pool's sharing mode.
+    pub fn buffer_info(&self, size: u64, usage: vk::BufferUsageFlags) -> vk::BufferCreateInfo<'_> {
+        let ci = vk::BufferCreateInfo::default().size(size).usage(usage);
+        if self.families.len() > 1 {
+            ci.sharing_mode(vk::SharingMode::CONCURRENT).queue_family_indices(&self.families)
+        } else {
+            ci.sharing_mode(vk::SharingMode::EXCLUSIVE)
+        }
+    }
+}
+
+/// Whether (most of) the device local memory is host visible too: a resizable BAR. Planes then
+/// live there, mapped, and uploads are direct writes.
+pub fn resizable_bar(mem: &vk::PhysicalDeviceMemoryProperties) -> bool {
+    let largest = super::device::largest_device_heap(mem);
+    let want = vk::MemoryPropertyFlags::DEVICE_LOCAL | vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
+    mem.memory_types_as_slice().iter().any(|t| {
+        t.property_flags.contains(want) && mem.memory_heaps[t.heap_index as usize].size >= largest / 2 && largest > 0
+    })
 }
 
 fn location_code(l: MemoryLocation) -> u8 {
@@ -92,9 +118,10 @@ impl Pool {
         instance: &ash::Instance,
         device: &ash::Device,
         pdev: vk::PhysicalDevice,
-        _mem: &vk::PhysicalDeviceMemoryProperties,
+        mem: &vk::PhysicalDeviceMemoryProperties,
         unified: bool,
         limit: i64,
+        families: Vec<u32>,
     ) -> Result<Pool, String> {
         let mut debug_settings = AllocatorDebugSettings::default();
         debug_settings.log_leaks_on_shutdown = false;
@@ -118,8 +145,9 @@ impl Pool {
             frame_bytes: AtomicI64::new(0),
             reserved: AtomicI64::new(0),
             limit: AtomicI64::new(limit),
-            plane_location: if unified { MemoryLocation::CpuToGpu } else { MemoryLocation::GpuOnly },
+            plane_location: if unified || resizable_bar(mem) { MemoryLocation::CpuToGpu } else { MemoryLocation::GpuOnly },
             granularity: props.limits.buffer_image_granularity,
+            families,
         })
     }
 
@@ -149,7 +177,9 @@ impl Pool {
         required: vk::MemoryPropertyFlags,
         linear: bool,
     ) -> Result<Region, String> {
-        if !linear && self.granularity > 256 && req.alignment < self.granularity {
+        // gpu-allocator keeps linear and optimal resources a granularity page apart; a page
+        // coarser than a 64 KB region is refused, as the API says.
+        if !linear && self.granularity > 65536 {
             return Err(format!(
                 "This device's buffer/image granularity ({}) is coarser than the pool's regions",
                 self.granularity
@@ -198,7 +228,7 @@ impl Pool {
             b.size = size;
             return Ok(b);
         }
-        let ci = vk::BufferCreateInfo::default().size(key.0).usage(usage).sharing_mode(vk::SharingMode::EXCLUSIVE);
+        let ci = self.buffer_info(key.0, usage);
         // SAFETY: a valid create info.
         let buffer = unsafe { dev.create_buffer(&ci, None) }.map_err(|r| format!("vkCreateBuffer failed (VkResult {})", r.as_raw()))?;
         // SAFETY: a buffer just created.

@@ -44,7 +44,9 @@ unsafe fn copy_rows(dst: *mut u8, dst_stride: usize, src: *const u8, src_stride:
 
 impl Transfer {
     pub fn new(dev: &Arc<Device>, threads: usize) -> Result<Transfer, String> {
-        Ok(Transfer { dev: dev.clone(), pool: PoolInner::create(dev, vqTransfer, threads)? })
+        // VSVK_TRANSFER_QUEUE=compute puts the copies on the compute queue (latency experiments).
+        let q = if std::env::var("VSVK_TRANSFER_QUEUE").is_ok_and(|v| v == "compute") { vsvk_plugin_api::vulkan::vqCompute } else { vqTransfer };
+        Ok(Transfer { dev: dev.clone(), pool: PoolInner::create(dev, q, threads)? })
     }
 
     fn direct(&self) -> bool {
@@ -111,7 +113,9 @@ impl Transfer {
         // SAFETY: `dst` is new and unshared.
         unsafe { *dst.props_mut() = src.props().clone() };
         let np = dst.num_planes();
-        let mapped = self.direct() && (0..np).all(|p| gpu_plane(src, p as i32).and_then(|g| g.mapped()).is_some());
+        // Direct reads only where device memory is the host's: reading a BAR mapping over the bus
+        // is slow, so discrete cards copy to cached host memory first.
+        let mapped = self.direct() && self.dev.unified && (0..np).all(|p| gpu_plane(src, p as i32).and_then(|g| g.mapped()).is_some());
         if mapped {
             let pending = (0..np).any(|p| gpu_plane(src, p as i32).is_some_and(|g| g.producer().timeline.is_some()));
             if pending {
