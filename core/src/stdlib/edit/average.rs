@@ -212,23 +212,23 @@ pub fn average_frames(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<()
 }
 
 impl Weights {
-    /// The weights with those of the `moved` positions added onto position `to`.
+    /// The weights with those of the `moved` positions added onto position `to` (the centre). As
+    /// R81 sums them (which matters in floating point): the moved ones first, from the far end
+    /// forward in, then from the far end backward in, and the centre's own weight last.
     fn moved(&self, moved: &[bool], to: usize) -> Weights {
+        let order: Vec<usize> = (to + 1..moved.len()).rev().chain(0..to).filter(|&k| moved[k]).collect();
         let mut out = self.clone();
         match &mut out {
             Weights::Int { w, .. } => {
-                for k in 0..w.len() {
-                    if moved[k] {
-                        w[to] += w[k];
-                    }
-                }
+                let s: i32 = order.iter().map(|&k| w[k]).sum();
+                w[to] += s;
             }
             Weights::Float { w, .. } => {
-                for k in 0..w.len() {
-                    if moved[k] {
-                        w[to] += w[k];
-                    }
+                let mut s = 0f32;
+                for &k in &order {
+                    s += w[k];
                 }
+                w[to] += s;
             }
         }
         out
