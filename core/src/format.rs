@@ -53,7 +53,7 @@ pub fn is_valid_video(f: &VSVideoFormat) -> bool {
 
 pub fn video_name(f: &VSVideoFormat) -> Option<String> {
     if f.colorFamily == cfUndefined {
-        return Some("None".into());
+        return Some("Undefined".into());
     }
     if !is_valid_video(f) {
         return None;

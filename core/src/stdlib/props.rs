@@ -1,3 +1,685 @@
-//! Properties and callbacks: SetFrameProp, SetFrameProps, RemoveFrameProps, CopyFrameProps, ClipToProp, PropToClip, PlaneStats, FrameEval, ModifyFrame, PEMVerifier, SetMaxCPU.
+//! Properties and callbacks: SetFrameProp, SetFrameProps, RemoveFrameProps, CopyFrameProps,
+//! ClipToProp, PropToClip, PlaneStats, FrameEval, ModifyFrame, PEMVerifier. (SetMaxCPU is in cpu.rs.)
+use std::ffi::c_void;
+use std::sync::Arc;
 
-pub fn register(_r: &super::Registrar) {}
+use vsvk_plugin_api::abi::*;
+
+use super::util::{make_node, set_clip, video_info, Args, FnFilter};
+use crate::core::Core;
+use crate::format;
+use crate::frame::Frame;
+use crate::map::{is_valid_key, Map, Value, Values};
+use crate::node::{Filter, MediaInfo, Node};
+use crate::scheduler::FrameCall;
+
+const BAD_PROP_NAME: &str = "'prop' must be a valid property name, a letter or underscore followed by letters, digits and underscores";
+
+pub fn register(r: &super::Registrar) {
+    r.add("SetFrameProp", "clip:vnode:all;prop:data;intval:int[]:opt;floatval:float[]:opt;data:data[]:opt;", "clip:vnode:all;", set_frame_prop);
+    r.add("SetFrameProps", "clip:vnode:all;any", "clip:vnode:all;", set_frame_props);
+    r.add("RemoveFrameProps", "clip:vnode:all;props:data[]:opt;", "clip:vnode:all;", remove_frame_props);
+    r.add("CopyFrameProps", "clip:vnode:all;prop_src:vnode:all;props:data[]:opt;", "clip:vnode:all;", copy_frame_props);
+    r.add("ClipToProp", "clip:vnode:all;mclip:vnode:all;prop:data:opt;", "clip:vnode:all;", clip_to_prop);
+    r.add("PropToClip", "clip:vnode:all;prop:data:opt;index:int:opt;", "clip:vnode:all;", prop_to_clip);
+    r.add("PlaneStats", "clipa:vnode:all;clipb:vnode:all:opt;plane:int:opt;prop:data:opt;", "clip:vnode:all;", plane_stats);
+    r.add("FrameEval", "clip:vnode:all;eval:func;prop_src:vnode[]:all:opt;clip_src:vnode[]:all:opt;", "clip:vnode:all;", frame_eval);
+    r.add("ModifyFrame", "clip:vnode:all;clips:vnode[]:all;selector:func;", "clip:vnode:all;", modify_frame);
+    r.add("PEMVerifier", "clip:vnode;upper:float[]:opt;lower:float[]:opt;", "clip:vnode;", pem_verifier);
+}
+
+// ---- shared pieces ------------------------------------------------------------------------------
+
+/// A filter whose frame n is frame n of `clip` with its properties changed by `edit`.
+fn props_filter(core: &Arc<Core>, name: &str, clip: Arc<Node>, edit: impl Fn(&mut Map) + Send + Sync + 'static) -> Arc<Node> {
+    let vi = *clip.video_info().expect("video clip");
+    super::util::spatial(core, name, vi, vec![clip], move |_, frames, _| {
+        let f = frames[0].shallow_copy();
+        // SAFETY: `f` is new and ours alone.
+        edit(unsafe { f.props_mut() });
+        Ok(Arc::new(f))
+    })
+}
+
+/// The name R81 gives a clip's format in messages ("Undefined" for a variable format).
+fn format_name(f: &VSVideoFormat) -> String {
+    if f.colorFamily == cfUndefined {
+        "Undefined".into()
+    } else {
+        format::video_name(f).unwrap_or_else(|| "Undefined".into())
+    }
+}
+
+/// Integer formats of 8 to 16 bits and float formats (PlaneStats and PEMVerifier take these).
+fn stats_format_ok(f: &VSVideoFormat) -> bool {
+    f.colorFamily != cfUndefined
+        && ((f.sampleType == stInteger && f.bitsPerSample <= 16) || (f.sampleType == stFloat && (f.bitsPerSample == 16 || f.bitsPerSample == 32)))
+}
+
+fn half_to_f32(h: u16) -> f32 {
+    let sign = ((h as u32) & 0x8000) << 16;
+    let exp = ((h >> 10) & 0x1f) as u32;
+    let mant = (h & 0x3ff) as u32;
+    let bits = if exp == 0 {
+        if mant == 0 {
+            sign
+        } else {
+            // subnormal: normalise
+            let mut e = 127 - 15 + 1;
+            let mut m = mant;
+            while m & 0x400 == 0 {
+                m <<= 1;
+                e -= 1;
+            }
+            sign | ((e as u32) << 23) | ((m & 0x3ff) << 13)
+        }
+    } else if exp == 0x1f {
+        sign | 0x7f80_0000 | (mant << 13)
+    } else {
+        sign | ((exp + 127 - 15) << 23) | (mant << 13)
+    };
+    f32::from_bits(bits)
+}
+
+/// The samples of one plane row as f32 (float formats) or u32 (integer formats).
+fn row_f32(f: &Frame, p: usize, y: usize, out: &mut Vec<f32>) {
+    out.clear();
+    let fmt = f.video_format().expect("video frame");
+    if fmt.bytesPerSample == 2 {
+        out.extend(super::util::row::<u16>(f, p, y).iter().map(|&h| half_to_f32(h)));
+    } else {
+        out.extend_from_slice(super::util::row::<f32>(f, p, y));
+    }
+}
+
+fn row_u32(f: &Frame, p: usize, y: usize, out: &mut Vec<u32>) {
+    out.clear();
+    let fmt = f.video_format().expect("video frame");
+    match fmt.bytesPerSample {
+        1 => out.extend(super::util::row::<u8>(f, p, y).iter().map(|&v| v as u32)),
+        2 => out.extend(super::util::row::<u16>(f, p, y).iter().map(|&v| v as u32)),
+        _ => out.extend_from_slice(super::util::row::<u32>(f, p, y)),
+    }
+}
+
+// ---- SetFrameProp, SetFrameProps, RemoveFrameProps, CopyFrameProps ------------------------------------
+
+fn set_frame_prop(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    let a = Args(input);
+    let clip = a.node("clip")?;
+    let prop = a.string("prop").unwrap_or_default();
+    if !is_valid_key(prop.as_bytes()) {
+        return Err(BAD_PROP_NAME.into());
+    }
+    let given: Vec<&str> = ["intval", "floatval", "data"].into_iter().filter(|k| a.contains(k)).collect();
+    if given.is_empty() {
+        return Err("one of 'intval', 'floatval', or 'data' must be passed.".into());
+    }
+    if given.len() > 1 {
+        return Err("only one of 'intval', 'floatval', and 'data' can be passed.".into());
+    }
+    let values = input.get(given[0].as_bytes()).map_err(|e| e.to_string())?.clone();
+    let node = props_filter(core, "SetFrameProp", clip, move |props| {
+        let _ = props.set_values(prop.as_bytes(), values.clone());
+    });
+    set_clip(out, node);
+    Ok(())
+}
+
+fn set_frame_props(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    let clip = Args(input).node("clip")?;
+    let mut values: Vec<(Vec<u8>, Values)> = Vec::new();
+    for (k, v) in input.iter() {
+        if k.to_bytes() == b"clip" {
+            continue;
+        }
+        if matches!(v, Values::Function(_) | Values::VideoNode(_) | Values::AudioNode(_)) {
+            return Err(format!("nodes and functions cannot be stored as frame properties ('{}')", k.to_string_lossy()));
+        }
+        values.push((k.to_bytes().to_vec(), v.clone()));
+    }
+    let node = props_filter(core, "SetFrameProps", clip, move |props| {
+        for (k, v) in &values {
+            let _ = props.set_values(k, v.clone());
+        }
+    });
+    set_clip(out, node);
+    Ok(())
+}
+
+/// Glob matching as RemoveFrameProps does it: `*` any run of characters, `?` any one character.
+fn glob_match(pattern: &[u8], name: &[u8]) -> bool {
+    let (mut p, mut n) = (0usize, 0usize);
+    let mut star: Option<(usize, usize)> = None;
+    while n < name.len() {
+        if p < pattern.len() && (pattern[p] == b'?' || pattern[p] == name[n]) {
+            p += 1;
+            n += 1;
+        } else if p < pattern.len() && pattern[p] == b'*' {
+            star = Some((p, n));
+            p += 1;
+        } else if let Some((sp, sn)) = star {
+            p = sp + 1;
+            n = sn + 1;
+            star = Some((sp, sn + 1));
+        } else {
+            return false;
+        }
+    }
+    while p < pattern.len() && pattern[p] == b'*' {
+        p += 1;
+    }
+    p == pattern.len()
+}
+
+fn remove_frame_props(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    let a = Args(input);
+    let clip = a.node("clip")?;
+    let patterns = a.strings("props");
+    let node = props_filter(core, "RemoveFrameProps", clip, move |props| match &patterns {
+        None => props.clear(),
+        Some(pats) => {
+            let doomed: Vec<Vec<u8>> =
+                props.keys().map(|k| k.to_bytes().to_vec()).filter(|k| pats.iter().any(|p| glob_match(p.as_bytes(), k))).collect();
+            for k in doomed {
+                props.delete(&k);
+            }
+        }
+    });
+    set_clip(out, node);
+    Ok(())
+}
+
+fn copy_frame_props(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    let a = Args(input);
+    let clip = a.node("clip")?;
+    let src = a.node("prop_src")?;
+    let names = a.strings("props");
+    let vi = *clip.video_info().expect("video clip");
+    let deps = vec![(clip.clone(), rpStrictSpatial), (src.clone(), rpGeneral)];
+    let filter = FnFilter {
+        inputs: vec![clip, src],
+        requests: Box::new(|n| vec![(0, n), (1, n)]),
+        make: Box::new(move |_, frames, _| {
+            let f = frames[0].shallow_copy();
+            let from = frames[1].props();
+            // SAFETY: `f` is new and ours alone.
+            let props = unsafe { f.props_mut() };
+            match &names {
+                None => *props = from.clone(),
+                Some(names) => {
+                    for k in names {
+                        props.delete(k.as_bytes());
+                        if let Ok(v) = from.get(k.as_bytes()) {
+                            let _ = props.set_values(k.as_bytes(), v.clone());
+                        }
+                    }
+                }
+            }
+            Ok(Arc::new(f))
+        }),
+    };
+    set_clip(out, make_node(core, "CopyFrameProps", MediaInfo::Video(vi), Box::new(filter), fmParallel, deps));
+    Ok(())
+}
+
+// ---- ClipToProp, PropToClip ---------------------------------------------------------------------------
+
+fn clip_to_prop(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    let a = Args(input);
+    let clip = a.node("clip")?;
+    let mclip = a.node("mclip")?;
+    let prop = a.string("prop").unwrap_or_else(|| "_Alpha".into());
+    if !is_valid_key(prop.as_bytes()) {
+        return Err(BAD_PROP_NAME.into());
+    }
+    let cvi = video_info(&clip)?;
+    let mvi = video_info(&mclip)?;
+    if !super::util::is_constant(&cvi) || !super::util::is_constant(&mvi) {
+        return Err("clips must have constant format and dimensions".into());
+    }
+    let mut vi = cvi;
+    vi.numFrames = mvi.numFrames;
+    let deps = vec![(clip.clone(), rpGeneral), (mclip.clone(), rpStrictSpatial)];
+    let filter = FnFilter {
+        inputs: vec![clip, mclip],
+        requests: Box::new(|n| vec![(0, n), (1, n)]),
+        make: Box::new(move |_, frames, _| {
+            let f = frames[0].shallow_copy();
+            // SAFETY: `f` is new and ours alone.
+            unsafe { f.props_mut() }.set(prop.as_bytes(), Value::Frame(frames[1].clone()), false).map_err(|e| e.to_string())?;
+            Ok(Arc::new(f))
+        }),
+    };
+    set_clip(out, make_node(core, "ClipToProp", MediaInfo::Video(vi), Box::new(filter), fmParallel, deps));
+    Ok(())
+}
+
+fn stored_frame(f: &Frame, prop: &str, index: i64) -> Option<Arc<Frame>> {
+    match f.props().get(prop.as_bytes()) {
+        Ok(Values::VideoFrame(v)) => usize::try_from(index).ok().and_then(|i| v.get(i)).cloned(),
+        _ => None,
+    }
+}
+
+fn prop_to_clip(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    let a = Args(input);
+    let clip = a.node("clip")?;
+    let prop = a.string("prop").unwrap_or_else(|| "_Alpha".into());
+    let index = a.int("index").unwrap_or(0);
+    if prop.is_empty() {
+        return Err("property name can't be an empty string".into());
+    }
+    if index < 0 {
+        return Err("index can't be negative".into());
+    }
+    let cvi = video_info(&clip)?;
+    let first = crate::scheduler::get_frame(&clip, 0)?;
+    let stored = stored_frame(&first, &prop, index).ok_or_else(|| format!("no frame stored in property: {prop} index {index}"))?;
+    let fmt = *stored.video_format().ok_or_else(|| format!("no frame stored in property: {prop} index {index}"))?;
+    let vi = VSVideoInfo { format: fmt, fpsNum: cvi.fpsNum, fpsDen: cvi.fpsDen, width: stored.width, height: stored.height, numFrames: cvi.numFrames };
+    let deps = vec![(clip.clone(), rpStrictSpatial)];
+    let filter = FnFilter {
+        inputs: vec![clip],
+        requests: Box::new(|n| vec![(0, n)]),
+        make: Box::new(move |_, frames, _| {
+            let f = stored_frame(&frames[0], &prop, index).ok_or("failed to extract frame from specified property")?;
+            if f.video_format() != Some(&vi.format) || f.width != vi.width || f.height != vi.height {
+                return Err("retrieved frame doesn't match output format or dimensions".into());
+            }
+            Ok(f)
+        }),
+    };
+    set_clip(out, make_node(core, "PropToClip", MediaInfo::Video(vi), Box::new(filter), fmParallel, deps));
+    Ok(())
+}
+
+// ---- PlaneStats ----------------------------------------------------------------------------------
+
+struct Stats {
+    min: f64,
+    max: f64,
+    average: f64,
+    diff: Option<f64>,
+    float: bool,
+}
+
+fn compute_stats(a: &Frame, b: Option<&Frame>, plane: usize) -> Stats {
+    let fmt = *a.video_format().expect("video frame");
+    let pl = &a.planes()[plane];
+    let (w, h) = (pl.width as usize, pl.height as usize);
+    let count = (w * h) as f64;
+    if fmt.sampleType == stFloat {
+        let (mut ra, mut rb) = (Vec::with_capacity(w), Vec::with_capacity(w));
+        let (mut mn, mut mx) = (f32::INFINITY, f32::NEG_INFINITY);
+        let (mut sum, mut diff) = (0.0f64, 0.0f64);
+        for y in 0..h {
+            row_f32(a, plane, y, &mut ra);
+            let mut rs = 0.0f64;
+            for &v in &ra {
+                mn = mn.min(v);
+                mx = mx.max(v);
+                rs += v as f64;
+            }
+            sum += rs;
+            if let Some(b) = b {
+                row_f32(b, plane, y, &mut rb);
+                let mut rd = 0.0f64;
+                for (&x, &z) in ra.iter().zip(&rb) {
+                    rd += (x - z).abs() as f64;
+                }
+                diff += rd;
+            }
+        }
+        Stats { min: mn as f64, max: mx as f64, average: sum / count, diff: b.map(|_| diff / count), float: true }
+    } else {
+        let (mut ra, mut rb) = (Vec::with_capacity(w), Vec::with_capacity(w));
+        let (mut mn, mut mx) = (u32::MAX, 0u32);
+        let (mut sum, mut diff) = (0u64, 0u64);
+        for y in 0..h {
+            row_u32(a, plane, y, &mut ra);
+            for &v in &ra {
+                mn = mn.min(v);
+                mx = mx.max(v);
+                sum += v as u64;
+            }
+            if let Some(b) = b {
+                row_u32(b, plane, y, &mut rb);
+                for (&x, &z) in ra.iter().zip(&rb) {
+                    diff += x.abs_diff(z) as u64;
+                }
+            }
+        }
+        let scale = count * ((1u64 << fmt.bitsPerSample) - 1) as f64;
+        Stats { min: mn as f64, max: mx as f64, average: sum as f64 / scale, diff: b.map(|_| diff as f64 / scale), float: false }
+    }
+}
+
+fn plane_stats(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    let a = Args(input);
+    let clipa = a.node("clipa")?;
+    let clipb = a.opt_node("clipb");
+    let vi = video_info(&clipa)?;
+    if !stats_format_ok(&vi.format) {
+        return Err(format!(
+            "Input clip must be constant format 8..16 bit integer or 16-32 bit float, passed {}.",
+            format_name(&vi.format)
+        ));
+    }
+    let plane = a.int("plane").unwrap_or(0);
+    if plane < 0 || plane >= vi.format.numPlanes as i64 {
+        return Err("invalid plane specified".into());
+    }
+    if let Some(b) = &clipb {
+        let bvi = video_info(b)?;
+        let dims = |v: &VSVideoInfo| if v.width > 0 { format!("{}x{}", v.width, v.height) } else { "undefined".into() };
+        if bvi.format != vi.format || bvi.width != vi.width || bvi.height != vi.height || vi.width == 0 {
+            return Err(format!(
+                "both input clips must have the same format when second clip is used, passed {}[{}] and {}[{}]",
+                format_name(&vi.format),
+                dims(&vi),
+                format_name(&bvi.format),
+                dims(&bvi)
+            ));
+        }
+    }
+    let prop = a.string("prop").unwrap_or_else(|| "PlaneStats".into());
+    if !is_valid_key(prop.as_bytes()) {
+        return Err(BAD_PROP_NAME.into());
+    }
+    let keys = ["Min", "Max", "Average", "Diff"].map(|s| format!("{prop}{s}"));
+    let plane = plane as usize;
+    let with_b = clipb.is_some();
+    let mut inputs = vec![clipa.clone()];
+    let mut deps = vec![(clipa, rpStrictSpatial)];
+    if let Some(b) = clipb {
+        inputs.push(b.clone());
+        deps.push((b, rpStrictSpatial));
+    }
+    let count = inputs.len();
+    let filter = FnFilter {
+        inputs,
+        requests: Box::new(move |n| (0..count).map(|i| (i, n)).collect()),
+        make: Box::new(move |_, frames, _| {
+            let s = compute_stats(&frames[0], if with_b { Some(&frames[1]) } else { None }, plane);
+            let f = frames[0].shallow_copy();
+            // SAFETY: `f` is new and ours alone.
+            let props = unsafe { f.props_mut() };
+            if s.float {
+                props.set_float(&keys[0], s.min);
+                props.set_float(&keys[1], s.max);
+            } else {
+                props.set_int(&keys[0], s.min as i64);
+                props.set_int(&keys[1], s.max as i64);
+            }
+            props.set_float(&keys[2], s.average);
+            if let Some(d) = s.diff {
+                props.set_float(&keys[3], d);
+            }
+            Ok(Arc::new(f))
+        }),
+    };
+    set_clip(out, make_node(core, "PlaneStats", MediaInfo::Video(vi), Box::new(filter), fmParallel, deps));
+    Ok(())
+}
+
+// ---- FrameEval --------------------------------------------------------------------------------------
+
+struct FrameEvalFilter {
+    vi: VSVideoInfo,
+    func: Arc<crate::function::Function>,
+    prop_src: Vec<Arc<Node>>,
+}
+
+/// What FrameEval keeps between activations of one frame: the clip the function chose.
+struct Chosen(Arc<Node>);
+
+impl FrameEvalFilter {
+    fn evaluate(&self, n: i32, call: &mut FrameCall) -> Result<Arc<Node>, Option<String>> {
+        let mut args = Map::new();
+        args.set_int("n", n as i64);
+        for p in &self.prop_src {
+            let f = call.get(p, n).ok_or_else(|| Some("internal error: a requested frame is missing".to_string()))?;
+            args.set(b"f", Value::Frame(f), true).expect("f is a valid key");
+        }
+        let mut ret = Map::new();
+        self.func.call(&args, &mut ret);
+        if let Some(e) = ret.error() {
+            call.set_error(e.to_string_lossy().into_owned());
+            return Err(None);
+        }
+        match ret.get(b"val") {
+            Ok(Values::VideoNode(v)) if !v.is_empty() => Ok(v[0].clone()),
+            _ => Err(Some("Function didn't return a clip".into())),
+        }
+    }
+}
+
+impl Filter for FrameEvalFilter {
+    fn get_frame(&self, n: i32, reason: i32, fd: &mut *mut c_void, call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
+        let take = |fd: &mut *mut c_void| -> Option<Box<Chosen>> {
+            if fd.is_null() {
+                None
+            } else {
+                // SAFETY: set below from Box::into_raw, taken once.
+                let b = unsafe { Box::from_raw((*fd).cast::<Chosen>()) };
+                *fd = std::ptr::null_mut();
+                Some(b)
+            }
+        };
+        if reason == arError {
+            drop(take(fd));
+            return Ok(None);
+        }
+        let Some(chosen) = take(fd) else {
+            if reason == arInitial && !self.prop_src.is_empty() {
+                for p in &self.prop_src {
+                    call.request(p, n);
+                }
+                return Ok(None);
+            }
+            if reason != arInitial && reason != arAllFramesReady {
+                return Ok(None);
+            }
+            let node = match self.evaluate(n, call) {
+                Ok(node) => node,
+                Err(None) => return Ok(None),
+                Err(Some(e)) => return Err(e),
+            };
+            call.request(&node, n);
+            *fd = Box::into_raw(Box::new(Chosen(node))).cast();
+            return Ok(None);
+        };
+        let f = call.get(&chosen.0, n).ok_or("internal error: a requested frame is missing")?;
+        if self.vi.width != 0 && (f.width != self.vi.width || f.height != self.vi.height) {
+            return Err("Returned frame has wrong dimensions".into());
+        }
+        if self.vi.format.colorFamily != cfUndefined && f.video_format() != Some(&self.vi.format) {
+            return Err("Returned frame has wrong format".into());
+        }
+        Ok(Some(f))
+    }
+}
+
+fn frame_eval(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    let a = Args(input);
+    let clip = a.node("clip")?;
+    let vi = video_info(&clip)?;
+    let func = a.function("eval").ok_or("argument eval is required")?;
+    let prop_src = a.nodes("prop_src");
+    let clip_src = a.nodes("clip_src");
+    let mut deps: Vec<(Arc<Node>, i32)> = Vec::new();
+    for n in prop_src.iter().chain(&clip_src) {
+        deps.push((n.clone(), rpGeneral));
+    }
+    let mode = if prop_src.is_empty() { fmUnordered } else { fmParallelRequests };
+    let filter = FrameEvalFilter { vi, func, prop_src };
+    set_clip(out, make_node(core, "FrameEval", MediaInfo::Video(vi), Box::new(filter), mode, deps));
+    Ok(())
+}
+
+// ---- ModifyFrame ------------------------------------------------------------------------------------
+
+struct ModifyFrameFilter {
+    vi: VSVideoInfo,
+    clips: Vec<Arc<Node>>,
+    func: Arc<crate::function::Function>,
+}
+
+impl Filter for ModifyFrameFilter {
+    fn get_frame(&self, n: i32, reason: i32, _fd: &mut *mut c_void, call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
+        if reason == arInitial {
+            for c in &self.clips {
+                call.request(c, n);
+            }
+            return Ok(None);
+        }
+        if reason != arAllFramesReady {
+            return Ok(None);
+        }
+        let mut args = Map::new();
+        args.set_int("n", n as i64);
+        for c in &self.clips {
+            let f = call.get(c, n).ok_or("internal error: a requested frame is missing")?;
+            args.set(b"f", Value::Frame(f), true).expect("f is a valid key");
+        }
+        let mut ret = Map::new();
+        self.func.call(&args, &mut ret);
+        if let Some(e) = ret.error() {
+            call.set_error(e.to_string_lossy().into_owned());
+            return Ok(None);
+        }
+        let f = match ret.get(b"val") {
+            Ok(Values::VideoFrame(v)) if !v.is_empty() => v[0].clone(),
+            _ => return Err("Returned value not a frame".into()),
+        };
+        if self.vi.format.colorFamily != cfUndefined && f.video_format() != Some(&self.vi.format) {
+            return Err("Returned frame has the wrong format".into());
+        }
+        if self.vi.width != 0 && (f.width != self.vi.width || f.height != self.vi.height) {
+            return Err("Returned frame has the wrong dimensions".into());
+        }
+        Ok(Some(f))
+    }
+}
+
+fn modify_frame(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    let a = Args(input);
+    let clip = a.node("clip")?;
+    let vi = video_info(&clip)?;
+    let clips = a.nodes("clips");
+    let func = a.function("selector").ok_or("argument selector is required")?;
+    let deps = clips.iter().map(|c| (c.clone(), rpStrictSpatial)).collect();
+    let filter = ModifyFrameFilter { vi, clips, func };
+    set_clip(out, make_node(core, "ModifyFrame", MediaInfo::Video(vi), Box::new(filter), fmParallelRequests, deps));
+    Ok(())
+}
+
+// ---- PEMVerifier ------------------------------------------------------------------------------------
+
+fn pem_verifier(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    let a = Args(input);
+    let clip = a.node("clip")?;
+    let vi = video_info(&clip)?;
+    if !stats_format_ok(&vi.format) {
+        return Err(format!(
+            "Input clip must be constant format 8..16 bit integer or 16-32 bit float, passed {}.",
+            format_name(&vi.format)
+        ));
+    }
+    let np = vi.format.numPlanes as usize;
+    let float = vi.format.sampleType == stFloat;
+    let max = ((1i64 << vi.format.bitsPerSample) - 1) as f64;
+    let mut lower = [if float { f64::NEG_INFINITY } else { 0.0 }; 3];
+    let mut upper = [if float { f64::INFINITY } else { max }; 3];
+    // Integer limits are rounded to whole sample values before they are checked.
+    let conv = |v: f64| if float { v } else { (v + 0.5).floor() };
+    if let Some(l) = a.floats("lower") {
+        if l.len() != np {
+            return Err("number of lower plane limits does not match the number of planes".into());
+        }
+        for (i, &v) in l.iter().enumerate() {
+            lower[i] = conv(v);
+            if !float && (lower[i] < 0.0 || lower[i] > max) {
+                return Err("Invalid lower bound given".into());
+            }
+        }
+    }
+    if let Some(u) = a.floats("upper") {
+        if u.len() != np {
+            return Err("number of upper plane limits does not match the number of planes".into());
+        }
+        for (i, &v) in u.iter().enumerate() {
+            upper[i] = conv(v);
+            if upper[i] < lower[i] || (!float && upper[i] > max) {
+                return Err("Invalid upper bound given".into());
+            }
+        }
+    }
+    let deps = vec![(clip.clone(), rpStrictSpatial)];
+    let filter = FnFilter {
+        inputs: vec![clip],
+        requests: Box::new(|n| vec![(0, n)]),
+        make: Box::new(move |n, frames, _| {
+            let f = &frames[0];
+            for p in 0..np {
+                if float {
+                    let (lo, hi) = (lower[p] as f32, upper[p] as f32);
+                    let mut r = Vec::new();
+                    for y in 0..f.planes()[p].height as usize {
+                        row_f32(f, p, y, &mut r);
+                        if let Some(x) = r.iter().position(|&v| v < lo || v > hi) {
+                            return Err(format!("Illegal sample value ({:.6}) at: plane: {p} Y: {y}, X: {x}, Frame: {n}", r[x]));
+                        }
+                    }
+                } else {
+                    let (lo, hi) = (lower[p] as i64 as u32, upper[p] as i64 as u32);
+                    let check = |r: &[u32], y: usize| -> Result<(), String> {
+                        match r.iter().position(|&v| v < lo || v > hi) {
+                            Some(x) => Err(format!("Illegal sample value ({}) at: plane: {p} Y: {y}, X: {x}, Frame: {n}", r[x])),
+                            None => Ok(()),
+                        }
+                    };
+                    let mut r = Vec::new();
+                    for y in 0..f.planes()[p].height as usize {
+                        row_u32(f, p, y, &mut r);
+                        check(&r, y)?;
+                    }
+                }
+            }
+            Ok(f.clone())
+        }),
+    };
+    set_clip(out, make_node(core, "PEMVerifier", MediaInfo::Video(vi), Box::new(filter), fmParallel, deps));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs() {
+        assert!(glob_match(b"*", b"Foo"));
+        assert!(glob_match(b"F*", b"FooBar"));
+        assert!(glob_match(b"*o*", b"_Fo"));
+        assert!(!glob_match(b"?oo", b"FooBar"));
+        assert!(glob_match(b"?oo", b"Foo"));
+        assert!(glob_match(b"Foo*Bar*", b"FooBar"));
+        assert!(!glob_match(b"F*r", b"Foo"));
+        assert!(glob_match(b"*?", b"a"));
+        assert!(!glob_match(b"*?", b""));
+        assert!(!glob_match(b"Ba[rz]", b"Bar"));
+    }
+
+    #[test]
+    fn halves() {
+        assert_eq!(half_to_f32(0x3c00), 1.0);
+        assert_eq!(half_to_f32(0xc000), -2.0);
+        assert_eq!(half_to_f32(0x0001), 5.960_464_5e-8);
+        for v in [0.5f32, 0.333, 1234.0, -0.0001] {
+            let h = super::super::blank::f32_to_half(v);
+            assert_eq!(super::super::blank::f32_to_half(half_to_f32(h)), h);
+        }
+    }
+}
