@@ -18,6 +18,7 @@
  *   blank        std.BlankClip's residency with gpu=1 and with a GPU clip argument
  *   select       setVulkanDevice before and after the device is first used
  *   errors       failure messages of the calls that take an error buffer
+ *   export       exportGPUPlane on a fresh plane, exportGPUSemaphore on timelines (where offered)
  *   fatal-read-ptr | fatal-write-ptr
  *                getReadPtr/getWritePtr on a GPU frame (R81: NULL, not fatal)
  *   fatal-shared-write | fatal-after-submit | fatal-wait-past | fatal-producer-past |
@@ -474,6 +475,43 @@ static int errors(void) {
     return 0;
 }
 
+/* exportGPUPlane on a fresh plane and exportGPUSemaphore on timelines, where the device can. */
+static int export_scenario(void) {
+    VSVulkanCoreInfo ci;
+    CHECK(vk->getVulkanCoreInfo(core, &ci, err, sizeof err) == 0, "getVulkanCoreInfo: %s", err);
+    int mem_ok = 0, sem_ok = 0;
+    if (ci.exportHandleType) {
+        VSFrame *f = gray8(256, 16);
+        VSVulkanExportedMemory a, b;
+        CHECK(vk->exportGPUPlane(f, 0, &a, err, sizeof err) == 0, "exportGPUPlane: %s", err);
+        CHECK(vk->exportGPUPlane(f, 0, &b, err, sizeof err) == 0, "exportGPUPlane: %s", err);
+        mem_ok = a.handle >= 0 && b.handle >= 0 && a.handle != b.handle && a.memoryId == b.memoryId && a.handleType == ci.exportHandleType &&
+                 a.size == (VkDeviceSize)(vsapi->getStride(f, 0) * 16) && a.offset + a.size <= a.memorySize;
+        close((int)a.handle);
+        close((int)b.handle);
+        vsapi->freeFrame(f);
+    }
+    if (ci.semaphoreExportHandleType) {
+        VSGPUExecPool *p = pool(vqCompute);
+        VSGPUExecContext *c = vk->gpuExecAcquire(p, err, sizeof err);
+        uint64_t v;
+        CHECK(vk->gpuExecSubmit(c, &v, err, sizeof err) == 0, "gpuExecSubmit: %s", err);
+        VSVulkanExportedSemaphore es;
+        VkSemaphore ps = vk->getGPUTimelineSemaphore(vk->gpuExecPoolTimeline(p));
+        CHECK(vk->exportGPUSemaphore(core, ps, &es, err, sizeof err) == 0, "exportGPUSemaphore (pool): %s", err);
+        int ok1 = es.handle >= 0 && es.handleType == ci.semaphoreExportHandleType;
+        close((int)es.handle);
+        VSGPUTimeline *t = vk->createGPUTimeline(core, err, sizeof err);
+        CHECK(vk->exportGPUSemaphore(core, vk->getGPUTimelineSemaphore(t), &es, err, sizeof err) == 0, "exportGPUSemaphore (own): %s", err);
+        sem_ok = ok1 && es.handle >= 0;
+        close((int)es.handle);
+        vk->freeGPUTimeline(t);
+        vk->freeGPUExecPool(p);
+    }
+    printf("ok export memory=%d/%d semaphore=%d/%d\n", ci.exportHandleType != 0, mem_ok, ci.semaphoreExportHandleType != 0, sem_ok);
+    return 0;
+}
+
 /* ---- fatal misuses ------------------------------------------------------------------------------ */
 
 static VSGPUExecPool *rel_pool;
@@ -574,6 +612,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(s, "evict")) r = evict();
     else if (!strcmp(s, "blank")) r = blank_residency();
     else if (!strcmp(s, "errors")) r = errors();
+    else if (!strcmp(s, "export")) r = export_scenario();
     else if (!strncmp(s, "fatal-", 6)) r = fatal(s);
     else die("unknown scenario %s", s);
     fflush(stdout);

@@ -204,7 +204,7 @@ fn ok_line(core: &Path, scenario: &str) -> String {
 
 #[test]
 fn probe_scenarios_match_the_reference() {
-    for s in ["info", "shader", "invert", "stress", "vram", "memory", "timeline", "blank", "select"] {
+    for s in ["info", "shader", "invert", "stress", "vram", "memory", "timeline", "blank", "select", "export"] {
         assert_eq!(ok_line(&our_core(), s), ok_line(&reference_core(), s), "gpuprobe {s}");
     }
     // the failure messages, word for word
