@@ -552,7 +552,24 @@ impl Device {
 
         let unified = matches!(info.device_type, vk::PhysicalDeviceType::INTEGRATED_GPU | vk::PhysicalDeviceType::CPU);
         let heap = largest_device_heap(&mem_props) as i64;
-        let budget = heap;
+        // The driver's budget for the largest device local heap: VK_EXT_memory_budget is a
+        // physical-device-level query, usable when supported without enabling anything.
+        let budget = if has_ext(&exts, c"VK_EXT_memory_budget") {
+            let mut b = vk::PhysicalDeviceMemoryBudgetPropertiesEXT::default();
+            let mut p2 = vk::PhysicalDeviceMemoryProperties2::default().push_next(&mut b);
+            // SAFETY: valid output structures; the extension is supported.
+            unsafe { inst.get_physical_device_memory_properties2(pd, &mut p2) };
+            let heaps = mem_props.memory_heaps_as_slice();
+            heaps
+                .iter()
+                .enumerate()
+                .filter(|(_, h)| h.flags.contains(vk::MemoryHeapFlags::DEVICE_LOCAL) && h.size as i64 == heap)
+                .map(|(i, _)| b.heap_budget[i] as i64)
+                .find(|&v| v > 0)
+                .unwrap_or(heap)
+        } else {
+            heap
+        };
         let mut limit = (budget / 3 * 2).max(LIMIT_FLOOR);
         if unified {
             // The same RAM as the host's: leave the machine room next to the host frame budget.
