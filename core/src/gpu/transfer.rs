@@ -56,7 +56,9 @@ impl Transfer {
     /// A GPU copy of a CPU frame.
     pub fn upload(&self, core: &Core, src: &Arc<Frame>) -> Result<Arc<Frame>, String> {
         let vf = *src.video_format().ok_or("GPUUpload: only video frames can be uploaded")?;
-        let dst = new_frame(&self.dev, &core.mem, &vf, src.width, src.height, false)?;
+        // VS_VULKAN_EXPORTABLE_UPLOADS: uploads land in exportable planes (R81's knob).
+        let exportable = std::env::var_os("VS_VULKAN_EXPORTABLE_UPLOADS").is_some_and(|v| v != "0");
+        let dst = new_frame(&self.dev, &core.mem, &vf, src.width, src.height, exportable)?;
         // SAFETY: `dst` is new and unshared.
         unsafe { *dst.props_mut() = src.props().clone() };
         let dst = Arc::new(dst);
