@@ -235,6 +235,15 @@ pub fn invoke(plugin: &Plugin, name: &str, args: &Map) -> Map {
     if inspect {
         INVOKE_STACK.with(|s| s.borrow_mut().pop());
     }
+    // Residency of returned nodes against the return type: a lie is fatal, as in R81.
+    if out.error().is_none() {
+        if let Ok(rs) = crate::argspec::Signature::parse(&f.ret.to_string_lossy()) {
+            if let Err(crate::argspec::ReturnIssue::Fatal(m)) = rs.check_returns(name, &out) {
+                core.log_message(mtFatal, &m);
+                crate::api::fatal(&m);
+            }
+        }
+    }
     out
 }
 

@@ -9,6 +9,7 @@
  *                                       returns src's frame (an exported input never goes back)
  *   vsvkgpu.GiveBack(clip:vnode:gpu)    returns the exportable input itself: an error, since such
  *                                       inputs never go back to the core
+ *   vsvkgpu.BadReturn(clip:vnode:gpu)   a GPU node returned under a plain vnode return type
  *   vsvkgpu.Lie(clip:vnode:gpu, mode)   residency lies the core must catch: mode 0 declares GPU
  *                                       output and returns a CPU frame; mode 1 returns the GPU frame
  *                                       without ffGPUOutput
@@ -236,11 +237,12 @@ static void VS_CC invert_create(const VSMap *in, VSMap *out, void *ud, VSCore *c
 
 static void VS_CC plain_create(const VSMap *in, VSMap *out, void *ud, VSCore *core, const VSAPI *vsapi) {
     Data *d = data_new(in, core, vsapi);
-    int kind = (int)(intptr_t)ud; /* 0 Export, 1 Lie, 2 GiveBack */
+    int kind = (int)(intptr_t)ud; /* 0 Export, 1 Lie, 2 GiveBack, 3 BadReturn */
     VSFilterDependency deps[2] = {{d->node, rpStrictSpatial}, {d->src, rpStrictSpatial}};
     int flags = (kind == 1 && d->mode == 1) ? 0 : ffGPUOutput;
-    const char *names[] = {"Export", "Lie", "GiveBack"};
-    VSFilterGetFrame gets[] = {export_get, lie_get, give_back_get};
+    if (kind == 3) d->mode = 1; /* passes its GPU input through, declared plain vnode */
+    const char *names[] = {"Export", "Lie", "GiveBack", "BadReturn"};
+    VSFilterGetFrame gets[] = {export_get, lie_get, give_back_get, lie_get};
     vsapi->createVideoFilterEx(out, names[kind], vsapi->getVideoInfo(d->node), gets[kind], data_free, fmParallel, flags, deps, d->src ? 2 : 1, d, core);
 }
 
@@ -250,4 +252,5 @@ VS_EXTERNAL_API(void) VapourSynthPluginInit2(VSPlugin *plugin, const VSPLUGINAPI
     vspapi->registerFunction("Export", "clip:vnode:gpu;src:vnode:gpu;", "clip:vnode:gpu;", plain_create, NULL, plugin);
     vspapi->registerFunction("Lie", "clip:vnode:gpu;mode:int;", "clip:vnode:all;", plain_create, (void *)1, plugin);
     vspapi->registerFunction("GiveBack", "clip:vnode:gpu;", "clip:vnode:gpu;", plain_create, (void *)2, plugin);
+    vspapi->registerFunction("BadReturn", "clip:vnode:gpu;", "clip:vnode;", plain_create, (void *)3, plugin);
 }

@@ -333,6 +333,7 @@ fn residency_lies_are_fatal() {
     let cases = [
         ("std.GPUUpload,vsvkgpu.Lie:mode=0,std.GPUDownload", "Filter Lie is declared to return GPU resident frames but returned a CPU frame"),
         ("std.GPUUpload,vsvkgpu.Lie:mode=1,std.GPUDownload", "Filter Lie returned a GPU resident frame without being created with ffGPUOutput"),
+        ("std.GPUUpload,vsvkgpu.BadReturn,std.GPUDownload", "BadReturn: node returned under 'clip' was created with ffGPUOutput but is declared plain vnode"),
     ];
     for (steps, msg) in cases {
         for core in [our_core(), reference_core()] {
