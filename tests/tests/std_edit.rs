@@ -656,3 +656,41 @@ fn edits_whatever_the_threads() {
         "std.DuplicateFrames:frames=3:frames=9,std.DeleteFrames:frames=1,std.FreezeFrames:first=2:last=4:replacement=20,std.Loop:times=3,std.Trim:first=5:length=50,std.Splice:@clips:clips=$0,std.AverageFrames:@clips:weights=0.2:weights=0.5:weights=0.3",
     ));
 }
+
+/// GPU resident clips: frame editing keeps them on the GPU, sample work gives the same frames, and
+/// clip lists that mix residencies are refused. Skipped when the reference finds no Vulkan device.
+#[test]
+fn gpu_resident_clips() {
+    let probe = run(&reference_core(), &Case::video("YUV420P8", "std.GPUUpload,std.GPUDownload"), &[]);
+    if !probe.ok() {
+        eprintln!("skipped: the reference has no GPU here ({})", probe.line);
+        return;
+    }
+    let chains = [
+        "std.Trim:first=1",
+        "std.Reverse",
+        "std.Loop:times=2",
+        "std.SelectEvery:cycle=2:offsets=0",
+        "std.Interleave:@clips:clips=$1",
+        "std.Splice:@clips:clips=$1",
+        "std.DeleteFrames:frames=0",
+        "std.DuplicateFrames:frames=0",
+        "std.FreezeFrames:first=0:last=1:replacement=2",
+        "std.AssumeFPS:fpsnum=5",
+        "std.AssumeFPS:src=$0",
+        "std.SetFieldBased:value=1",
+        "std.SeparateFields:tff=1",
+        "std.DoubleWeave:tff=1",
+        "std.AverageFrames:@clips:weights=1.0:weights=2.0:weights=1.0",
+        "std.FlipVertical,std.AverageFrames:@clips:clips=$1:weights=1.0:weights=3.0",
+    ];
+    let cases: Vec<Case> = chains.iter().map(|c| Case::video("YUV420P8", &format!("std.GPUUpload,{c},std.GPUDownload"))).collect();
+    check_all(&cases);
+    check_errors(&[
+        Case::video("YUV420P8", "std.GPUUpload,std.Interleave:@clips:clips=$0"),
+        Case::video("YUV420P8", "std.GPUUpload,std.Splice:@clips:clips=$0"),
+        Case::video("YUV420P8", &format!("std.BlankClip:format={GRAY16},std.GPUUpload,std.Splice:@clips:clips=$0")),
+        Case::video("YUV420P8", "std.GPUUpload,std.AverageFrames:@clips:clips=$0:weights=1.0:weights=1.0"),
+        Case::video("YUV420P8", &format!("std.BlankClip:format={GRAY16},std.GPUUpload,std.AverageFrames:@clips:clips=$0:weights=1.0:weights=1.0")),
+    ]);
+}

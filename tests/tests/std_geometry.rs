@@ -517,6 +517,8 @@ fn shuffle_planes_errors() {
         v("std.ShufflePlanes:@clips:planes=3:colorfamily=1"),
         v("std.ShufflePlanes:@clips:planes=-1:colorfamily=1"),
         v("std.ShufflePlanes:@clips:planes=0:planes=1:colorfamily=1"),
+        v("std.ShufflePlanes:@clips:clips=$0:planes=0:colorfamily=1"),
+        v("std.ShufflePlanes:@clips:clips=$0:clips=$0:planes=0:colorfamily=1"),
         v("std.ShufflePlanes:@clips:planes=0:planes=1:planes=2:planes=0:colorfamily=3"),
         v("std.ShufflePlanes:@clips:planes=0:planes=1:planes=2:colorfamily=2"),
         v("std.ShufflePlanes:@clips:planes=0:planes=1:planes=2:colorfamily=0"),
@@ -564,4 +566,40 @@ fn geometry_whatever_the_threads() {
         "std.Crop:left=4:top=2,std.AddBorders:right=4:bottom=2,std.Transpose,std.FlipHorizontal,std.StackVertical:@clips:clips=$4,std.ShufflePlanes:@clips:planes=0:planes=2:planes=1:colorfamily=3",
     ));
     check_modes(Case::sized("GrayS", 99, 77, 12, "std.Turn90,std.Turn180,std.CropAbs:width=50:height=40:left=3:top=5,std.StackHorizontal:@clips:clips=$3"));
+}
+
+/// GPU resident clips (R81 takes them in every function here): frames come back the same after
+/// GPUDownload, and a clip list that mixes residencies is refused. Skipped when the reference finds
+/// no Vulkan device.
+#[test]
+fn gpu_resident_clips() {
+    let probe = run(&reference_core(), &Case::video("YUV420P8", "std.GPUUpload,std.GPUDownload"), &[]);
+    if !probe.ok() {
+        eprintln!("skipped: the reference has no GPU here ({})", probe.line);
+        return;
+    }
+    let chains = [
+        "std.FlipVertical",
+        "std.FlipHorizontal",
+        "std.Turn180",
+        "std.Transpose",
+        "std.Turn90",
+        "std.AddBorders:left=2:top=4",
+        "std.AddBorders",
+        "std.Crop",
+        "std.CropAbs:width=64:height=48",
+        "std.StackVertical:@clips",
+        "std.StackHorizontal:@clips:clips=$1",
+        "std.ShufflePlanes:@clips:planes=0:colorfamily=1",
+        "std.ShufflePlanes:@clips:planes=0:planes=2:planes=1:colorfamily=3:prop_src=$0",
+        "std.SplitPlanes",
+    ];
+    let cases: Vec<Case> = chains.iter().map(|c| Case::video("YUV420P8", &format!("std.GPUUpload,{c},std.GPUDownload"))).collect();
+    check_all(&cases);
+    check_errors(&[
+        Case::video("YUV420P8", "std.GPUUpload,std.StackVertical:@clips:clips=$0"),
+        Case::video("YUV420P8", &format!("std.BlankClip:format={GRAY16},std.GPUUpload,std.StackVertical:@clips:clips=$0")),
+        Case::video("YUV420P8", "std.GPUUpload,std.ShufflePlanes:@clips:clips=$0:planes=0:colorfamily=3"),
+        Case::video("YUV420P8", &format!("std.BlankClip:format={GRAY16},std.GPUUpload,std.ShufflePlanes:@clips:clips=$0:planes=0:planes=3:colorfamily=3")),
+    ]);
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use vsvk_plugin_api::abi::*;
 
-use super::geometry::{dst_plane, format_name, gen_node, spatial_node, src_plane, Make, Requests};
+use super::geometry::{dst_plane, format_name, gen_node, pixel_node, props_node, residency_mismatch, src_plane, Make, Requests};
 use super::util::{is_constant, new_video, set_clip, video_info, Args};
 use crate::core::Core;
 use crate::frame::{Frame, Plane};
@@ -252,6 +252,9 @@ fn splice(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
         set_clip(out, clips[0].clone());
         return Ok(());
     }
+    if let Some(m) = residency_mismatch(&clips) {
+        return Err(m);
+    }
     let infos: Vec<VSVideoInfo> = clips.iter().map(|c| vinfo(c)).collect::<Result<_, _>>()?;
     if !mismatch {
         if let Some(m) = mismatch_message("Splice", &infos, false) {
@@ -287,6 +290,9 @@ fn interleave(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String
     if clips.len() == 1 {
         set_clip(out, clips[0].clone());
         return Ok(());
+    }
+    if let Some(m) = residency_mismatch(&clips) {
+        return Err(m);
     }
     let infos: Vec<VSVideoInfo> = clips.iter().map(|c| vinfo(c)).collect::<Result<_, _>>()?;
     if !mismatch {
@@ -477,7 +483,7 @@ fn assume_fps(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String
     }
     (vi.fpsNum, vi.fpsDen) = reduce(num, den);
     let (fnum, fden) = (vi.fpsNum, vi.fpsDen);
-    let node = spatial_node(core, "AssumeFPS", vi, clip, move |f, _| {
+    let node = props_node(core, "AssumeFPS", vi, clip, move |f, _| {
         let f = f.shallow_copy();
         // SAFETY: `f` is new and ours alone.
         let props = unsafe { f.props_mut() };
@@ -497,7 +503,7 @@ fn set_field_based(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), S
     if !(0..=2).contains(&value) {
         return Err("value must be 0, 1 or 2".into());
     }
-    let node = spatial_node(core, "SetFieldBased", vi, clip, move |f, _| {
+    let node = props_node(core, "SetFieldBased", vi, clip, move |f, _| {
         let f = f.shallow_copy();
         // SAFETY: `f` is new and ours alone.
         let props = unsafe { f.props_mut() };
@@ -582,7 +588,7 @@ fn separate_fields(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), S
         }
         Ok(Arc::new(f))
     });
-    set_clip(out, gen_node(core, "SeparateFields", ovi, vec![clip], vec![rpGeneral], requests, make));
+    set_clip(out, pixel_node(core, "SeparateFields", ovi, vec![clip], vec![rpGeneral], requests, make)?);
     Ok(())
 }
 
@@ -631,7 +637,7 @@ fn double_weave(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
         props.set_int("_FieldBased", if top_index == n { 2 } else { 1 });
         Ok(Arc::new(f))
     });
-    set_clip(out, gen_node(core, "DoubleWeave", ovi, vec![clip], vec![rpGeneral], requests, make));
+    set_clip(out, pixel_node(core, "DoubleWeave", ovi, vec![clip], vec![rpGeneral], requests, make)?);
     Ok(())
 }
 

@@ -8,12 +8,12 @@ use std::sync::Arc;
 
 use vsvk_plugin_api::abi::*;
 
-use super::util::{append_clip, is_constant, make_node, new_video, set_clip, video_info, Args};
+use super::util::{append_clip, is_constant, new_video, set_clip, video_info, Args};
 use crate::core::Core;
 use crate::format;
 use crate::frame::Frame;
 use crate::map::Map;
-use crate::node::{Filter, MediaInfo, Node};
+use crate::node::{Filter, FilterImpl, MediaInfo, Node};
 use crate::scheduler::FrameCall;
 
 pub fn register(r: &super::Registrar) {
@@ -76,7 +76,20 @@ impl Filter for Gen {
     }
 }
 
-/// A node of `Gen`.
+pub(super) fn is_gpu(n: &Node) -> bool {
+    n.residency() == nrGPU
+}
+
+/// R81's message when some clips are GPU resident and others not.
+pub(super) fn residency_mismatch(clips: &[Arc<Node>]) -> Option<String> {
+    let first = is_gpu(&clips[0]);
+    clips.iter().position(|c| is_gpu(c) != first).map(|i| {
+        format!("clips are mismatched in residency starting at clip #{i}; all clips must be CPU or all GPU, insert GPUUpload or GPUDownload to make them match")
+    })
+}
+
+/// A node of `Gen` that passes frames on (or copies of them): its output lives where its first
+/// input's does.
 pub(super) fn gen_node(
     core: &Arc<Core>,
     name: &str,
@@ -86,20 +99,65 @@ pub(super) fn gen_node(
     requests: Requests,
     make: Make,
 ) -> Arc<Node> {
+    let flags = if is_gpu(&inputs[0]) { ffGPUOutput } else { 0 };
     let deps = inputs.iter().cloned().zip(patterns).collect();
     let filter = Gen { inputs, requests, make };
-    make_node(core, name, MediaInfo::Video(vi), Box::new(filter), fmParallel, deps)
+    let creation = crate::api::creation_stack(core);
+    Node::new(core.clone(), name, MediaInfo::Video(vi), FilterImpl::Rust(Box::new(filter)), fmParallel, flags, deps, creation)
 }
 
-/// One input, frame n of it for output frame n, same length: the strict spatial shape.
+/// A node of `Gen` that reads and writes samples, which it does in host memory: GPU resident
+/// inputs are brought down first and the result goes back up, so the output lives where the first
+/// input does.
+pub(super) fn pixel_node(
+    core: &Arc<Core>,
+    name: &str,
+    vi: VSVideoInfo,
+    inputs: Vec<Arc<Node>>,
+    patterns: Vec<i32>,
+    requests: Requests,
+    make: Make,
+) -> Result<Arc<Node>, String> {
+    let gpu = is_gpu(&inputs[0]);
+    let inputs = inputs.into_iter().map(|n| if is_gpu(&n) { super::gpu::convert(core, n, false) } else { Ok(n) }).collect::<Result<Vec<_>, _>>()?;
+    let node = gen_node(core, name, vi, inputs, patterns, requests, make);
+    if gpu {
+        super::gpu::convert(core, node, true)
+    } else {
+        Ok(node)
+    }
+}
+
+/// Strictly spatial when the output is as long as the input.
+fn spatial_pattern(clip: &Node, vi: &VSVideoInfo) -> i32 {
+    if clip.num_frames() == vi.numFrames {
+        rpStrictSpatial
+    } else {
+        rpGeneral
+    }
+}
+
+/// One input, frame n of it for output frame n: a spatial filter that works on samples.
 pub(super) fn spatial_node(
     core: &Arc<Core>,
     name: &str,
     vi: VSVideoInfo,
     clip: Arc<Node>,
     make: impl Fn(&Frame, &Arc<Core>) -> Result<Arc<Frame>, String> + Send + Sync + 'static,
+) -> Result<Arc<Node>, String> {
+    let pattern = spatial_pattern(&clip, &vi);
+    pixel_node(core, name, vi, vec![clip], vec![pattern], Box::new(|n| vec![(0, n)]), Box::new(move |_, fr, core| make(&fr[0], core)))
+}
+
+/// A spatial filter that only touches frame properties: it works wherever the frames live.
+pub(super) fn props_node(
+    core: &Arc<Core>,
+    name: &str,
+    vi: VSVideoInfo,
+    clip: Arc<Node>,
+    make: impl Fn(&Frame, &Arc<Core>) -> Result<Arc<Frame>, String> + Send + Sync + 'static,
 ) -> Arc<Node> {
-    let pattern = if clip.num_frames() == vi.numFrames { rpStrictSpatial } else { rpGeneral };
+    let pattern = spatial_pattern(&clip, &vi);
     gen_node(core, name, vi, vec![clip], vec![pattern], Box::new(|n| vec![(0, n)]), Box::new(move |_, fr, core| make(&fr[0], core)))
 }
 
@@ -259,7 +317,7 @@ fn make_crop(core: &Arc<Core>, name: &str, clip: Arc<Node>, vi: VSVideoInfo, r: 
     let mut out = vi;
     out.width = r.w as i32;
     out.height = r.h as i32;
-    Ok(spatial_node(core, name, out, clip, move |f, core| crop_frame(f, r, core)))
+    spatial_node(core, name, out, clip, move |f, core| crop_frame(f, r, core))
 }
 
 fn crop_rel(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
@@ -407,7 +465,7 @@ fn add_borders(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Strin
             }
         }
         Ok(Arc::new(f))
-    });
+    })?;
     set_clip(out, node);
     Ok(())
 }
@@ -507,7 +565,7 @@ fn orient(input: &Map, out: &mut Map, core: &Arc<Core>, name: &str, o: Orient) -
         vi.format = swapped_format(&vi.format).ok_or("the transposed format is not valid")?;
         std::mem::swap(&mut vi.width, &mut vi.height);
     }
-    set_clip(out, spatial_node(core, name, vi, clip, move |f, core| orient_frame(f, o, core)));
+    set_clip(out, spatial_node(core, name, vi, clip, move |f, core| orient_frame(f, o, core))?);
     Ok(())
 }
 
@@ -554,6 +612,9 @@ fn stack(input: &Map, out: &mut Map, core: &Arc<Core>, vertical: bool) -> Result
             return Err(format!("clip format and {what} must match"));
         }
     }
+    if let Some(m) = residency_mismatch(&clips) {
+        return Err(m);
+    }
     let mut vi = first;
     let total: i64 = infos.iter().map(|v| if vertical { v.height as i64 } else { v.width as i64 }).sum();
     if total > i32::MAX as i64 {
@@ -568,7 +629,7 @@ fn stack(input: &Map, out: &mut Map, core: &Arc<Core>, vertical: bool) -> Result
     let fmt = vi.format;
     let count = clips.len();
     let patterns = same_n_patterns(&clips, vi.numFrames);
-    let node = gen_node(
+    let node = pixel_node(
         core,
         name,
         vi,
@@ -596,7 +657,7 @@ fn stack(input: &Map, out: &mut Map, core: &Arc<Core>, vertical: bool) -> Result
             }
             Ok(Arc::new(f))
         }),
-    );
+    )?;
     set_clip(out, node);
     Ok(())
 }
@@ -637,16 +698,19 @@ fn shuffle_planes(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), St
         3 => cfYUV,
         _ => return Err("invalid output colorfamily".into()),
     };
-    if clips.is_empty() || clips.len() > 3 {
+    let out_planes = if cf == cfGray { 1 } else { 3 };
+    if clips.is_empty() || clips.len() > out_planes {
         return Err("1-3 clips need to be specified".into());
     }
-    let out_planes = if cf == cfGray { 1 } else { 3 };
     if planes.len() > out_planes {
         return Err("too many planes specified".into());
     }
     let infos: Vec<VSVideoInfo> = clips.iter().map(|c| vinfo(c)).collect::<Result<_, _>>()?;
     if infos.iter().any(|vi| !is_constant(vi)) {
         return Err("only clips with constant format and dimensions supported".into());
+    }
+    if let Some(m) = residency_mismatch(&clips) {
+        return Err(m);
     }
     if let Some(p) = &prop_src {
         vinfo(p)?;
@@ -699,7 +763,7 @@ fn shuffle_planes(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), St
     }
     let count = inputs.len();
     let patterns = same_n_patterns(&inputs, vi.numFrames);
-    let node = gen_node(
+    let node = pixel_node(
         core,
         "ShufflePlanes",
         vi,
@@ -711,7 +775,7 @@ fn shuffle_planes(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), St
             let props = if has_prop_src { &frames[count - 1] } else { &frames[0] };
             assemble(core, &fmt, w, h, &parts, props)
         }),
-    );
+    )?;
     set_clip(out, node);
     Ok(())
 }
@@ -730,7 +794,7 @@ fn split_planes(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
         let node = spatial_node(core, "SplitPlanes", pvi, clip.clone(), move |f, core| {
             let pl = &f.planes()[p];
             assemble(core, &gray, pl.width, pl.height, &[(f, p)], f)
-        });
+        })?;
         append_clip(out, node);
     }
     Ok(())

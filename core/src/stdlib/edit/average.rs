@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use vsvk_plugin_api::abi::*;
 
-use super::super::geometry::{dst_plane, format_name, gen_node, src_plane, Make, Requests, Src};
+use super::super::geometry::{dst_plane, format_name, pixel_node, residency_mismatch, src_plane, Make, Requests, Src};
 use super::super::util::{new_video, planes_arg, set_clip, video_info, Args};
 use crate::core::Core;
 use crate::frame::Frame;
@@ -94,6 +94,9 @@ pub fn average_frames(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<()
                 b.height
             ));
         }
+    }
+    if let Some(m) = residency_mismatch(&clips) {
+        return Err(m);
     }
     let scale = a.float("scale");
     let weights = if fmt.sampleType == stInteger {
@@ -207,7 +210,7 @@ pub fn average_frames(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<()
         }
         Ok(Arc::new(f))
     });
-    set_clip(out, gen_node(core, "AverageFrames", vi, clips, patterns, requests, make));
+    set_clip(out, pixel_node(core, "AverageFrames", vi, clips, patterns, requests, make)?);
     Ok(())
 }
 
