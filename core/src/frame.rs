@@ -37,9 +37,13 @@ impl Buffer {
         Layout::from_size_align(len.max(1), ALIGNMENT).expect("frame sizes are bounded")
     }
     pub fn new(len: usize, stats: &Arc<MemStats>) -> Buffer {
+        Self::allocate(len, stats, true)
+    }
+    /// `zeroed` is for new frames (deterministic padding); copies overwrite every byte anyway.
+    fn allocate(len: usize, stats: &Arc<MemStats>, zeroed: bool) -> Buffer {
         let layout = Self::layout(len);
         // SAFETY: the layout has non-zero size.
-        let raw = unsafe { alloc::alloc_zeroed(layout) };
+        let raw = unsafe { if zeroed { alloc::alloc_zeroed(layout) } else { alloc::alloc(layout) } };
         let ptr = NonNull::new(raw).unwrap_or_else(|| alloc::handle_alloc_error(layout));
         stats.used.fetch_add((len + ALIGNMENT) as i64, Ordering::Relaxed);
         Buffer { ptr, len, stats: stats.clone(), gpu: None }
@@ -67,7 +71,7 @@ impl Clone for Buffer {
         if self.gpu.is_some() {
             crate::api::fatal("Copy on write of GPU resident planes is not implemented");
         }
-        let b = Buffer::new(self.len, &self.stats);
+        let b = Buffer::allocate(self.len, &self.stats, false);
         // SAFETY: both regions are `len` bytes long and distinct allocations.
         unsafe { std::ptr::copy_nonoverlapping(self.ptr.as_ptr(), b.ptr.as_ptr(), self.len) };
         b

@@ -320,13 +320,34 @@ fn deliver(waiter: Waiter, result: Delivery) {
                     }
                 }
                 st.pending -= 1;
-                st.pending == 0
+                (st.pending == 0).then(|| if st.dep_error.is_some() { arError } else { arAllFramesReady })
             };
-            if ready {
-                let reason = if parent.state.lock().dep_error.is_some() { arError } else { arAllFramesReady };
-                schedule(parent, reason);
+            if let Some(reason) = ready {
+                continue_here_or_schedule(parent, reason);
             }
         }
+    }
+}
+
+thread_local! {
+    /// Activations run inline on this thread right now, and whether a serialising gate is held.
+    static INLINE_DEPTH: Cell<u32> = const { Cell::new(0) };
+    static HOLDS_GATE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// How deep inline activations may nest before the rest goes through the queue; bounds the stack.
+const MAX_INLINE_DEPTH: u32 = 8;
+
+/// A frame just finished made `ctx` ready: run its next activation on this worker, skipping a
+/// trip through the queue, unless that would nest too deep or extend a held gate.
+fn continue_here_or_schedule(ctx: Arc<FrameCtx>, reason: i32) {
+    let depth = INLINE_DEPTH.with(Cell::get);
+    if on_worker_thread() && depth < MAX_INLINE_DEPTH && !HOLDS_GATE.with(Cell::get) {
+        INLINE_DEPTH.with(|d| d.set(depth + 1));
+        activate(ctx, reason);
+        INLINE_DEPTH.with(|d| d.set(depth));
+    } else {
+        schedule(ctx, reason);
     }
 }
 
@@ -363,6 +384,7 @@ fn activate(ctx: Arc<FrameCtx>, reason: i32) {
         }
     }
     let mut next = Some((ctx, reason));
+    let held_before = HOLDS_GATE.with(|h| h.replace(true));
     while let Some((c, r)) = next.take() {
         let finished = run(&c, r);
         let mut g = node.gate.lock();
@@ -376,6 +398,7 @@ fn activate(ctx: Arc<FrameCtx>, reason: i32) {
             }
         }
     }
+    HOLDS_GATE.with(|h| h.set(held_before));
 }
 
 /// Calls the filter once; returns whether the frame is finished (delivered or failed).
@@ -464,11 +487,10 @@ fn deliver_placeholder(ctx: &Arc<FrameCtx>) {
     let ready = {
         let mut st = ctx.state.lock();
         st.pending -= 1;
-        st.pending == 0
+        (st.pending == 0).then(|| if st.dep_error.is_some() { arError } else { arAllFramesReady })
     };
-    if ready {
-        let reason = if ctx.state.lock().dep_error.is_some() { arError } else { arAllFramesReady };
-        schedule(ctx.clone(), reason);
+    if let Some(reason) = ready {
+        continue_here_or_schedule(ctx.clone(), reason);
     }
 }
 
