@@ -333,7 +333,19 @@ static int memory(void) {
     vk->freeGPUMemory(m);
     VkMemoryRequirements zero = {0, 256, ~0u};
     CHECK(!vk->allocateGPUMemory(core, &zero, 0, 0, &mi, err, sizeof err) && err[0], "a zero sized region");
-    printf("ok memory\n");
+    /* host visible memory always comes back mapped; a device address only when asked for */
+    VSVulkanBufferInfo bi;
+    VSGPUBuffer *b1 = vk->createGPUBuffer(core, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &bi, err, sizeof err);
+    CHECK(b1, "createGPUBuffer: %s", err);
+    int m1 = (bi.mapped != NULL) == ((bi.memoryFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) != 0), a1 = bi.address != 0, s1 = bi.size == 4096;
+    VSGPUBuffer *b2 = vk->createGPUBuffer(core, 1000, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0, 0, &bi, err, sizeof err);
+    CHECK(b2, "createGPUBuffer: %s", err);
+    int m2 = (bi.mapped != NULL) == ((bi.memoryFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) != 0), a2 = bi.address != 0, s2 = bi.size == 1000;
+    vk->destroyGPUBuffer(b1);
+    vk->destroyGPUBuffer(b2);
+    vk->destroyGPUBuffer(NULL);
+    vk->freeGPUMemory(NULL);
+    printf("ok memory mapped=%d%d address=%d%d size=%d%d\n", m1, m2, a1, a2, s1, s2);
     return 0;
 }
 

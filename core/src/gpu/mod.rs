@@ -208,7 +208,7 @@ impl GpuBuffer {
             return Err("A GPU buffer needs a nonzero size".into());
         }
         make_room(dev, size as i64);
-        let loc = pool::Pool::location_for(required, preferred);
+        let loc = dev.pool.location_for(required, preferred);
         let mut usage = usage;
         if usage.contains(vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS) || usage.is_empty() {
             usage |= vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
@@ -251,7 +251,7 @@ impl GpuMemory {
             return Err("A GPU allocation needs a nonzero size".into());
         }
         make_room(dev, req.size as i64);
-        let loc: MemoryLocation = pool::Pool::location_for(required, preferred);
+        let loc: MemoryLocation = dev.pool.location_for(required, preferred);
         // Reserve the distance to any alignment, so a coarse image alignment is always met.
         let align = req.alignment.max(1);
         let padded = vk::MemoryRequirements { size: req.size + align, alignment: 256.min(align), memory_type_bits: req.memory_type_bits };

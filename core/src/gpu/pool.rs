@@ -80,6 +80,7 @@ pub struct Pool {
     /// concurrently by both, so planes written on one queue are readable on the other without
     /// ownership transfers.
     pub families: Vec<u32>,
+    unified: bool,
 }
 
 impl Pool {
@@ -156,6 +157,7 @@ impl Pool {
             plane_location: if unified || resizable_bar(mem) { MemoryLocation::CpuToGpu } else { MemoryLocation::GpuOnly },
             granularity: props.limits.buffer_image_granularity,
             families,
+            unified,
         })
     }
 
@@ -167,11 +169,13 @@ impl Pool {
         self.allocated() > self.limit.load(Ordering::Relaxed)
     }
 
-    pub fn location_for(required: vk::MemoryPropertyFlags, preferred: vk::MemoryPropertyFlags) -> MemoryLocation {
+    pub fn location_for(&self, required: vk::MemoryPropertyFlags, preferred: vk::MemoryPropertyFlags) -> MemoryLocation {
         let want = required | preferred;
         if want.contains(vk::MemoryPropertyFlags::HOST_CACHED) {
             MemoryLocation::GpuToCpu
-        } else if want.contains(vk::MemoryPropertyFlags::HOST_VISIBLE) {
+        } else if want.contains(vk::MemoryPropertyFlags::HOST_VISIBLE) || self.unified {
+            // Where all memory is host visible, it comes back mapped, as the API promises for
+            // host visible memory.
             MemoryLocation::CpuToGpu
         } else {
             MemoryLocation::GpuOnly
