@@ -857,6 +857,8 @@ static TABLE: VSVULKANAPI = VSVULKANAPI {
     getExportableFrameFilter: get_exportable_frame_filter,
 };
 
+/// # Safety
+/// Callable from C at any time; the table is static.
 pub unsafe extern "C" fn get_vulkan_api() -> *const vsvk_plugin_api::abi::VSVULKANAPI {
     (&TABLE as *const VSVULKANAPI).cast()
 }

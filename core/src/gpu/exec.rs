@@ -155,6 +155,9 @@ fn release_all(list: Vec<Retained>) {
     }
 }
 
+/// What a recording collected: frames read, planes written, retained objects, their bytes.
+type Recording = (Vec<Arc<Frame>>, Vec<(Arc<Frame>, i32)>, Vec<Retained>, u64);
+
 struct Inflight {
     value: u64,
     retained: Vec<Retained>,
@@ -367,7 +370,7 @@ impl PoolInner {
         st[slot.index].retained_bytes += bytes;
     }
 
-    fn take_recording(&self, slot: &Slot) -> (Vec<Arc<Frame>>, Vec<(Arc<Frame>, i32)>, Vec<Retained>, u64) {
+    fn take_recording(&self, slot: &Slot) -> Recording {
         let mut st = self.state.lock();
         let s = &mut st[slot.index];
         let bytes = std::mem::take(&mut s.retained_bytes);
