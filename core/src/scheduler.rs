@@ -535,7 +535,8 @@ fn check_output(node: &Node, f: &Frame) -> Result<(), String> {
 fn complete(ctx: &Arc<FrameCtx>, result: Delivery) {
     let node = &ctx.node;
     if let Ok(f) = &result {
-        let pressure = node.core.over_cache_budget();
+        // GPU frames count against the VRAM limit the way host frames count against the cache's.
+        let pressure = node.core.over_cache_budget() || crate::gpu::over_vram(f);
         let mut c = node.cache.lock();
         c.insert(ctx.n, f.clone(), pressure);
     }

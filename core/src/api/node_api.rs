@@ -440,7 +440,9 @@ pub unsafe extern "C" fn cache_frame(f: *const VSFrame, n: c_int, ctx: *mut VSFr
         }
         // SAFETY: a live frame; the cache takes its own reference.
         let fr = unsafe { Frame::clone_raw(f) };
-        let pressure = nd.core.over_cache_budget();
+        let pressure = nd.core.over_cache_budget() || crate::gpu::over_vram(&fr);
+        // A frame passed to cacheFrame goes back to the core (fresh exported planes return).
+        let _ = crate::gpu::frame::take_back(&nd.name_str(), &fr);
         nd.cache.lock().insert(n, fr, pressure);
     })
 }

@@ -135,6 +135,12 @@ pub fn warn_at_free(core: &Core) {
     }
 }
 
+/// Whether `f` is a GPU frame whose device is over its VRAM limit (the cache then keeps no more
+/// than it must, as under host memory pressure).
+pub fn over_vram(f: &crate::frame::Frame) -> bool {
+    (0..f.num_planes() as i32).find_map(|p| frame::gpu_plane(f, p)).is_some_and(|g| g.dev.pool.over_limit())
+}
+
 /// Under pressure: evicts cached GPU frames (least valuable: every node's cached GPU frames) down
 /// to a tenth under the limit, reaps finished submissions, and hands idle buckets back.
 pub fn relieve(dev: &Arc<Device>) {
