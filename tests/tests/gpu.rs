@@ -179,6 +179,20 @@ fn vsfeel_gaussblur() {
 }
 
 #[test]
+fn more_vsfeel_and_knlm() {
+    let feel = ["vsfeel/libvsfeel.so"];
+    same("YUV444PS", &feel, "std.GPUUpload,vsfeel.GaussBlur,std.GPUDownload");
+    same("GrayS", &feel, "std.GPUUpload,vsfeel.Box,std.GPUDownload");
+    same("YUV420P16", &feel, "std.GPUUpload,vsfeel.Box,std.GPUDownload");
+    same("GrayS", &feel, "std.GPUUpload,vsfeel.Bilateral,std.GPUDownload");
+    same("GrayS", &feel, "std.GPUUpload,vsfeel.NLMeans,std.GPUDownload");
+    // one thread: vsfeel's BM3D, like bm3dvk2, varies with concurrent frames (on R81 too)
+    same_with("GrayS", &feel, "std.GPUUpload,vsfeel.BM3D,std.GPUDownload", &["--threads", "1"]);
+    same("RGBS", &["libknlmvulkan.so"], "std.GPUUpload,knlmvk.KNLMeans:channels='RGB,std.GPUDownload");
+    same("YUV444PS", &["libknlmvulkan.so"], "std.GPUUpload,knlmvk.KNLMeans:channels='YUV,std.GPUDownload");
+}
+
+#[test]
 fn mixed_cpu_gpu_chains() {
     // a GPU filter on a CPU clip: GPUUpload is inserted; a CPU filter on a GPU clip: GPUDownload
     same("YUV420P8", &["libknlmvulkan.so"], "knlmvk.KNLMeans:h=4.0,std.GPUDownload");
