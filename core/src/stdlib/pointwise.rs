@@ -1,3 +1,766 @@
-//! Pointwise filters: Invert, InvertMask, Limiter, Levels, Binarize, BinarizeMask, Lut, Lut2, Merge, MaskedMerge, MakeDiff, MergeDiff, MakeFullDiff, MergeFullDiff, PreMultiply, Expr.
+//! Pointwise filters: Invert, InvertMask, Limiter, Levels, Binarize, BinarizeMask, Lut, Lut2,
+//! Merge, MaskedMerge, MakeDiff, MergeDiff, MakeFullDiff, MergeFullDiff, PreMultiply, Expr.
+//!
+//! Every filter here works row by row on plain slices so that the inner loops vectorise. Half
+//! precision planes are widened to f32 a row at a time, processed by the f32 code and narrowed
+//! again with round-to-nearest-even, which is what the reference does as well.
+//!
+//! The arithmetic (rounding of arguments, order of float operations, where a fused multiply-add
+//! is used) was matched against the reference core by running it, sample for sample.
+use std::sync::{Arc, OnceLock};
 
-pub fn register(_r: &super::Registrar) {}
+use vsvk_plugin_api::abi::*;
+
+use super::util::{self, Args, FnFilter};
+use crate::core::Core;
+use crate::format;
+use crate::frame::Frame;
+use crate::map::Map;
+use crate::node::{MediaInfo, Node};
+
+mod expr;
+mod lut;
+mod merge;
+
+pub fn register(r: &super::Registrar) {
+    r.add("Invert", "clip:vnode:all;planes:int[]:opt;", "clip:vnode:all;", |i, o, c| invert(i, o, c, false));
+    r.add("InvertMask", "clip:vnode:all;planes:int[]:opt;", "clip:vnode:all;", |i, o, c| invert(i, o, c, true));
+    r.add("Limiter", "clip:vnode:all;min:float[]:opt;max:float[]:opt;planes:int[]:opt;", "clip:vnode:all;", limiter);
+    r.add(
+        "Levels",
+        "clip:vnode:all;min_in:float[]:opt;max_in:float[]:opt;gamma:float[]:opt;min_out:float[]:opt;max_out:float[]:opt;planes:int[]:opt;",
+        "clip:vnode:all;",
+        levels,
+    );
+    r.add(
+        "Binarize",
+        "clip:vnode:all;threshold:float[]:opt;v0:float[]:opt;v1:float[]:opt;planes:int[]:opt;",
+        "clip:vnode:all;",
+        |i, o, c| binarize(i, o, c, false),
+    );
+    r.add(
+        "BinarizeMask",
+        "clip:vnode:all;threshold:float[]:opt;v0:float[]:opt;v1:float[]:opt;planes:int[]:opt;",
+        "clip:vnode:all;",
+        |i, o, c| binarize(i, o, c, true),
+    );
+    lut::register(r);
+    merge::register(r);
+    expr::register(r);
+}
+
+// ---- shared helpers ------------------------------------------------------------------------------
+
+/// A format's name as the reference prints it in messages.
+pub(crate) fn fmt_name(f: &VSVideoFormat) -> String {
+    if f.colorFamily == cfUndefined {
+        return "Undefined".into();
+    }
+    format::video_name(f).unwrap_or_else(|| "Undefined".into())
+}
+
+/// `Gray8[64x8]`, `Gray8[undefined]`: a clip's format and size in messages.
+pub(crate) fn clip_desc(vi: &VSVideoInfo) -> String {
+    if vi.width == 0 || vi.height == 0 {
+        format!("{}[undefined]", fmt_name(&vi.format))
+    } else {
+        format!("{}[{}x{}]", fmt_name(&vi.format), vi.width, vi.height)
+    }
+}
+
+/// 8 to 16 bit integer or 16/32 bit float samples.
+pub(crate) fn format_supported(f: &VSVideoFormat) -> bool {
+    f.colorFamily != cfUndefined
+        && ((f.sampleType == stInteger && (8..=16).contains(&f.bitsPerSample))
+            || (f.sampleType == stFloat && (f.bitsPerSample == 16 || f.bitsPerSample == 32)))
+}
+
+/// The reference's check on the sample format of an input (or output) clip.
+pub(crate) fn check_format(f: &VSVideoFormat) -> Result<(), String> {
+    if format_supported(f) {
+        Ok(())
+    } else {
+        Err(format!("Input clip must be constant format 8..16 bit integer or 16-32 bit float, passed {}.", fmt_name(f)))
+    }
+}
+
+/// Same format and the same known dimensions.
+pub(crate) fn same_format_and_size(a: &VSVideoInfo, b: &VSVideoInfo) -> bool {
+    a.format == b.format && a.width == b.width && a.height == b.height && a.width > 0 && a.height > 0
+}
+
+/// The `planes` argument as the pointwise filters read it: indices 0..2 (a plane the clip does
+/// not have is simply not there to process), each at most once; absent means every plane.
+pub(crate) fn planes_arg(args: &Args, key: &str) -> Result<[bool; 3], PlanesError> {
+    let Some(list) = args.ints(key) else {
+        return Ok([true; 3]);
+    };
+    let mut out = [false; 3];
+    for p in list {
+        if !(0..3).contains(&p) {
+            return Err(PlanesError::Range);
+        }
+        if out[p as usize] {
+            return Err(PlanesError::Twice);
+        }
+        out[p as usize] = true;
+    }
+    Ok(out)
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum PlanesError {
+    Range,
+    Twice,
+}
+
+impl PlanesError {
+    pub(crate) fn message(self) -> String {
+        match self {
+            PlanesError::Range => "plane index out of range".into(),
+            PlanesError::Twice => "plane specified twice".into(),
+        }
+    }
+}
+
+/// A per-plane float array argument: at most one value per plane; plane `p` takes value `p` or
+/// the last one given.
+pub(crate) fn plane_values(args: &Args, key: &str, num_planes: i32) -> Result<Option<Vec<f64>>, String> {
+    match args.floats(key) {
+        None => Ok(None),
+        Some(v) if v.is_empty() => Ok(None),
+        Some(v) if v.len() > num_planes as usize => Err(format!("{key} has more values specified than there are planes")),
+        Some(v) => Ok(Some(v)),
+    }
+}
+
+pub(crate) fn pick(v: &Option<Vec<f64>>, p: usize) -> Option<f64> {
+    v.as_ref().map(|v| v[p.min(v.len() - 1)])
+}
+
+/// How the reference turns a float argument into an integer sample value: add one half and
+/// truncate toward zero (out-of-range values saturate, and are then rejected by the caller).
+pub(crate) fn round_arg(v: f64) -> i64 {
+    if v.is_nan() {
+        return i64::MIN;
+    }
+    (v + 0.5) as i64
+}
+
+pub(crate) fn max_value(f: &VSVideoFormat) -> i64 {
+    (1i64 << f.bitsPerSample) - 1
+}
+
+/// Chroma plane of a YUV format (float chroma is centred on zero).
+pub(crate) fn is_chroma(f: &VSVideoFormat, p: usize) -> bool {
+    f.colorFamily == cfYUV && p > 0
+}
+
+// ---- half precision --------------------------------------------------------------------------------
+
+fn half_table() -> &'static [f32] {
+    static TABLE: OnceLock<Vec<f32>> = OnceLock::new();
+    TABLE.get_or_init(|| (0..=u16::MAX).map(half_bits_to_f32).collect())
+}
+
+fn half_bits_to_f32(h: u16) -> f32 {
+    let sign = ((h as u32) & 0x8000) << 16;
+    let exp = ((h >> 10) & 0x1f) as u32;
+    let mant = (h & 0x3ff) as u32;
+    let bits = if exp == 0 {
+        if mant == 0 {
+            sign
+        } else {
+            let mut e: u32 = 127 - 15 + 1;
+            let mut m = mant;
+            while m & 0x400 == 0 {
+                m <<= 1;
+                e -= 1;
+            }
+            sign | (e << 23) | ((m & 0x3ff) << 13)
+        }
+    } else if exp == 0x1f {
+        sign | 0x7f80_0000 | (mant << 13)
+    } else {
+        sign | ((exp + 127 - 15) << 23) | (mant << 13)
+    };
+    f32::from_bits(bits)
+}
+
+/// Half to single precision, a row at a time.
+pub(crate) fn half_to_f32_row(src: &[u16], dst: &mut [f32]) {
+    let t = half_table();
+    for (d, &s) in dst.iter_mut().zip(src) {
+        *d = t[s as usize];
+    }
+}
+
+/// Single to half precision with round-to-nearest-even, a row at a time.
+pub(crate) fn f32_to_half_row(src: &[f32], dst: &mut [u16]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("f16c") && std::arch::is_x86_feature_detected!("avx") {
+            // SAFETY: the features were detected at run time.
+            unsafe { f32_to_half_f16c(src, dst) };
+            return;
+        }
+    }
+    for (d, &s) in dst.iter_mut().zip(src) {
+        *d = super::blank::f32_to_half(s);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx,f16c")]
+unsafe fn f32_to_half_f16c(src: &[f32], dst: &mut [u16]) {
+    use std::arch::x86_64::*;
+    let n = src.len().min(dst.len());
+    let mut i = 0;
+    while i + 8 <= n {
+        let v = _mm256_loadu_ps(src.as_ptr().add(i));
+        let h = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(v);
+        _mm_storeu_si128(dst.as_mut_ptr().add(i).cast(), h);
+        i += 8;
+    }
+    for j in i..n {
+        dst[j] = super::blank::f32_to_half(src[j]);
+    }
+}
+
+pub(crate) fn f32_to_half(v: f32) -> u16 {
+    super::blank::f32_to_half(v)
+}
+
+pub(crate) fn half_to_f32(h: u16) -> f32 {
+    half_table()[h as usize]
+}
+
+// ---- planes as rows of samples ------------------------------------------------------------------
+
+/// Samples a plane can hold.
+pub(crate) trait Pix: Copy + Default + Send + Sync + 'static {
+    fn to_u32(self) -> u32;
+    fn from_u32(v: u32) -> Self;
+}
+impl Pix for u8 {
+    #[inline(always)]
+    fn to_u32(self) -> u32 {
+        self as u32
+    }
+    #[inline(always)]
+    fn from_u32(v: u32) -> Self {
+        v as u8
+    }
+}
+impl Pix for u16 {
+    #[inline(always)]
+    fn to_u32(self) -> u32 {
+        self as u32
+    }
+    #[inline(always)]
+    fn from_u32(v: u32) -> Self {
+        v as u16
+    }
+}
+impl Pix for u32 {
+    #[inline(always)]
+    fn to_u32(self) -> u32 {
+        self
+    }
+    #[inline(always)]
+    fn from_u32(v: u32) -> Self {
+        v
+    }
+}
+
+/// A read-only view of one plane.
+#[derive(Clone, Copy)]
+pub(crate) struct PlaneRef {
+    ptr: *const u8,
+    stride: isize,
+    pub width: usize,
+    pub height: usize,
+}
+
+// SAFETY: a view into a frame that the caller keeps alive and nobody writes.
+unsafe impl Send for PlaneRef {}
+unsafe impl Sync for PlaneRef {}
+
+impl PlaneRef {
+    pub(crate) fn new(f: &Frame, p: usize) -> PlaneRef {
+        let pl = &f.planes()[p];
+        PlaneRef { ptr: f.read_ptr(p as i32).expect("plane exists"), stride: pl.stride, width: pl.width as usize, height: pl.height as usize }
+    }
+    #[inline(always)]
+    pub(crate) fn row<T>(&self, y: usize) -> &[T] {
+        debug_assert!(y < self.height);
+        // SAFETY: row `y` lies inside the plane and holds `width` samples of the plane's type.
+        unsafe { std::slice::from_raw_parts(self.ptr.offset(y as isize * self.stride).cast::<T>(), self.width) }
+    }
+}
+
+/// A writable view of one plane of a frame this filter owns.
+pub(crate) struct PlaneMut {
+    ptr: *mut u8,
+    stride: isize,
+    pub width: usize,
+    pub height: usize,
+}
+
+impl PlaneMut {
+    pub(crate) fn new(f: &mut Frame, p: usize) -> PlaneMut {
+        // SAFETY: `&mut Frame` means we hold the only reference; write_ptr makes the plane ours.
+        let ptr = unsafe { f.write_ptr(p as i32) }.expect("plane exists");
+        let pl = &f.planes()[p];
+        PlaneMut { ptr, stride: pl.stride, width: pl.width as usize, height: pl.height as usize }
+    }
+    #[inline(always)]
+    pub(crate) fn row<T>(&mut self, y: usize) -> &mut [T] {
+        debug_assert!(y < self.height);
+        // SAFETY: rows are disjoint and inside the plane.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.offset(y as isize * self.stride).cast::<T>(), self.width) }
+    }
+}
+
+/// Applies `f` to every row: integer samples of type `T` to `U`.
+#[inline(always)]
+pub(crate) fn map_rows<T: Pix, U: Pix>(src: &[PlaneRef], mut dst: PlaneMut, mut f: impl FnMut(&mut [U], &[&[T]])) {
+    let mut rows: Vec<&[T]> = Vec::with_capacity(src.len());
+    for y in 0..dst.height {
+        rows.clear();
+        rows.extend(src.iter().map(|s| s.row::<T>(y)));
+        f(dst.row::<U>(y), &rows);
+    }
+}
+
+/// Applies `f` to every row of float samples; half precision planes are widened and narrowed
+/// around it. `half_in[i]` says whether input `i` holds halves.
+#[inline(always)]
+pub(crate) fn map_rows_f32(src: &[PlaneRef], half_in: &[bool], mut dst: PlaneMut, half_out: bool, mut f: impl FnMut(&mut [f32], &[&[f32]])) {
+    let w = dst.width;
+    let mut bufs: Vec<Vec<f32>> = src.iter().map(|_| vec![0.0f32; w]).collect();
+    let mut out = vec![0.0f32; w];
+    for y in 0..dst.height {
+        for (i, s) in src.iter().enumerate() {
+            if half_in[i] {
+                half_to_f32_row(s.row::<u16>(y), &mut bufs[i]);
+            }
+        }
+        let rows: Vec<&[f32]> = src.iter().enumerate().map(|(i, s)| if half_in[i] { &bufs[i][..] } else { s.row::<f32>(y) }).collect();
+        if half_out {
+            f(&mut out, &rows);
+            f32_to_half_row(&out, dst.row::<u16>(y));
+        } else {
+            f(dst.row::<f32>(y), &rows);
+        }
+    }
+}
+
+/// A new frame for the output with `src`'s properties; planes not in `process` are shared with
+/// `src` (they pass through unchanged).
+pub(crate) fn new_frame_like(core: &Core, fmt: &VSVideoFormat, src: &Frame, process: &[bool; 3]) -> Result<Frame, String> {
+    let f = util::new_video(core, fmt, src.width, src.height, Some(src))?;
+    for p in 0..fmt.numPlanes as usize {
+        if !process[p] {
+            // SAFETY: `f` is new and not shared; the plane has the same format and size.
+            unsafe { f.set_plane(p, src.planes()[p].clone()) };
+        }
+    }
+    Ok(f)
+}
+
+/// A filter whose frame n comes from frame n of each input (the last frame of a shorter input).
+pub(crate) fn pointwise_node(
+    core: &Arc<Core>,
+    name: &str,
+    vi: VSVideoInfo,
+    inputs: Vec<Arc<Node>>,
+    make: impl Fn(i32, &[Arc<Frame>], &Arc<Core>) -> Result<Arc<Frame>, String> + Send + Sync + 'static,
+) -> Arc<Node> {
+    let lens: Vec<i32> = inputs.iter().map(|n| n.num_frames()).collect();
+    let deps = inputs.iter().map(|n| (n.clone(), rpStrictSpatial)).collect();
+    let filter = FnFilter {
+        inputs,
+        requests: Box::new(move |n| lens.iter().enumerate().map(|(i, &len)| (i, n.min(len - 1).max(0))).collect()),
+        make: Box::new(make),
+    };
+    util::make_node(core, name, MediaInfo::Video(vi), Box::new(filter), fmParallel, deps)
+}
+
+pub(crate) fn frame_format(f: &Frame) -> VSVideoFormat {
+    *f.video_format().expect("video frame")
+}
+
+// ---- Invert, InvertMask ------------------------------------------------------------------------------
+
+fn invert(input: &Map, out: &mut Map, core: &Arc<Core>, mask: bool) -> Result<(), String> {
+    let args = Args(input);
+    let node = args.node("clip")?;
+    let vi = util::video_info(&node)?;
+    // the only filters here that take clips of variable format: the frame's format decides
+    let check = |f: &VSVideoFormat| -> Result<(), String> {
+        if format_supported(f) {
+            Ok(())
+        } else {
+            Err(format!("Input clip must be 8..16 bit integer or 16-32 bit float, passed {}.", fmt_name(f)))
+        }
+    };
+    if vi.format.colorFamily != cfUndefined {
+        check(&vi.format)?;
+    }
+    let planes = planes_arg(&args, "planes").map_err(|e| e.message())?;
+    let name = if mask { "InvertMask" } else { "Invert" };
+    let node = pointwise_node(core, name, vi, vec![node], move |_, frames, core| {
+        let src = &frames[0];
+        let fmt = frame_format(src);
+        check(&fmt)?;
+        let mut dst = new_frame_like(core, &fmt, src, &planes)?;
+        for p in 0..fmt.numPlanes as usize {
+            if !planes[p] {
+                continue;
+            }
+            let s = [PlaneRef::new(src, p)];
+            let d = PlaneMut::new(&mut dst, p);
+            if fmt.sampleType == stInteger {
+                let max = max_value(&fmt) as u32;
+                match fmt.bytesPerSample {
+                    1 => map_rows::<u8, u8>(&s, d, |o, i| {
+                        for (o, &x) in o.iter_mut().zip(i[0]) {
+                            *o = (max as u8).wrapping_sub(x);
+                        }
+                    }),
+                    _ => map_rows::<u16, u16>(&s, d, |o, i| {
+                        for (o, &x) in o.iter_mut().zip(i[0]) {
+                            *o = (max as u16).wrapping_sub(x);
+                        }
+                    }),
+                }
+            } else {
+                let half = fmt.bytesPerSample == 2;
+                if !mask && is_chroma(&fmt, p) {
+                    map_rows_f32(&s, &[half], d, half, |o, i| {
+                        for (o, &x) in o.iter_mut().zip(i[0]) {
+                            *o = -x;
+                        }
+                    });
+                } else {
+                    map_rows_f32(&s, &[half], d, half, |o, i| {
+                        for (o, &x) in o.iter_mut().zip(i[0]) {
+                            *o = 1.0 - x;
+                        }
+                    });
+                }
+            }
+        }
+        Ok(Arc::new(dst))
+    });
+    util::set_clip(out, node);
+    Ok(())
+}
+
+// ---- Limiter ---------------------------------------------------------------------------------------
+
+fn limiter(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    let args = Args(input);
+    let node = args.node("clip")?;
+    let vi = util::video_info(&node)?;
+    check_format(&vi.format)?;
+    let fmt = vi.format;
+    let np = fmt.numPlanes;
+    let mins = plane_values(&args, "min", np)?;
+    let maxs = plane_values(&args, "max", np)?;
+    let planes = planes_arg(&args, "planes").map_err(|e| e.message())?;
+    let float = fmt.sampleType == stFloat;
+    let maxval = max_value(&fmt);
+    let mut lo = [0f64; 3];
+    let mut hi = [0f64; 3];
+    for p in 0..np as usize {
+        if float {
+            let (dlo, dhi) = if is_chroma(&fmt, p) { (-0.5, 0.5) } else { (0.0, 1.0) };
+            lo[p] = pick(&mins, p).unwrap_or(dlo);
+            hi[p] = pick(&maxs, p).unwrap_or(dhi);
+        } else {
+            lo[p] = match pick(&mins, p) {
+                Some(v) => {
+                    let r = round_arg(v);
+                    if r < 0 || r > maxval {
+                        return Err("min out of range".into());
+                    }
+                    r as f64
+                }
+                None => 0.0,
+            };
+            hi[p] = match pick(&maxs, p) {
+                Some(v) => {
+                    let r = round_arg(v);
+                    if r < 0 || r > maxval {
+                        return Err("max out of range".into());
+                    }
+                    r as f64
+                }
+                None => maxval as f64,
+            };
+        }
+        if lo[p] > hi[p] {
+            return Err("min bigger than max".into());
+        }
+    }
+    let node = pointwise_node(core, "Limiter", vi, vec![node], move |_, frames, core| {
+        let src = &frames[0];
+        let mut dst = new_frame_like(core, &fmt, src, &planes)?;
+        for p in 0..np as usize {
+            if !planes[p] {
+                continue;
+            }
+            let s = [PlaneRef::new(src, p)];
+            let d = PlaneMut::new(&mut dst, p);
+            if float {
+                let (l, h) = (lo[p] as f32, hi[p] as f32);
+                let half = fmt.bytesPerSample == 2;
+                map_rows_f32(&s, &[half], d, half, |o, i| {
+                    for (o, &x) in o.iter_mut().zip(i[0]) {
+                        *o = clamp_f32(x, l, h);
+                    }
+                });
+            } else if fmt.bytesPerSample == 1 {
+                let (l, h) = (lo[p] as u8, hi[p] as u8);
+                map_rows::<u8, u8>(&s, d, |o, i| {
+                    for (o, &x) in o.iter_mut().zip(i[0]) {
+                        *o = x.max(l).min(h);
+                    }
+                });
+            } else {
+                let (l, h) = (lo[p] as u16, hi[p] as u16);
+                map_rows::<u16, u16>(&s, d, |o, i| {
+                    for (o, &x) in o.iter_mut().zip(i[0]) {
+                        *o = x.max(l).min(h);
+                    }
+                });
+            }
+        }
+        Ok(Arc::new(dst))
+    });
+    util::set_clip(out, node);
+    Ok(())
+}
+
+/// min(max(x, lo), hi) with the operand order of the SSE instructions: NaN becomes `hi`... the
+/// reference's plain code gives the same for every non-NaN value.
+#[inline(always)]
+pub(crate) fn clamp_f32(x: f32, lo: f32, hi: f32) -> f32 {
+    let t = if x > lo { x } else { lo };
+    if t < hi {
+        t
+    } else {
+        hi
+    }
+}
+
+// ---- Binarize, BinarizeMask -------------------------------------------------------------------------
+
+fn binarize(input: &Map, out: &mut Map, core: &Arc<Core>, mask: bool) -> Result<(), String> {
+    let args = Args(input);
+    let node = args.node("clip")?;
+    let vi = util::video_info(&node)?;
+    check_format(&vi.format)?;
+    let fmt = vi.format;
+    let np = fmt.numPlanes;
+    let thr = plane_values(&args, "threshold", np)?;
+    let v0s = plane_values(&args, "v0", np)?;
+    let v1s = plane_values(&args, "v1", np)?;
+    let planes = planes_arg(&args, "planes").map_err(|e| e.message())?;
+    let float = fmt.sampleType == stFloat;
+    let maxval = max_value(&fmt);
+    let mut t = [0f64; 3];
+    let mut a = [0f64; 3];
+    let mut b = [0f64; 3];
+    for p in 0..np as usize {
+        if float {
+            let chroma = !mask && is_chroma(&fmt, p);
+            t[p] = pick(&thr, p).unwrap_or(if chroma { 0.0 } else { 0.5 });
+            a[p] = pick(&v0s, p).unwrap_or(if chroma { -0.5 } else { 0.0 });
+            b[p] = pick(&v1s, p).unwrap_or(if chroma { 0.5 } else { 1.0 });
+        } else {
+            let int = |v: Option<f64>, def: i64, what: &str| -> Result<f64, String> {
+                match v {
+                    None => Ok(def as f64),
+                    Some(v) => {
+                        let r = round_arg(v);
+                        if r < 0 || r > maxval {
+                            Err(format!("{what} out of range"))
+                        } else {
+                            Ok(r as f64)
+                        }
+                    }
+                }
+            };
+            t[p] = int(pick(&thr, p), 1 << (fmt.bitsPerSample - 1), "threshold")?;
+            a[p] = int(pick(&v0s, p), 0, "v0")?;
+            b[p] = int(pick(&v1s, p), maxval, "v1")?;
+        }
+    }
+    let name = if mask { "BinarizeMask" } else { "Binarize" };
+    let node = pointwise_node(core, name, vi, vec![node], move |_, frames, core| {
+        let src = &frames[0];
+        let mut dst = new_frame_like(core, &fmt, src, &planes)?;
+        for p in 0..np as usize {
+            if !planes[p] {
+                continue;
+            }
+            let s = [PlaneRef::new(src, p)];
+            let d = PlaneMut::new(&mut dst, p);
+            if float {
+                let (t, a, b) = (t[p] as f32, a[p] as f32, b[p] as f32);
+                let half = fmt.bytesPerSample == 2;
+                map_rows_f32(&s, &[half], d, half, |o, i| {
+                    for (o, &x) in o.iter_mut().zip(i[0]) {
+                        *o = if x < t { a } else { b };
+                    }
+                });
+            } else if fmt.bytesPerSample == 1 {
+                let (t, a, b) = (t[p] as u8 as u32, a[p] as u8, b[p] as u8);
+                map_rows::<u8, u8>(&s, d, |o, i| {
+                    for (o, &x) in o.iter_mut().zip(i[0]) {
+                        *o = if (x as u32) < t { a } else { b };
+                    }
+                });
+            } else {
+                let (t, a, b) = (t[p] as u32, a[p] as u16, b[p] as u16);
+                map_rows::<u16, u16>(&s, d, |o, i| {
+                    for (o, &x) in o.iter_mut().zip(i[0]) {
+                        *o = if (x as u32) < t { a } else { b };
+                    }
+                });
+            }
+        }
+        Ok(Arc::new(dst))
+    });
+    util::set_clip(out, node);
+    Ok(())
+}
+
+// ---- Levels ------------------------------------------------------------------------------------------
+
+fn levels(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    let args = Args(input);
+    let node = args.node("clip")?;
+    let vi = util::video_info(&node)?;
+    check_format(&vi.format)?;
+    let fmt = vi.format;
+    let np = fmt.numPlanes;
+    let min_in = plane_values(&args, "min_in", np)?;
+    let max_in = plane_values(&args, "max_in", np)?;
+    let gamma = plane_values(&args, "gamma", np)?;
+    let min_out = plane_values(&args, "min_out", np)?;
+    let max_out = plane_values(&args, "max_out", np)?;
+    let planes = planes_arg(&args, "planes").map_err(|e| e.message())?;
+    let float = fmt.sampleType == stFloat;
+    let maxval = max_value(&fmt);
+    let top = if float { 1.0 } else { maxval as f64 };
+    // per plane: min_in, max_in, gamma, min_out, max_out
+    let mut params = [[0f64; 5]; 3];
+    for p in 0..np as usize {
+        let mut v = [
+            pick(&min_in, p).unwrap_or(0.0),
+            pick(&max_in, p).unwrap_or(top),
+            pick(&gamma, p).unwrap_or(1.0),
+            pick(&min_out, p).unwrap_or(0.0),
+            pick(&max_out, p).unwrap_or(top),
+        ];
+        if v[1] <= v[0] {
+            return Err("max_in must be greater than min_in".into());
+        }
+        if !(v[2].is_finite() && v[2] > 0.0) {
+            return Err("gamma must be finite and positive".into());
+        }
+        if !float {
+            for i in [0, 1, 3, 4] {
+                v[i] = (v[i] + 0.5).floor();
+            }
+            if v[1] <= v[0] {
+                return Err("max_in and min_in are too close".into());
+            }
+        }
+        params[p] = v;
+    }
+    // integer formats go through a table per plane
+    let luts: Vec<Option<Arc<Vec<u16>>>> = (0..np as usize)
+        .map(|p| {
+            if float || !planes[p] {
+                return None;
+            }
+            let [lo, hi, g, olo, ohi] = params[p].map(|v| v as f32);
+            let range = hi - lo;
+            let e = 1.0f32 / g;
+            let orange = ohi - olo;
+            let size = if fmt.bytesPerSample == 1 { 256 } else { 65536 };
+            let table = (0..size)
+                .map(|x| {
+                    let v = (x as f32).max(lo).min(hi);
+                    let v = (v - lo) / range;
+                    let v = if g == 1.0 { v } else { v.powf(e) };
+                    let o = v.mul_add(orange, olo);
+                    (o + 0.5).floor().clamp(0.0, maxval as f32) as u16
+                })
+                .collect();
+            Some(Arc::new(table))
+        })
+        .collect();
+    let node = pointwise_node(core, "Levels", vi, vec![node], move |_, frames, core| {
+        let src = &frames[0];
+        let mut dst = new_frame_like(core, &fmt, src, &planes)?;
+        for p in 0..np as usize {
+            if !planes[p] {
+                continue;
+            }
+            let s = [PlaneRef::new(src, p)];
+            let d = PlaneMut::new(&mut dst, p);
+            if float {
+                let [lo, hi, g, olo, ohi] = params[p].map(|v| v as f32);
+                let rec = 1.0f32 / (hi - lo);
+                let e = 1.0f32 / g;
+                let orange = ohi - olo;
+                let half = fmt.bytesPerSample == 2;
+                if g == 1.0 {
+                    // a straight line: one fused multiply-add
+                    let scale = orange / (hi - lo);
+                    merge::with_fast_math(|| {
+                        map_rows_f32(&s, &[half], d, half, |o, i| {
+                            for (o, &x) in o.iter_mut().zip(i[0]) {
+                                *o = (clamp_f32(x, lo, hi) - lo).mul_add(scale, olo);
+                            }
+                        })
+                    });
+                } else {
+                    map_rows_f32(&s, &[half], d, half, |o, i| {
+                        for (o, &x) in o.iter_mut().zip(i[0]) {
+                            let v = clamp_f32(x, lo, hi);
+                            let v = (v - lo) * rec;
+                            *o = v.powf(e).mul_add(orange, olo);
+                        }
+                    });
+                }
+            } else {
+                let table = luts[p].as_ref().expect("table built");
+                if fmt.bytesPerSample == 1 {
+                    let t: [u8; 256] = std::array::from_fn(|i| table[i] as u8);
+                    map_rows::<u8, u8>(&s, d, |o, i| {
+                        for (o, &x) in o.iter_mut().zip(i[0]) {
+                            *o = t[x as usize];
+                        }
+                    });
+                } else {
+                    let t: &[u16; 65536] = table[..].try_into().expect("full table");
+                    map_rows::<u16, u16>(&s, d, |o, i| {
+                        for (o, &x) in o.iter_mut().zip(i[0]) {
+                            *o = t[x as usize];
+                        }
+                    });
+                }
+            }
+        }
+        Ok(Arc::new(dst))
+    });
+    util::set_clip(out, node);
+    Ok(())
+}

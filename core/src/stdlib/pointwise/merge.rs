@@ -1,0 +1,753 @@
+//! Merge, MaskedMerge, MakeDiff, MergeDiff, MakeFullDiff, MergeFullDiff and PreMultiply.
+use std::sync::Arc;
+
+use vsvk_plugin_api::abi::*;
+
+use super::*;
+
+pub fn register(r: &super::super::Registrar) {
+    r.add("Merge", "clipa:vnode:all;clipb:vnode:all;weight:float[]:opt;", "clip:vnode:all;", merge);
+    r.add(
+        "MaskedMerge",
+        "clipa:vnode:all;clipb:vnode:all;mask:vnode:all;planes:int[]:opt;first_plane:int:opt;premultiplied:int:opt;",
+        "clip:vnode:all;",
+        masked_merge,
+    );
+    r.add("MakeDiff", "clipa:vnode:all;clipb:vnode:all;planes:int[]:opt;", "clip:vnode:all;", |i, o, c| diff(i, o, c, DiffOp::Make));
+    r.add("MergeDiff", "clipa:vnode:all;clipb:vnode:all;planes:int[]:opt;", "clip:vnode:all;", |i, o, c| diff(i, o, c, DiffOp::Merge));
+    r.add("MakeFullDiff", "clipa:vnode:all;clipb:vnode:all;", "clip:vnode:all;", make_full_diff);
+    r.add("MergeFullDiff", "clipa:vnode:all;clipb:vnode:all;", "clip:vnode:all;", merge_full_diff);
+    r.add("PreMultiply", "clip:vnode:all;alpha:vnode:all;", "clip:vnode:all;", premultiply);
+}
+
+/// Two clips of one supported format and size, as most of these filters require.
+fn two_clips(args: &Args, what: &str) -> Result<(Arc<Node>, Arc<Node>, VSVideoInfo, VSVideoInfo), String> {
+    let a = args.node("clipa")?;
+    let b = args.node("clipb")?;
+    let va = util::video_info(&a)?;
+    let vb = util::video_info(&b)?;
+    check_format(&va.format)?;
+    if !same_format_and_size(&va, &vb) {
+        return Err(format!("{what}, passed {} and {}", clip_desc(&va), clip_desc(&vb)));
+    }
+    Ok((a, b, va, vb))
+}
+
+const SAME: &str = "both clips must have the same constant format and dimensions";
+
+// ---- Merge -----------------------------------------------------------------------------------------
+
+fn merge(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    let args = Args(input);
+    let (a, b, vi, _) = two_clips(&args, SAME)?;
+    let fmt = vi.format;
+    let np = fmt.numPlanes as usize;
+    let weights = args.floats("weight").unwrap_or_default();
+    if weights.len() > np {
+        return Err("more weights given than the number of planes to merge".into());
+    }
+    if weights.iter().any(|w| !(0.0..=1.0).contains(w)) {
+        return Err("weights must be between 0 and 1".into());
+    }
+    let w: [f64; 3] = std::array::from_fn(|p| if weights.is_empty() { 0.5 } else { weights[p.min(weights.len() - 1)] });
+    let node = pointwise_node(core, "Merge", vi, vec![a, b], move |_, frames, core| {
+        let (fa, fb) = (&frames[0], &frames[1]);
+        let process: [bool; 3] = std::array::from_fn(|p| p < np && w[p] != 0.0);
+        let mut dst = new_frame_like(core, &fmt, fa, &process)?;
+        for p in 0..np {
+            if !process[p] {
+                continue;
+            }
+            if w[p] == 1.0 {
+                // SAFETY: `dst` is new and not shared; same format and size.
+                unsafe { dst.set_plane(p, fb.planes()[p].clone()) };
+                continue;
+            }
+            let s = [PlaneRef::new(fa, p), PlaneRef::new(fb, p)];
+            let d = PlaneMut::new(&mut dst, p);
+            if fmt.sampleType == stFloat {
+                let wf = w[p] as f32;
+                let half = fmt.bytesPerSample == 2;
+                with_fast_math(|| {
+                    map_rows_f32(&s, &[half, half], d, half, |o, i| {
+                        for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
+                            *o = (y - x).mul_add(wf, x);
+                        }
+                    })
+                });
+            } else {
+                let wi = ((w[p] * 32768.0 + 0.5).floor() as i32).min(32767);
+                if fmt.bytesPerSample == 1 {
+                    with_fast_math(|| {
+                        map_rows::<u8, u8>(&s, d, |o, i| {
+                            for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
+                                let x = x as i32;
+                                *o = (x + (((y as i32 - x) * wi + 16384) >> 15)) as u8;
+                            }
+                        })
+                    });
+                } else {
+                    with_fast_math(|| {
+                        map_rows::<u16, u16>(&s, d, |o, i| {
+                            for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
+                                let x = x as i32;
+                                *o = (x + (((y as i32 - x) * wi + 16384) >> 15)) as u16;
+                            }
+                        })
+                    });
+                }
+            }
+        }
+        Ok(Arc::new(dst))
+    });
+    util::set_clip(out, node);
+    Ok(())
+}
+
+/// Runs `f` compiled for AVX2 and FMA when the machine has them (the results are the same either
+/// way: fused multiply-adds are exact operations, done in software where the hardware lacks them).
+#[inline(always)]
+pub(crate) fn with_fast_math<R>(f: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if has_avx2_fma() {
+            // SAFETY: the features were detected at run time.
+            return unsafe { with_avx2(f) };
+        }
+    }
+    f()
+}
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn has_avx2_fma() -> bool {
+    static HAS: OnceLock<bool> = OnceLock::new();
+    *HAS.get_or_init(|| std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma"))
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn with_avx2<R>(f: impl FnOnce() -> R) -> R {
+    f()
+}
+
+// ---- MakeDiff, MergeDiff ------------------------------------------------------------------------------
+
+#[derive(Clone, Copy, PartialEq)]
+enum DiffOp {
+    Make,
+    Merge,
+}
+
+fn diff(input: &Map, out: &mut Map, core: &Arc<Core>, op: DiffOp) -> Result<(), String> {
+    let args = Args(input);
+    let (a, b, vi, _) = two_clips(&args, SAME)?;
+    let planes = planes_arg(&args, "planes").map_err(|e| e.message())?;
+    let fmt = vi.format;
+    let name = if op == DiffOp::Make { "MakeDiff" } else { "MergeDiff" };
+    let node = pointwise_node(core, name, vi, vec![a, b], move |_, frames, core| {
+        let (fa, fb) = (&frames[0], &frames[1]);
+        let mut dst = new_frame_like(core, &fmt, fa, &planes)?;
+        for p in 0..fmt.numPlanes as usize {
+            if !planes[p] {
+                continue;
+            }
+            let s = [PlaneRef::new(fa, p), PlaneRef::new(fb, p)];
+            let d = PlaneMut::new(&mut dst, p);
+            if fmt.sampleType == stFloat {
+                let half = fmt.bytesPerSample == 2;
+                match op {
+                    DiffOp::Make => map_rows_f32(&s, &[half, half], d, half, |o, i| {
+                        for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
+                            *o = x - y;
+                        }
+                    }),
+                    DiffOp::Merge => map_rows_f32(&s, &[half, half], d, half, |o, i| {
+                        for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
+                            *o = x + y;
+                        }
+                    }),
+                }
+            } else {
+                let half = 1i32 << (fmt.bitsPerSample - 1);
+                let max = max_value(&fmt) as i32;
+                let sign = if op == DiffOp::Make { -1 } else { 1 };
+                let bias = if op == DiffOp::Make { half } else { -half };
+                if fmt.bytesPerSample == 1 {
+                    map_rows::<u8, u8>(&s, d, |o, i| {
+                        for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
+                            *o = (x as i32 + sign * y as i32 + bias).clamp(0, max) as u8;
+                        }
+                    });
+                } else {
+                    map_rows::<u16, u16>(&s, d, |o, i| {
+                        for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
+                            *o = (x as i32 + sign * y as i32 + bias).clamp(0, max) as u16;
+                        }
+                    });
+                }
+            }
+        }
+        Ok(Arc::new(dst))
+    });
+    util::set_clip(out, node);
+    Ok(())
+}
+
+// ---- MakeFullDiff, MergeFullDiff ------------------------------------------------------------------------
+
+/// Integer formats one bit deeper, for the full difference.
+fn wider(f: &VSVideoFormat) -> VSVideoFormat {
+    if f.sampleType == stFloat {
+        return *f;
+    }
+    format::query_video(f.colorFamily, f.sampleType, f.bitsPerSample + 1, f.subSamplingW, f.subSamplingH).expect("a valid deeper format")
+}
+
+fn make_full_diff(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    let args = Args(input);
+    let (a, b, vi, _) = two_clips(&args, SAME)?;
+    let fmt = vi.format;
+    let ofmt = wider(&fmt);
+    let mut ovi = vi;
+    ovi.format = ofmt;
+    let all = [true; 3];
+    let node = pointwise_node(core, "MakeFullDiff", ovi, vec![a, b], move |_, frames, core| {
+        let (fa, fb) = (&frames[0], &frames[1]);
+        let mut dst = new_frame_like(core, &ofmt, fa, &all)?;
+        for p in 0..fmt.numPlanes as usize {
+            let s = [PlaneRef::new(fa, p), PlaneRef::new(fb, p)];
+            let d = PlaneMut::new(&mut dst, p);
+            if fmt.sampleType == stFloat {
+                let half = fmt.bytesPerSample == 2;
+                map_rows_f32(&s, &[half, half], d, half, |o, i| {
+                    for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
+                        *o = x - y;
+                    }
+                });
+            } else {
+                let off = 1i32 << fmt.bitsPerSample;
+                match fmt.bytesPerSample {
+                    1 => map_rows::<u8, u16>(&s, d, |o, i| {
+                        for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
+                            *o = (x as i32 - y as i32 + off) as u16;
+                        }
+                    }),
+                    _ if ofmt.bytesPerSample == 2 => map_rows::<u16, u16>(&s, d, |o, i| {
+                        for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
+                            *o = (x as i32 - y as i32 + off) as u16;
+                        }
+                    }),
+                    _ => map_rows::<u16, u32>(&s, d, |o, i| {
+                        for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
+                            *o = (x as i32 - y as i32 + off) as u32;
+                        }
+                    }),
+                }
+            }
+        }
+        Ok(Arc::new(dst))
+    });
+    util::set_clip(out, node);
+    Ok(())
+}
+
+fn merge_full_diff(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    let args = Args(input);
+    let a = args.node("clipa")?;
+    let b = args.node("clipb")?;
+    let vi = util::video_info(&a)?;
+    let vb = util::video_info(&b)?;
+    check_format(&vi.format)?;
+    let fmt = vi.format;
+    let dfmt = wider(&fmt);
+    if !(vb.format == dfmt && vi.width == vb.width && vi.height == vb.height && vi.width > 0 && vi.height > 0) {
+        return Err(format!(
+            "both clips must have the same (bitdepth+1 for second clip) constant format and dimensions, passed {} and {}",
+            clip_desc(&vi),
+            clip_desc(&vb)
+        ));
+    }
+    let all = [true; 3];
+    let node = pointwise_node(core, "MergeFullDiff", vi, vec![a, b], move |_, frames, core| {
+        let (fa, fb) = (&frames[0], &frames[1]);
+        let mut dst = new_frame_like(core, &fmt, fa, &all)?;
+        for p in 0..fmt.numPlanes as usize {
+            let s = [PlaneRef::new(fa, p), PlaneRef::new(fb, p)];
+            let d = PlaneMut::new(&mut dst, p);
+            if fmt.sampleType == stFloat {
+                let half = fmt.bytesPerSample == 2;
+                map_rows_f32(&s, &[half, half], d, half, |o, i| {
+                    for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
+                        *o = x + y;
+                    }
+                });
+            } else {
+                let off = 1i32 << fmt.bitsPerSample;
+                let max = max_value(&fmt) as i32;
+                let (sa, sb) = (s[0], s[1]);
+                let mut d = d;
+                for y in 0..d.height {
+                    match (fmt.bytesPerSample, dfmt.bytesPerSample) {
+                        (1, _) => {
+                            let (ra, rb) = (sa.row::<u8>(y), sb.row::<u16>(y));
+                            for ((o, &x), &v) in d.row::<u8>(y).iter_mut().zip(ra).zip(rb) {
+                                *o = (x as i32 + v as i32 - off).clamp(0, max) as u8;
+                            }
+                        }
+                        (_, 2) => {
+                            let (ra, rb) = (sa.row::<u16>(y), sb.row::<u16>(y));
+                            for ((o, &x), &v) in d.row::<u16>(y).iter_mut().zip(ra).zip(rb) {
+                                *o = (x as i32 + v as i32 - off).clamp(0, max) as u16;
+                            }
+                        }
+                        _ => {
+                            let (ra, rb) = (sa.row::<u16>(y), sb.row::<u32>(y));
+                            for ((o, &x), &v) in d.row::<u16>(y).iter_mut().zip(ra).zip(rb) {
+                                *o = (x as i64 + v as i64 - off as i64).clamp(0, max as i64) as u16;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(Arc::new(dst))
+    });
+    util::set_clip(out, node);
+    Ok(())
+}
+
+// ---- colour range --------------------------------------------------------------------------------------
+
+/// Whether a frame holds limited range samples: `_Range` (0 limited, 1 full) or the older
+/// `_ColorRange` (1 limited); without either, YUV and gray are limited and RGB is full.
+pub(crate) fn is_limited(f: &Frame) -> bool {
+    let props = f.props();
+    if let Ok(v) = props.get_int(b"_Range", 0) {
+        return v == 0;
+    }
+    if let Ok(v) = props.get_int(b"_ColorRange", 0) {
+        return v == 1;
+    }
+    frame_format(f).colorFamily != cfRGB
+}
+
+/// The sample value that stays put when scaled by an alpha: the black level (limited luma/RGB)
+/// or the chroma midpoint.
+fn alpha_offset(fmt: &VSVideoFormat, p: usize, limited: bool) -> i64 {
+    if is_chroma(fmt, p) {
+        1i64 << (fmt.bitsPerSample - 1)
+    } else if limited {
+        16i64 << (fmt.bitsPerSample - 8)
+    } else {
+        0
+    }
+}
+
+// ---- PreMultiply -----------------------------------------------------------------------------------------
+
+fn premultiply(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    let args = Args(input);
+    let clip = args.node("clip")?;
+    let alpha = args.node("alpha")?;
+    let vi = util::video_info(&clip)?;
+    let va = util::video_info(&alpha)?;
+    check_format(&vi.format)?;
+    let fmt = vi.format;
+    if !(va.format.colorFamily == cfGray && va.format.sampleType == fmt.sampleType && va.format.bitsPerSample == fmt.bitsPerSample) {
+        return Err("alpha clip must be grayscale and same sample format and bitdepth as main clip".into());
+    }
+    if !(vi.width == va.width && vi.height == va.height && vi.width > 0 && vi.height > 0) {
+        return Err(SAME.into());
+    }
+    let all = [true; 3];
+    let node = pointwise_node(core, "PreMultiply", vi, vec![clip, alpha], move |_, frames, core| {
+        let (fc, fa) = (&frames[0], &frames[1]);
+        let mut dst = new_frame_like(core, &fmt, fc, &all)?;
+        let limited = fmt.sampleType == stInteger && is_limited(fc);
+        let mx = max_value(&fmt);
+        for p in 0..fmt.numPlanes as usize {
+            let (pw, ph) = format::plane_dims(&fmt, fc.width, fc.height, p);
+            let d = PlaneMut::new(&mut dst, p);
+            // the alpha plane at this plane's resolution
+            let am = if pw == fc.width && ph == fc.height { None } else { Some(downsample_mask(&PlaneRef::new(fa, 0), &fmt, p)) };
+            let a_plane = PlaneRef::new(fa, 0);
+            let s = PlaneRef::new(fc, p);
+            if fmt.sampleType == stFloat {
+                let half = fmt.bytesPerSample == 2;
+                let mbuf = am.as_ref().map(|m| m.as_f32());
+                let w = pw as usize;
+                let mut d = d;
+                let mut xs = vec![0f32; w];
+                let mut ms = vec![0f32; w];
+                let mut os = vec![0f32; w];
+                for y in 0..ph as usize {
+                    let xr: &[f32] = if half {
+                        half_to_f32_row(s.row::<u16>(y), &mut xs);
+                        &xs
+                    } else {
+                        s.row::<f32>(y)
+                    };
+                    let mr: &[f32] = match &mbuf {
+                        Some(m) => &m[y * w..(y + 1) * w],
+                        None if half => {
+                            half_to_f32_row(a_plane.row::<u16>(y), &mut ms);
+                            &ms
+                        }
+                        None => a_plane.row::<f32>(y),
+                    };
+                    for ((o, &x), &m) in os.iter_mut().zip(xr).zip(mr) {
+                        *o = x * m;
+                    }
+                    if half {
+                        f32_to_half_row(&os, d.row::<u16>(y));
+                    } else {
+                        d.row::<f32>(y).copy_from_slice(&os);
+                    }
+                }
+            } else {
+                let off = alpha_offset(&fmt, p, limited);
+                let w = pw as usize;
+                let mut d = d;
+                let mut xs = vec![0i64; w];
+                let mut ms = vec![0i64; w];
+                for y in 0..ph as usize {
+                    read_int_row(&s, fmt.bytesPerSample, y, &mut xs);
+                    match &am {
+                        Some(m) => m.int_row(y, w, &mut ms),
+                        None => read_int_row(&a_plane, fmt.bytesPerSample, y, &mut ms),
+                    }
+                    let half = mx / 2;
+                    let res = xs.iter().zip(&ms).map(|(&x, &m)| (off + ((x - off) * m + half).div_euclid(mx)).clamp(0, mx));
+                    write_int_row(&mut d, fmt.bytesPerSample, y, res);
+                }
+            }
+        }
+        Ok(Arc::new(dst))
+    });
+    util::set_clip(out, node);
+    Ok(())
+}
+
+fn read_int_row(s: &PlaneRef, bytes: i32, y: usize, out: &mut [i64]) {
+    match bytes {
+        1 => out.iter_mut().zip(s.row::<u8>(y)).for_each(|(o, &v)| *o = v as i64),
+        2 => out.iter_mut().zip(s.row::<u16>(y)).for_each(|(o, &v)| *o = v as i64),
+        _ => out.iter_mut().zip(s.row::<u32>(y)).for_each(|(o, &v)| *o = v as i64),
+    }
+}
+
+fn write_int_row(d: &mut PlaneMut, bytes: i32, y: usize, vals: impl Iterator<Item = i64>) {
+    match bytes {
+        1 => d.row::<u8>(y).iter_mut().zip(vals).for_each(|(o, v)| *o = v as u8),
+        2 => d.row::<u16>(y).iter_mut().zip(vals).for_each(|(o, v)| *o = v as u16),
+        _ => d.row::<u32>(y).iter_mut().zip(vals).for_each(|(o, v)| *o = v as u32),
+    }
+}
+
+// ---- mask downsampling ---------------------------------------------------------------------------------
+
+/// A mask plane brought down to a subsampled plane's size.
+pub(crate) enum SmallMask {
+    Int(Vec<u32>),
+    Float(Vec<f32>),
+}
+
+impl SmallMask {
+    fn as_f32(&self) -> Vec<f32> {
+        match self {
+            SmallMask::Float(v) => v.clone(),
+            SmallMask::Int(v) => v.iter().map(|&x| x as f32).collect(),
+        }
+    }
+    fn int_row(&self, y: usize, w: usize, out: &mut [i64]) {
+        if let SmallMask::Int(v) = self {
+            for (o, &m) in out.iter_mut().zip(&v[y * w..(y + 1) * w]) {
+                *o = m as i64;
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn reflect(i: isize, n: isize) -> usize {
+    let mut i = i;
+    loop {
+        if i < 0 {
+            i = -i - 1;
+        } else if i >= n {
+            i = 2 * n - i - 1;
+        } else {
+            return i as usize;
+        }
+    }
+}
+
+/// Horizontal taps (left-sited chroma): offsets -(f-1)..=f-1 around f*k, weight f-|d|.
+fn htaps(f: isize) -> Vec<(isize, i64)> {
+    (-(f - 1)..f).map(|d| (d, (f - d.abs()) as i64)).collect()
+}
+
+/// Vertical taps (centre-sited chroma): rows around f*k+(f-1)/2, weight 2f-|2r-(2fk+f-1)|.
+fn vtaps(f: isize) -> Vec<(isize, i64)> {
+    // offsets relative to f*k
+    (-f..2 * f).filter_map(|r| {
+        let d2 = (2 * r - (f - 1)).abs();
+        (d2 < 2 * f).then_some((r, (2 * f - d2) as i64))
+    })
+    .collect()
+}
+
+/// Brings plane 0 of a mask (full size) down to plane `p` of `fmt`: a triangle filter, left-sited
+/// horizontally and centre-sited vertically, edges mirrored.
+pub(crate) fn downsample_mask(m: &PlaneRef, fmt: &VSVideoFormat, p: usize) -> SmallMask {
+    let fw = 1isize << fmt.subSamplingW;
+    let fh = 1isize << fmt.subSamplingH;
+    let (w, h) = (m.width as isize, m.height as isize);
+    let (ow, oh) = ((w / fw) as usize, (h / fh) as usize);
+    let _ = p;
+    let ht = if fw > 1 { htaps(fw) } else { vec![(0, 1)] };
+    let vt = if fh > 1 { vtaps(fh) } else { vec![(0, 1)] };
+    let hden: i64 = ht.iter().map(|t| t.1).sum();
+    let vden: i64 = vt.iter().map(|t| t.1).sum();
+    if fmt.sampleType == stFloat {
+        let half = fmt.bytesPerSample == 2;
+        let mut rows: Vec<Vec<f32>> = Vec::with_capacity(h as usize);
+        for y in 0..h as usize {
+            let mut r = vec![0f32; w as usize];
+            if half {
+                half_to_f32_row(m.row::<u16>(y), &mut r);
+            } else {
+                r.copy_from_slice(m.row::<f32>(y));
+            }
+            rows.push(r);
+        }
+        // vertical then horizontal, in f32
+        let mut vbuf = vec![0f32; oh * w as usize];
+        for k in 0..oh {
+            for x in 0..w as usize {
+                let mut s = 0f32;
+                for &(r, wt) in &vt {
+                    s += wt as f32 * rows[reflect(fh * k as isize + r, h)][x];
+                }
+                vbuf[k * w as usize + x] = s / vden as f32;
+            }
+        }
+        let mut out = vec![0f32; oh * ow];
+        for k in 0..oh {
+            for j in 0..ow {
+                let mut s = 0f32;
+                for &(d, wt) in &ht {
+                    s += wt as f32 * vbuf[k * w as usize + reflect(fw * j as isize + d, w)];
+                }
+                out[k * ow + j] = s / hden as f32;
+            }
+        }
+        return SmallMask::Float(out);
+    }
+    let get = |y: usize, x: usize| -> i64 {
+        match fmt.bytesPerSample {
+            1 => m.row::<u8>(y)[x] as i64,
+            _ => m.row::<u16>(y)[x] as i64,
+        }
+    };
+    let exact = fmt.bytesPerSample == 1;
+    // vertical pass
+    let mut vbuf = vec![0i64; oh * w as usize];
+    for k in 0..oh {
+        for x in 0..w as usize {
+            let mut s = 0i64;
+            for &(r, wt) in &vt {
+                s += wt * get(reflect(fh * k as isize + r, h), x);
+            }
+            vbuf[k * w as usize + x] = if exact { s } else { (s + vden / 2) / vden };
+        }
+    }
+    let mut out = vec![0u32; oh * ow];
+    for k in 0..oh {
+        for j in 0..ow {
+            let mut s = 0i64;
+            for &(d, wt) in &ht {
+                s += wt * vbuf[k * w as usize + reflect(fw * j as isize + d, w)];
+            }
+            out[k * ow + j] = if exact {
+                // one rounding of the exact value, half to even
+                let den = hden * vden;
+                let q = s / den;
+                let r = s % den;
+                (if 2 * r > den || (2 * r == den && q & 1 == 1) { q + 1 } else { q }) as u32
+            } else {
+                ((s + hden / 2) / hden) as u32
+            };
+        }
+    }
+    SmallMask::Int(out)
+}
+
+// ---- MaskedMerge ------------------------------------------------------------------------------------------
+
+fn masked_merge(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    let args = Args(input);
+    let (a, b, vi, _) = two_clips(&args, SAME)?;
+    let mask = args.node("mask")?;
+    let vm = util::video_info(&mask)?;
+    let planes = planes_arg(&args, "planes").map_err(|e| e.message())?;
+    let first_plane = args.bool("first_plane", false);
+    let premultiplied = args.bool("premultiplied", false);
+    let fmt = vi.format;
+    let mfmt = vm.format;
+    let mask_gray = mfmt.colorFamily == cfGray;
+    let single = first_plane || mask_gray;
+    let mask_ok = vm.width == vi.width
+        && vm.height == vi.height
+        && mfmt.colorFamily != cfUndefined
+        && mfmt.sampleType == fmt.sampleType
+        && mfmt.bitsPerSample == fmt.bitsPerSample
+        && (single || (mfmt.subSamplingW == fmt.subSamplingW && mfmt.subSamplingH == fmt.subSamplingH && mfmt.colorFamily == fmt.colorFamily));
+    if !mask_ok {
+        return Err(format!(
+            "mask clip must have same dimensions, sample type and bitdepth as main clip and be the same format or grayscale, passed {} and {}",
+            clip_desc(&vi),
+            clip_desc(&vm)
+        ));
+    }
+    let np = fmt.numPlanes as usize;
+    let node = pointwise_node(core, "MaskedMerge", vi, vec![a, b, mask], move |_, frames, core| {
+        let (fa, fb, fm) = (&frames[0], &frames[1], &frames[2]);
+        let mut dst = new_frame_like(core, &fmt, fa, &planes)?;
+        let limited = if premultiplied && fmt.sampleType == stInteger {
+            let la = is_limited(fa);
+            if la != is_limited(fb) {
+                return Err("Input frames must have the same range".into());
+            }
+            la
+        } else {
+            false
+        };
+        let mx = max_value(&fmt);
+        for p in 0..np {
+            if !planes[p] {
+                continue;
+            }
+            let s = [PlaneRef::new(fa, p), PlaneRef::new(fb, p)];
+            let mp = if single { 0 } else { p };
+            let mref = PlaneRef::new(fm, mp);
+            let small = (single && p > 0 && (fmt.subSamplingW > 0 || fmt.subSamplingH > 0)).then(|| downsample_mask(&mref, &fmt, p));
+            let mut d = PlaneMut::new(&mut dst, p);
+            let (w, h) = (d.width, d.height);
+            if fmt.sampleType == stFloat {
+                let half = fmt.bytesPerSample == 2;
+                let mut xa = vec![0f32; w];
+                let mut xb = vec![0f32; w];
+                let mut xm = vec![0f32; w];
+                let mut o = vec![0f32; w];
+                let mbuf = small.as_ref().map(|m| m.as_f32());
+                for y in 0..h {
+                    let ra: &[f32] = if half {
+                        half_to_f32_row(s[0].row::<u16>(y), &mut xa);
+                        &xa
+                    } else {
+                        s[0].row::<f32>(y)
+                    };
+                    let rb: &[f32] = if half {
+                        half_to_f32_row(s[1].row::<u16>(y), &mut xb);
+                        &xb
+                    } else {
+                        s[1].row::<f32>(y)
+                    };
+                    let rm: &[f32] = match &mbuf {
+                        Some(m) => &m[y * w..(y + 1) * w],
+                        None if half => {
+                            half_to_f32_row(mref.row::<u16>(y), &mut xm);
+                            &xm
+                        }
+                        None => mref.row::<f32>(y),
+                    };
+                    with_fast_math(|| {
+                        if premultiplied {
+                            for (((o, &a), &b), &m) in o.iter_mut().zip(ra).zip(rb).zip(rm) {
+                                *o = a.mul_add(1.0 - clamp_f32(m, 0.0, 1.0), b);
+                            }
+                        } else {
+                            for (((o, &a), &b), &m) in o.iter_mut().zip(ra).zip(rb).zip(rm) {
+                                *o = (b - a).mul_add(clamp_f32(m, 0.0, 1.0), a);
+                            }
+                        }
+                    });
+                    if half {
+                        f32_to_half_row(&o, d.row::<u16>(y));
+                    } else {
+                        d.row::<f32>(y).copy_from_slice(&o);
+                    }
+                }
+            } else if premultiplied {
+                let off = alpha_offset(&fmt, p, limited);
+                let mut xa = vec![0i64; w];
+                let mut xb = vec![0i64; w];
+                let mut xm = vec![0i64; w];
+                for y in 0..h {
+                    read_int_row(&s[0], fmt.bytesPerSample, y, &mut xa);
+                    read_int_row(&s[1], fmt.bytesPerSample, y, &mut xb);
+                    match &small {
+                        Some(m) => m.int_row(y, w, &mut xm),
+                        None => read_int_row(&mref, fmt.bytesPerSample, y, &mut xm),
+                    }
+                    let res = xa
+                        .iter()
+                        .zip(&xb)
+                        .zip(&xm)
+                        .map(|((&a, &b), &m)| (off + ((a - off) * (mx - m) + mx / 2).div_euclid(mx) + (b - off)).clamp(0, mx));
+                    write_int_row(&mut d, fmt.bytesPerSample, y, res);
+                }
+            } else if fmt.bytesPerSample == 1 {
+                let mut xm = vec![0u8; w];
+                for y in 0..h {
+                    let rm: &[u8] = match &small {
+                        Some(SmallMask::Int(m)) => {
+                            for (o, &v) in xm.iter_mut().zip(&m[y * w..(y + 1) * w]) {
+                                *o = v as u8;
+                            }
+                            &xm
+                        }
+                        _ => mref.row::<u8>(y),
+                    };
+                    let (ra, rb) = (s[0].row::<u8>(y), s[1].row::<u8>(y));
+                    let o = d.row::<u8>(y);
+                    with_fast_math(|| {
+                        for (((o, &a), &b), &m) in o.iter_mut().zip(ra).zip(rb).zip(rm) {
+                            let m = m as u32;
+                            let n = a as u32 * (255 - m) + b as u32 * m + 127;
+                            *o = ((n * 0x8081) >> 23) as u8;
+                        }
+                    });
+                }
+            } else {
+                let bits = fmt.bitsPerSample as u32;
+                let mxu = mx as u32;
+                let mut xm = vec![0u16; w];
+                for y in 0..h {
+                    let rm: &[u16] = match &small {
+                        Some(SmallMask::Int(m)) => {
+                            for (o, &v) in xm.iter_mut().zip(&m[y * w..(y + 1) * w]) {
+                                *o = v as u16;
+                            }
+                            &xm
+                        }
+                        _ => mref.row::<u16>(y),
+                    };
+                    let (ra, rb) = (s[0].row::<u16>(y), s[1].row::<u16>(y));
+                    let o = d.row::<u16>(y);
+                    with_fast_math(|| {
+                        for (((o, &a), &b), &m) in o.iter_mut().zip(ra).zip(rb).zip(rm) {
+                            let m = (m as u32).min(mxu);
+                            let n = a as u32 * (mxu - m) + b as u32 * m + mxu / 2;
+                            *o = ((n + (n >> bits) + 1) >> bits) as u16;
+                        }
+                    });
+                }
+            }
+        }
+        Ok(Arc::new(dst))
+    });
+    util::set_clip(out, node);
+    Ok(())
+}
