@@ -165,7 +165,7 @@ fn eedi3vk2() {
 /// one of R81's results over a few runs each.
 fn same_some(format: &str, plugins: &[&str], steps: &str) {
     let run_all = |core: &Path| -> std::collections::BTreeSet<String> {
-        (0..4).map(|_| chain(core, format, plugins, steps, &[], &["--threads", "1"]).unwrap_or_else(|e| panic!("{e}"))).collect()
+        (0..6).map(|_| chain(core, format, plugins, steps, &[], &["--threads", "1"]).unwrap_or_else(|e| panic!("{e}"))).collect()
     };
     let ours = run_all(&our_core());
     let theirs = run_all(&reference_core());
