@@ -357,13 +357,27 @@ pub(crate) fn map_rows_f32(src: &[PlaneRef], half_in: &[bool], mut dst: PlaneMut
 }
 
 /// A new frame for the output with `src`'s properties; planes not in `process` are shared with
-/// `src` (they pass through unchanged).
+/// `src` (they pass through unchanged), the others are new and for the caller to fill.
 pub(crate) fn new_frame_like(core: &Core, fmt: &VSVideoFormat, src: &Frame, process: &[bool; 3]) -> Result<Frame, String> {
-    let f = util::new_video(core, fmt, src.width, src.height, Some(src))?;
+    if src.video_format() != Some(fmt) {
+        let f = util::new_video(core, fmt, src.width, src.height, Some(src))?;
+        for p in 0..fmt.numPlanes as usize {
+            if !process[p] {
+                // SAFETY: `f` is new and not shared; the plane has the same format and size.
+                unsafe { f.set_plane(p, src.planes()[p].clone()) };
+            }
+        }
+        return Ok(f);
+    }
+    // same format: share everything, then give the processed planes buffers of their own
+    let f = src.shallow_copy();
     for p in 0..fmt.numPlanes as usize {
-        if !process[p] {
-            // SAFETY: `f` is new and not shared; the plane has the same format and size.
-            unsafe { f.set_plane(p, src.planes()[p].clone()) };
+        if process[p] {
+            let (w, h) = format::plane_dims(fmt, src.width, src.height, p);
+            let stride = crate::frame::aligned_stride(w as usize * fmt.bytesPerSample as usize);
+            let buf = Arc::new(crate::frame::Buffer::new(stride * h as usize, &core.mem));
+            // SAFETY: `f` is new and not shared; the plane has the size and stride of the format.
+            unsafe { f.set_plane(p, crate::frame::Plane { buf, offset: 0, stride: stride as isize, width: w, height: h }) };
         }
     }
     Ok(f)

@@ -549,12 +549,35 @@ impl Opt<'_> {
         Some(r)
     }
 
+    /// A sum whose non-constant terms all cancel. The reference turns such a sum into 0 as a whole,
+    /// dropping its constant terms as well ("x 3 + x -" gives 0, not 3), and so do we.
+    fn cancels_out(&self, id: u32) -> bool {
+        let mut terms = Vec::new();
+        self.sum_terms(id, 1.0, &mut terms);
+        let mut merged: Vec<(u32, f32)> = Vec::new();
+        for (t, c) in terms {
+            if self.dag.is_const(t) {
+                continue;
+            }
+            match merged.iter_mut().find(|(m, _)| *m == t) {
+                Some((_, acc)) => *acc += c,
+                None => merged.push((t, c)),
+            }
+        }
+        !merged.is_empty() && merged.iter().all(|&(_, c)| c == 0.0)
+    }
+
     /// One round of local rewrites over the graph below `id`.
     fn simplify(&mut self, id: u32) -> u32 {
         if let Some(&r) = self.memo.get(&id) {
             return r;
         }
         let n = self.dag.nodes[id as usize];
+        if matches!(n.k, K::Add | K::Sub) && self.cancels_out(id) {
+            let z = self.dag.konst(0.0);
+            self.memo.insert(id, z);
+            return z;
+        }
         let mut a = n.a;
         for i in 0..n.k.arity() {
             a[i] = self.simplify(a[i]);
