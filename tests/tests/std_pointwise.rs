@@ -882,6 +882,9 @@ fn expr() {
         cases.push(Case::video("YUV422P10", &expr3("YUV422P10", &[e], "")).c_path());
     }
     cases.push(Case::sized("YUV444P8", 322, 241, 3, &format!("std.Expr:@:clips=$0:expr='{}", esc("x 3 * 100 - x max"))));
+    // as deep as allowed
+    cases.push(Case::video("GrayS", &format!("std.Expr:@:clips=$0:expr='x{}", " 0.5 * 0.25 +".repeat(2499))));
+    cases.push(Case::video("Gray8", &format!("std.Expr:@:clips=$0:expr='x{}", " abs".repeat(4999))));
     cases.push(Case::sized("GrayS", 322, 241, 3, &format!("std.Expr:@:clips=$0:expr='{}", esc("x x * 0.5 +"))));
     check_all(&cases);
 }
@@ -965,6 +968,9 @@ fn expr_errors() {
         Case::video("Gray8", &format!("{},std.Expr:@:clips=$0:clips=$1:expr=x", noise(format_id(3, false, 8, 0, 0), W, H, 3))),
         Case::video("Gray32", "std.Expr:@:clips=$0:expr='x"),
         Case::video("Gray8", &format!("std.Expr:@{}:expr='x", ":clips=$0".repeat(27))),
+        // nesting deeper than 5000 is refused, whatever comes after it
+        Case::video("Gray8", &format!("std.Expr:@:clips=$0:expr='x{} 1 +", " abs".repeat(4999))),
+        Case::video("Gray8", &format!("std.Expr:@:clips=$0:expr='x{} y", " 1 +".repeat(5000))),
     ]);
     check_errors(&cases);
 }

@@ -303,9 +303,16 @@ fn eval_op(k: K, a: f32, b: f32, c: f32) -> f32 {
     }
 }
 
-/// Parses one expression into the graph; returns its root.
-fn parse(expr: &str, inputs: usize, dag: &mut Dag) -> Result<u32, String> {
+/// The deepest nesting an expression may have.
+const MAX_DEPTH: u32 = 5000;
+
+/// Parses one expression into the graph; returns its root and its nesting depth.
+fn parse(expr: &str, inputs: usize, dag: &mut Dag) -> Result<(u32, u32), String> {
     let mut stack: Vec<u32> = Vec::new();
+    // the nesting depth of each value on the stack (a clip or constant is 1); deeper than
+    // MAX_DEPTH is refused, as the reference does
+    let mut depth: Vec<u32> = Vec::new();
+    let too_deep = || format!("expression nested too deeply, rewrite it to be less deeply nested: {expr}");
     let mut any = false;
     for tok in expr.split(is_space).filter(|t| !t.is_empty()) {
         any = true;
@@ -316,21 +323,28 @@ fn parse(expr: &str, inputs: usize, dag: &mut Dag) -> Result<u32, String> {
                 return Err(short());
             }
             let args = stack.split_off(stack.len() - n);
+            let d = depth.split_off(depth.len() - n).into_iter().max().unwrap_or(0) + 1;
+            if d > MAX_DEPTH {
+                return Err(too_deep());
+            }
             let mut a = [NONE; 3];
             a[..n].copy_from_slice(&args);
             let id = dag.mk(k, a);
             stack.push(id);
+            depth.push(d);
         } else if let Some(c) = clip_of(tok) {
             if c >= inputs {
                 return Err(format!("reference to undefined clip: {tok}"));
             }
             stack.push(dag.raw(K::Load(c as u8), [NONE; 3]));
+            depth.push(1);
         } else if let Some(i) = stack_op(tok, "dup", 0) {
             let i = i.ok_or_else(|| format!("illegal token: {tok}"))?;
             if stack.len() <= i {
                 return Err(short());
             }
             stack.push(stack[stack.len() - 1 - i]);
+            depth.push(depth[depth.len() - 1 - i]);
         } else if let Some(i) = stack_op(tok, "swap", 1) {
             let i = i.ok_or_else(|| format!("illegal token: {tok}"))?;
             if stack.len() <= i {
@@ -338,9 +352,13 @@ fn parse(expr: &str, inputs: usize, dag: &mut Dag) -> Result<u32, String> {
             }
             let top = stack.len() - 1;
             stack.swap(top, top - i);
+            depth.swap(top, top - i);
         } else {
             match parse_number(tok) {
-                Ok(v) => stack.push(dag.konst(v)),
+                Ok(v) => {
+                    stack.push(dag.konst(v));
+                    depth.push(1);
+                }
                 Err(NumErr::Fail) => return Err(format!("failed to convert '{tok}' to float")),
                 Err(NumErr::Partial) => return Err(format!("failed to convert '{tok}' to float, not the whole token could be converted")),
             }
@@ -352,10 +370,14 @@ fn parse(expr: &str, inputs: usize, dag: &mut Dag) -> Result<u32, String> {
     if stack.len() != 1 {
         return Err(format!("unconsumed values on stack: {expr}"));
     }
-    Ok(stack[0])
+    Ok((stack[0], depth[0]))
 }
 
 // ---- simplification ------------------------------------------------------------------------------------------
+
+/// Sums and products with more terms than this (expressions that double themselves with dup) are
+/// left as they are rather than flattened.
+const TERMS_LIMIT: usize = 4096;
 
 struct Opt<'a> {
     dag: &'a mut Dag,
@@ -410,6 +432,9 @@ impl Opt<'_> {
     /// Terms of a sum (through +, - and negation), each with its coefficient (a constant factor
     /// of a product counts as the coefficient), in the order they appear.
     fn sum_terms(&self, id: u32, sign: f32, out: &mut Vec<(u32, f32)>) {
+        if out.len() > TERMS_LIMIT {
+            return;
+        }
         let d = &*self.dag;
         match d.k(id) {
             K::Add => {
@@ -435,6 +460,9 @@ impl Opt<'_> {
         let mut terms = Vec::new();
         self.sum_terms(a[0], 1.0, &mut terms);
         self.sum_terms(a[1], if k == K::Sub { -1.0 } else { 1.0 }, &mut terms);
+        if terms.len() > TERMS_LIMIT {
+            return None;
+        }
         let mut merged: Vec<(u32, f32)> = Vec::new();
         let mut combined = false;
         let mut konst: Option<(usize, f32)> = None;
@@ -493,6 +521,9 @@ impl Opt<'_> {
 
     /// Factors of a product (through *), in the order they appear.
     fn product_factors(&self, id: u32, out: &mut Vec<u32>) {
+        if out.len() > TERMS_LIMIT {
+            return;
+        }
         let d = &*self.dag;
         if d.k(id) == K::Mul {
             self.product_factors(d.arg(id, 0), out);
@@ -508,6 +539,9 @@ impl Opt<'_> {
         let mut fs = Vec::new();
         self.product_factors(a[0], &mut fs);
         self.product_factors(a[1], &mut fs);
+        if fs.len() > TERMS_LIMIT {
+            return None;
+        }
         let mut counts: Vec<(u32, u32)> = Vec::new();
         let mut konst: Option<f32> = None;
         let mut repeated = false;
@@ -554,6 +588,9 @@ impl Opt<'_> {
     fn cancels_out(&self, id: u32) -> bool {
         let mut terms = Vec::new();
         self.sum_terms(id, 1.0, &mut terms);
+        if terms.len() > TERMS_LIMIT {
+            return false;
+        }
         let mut merged: Vec<(u32, f32)> = Vec::new();
         for (t, c) in terms {
             if self.dag.is_const(t) {
@@ -1321,9 +1358,22 @@ fn expr(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
             continue;
         }
         let mut dag = Dag::default();
-        let root = parse(e, nodes.len(), &mut dag)?;
-        let root = optimize(&mut dag, root);
-        jobs.push(PlaneJob::Run(Arc::new(compile(&dag, root))));
+        let (root, depth) = parse(e, nodes.len(), &mut dag)?;
+        let build = move || {
+            let mut dag = dag;
+            let root = optimize(&mut dag, root);
+            compile(&dag, root)
+        };
+        // the rewriting recurses as deep as the expression nests: deep ones get a thread with
+        // room for that, whatever thread creates the filter
+        let prog = if depth > 200 {
+            std::thread::scope(|s| std::thread::Builder::new().stack_size(256 << 20).spawn_scoped(s, build).map(|h| h.join()))
+                .map_err(|e| format!("cannot start a thread: {e}"))?
+                .map_err(|_| "internal error while compiling the expression".to_string())?
+        } else {
+            build()
+        };
+        jobs.push(PlaneJob::Run(Arc::new(prog)));
     }
     let first_fmt = v0.format;
     let fmts: Vec<VSVideoFormat> = vis.iter().map(|v| v.format).collect();
