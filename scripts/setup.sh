@@ -180,6 +180,20 @@ fi
 
 have_cmd gcc || apt_install gcc libc6-dev
 
+# The vsvk command runs scripts in $VSVK_PYTHON (default python3, 3.11 or newer); the Python module's
+# tests (tests/python/) need NumPy there, and the vsvk pipe tests ffmpeg to read what it writes.
+PY=${VSVK_PYTHON:-python3}
+have_cmd "$PY" || apt_install python3
+"$PY" -c 'import sys; sys.exit(sys.version_info < (3, 11))' || die "$PY is older than Python 3.11 (set VSVK_PYTHON to a newer one)"
+if ! "$PY" -c 'import numpy' >/dev/null 2>&1; then
+  say "installing NumPy for $PY"
+  if [ "$(command -v "$PY")" = /usr/bin/python3 ] || ! "$PY" -m pip install -q numpy >&2; then
+    apt_install python3-numpy # Debian's own python3 is managed by apt
+  fi
+  "$PY" -c 'import numpy' >/dev/null 2>&1 || die "NumPy is still missing for $PY"
+fi
+have_cmd ffmpeg && have_cmd ffprobe || apt_install ffmpeg
+
 # compileGPUShader links shaderc statically: one archive merged from Debian's libshaderc_combined.a
 # (which, unlike upstream's, lacks glslang and SPIRV-Tools) and the glslang and SPIRV-Tools archives,
 # at target/shaderc, where .cargo/config.toml points shaderc-sys (SHADERC_LIB_DIR).

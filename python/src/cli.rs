@@ -1,0 +1,136 @@
+//! The vsvk command's subcommands (cli/ starts Python, which calls `vsvk._main`).
+use pyo3::prelude::*;
+
+const USAGE: &str = "\
+usage: vsvk COMMAND [ARGS]
+
+commands:
+  pipe SCRIPT OUT|-     run a script and write its output clip's frames (see vsvk pipe --help)
+  devices               list the Vulkan devices and which one the core would use
+  plugins [-v] [--load PATH]...
+                        list the loaded plugins (autoloaded from $VSVK_PLUGIN_PATH and
+                        ~/.local/share/vsvk/plugins, plus any --load file or folder);
+                        -v also lists each plugin's functions with their arguments
+  version               print the core's and the module's versions
+  python [ARGS]         run the Python interpreter with vsvk (and the vapoursynth alias) importable
+";
+
+/// Runs one command; returns the process's exit status.
+pub fn main(py: Python<'_>, args: &[String]) -> i32 {
+    let Some(cmd) = args.first() else {
+        eprint!("{USAGE}");
+        return 2;
+    };
+    let rest = &args[1..];
+    match cmd.as_str() {
+        "pipe" => crate::pipe::main(py, rest),
+        "devices" => devices(),
+        "plugins" => plugins(rest),
+        "version" | "--version" | "-v" => version(py),
+        "help" | "--help" | "-h" => {
+            print!("{USAGE}");
+            0
+        }
+        other => {
+            eprintln!("vsvk: unknown command {other}\n");
+            eprint!("{USAGE}");
+            2
+        }
+    }
+}
+
+fn version(py: Python<'_>) -> i32 {
+    print!("{}", crate::core().version_string.to_string_lossy());
+    let pyver: String = py.import("sys").and_then(|s| s.getattr("version")?.extract()).unwrap_or_default();
+    let pyver = pyver.lines().next().unwrap_or("").to_string();
+    println!("Python module vsvk {} (Python {pyver})", env!("CARGO_PKG_VERSION"));
+    0
+}
+
+fn devices() -> i32 {
+    let list = match crate::vulkan::devices() {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("vsvk devices: {e}");
+            return 1;
+        }
+    };
+    if list.is_empty() {
+        println!("no Vulkan devices");
+        return 0;
+    }
+    for (i, e) in list.iter().enumerate() {
+        let v = e.apiVersion;
+        println!(
+            "{i}: {} ({}, Vulkan {}.{}.{}, {} MiB){}",
+            crate::vulkan::c_text(&e.deviceName),
+            crate::vulkan::device_type(e.deviceType),
+            v >> 22 & 0x7f,
+            v >> 12 & 0x3ff,
+            v & 0xfff,
+            e.deviceMemory >> 20,
+            if e.usable != 0 { String::new() } else { format!(" not usable: {}", crate::vulkan::c_text(&e.unusableReason)) }
+        );
+        println!("   uuid {}", crate::vulkan::hex(&e.deviceUUID));
+    }
+    match crate::vulkan::core_info(crate::core()) {
+        Ok(info) => println!("the core uses: {}", crate::vulkan::c_text(&info.deviceName)),
+        Err(e) => println!("the core has no device: {e}"),
+    }
+    0
+}
+
+fn plugins(args: &[String]) -> i32 {
+    let mut verbose = false;
+    let mut loads = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "-v" | "--verbose" | "--functions" => verbose = true,
+            "--load" => match it.next() {
+                Some(p) => loads.push(p.clone()),
+                None => {
+                    eprintln!("vsvk plugins: --load needs a path");
+                    return 2;
+                }
+            },
+            other => {
+                eprintln!("vsvk plugins: unknown argument {other}");
+                return 2;
+            }
+        }
+    }
+    let core = crate::core();
+    let mut status = 0;
+    for p in loads {
+        let path = std::path::Path::new(&p);
+        if path.is_dir() {
+            vsvk::plugin::load_folder(core, path);
+        } else if let Err(e) = vsvk::plugin::load(core, path, None, None) {
+            eprintln!("vsvk plugins: {e}");
+            status = 1;
+        }
+    }
+    let plugins = core.plugins.read().clone();
+    for p in plugins {
+        let cfg = p.config.get();
+        let name = cfg.map(|c| c.name.to_string_lossy().into_owned()).unwrap_or_default();
+        let version = cfg.map(|c| c.version).unwrap_or(0);
+        let path = p.path.to_string_lossy();
+        println!(
+            "{:<12} {} (version {}.{}) {}{}",
+            p.namespace(),
+            p.id(),
+            version >> 16,
+            version & 0xffff,
+            name,
+            if path.is_empty() { String::new() } else { format!("\n             {path}") }
+        );
+        if verbose {
+            for f in p.functions.read().values() {
+                println!("    {}({}) -> {}", f.name.to_string_lossy(), f.args.to_string_lossy(), f.ret.to_string_lossy());
+            }
+        }
+    }
+    status
+}
