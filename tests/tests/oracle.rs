@@ -582,3 +582,21 @@ oracle! {
     #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     audio_splice => Case::audio(32, 0x3f, "std.AudioTrim:first=5,std.AudioSplice:@clips:clips=$0");
 }
+
+// std.BlankClip and std.BlankAudio as sources ('@' drops the noise source): every option that
+// changes pixels, samples, properties or clip info.
+oracle! {
+    blankclip_default => Case::video("YUV420P8", "std.BlankClip:@");
+    blankclip_yuv_color_odd_ntsc => Case::video("YUV420P8", "std.BlankClip:@:format=805830913:color=16.0:color=128.0:color=128.0:width=322:height=240:length=5:fpsnum=30000:fpsden=1001");
+    blankclip_gray16_keep => Case::video("YUV420P8", "std.BlankClip:@:format=269484032:keep=1:length=3:color=1000.0");
+    blankclip_rgbs_color => Case::video("YUV420P8", "std.BlankClip:@:format=555745280:color=0.25:color=-0.125:color=0.5:length=2");
+    blankclip_variable => Case::video("YUV420P8", "std.BlankClip:@:varsize=1:varformat=1:length=2");
+    blankclip_from_clip_fps_reduced => Case::video("YUV420P16", "std.BlankClip:fpsnum=50:fpsden=2:length=3");
+    blankaudio_sine => Case::video("YUV420P8", "std.BlankAudio:@:waveform='sine:frequency=1000.0:amplitude=0.5");
+    blankaudio_slope_24bit => Case::video("YUV420P8", "std.BlankAudio:@:waveform='slope:bits=24:length=10000");
+    blankaudio_triangle_float_3ch => Case::video("YUV420P8", "std.BlankAudio:@:waveform='triangle:sampletype=1:bits=32:channels=0:channels=1:channels=5");
+    blankaudio_square_keep => Case::video("YUV420P8", "std.BlankAudio:@:waveform='square:keep=1:length=7000");
+    blankaudio_slope_boundaries => Case::video("YUV420P8", "std.BlankAudio:@:waveform='slope:frequency=441.0:samplerate=44100");
+    blankaudio_square_48k => Case::video("YUV420P8", "std.BlankAudio:@:waveform='square:frequency=300.0:amplitude=0.9:bits=32:samplerate=48000");
+    blankaudio_sine_clipped => Case::video("YUV420P8", "std.BlankAudio:@:waveform='sine:amplitude=1.5:bits=16");
+}

@@ -274,7 +274,10 @@ struct BlankAudioFilter {
 
 impl BlankAudioFilter {
     fn sample(&self, t: i64) -> f64 {
-        let phase = (self.frequency * t as f64 / self.info.sampleRate as f64).fract();
+        // Cycles per sample first, then times the sample index: R81's association, whose rounding
+        // decides which period an exact boundary falls in.
+        let x = t as f64 * (self.frequency / self.info.sampleRate as f64);
+        let phase = x.fract();
         let v = match self.waveform {
             Waveform::None => 0.0,
             Waveform::Sine => (2.0 * std::f64::consts::PI * self.frequency * t as f64 / self.info.sampleRate as f64).sin(),
@@ -380,6 +383,10 @@ pub fn blank_audio(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), S
         .ok_or("invalid format")?;
     if let Some(r) = input.opt_int("samplerate") {
         ai.sampleRate = i32::try_from(r).map_err(|_| "invalid sample rate")?;
+        if src.is_none() {
+            // Without a clip to copy, the default length is ten seconds at the chosen rate.
+            ai.numSamples = ai.sampleRate as i64 * 10;
+        }
     }
     if ai.sampleRate <= 0 {
         return Err("invalid sample rate".into());
