@@ -100,6 +100,15 @@ fn run(args: &[&str], dir: &Path) -> Run {
     finish(spawn(cmd), LIMIT)
 }
 
+/// Waits (up to a minute) until a script has created `marker`, so that it is surely running.
+fn wait_for(marker: &Path) {
+    let start = Instant::now();
+    while !marker.exists() {
+        assert!(start.elapsed() < Duration::from_secs(60), "the script never started ({} is missing)", marker.display());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 fn interrupt(child: &Child) {
     let ok = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("running kill").success();
     assert!(ok, "kill -INT failed");
@@ -386,13 +395,14 @@ fn ctrl_c_stops_a_run() {
         "slow.vpy",
         "import time\nimport vapoursynth as vs\n\
          c = vs.core.std.BlankClip(width=64, height=48, length=100000)\n\
-         def slow(n):\n    time.sleep(0.05)\n    return c\n\
+         def slow(n):\n    open('started', 'w').close()\n    time.sleep(0.05)\n    return c\n\
          vs.core.std.FrameEval(c, slow).set_output()\n",
     );
     let mut cmd = Command::new(vsvk());
     cmd.args(["pipe", "--progress", &script, "--"]).current_dir(&dir);
     let child = spawn(cmd);
-    std::thread::sleep(Duration::from_secs(3));
+    wait_for(&dir.join("started"));
+    std::thread::sleep(Duration::from_millis(500));
     interrupt(&child);
     let r = finish(child, Duration::from_secs(20));
     assert!(r.status.is_some(), "Ctrl-C did not stop it: {}", r.describe());
@@ -405,11 +415,12 @@ fn ctrl_c_stops_a_run() {
 #[test]
 fn an_endless_script_can_be_interrupted() {
     let dir = scratch("endless");
-    let script = write_script(&dir, "endless.vpy", "import vapoursynth as vs\nn = 0\nwhile True:\n    n += 1\n");
+    let script = write_script(&dir, "endless.vpy", "import vapoursynth as vs\nopen('started', 'w').close()\nn = 0\nwhile True:\n    n += 1\n");
     let mut cmd = Command::new(vsvk());
     cmd.args(["pipe", &script, "-"]).current_dir(&dir);
     let child = spawn(cmd);
-    std::thread::sleep(Duration::from_secs(2));
+    wait_for(&dir.join("started"));
+    std::thread::sleep(Duration::from_millis(500));
     interrupt(&child);
     let r = finish(child, Duration::from_secs(20));
     assert!(r.status.is_some(), "Ctrl-C did not stop the endless script: {}", r.describe());
