@@ -66,6 +66,20 @@ def test_vulkan_calls_answer():
         assert 'name' in info
     except vs.Error as e:
         assert str(e)
+        return
+    # a usable device: GPU resident clips and frames say so, and their planes are not CPU memory
+    g = core.std.GPUUpload(core.std.BlankClip(width=32, height=16, format=vs.YUV420P8, length=2))
+    assert g.gpu_resident
+    f = g.get_frame(0)
+    assert f.gpu_resident
+    try:
+        f[0]
+    except vs.Error:
+        pass
+    else:
+        raise AssertionError('a GPU frame handed out a CPU view')
+    d = core.std.GPUDownload(g)
+    assert not d.gpu_resident and d.get_frame(1)[1].shape == (8, 16)
 
 
 def test_keyword_and_positional_arguments():
