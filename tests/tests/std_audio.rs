@@ -440,6 +440,11 @@ oracle! {
     resample_backs_to_mono => Case::audio(0, 0x30, &resample(":channels=2"));
     resample_heights => Case::audio(0, 0x3f803, &resample(":channels=0:channels=1:channels=2"));
     resample_lfe_only => Case::audio(0, 8, &resample(":channels=0:channels=1"));
+    resample_left_to_right => Case::audio(0, 1, &resample(":channels=1"));
+    resample_centre_to_left => Case::audio(0, 4, &resample(":channels=0"));
+    resample_lfe_to_lfe2 => Case::audio(0, 0x21088, &resample(":channels=0:channels=35"));
+    resample_height_to_other_side => Case::audio(0, 0x4001008, &resample(":channels=1:channels=17:channels=19"));
+    resample_one_sided => Case::audio(16, 0x292, &resample(":channels=0:channels=15:channels=17:channels=8"));
     resample_reorder_same_layout => Case::audio(16, STEREO, &resample(":channels=1:channels=0:bits=24"));
     resample_mix_and_rate => Case::audio(32, SURROUND, &resample(":channels=0:channels=1:samplerate=48000"));
     resample_mix_and_rate_down => Case::audio(16, SURROUND, &resample(":channels=0:channels=1:samplerate=32000:normalize=1"));

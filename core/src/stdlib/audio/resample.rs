@@ -116,6 +116,7 @@ impl Poly {
 const FL: u32 = 0;
 const FR: u32 = 1;
 const FC: u32 = 2;
+const LFE: u32 = 3;
 const BL: u32 = 4;
 const BR: u32 = 5;
 const FLC: u32 = 6;
@@ -130,6 +131,7 @@ const TFR: u32 = 14;
 const TBL: u32 = 15;
 const TBC: u32 = 16;
 const TBR: u32 = 17;
+const LFE2: u32 = 35;
 
 const SQRT1_2: f64 = std::f64::consts::FRAC_1_SQRT_2;
 
@@ -154,8 +156,13 @@ fn spread(c: u32, out: u64) -> Vec<(u32, f64)> {
     }
     let stereo = has(FL) && has(FR);
     match c {
-        FC if stereo => vec![(FL, SQRT1_2), (FR, SQRT1_2)],
+        FC if has(FL) || has(FR) => [FL, FR].into_iter().filter(|&x| has(x)).map(|x| (x, SQRT1_2)).collect(),
         FL | FR if has(FC) => vec![(FC, SQRT1_2)],
+        // a front channel whose side is missing goes to the other side
+        FL if has(FR) => vec![(FR, SQRT1_2)],
+        FR if has(FL) => vec![(FL, SQRT1_2)],
+        LFE if has(LFE2) => vec![(LFE2, 1.0)],
+        LFE2 if has(LFE) => vec![(LFE, 1.0)],
         FLC if has(FL) => vec![(FL, 1.0)],
         FRC if has(FR) => vec![(FR, 1.0)],
         FLC | FRC if has(FC) => vec![(FC, 1.0)],
