@@ -80,6 +80,7 @@ impl Core {
             me: me.clone(),
         });
         crate::stdlib::register(&core);
+        crate::resize::register(&core); crate::text::register(&core);
         if flags & ccfDisableAutoLoading == 0 {
             crate::plugin::autoload(&core);
         }

@@ -15,5 +15,6 @@ pub mod log;
 pub mod map;
 pub mod node;
 pub mod plugin;
+pub mod resize; pub mod text;
 pub mod scheduler;
 pub mod stdlib;

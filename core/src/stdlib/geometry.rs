@@ -362,7 +362,7 @@ pub(super) fn color_sample(fmt: &VSVideoFormat, v: f64) -> Option<u32> {
         }
         let r = (v + 0.5).floor();
         let max = ((1u64 << fmt.bitsPerSample) - 1) as f64;
-        if !(r <= max) {
+        if r.is_nan() || r > max {
             return None;
         }
         Some(r as u32)
@@ -444,14 +444,13 @@ fn add_borders(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Strin
         let h = src.height + (t + b) as i32;
         let f = new_video(core, &fmt, w, h, Some(src))?;
         let bps = fmt.bytesPerSample as usize;
-        for p in 0..fmt.numPlanes as usize {
+        for (p, &v) in color.iter().enumerate().take(fmt.numPlanes as usize) {
             let (sx, sy) = if p == 0 { (0, 0) } else { (fmt.subSamplingW, fmt.subSamplingH) };
             let (pl, pt) = ((l >> sx) as usize, (t >> sy) as usize);
             let s = src_plane(src, p);
             // SAFETY: `f` is ours; all writes stay inside its plane.
             unsafe {
                 let d = dst_plane(&f, p);
-                let v = color[p];
                 for y in 0..d.h {
                     let row = d.ptr.offset(y as isize * d.stride);
                     if y < pt || y >= pt + s.h {
@@ -520,14 +519,14 @@ unsafe fn orient_plane<T: Copy>(s: Src, d: Dst, o: Orient) {
                 for bx in (0..s.w).step_by(TILE) {
                     for sy in by..(by + TILE).min(s.h) {
                         let sr = s.row::<T>(sy);
-                        for sx in bx..(bx + TILE).min(s.w) {
+                        for (sx, &v) in sr.iter().enumerate().take((bx + TILE).min(s.w)).skip(bx) {
                             let (dx, dy) = match o {
                                 Orient::Transpose => (sy, sx),
                                 // clockwise: the first row becomes the last column
                                 Orient::Turn90 => (s.h - 1 - sy, sx),
                                 _ => (sy, s.w - 1 - sx),
                             };
-                            *d.ptr.offset(dy as isize * d.stride).cast::<T>().add(dx) = sr[sx];
+                            *d.ptr.offset(dy as isize * d.stride).cast::<T>().add(dx) = v;
                         }
                     }
                 }

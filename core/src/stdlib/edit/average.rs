@@ -107,7 +107,7 @@ pub fn average_frames(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<()
         let s = match scale {
             Some(s) => {
                 let s = round_half_away(s);
-                if !(s > 0.0) {
+                if s.is_nan() || s <= 0.0 {
                     return Err("scale must be a positive number".into());
                 }
                 s
@@ -125,7 +125,7 @@ pub fn average_frames(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<()
     } else {
         let s = match scale {
             Some(s) => {
-                if !(s > 0.0) {
+                if s.is_nan() || s <= 0.0 {
                     return Err("scale must be a positive number".into());
                 }
                 s
@@ -177,8 +177,8 @@ pub fn average_frames(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<()
         let use_: Vec<usize> = (0..count).filter(|&k| !moved[k]).collect();
         let main = &frames[base];
         let f = new_video(core, &fmt, main.width, main.height, Some(main))?;
-        for p in 0..fmt.numPlanes as usize {
-            if !process[p] {
+        for (p, &wanted) in process.iter().enumerate().take(fmt.numPlanes as usize) {
+            if !wanted {
                 // SAFETY: `f` is new and ours; the plane has the same dimensions.
                 unsafe { f.set_plane(p, main.planes()[p].clone()) };
                 continue;

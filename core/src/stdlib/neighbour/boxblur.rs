@@ -127,23 +127,103 @@ fn v_int<T: IntPx>(src: &[T], dst: &mut [T], w: usize, h: usize, r: usize, up: b
     }
 }
 
+/// floor(s / d) (`up`: rounded up instead) for a row of window sums, when every sum plus d is
+/// below 2^24 (exact in single precision): a reciprocal estimate, then one correction.
 #[inline(always)]
-fn int_plane<T: IntPx>(job: &Job, src: &PlaneIn<T>, dst: &mut PlaneOut<T>) {
+fn div_row_f32<T: IntPx>(sums: &[i32], out: &mut [T], d: i32, up: bool) {
+    let inv = 1.0f32 / d as f32;
+    let round = if up { d - 1 } else { 0 };
+    let out = &mut out[..sums.len()];
+    for (o, &s) in out.iter_mut().zip(sums) {
+        let s = s + round;
+        // SAFETY: 0 <= s < 2^24, so the estimate is finite, non-negative and small.
+        let q = unsafe { (s as f32 * inv).to_int_unchecked::<i32>() };
+        let rem = s - q * d;
+        let q = q - (rem < 0) as i32 + (rem >= d) as i32;
+        *o = T::put(q);
+    }
+}
+
+/// Window sums of 2r+1 samples (edges repeated) along G rows at once: G independent running
+/// sums, so the additions of one row do not wait on each other.
+#[inline(always)]
+fn h_sums<T: IntPx, const G: usize>(rows: [&[T]; G], r: usize, sums: &mut [i32]) {
+    let w = rows[0].len();
+    let last = w - 1;
+    let mut s: [i32; G] = [0; G];
+    let direct = r.min(last);
+    for g in 0..G {
+        let row = rows[g];
+        let mut v = (r as i32 + 1) * row[0].get();
+        for k in 1..=direct {
+            v += row[k].get();
+        }
+        v += (r - direct) as i32 * row[last].get();
+        s[g] = v;
+        sums[g * w] = v;
+    }
+    for x in 1..w {
+        let add = (x + r).min(last);
+        let sub = x.saturating_sub(r + 1);
+        for g in 0..G {
+            s[g] += rows[g][add].get() - rows[g][sub].get();
+            sums[g * w + x] = s[g];
+        }
+    }
+}
+
+#[inline(always)]
+fn int_plane<T: IntPx>(job: &Job, src: &PlaneIn<T>, dst: &mut PlaneOut<T>, max: i32) {
     let (w, h) = (src.w, src.h);
     let mut a = vec![T::default(); w * h];
     for y in 0..h {
         a[y * w..(y + 1) * w].copy_from_slice(src.row(y));
     }
     let mut b = vec![T::default(); w * h];
-    let mut pre = Vec::with_capacity(w + 1);
-    for pass in 0..job.hpasses {
-        for y in 0..h {
-            h_int(&a[y * w..][..w], &mut b[y * w..][..w], job.hradius, pass % 2 == 0, &mut pre);
+    let fits = |r: usize| (2 * r as i64 + 1) * max as i64 + 2 * r as i64 + 2 < (1 << 24);
+    if job.hpasses > 0 {
+        let r = job.hradius;
+        let d = (2 * r + 1) as i32;
+        if fits(r) {
+            const G: usize = 8;
+            let mut sums = vec![0i32; G * w];
+            for pass in 0..job.hpasses {
+                let up = pass % 2 == 0;
+                let mut y = 0;
+                while y < h {
+                    let g = (h - y).min(G);
+                    let row = |k: usize| &a[(y + k.min(g - 1)) * w..][..w];
+                    if g == G {
+                        h_sums::<T, G>(std::array::from_fn(row), r, &mut sums);
+                    } else {
+                        for k in 0..g {
+                            h_sums::<T, 1>([row(k)], r, &mut sums[k * w..(k + 1) * w]);
+                        }
+                    }
+                    for k in 0..g {
+                        div_row_f32(&sums[k * w..(k + 1) * w], &mut b[(y + k) * w..(y + k + 1) * w], d, up);
+                    }
+                    y += g;
+                }
+                std::mem::swap(&mut a, &mut b);
+            }
+        } else {
+            let mut pre = Vec::with_capacity(w + 1);
+            for pass in 0..job.hpasses {
+                for y in 0..h {
+                    h_int(&a[y * w..][..w], &mut b[y * w..][..w], r, pass % 2 == 0, &mut pre);
+                }
+                std::mem::swap(&mut a, &mut b);
+            }
         }
-        std::mem::swap(&mut a, &mut b);
     }
     for pass in 0..job.vpasses {
-        v_int(&a, &mut b, w, h, job.vradius, pass % 2 == 0);
+        let r = job.vradius;
+        if fits(r) {
+            v_int_i32(&a, &mut b, w, h, r, pass % 2 == 0);
+        } else {
+            v_int(&a, &mut b, w, h, r, pass % 2 == 0);
+        }
         std::mem::swap(&mut a, &mut b);
     }
     for y in 0..h {
@@ -151,23 +231,82 @@ fn int_plane<T: IntPx>(job: &Job, src: &PlaneIn<T>, dst: &mut PlaneOut<T>) {
     }
 }
 
+/// A vertical pass with 32-bit running sums (when they and the division stay exact).
+#[inline(always)]
+fn v_int_i32<T: IntPx>(src: &[T], dst: &mut [T], w: usize, h: usize, r: usize, up: bool) {
+    let d = (2 * r + 1) as i32;
+    let row = |y: isize| &src[clamp_idx(y, h) * w..][..w];
+    let mut sum: Vec<i32> = row(0).iter().map(|&v| (r as i32 + 1) * v.get()).collect();
+    let direct = r.min(h - 1);
+    for k in 1..=direct {
+        for (s, &v) in sum.iter_mut().zip(row(k as isize)) {
+            *s += v.get();
+        }
+    }
+    if r > direct {
+        let extra = (r - direct) as i32;
+        for (s, &v) in sum.iter_mut().zip(row(h as isize - 1)) {
+            *s += extra * v.get();
+        }
+    }
+    for y in 0..h {
+        if y > 0 {
+            let add = row(y as isize + r as isize);
+            let sub = row(y as isize - r as isize - 1);
+            for ((s, &p), &m) in sum.iter_mut().zip(add).zip(sub) {
+                *s += p.get() - m.get();
+            }
+        }
+        div_row_f32(&sum, &mut dst[y * w..][..w], d, up);
+    }
+}
+
 // ---- float --------------------------------------------------------------------------------------
 
-/// One horizontal pass: a running sum started as r times the first sample plus samples 0..=r,
-/// then one sample leaves and one enters per step.
+/// Horizontal passes over G rows at once: per row a running sum started as r times the first
+/// sample plus samples 0..=r, then one sample leaves and one enters per step (G independent
+/// chains, so they overlap in time).
 #[inline(always)]
-fn h_float(src: &[f32], dst: &mut [f32], r: usize) {
-    let w = src.len();
+fn h_float<const G: usize>(src: [&[f32]; G], dst: &mut [f32], r: usize) {
+    let w = src[0].len();
+    let last = w - 1;
     let inv = 1.0f32 / (2 * r + 1) as f32;
-    let at = |i: isize| src[clamp_idx(i, w)];
-    let mut s = src[0] * r as f32;
-    for k in 0..=r {
-        s += at(k as isize);
+    let mut s = [0f32; G];
+    for g in 0..G {
+        let row = src[g];
+        let mut v = row[0] * r as f32;
+        for k in 0..=r {
+            v += row[k.min(last)];
+        }
+        s[g] = v;
+        dst[g * w] = v * inv;
     }
-    dst[0] = s * inv;
     for x in 1..w {
-        s = (s - at(x as isize - r as isize - 1)) + at((x + r) as isize);
-        dst[x] = s * inv;
+        let add = (x + r).min(last);
+        let sub = x.saturating_sub(r + 1);
+        for g in 0..G {
+            s[g] = (s[g] - src[g][sub]) + src[g][add];
+            dst[g * w + x] = s[g] * inv;
+        }
+    }
+}
+
+/// One horizontal pass over a whole plane of `w` x `h` samples (rows packed).
+#[inline(always)]
+fn h_float_plane(src: &[f32], dst: &mut [f32], w: usize, h: usize, r: usize) {
+    const G: usize = 8;
+    let mut y = 0;
+    while y < h {
+        let g = (h - y).min(G);
+        let row = |k: usize| &src[(y + k) * w..][..w];
+        if g == G {
+            h_float::<G>(std::array::from_fn(row), &mut dst[y * w..(y + G) * w], r);
+        } else {
+            for k in 0..g {
+                h_float::<1>([row(k)], &mut dst[(y + k) * w..(y + k + 1) * w], r);
+            }
+        }
+        y += g;
     }
 }
 
@@ -208,9 +347,7 @@ fn float_passes(job: &Job, mut a: Vec<f32>, w: usize, h: usize, half: bool) -> V
         }
     };
     for _ in 0..job.hpasses {
-        for y in 0..h {
-            h_float(&a[y * w..][..w], &mut b[y * w..][..w], job.hradius);
-        }
+        h_float_plane(&a, &mut b, w, h, job.hradius);
         store(&mut b);
         std::mem::swap(&mut a, &mut b);
     }
@@ -250,22 +387,25 @@ fn half_plane(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>) {
 
 #[inline(always)]
 fn u8_plane(job: &Job, src: &PlaneIn<u8>, dst: &mut PlaneOut<u8>) {
-    int_plane(job, src, dst)
+    int_plane(job, src, dst, 255)
 }
 #[inline(always)]
-fn u16_plane(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>) {
-    int_plane(job, src, dst)
+fn u16_plane(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>, max: i32) {
+    int_plane(job, src, dst, max)
 }
 
 multiversion!(fn plane_u8 => u8_plane(job: &Job, src: &PlaneIn<u8>, dst: &mut PlaneOut<u8>));
-multiversion!(fn plane_u16 => u16_plane(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>));
+multiversion!(fn plane_u16 => u16_plane(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>, max: i32));
 multiversion!(fn plane_f32 => f32_plane(job: &Job, src: &PlaneIn<f32>, dst: &mut PlaneOut<f32>));
 multiversion!(fn plane_f16 => half_plane(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>));
 
 pub fn run(job: &Job, kind: Kind, src: &Frame, dst: &mut Frame, p: usize) {
     match kind {
         Kind::U8 => plane_u8(job, &PlaneIn::new(src, p), &mut PlaneOut::new(dst, p)),
-        Kind::U16 => plane_u16(job, &PlaneIn::new(src, p), &mut PlaneOut::new(dst, p)),
+        Kind::U16 => {
+            let max = src.video_format().map_or(65535, |f| ((1i64 << f.bitsPerSample) - 1) as i32);
+            plane_u16(job, &PlaneIn::new(src, p), &mut PlaneOut::new(dst, p), max)
+        }
         Kind::F32 => plane_f32(job, &PlaneIn::new(src, p), &mut PlaneOut::new(dst, p)),
         Kind::F16 => plane_f16(job, &PlaneIn::new(src, p), &mut PlaneOut::new(dst, p)),
         Kind::U32 => unreachable!("rejected when the filter is made"),

@@ -6,10 +6,21 @@
 //! Float: single precision in the order of additions R81 uses (see `Path`).
 use std::ops::Range;
 
-use super::plane::{clamp_to_int, f32_to_half, f32_to_halves, half_to_f32, halves_to_f32, multiversion, sym, IntPx, Packed, Padded, PlaneIn, PlaneOut, RowSrc};
+use super::plane::{clamp_to_int, f32_to_half, half_to_f32, halves_to_f32, multiversion, sym, HalfOut, IntPx, Packed, PadRows, PlaneIn, PlaneOut, RowDst, RowSrc};
 use super::Path;
 use crate::frame::Frame;
 use crate::stdlib::util::Kind;
+
+/// Applies `$mac!(K)` for the const K equal to `$n` among the kernel sizes that have fused
+/// kernels; evaluates to false for other sizes.
+macro_rules! with_k {
+    ($n:expr, $mac:ident, [$($k:literal),*]) => {
+        match $n {
+            $($k => { $mac!($k); true })*
+            _ => false,
+        }
+    };
+}
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Mode {
@@ -63,122 +74,315 @@ impl Acc for i64 {
     }
 }
 
-/// acc[x] += sum over k of m[k] * row[x + k], for K taps at once.
+/// Integer taps: a slice (already offset to the tap's position) and its coefficient.
+type ITap<'a, T> = (&'a [T], i32);
+
+/// acc[x] (= 0 when `first`) += sum over the K taps of m * v[x].
 #[inline(always)]
-fn acc_k<T: IntPx, A: Acc, const K: usize>(acc: &mut [A], row: &[T], m: &[i32]) {
-    let m: [i32; K] = std::array::from_fn(|k| m[k]);
+fn sum_k<T: IntPx, A: Acc, const K: usize>(acc: &mut [A], taps: &[ITap<T>], first: bool) {
     let n = acc.len();
-    let row = &row[..n + K - 1];
-    for x in 0..n {
-        let mut s = A::default();
-        for k in 0..K {
-            s += A::prod(m[k], row[x + k].get());
-        }
-        acc[x] += s;
-    }
-}
-
-/// acc[x] += sum over all taps of m[k] * row[x + k].
-#[inline(always)]
-fn acc_row<T: IntPx, A: Acc>(acc: &mut [A], row: &[T], m: &[i32]) {
-    let mut off = 0;
-    while off < m.len() {
-        let (r, mm) = (&row[off..], &m[off..]);
-        let step = match mm.len() {
-            11.. => {
-                acc_k::<T, A, 11>(acc, r, mm);
-                11
+    let p = tap_ptrs::<T, K>(taps, n);
+    let m: [i32; K] = std::array::from_fn(|k| taps[k].1);
+    if first {
+        for x in 0..n {
+            let mut v = A::default();
+            for k in 0..K {
+                // SAFETY: every tap slice holds at least n samples (tap_ptrs checked).
+                v += A::prod(m[k], unsafe { *p[k].add(x) }.get());
             }
-            9..=10 => {
-                acc_k::<T, A, 9>(acc, r, mm);
-                9
-            }
-            7..=8 => {
-                acc_k::<T, A, 7>(acc, r, mm);
-                7
-            }
-            5..=6 => {
-                acc_k::<T, A, 5>(acc, r, mm);
-                5
-            }
-            3..=4 => {
-                acc_k::<T, A, 3>(acc, r, mm);
-                3
-            }
-            _ => {
-                acc_k::<T, A, 1>(acc, r, mm);
-                1
-            }
-        };
-        off += step;
-    }
-}
-
-#[inline(always)]
-fn finish_int<T: IntPx, A: Acc>(job: &Job, acc: &[A], out: &mut [T]) {
-    let (rdiv, bias, maxf) = (job.rdiv, job.bias, job.max as f32);
-    if job.saturate {
-        for (o, &s) in out.iter_mut().zip(acc) {
-            let v = s.to_f32().mul_add(rdiv, bias).round_ties_even();
-            *o = T::put(clamp_to_int(v, maxf));
+            acc[x] = v;
         }
     } else {
-        for (o, &s) in out.iter_mut().zip(acc) {
-            let v = s.to_f32().mul_add(rdiv, bias).round_ties_even().abs();
-            *o = T::put(clamp_to_int(v, maxf));
+        for x in 0..n {
+            let mut v = acc[x];
+            for k in 0..K {
+                // SAFETY: as above.
+                v += A::prod(m[k], unsafe { *p[k].add(x) }.get());
+            }
+            acc[x] = v;
+        }
+    }
+}
+
+/// The start of each of K tap slices, each checked to hold at least n samples. (Plain pointers
+/// keep the kernels' loops free of bounds checks and let them vectorise.)
+#[inline(always)]
+fn tap_ptrs<T, const K: usize>(taps: &[(&[T], impl Copy)], n: usize) -> [*const T; K] {
+    std::array::from_fn(|k| {
+        assert!(taps[k].0.len() >= n);
+        taps[k].0.as_ptr()
+    })
+}
+
+/// The rounding and clamping of one integer sum.
+#[inline(always)]
+fn fin_int<T: IntPx, A: Acc>(s: A, rdiv: f32, bias: f32, maxf: f32, saturate: bool) -> T {
+    let v = s.to_f32().mul_add(rdiv, bias).round_ties_even();
+    T::put(clamp_to_int(if saturate { v } else { v.abs() }, maxf))
+}
+
+/// All K taps summed and finished in one pass.
+#[inline(always)]
+fn fused_k<T: IntPx, A: Acc, const K: usize>(job: &Job, taps: &[ITap<T>], out: &mut [T]) {
+    let n = out.len();
+    let p = tap_ptrs::<T, K>(taps, n);
+    let m: [i32; K] = std::array::from_fn(|k| taps[k].1);
+    let (rdiv, bias, maxf) = (job.rdiv, job.bias, job.max as f32);
+    macro_rules! go {
+        ($saturate:literal) => {
+            for x in 0..n {
+                let mut v = A::default();
+                for k in 0..K {
+                    // SAFETY: every tap slice holds at least n samples (tap_ptrs checked).
+                    v += A::prod(m[k], unsafe { *p[k].add(x) }.get());
+                }
+                out[x] = fin_int::<T, A>(v, rdiv, bias, maxf, $saturate);
+            }
+        };
+    }
+    if job.saturate {
+        go!(true)
+    } else {
+        go!(false)
+    }
+}
+
+/// One output row from its taps (zero coefficients already left out).
+#[inline(always)]
+fn int_row<T: IntPx, A: Acc>(job: &Job, taps: &[ITap<T>], acc: &mut [A], out: &mut [T]) {
+    macro_rules! by_len {
+        ($f:ident, $len:expr, $($args:expr),*) => {
+            match $len {
+                1 => $f::<T, A, 1>($($args),*),
+                2 => $f::<T, A, 2>($($args),*),
+                3 => $f::<T, A, 3>($($args),*),
+                4 => $f::<T, A, 4>($($args),*),
+                5 => $f::<T, A, 5>($($args),*),
+                6 => $f::<T, A, 6>($($args),*),
+                7 => $f::<T, A, 7>($($args),*),
+                8 => $f::<T, A, 8>($($args),*),
+                _ => $f::<T, A, 9>($($args),*),
+            }
+        };
+    }
+    if taps.is_empty() {
+        // every coefficient is zero: the sum is zero
+        acc.fill(A::default());
+        let (rdiv, bias, maxf) = (job.rdiv, job.bias, job.max as f32);
+        for (o, &s) in out.iter_mut().zip(acc.iter()) {
+            *o = fin_int::<T, A>(s, rdiv, bias, maxf, job.saturate);
+        }
+        return;
+    }
+    if taps.len() <= 9 {
+        by_len!(fused_k, taps.len(), job, taps, out);
+        return;
+    }
+    for (i, chunk) in taps.chunks(9).enumerate() {
+        by_len!(sum_k, chunk.len(), acc, chunk, i == 0);
+    }
+    let (rdiv, bias, maxf) = (job.rdiv, job.bias, job.max as f32);
+    if job.saturate {
+        for (o, &s) in out.iter_mut().zip(acc.iter()) {
+            *o = fin_int::<T, A>(s, rdiv, bias, maxf, true);
+        }
+    } else {
+        for (o, &s) in out.iter_mut().zip(acc.iter()) {
+            *o = fin_int::<T, A>(s, rdiv, bias, maxf, false);
+        }
+    }
+}
+
+/// Output blocks of BLOCK samples: that many independent accumulators per tap keep the fused
+/// multiply-adds from waiting on each other (each sample's own order is unchanged).
+const BLOCK: usize = 64;
+
+#[inline(always)]
+fn int_fin_f32_blk<T: IntPx, const K: usize, const W: usize, const INIT: bool, const SAT: bool>(
+    p: &[*const f32; K],
+    m: &[f32; K],
+    init: &[f32],
+    (rdiv, bias, maxf): (f32, f32, f32),
+    out: &mut [T],
+    base: usize,
+) {
+    let mut v = [0f32; W];
+    if INIT {
+        v.copy_from_slice(&init[base..base + W]);
+    }
+    for k in 0..K {
+        let (pk, mk) = (p[k], m[k]);
+        for j in 0..W {
+            // SAFETY: every tap slice holds at least n > base + j samples (tap_ptrs checked).
+            v[j] = mk.mul_add(unsafe { *pk.add(base + j) }, v[j]);
+        }
+    }
+    let out = &mut out[base..base + W];
+    for j in 0..W {
+        let o = v[j].mul_add(rdiv, bias).round_ties_even();
+        out[j] = T::put(clamp_to_int(if SAT { o } else { o.abs() }, maxf));
+    }
+}
+
+/// Integer kernels whose sums stay below 2^24 in magnitude: every partial sum is exact in
+/// single precision too, so they are added up there with fused multiply-adds (in any order),
+/// which is faster than 32-bit integer multiplies.
+#[inline(always)]
+fn int_fin_f32_k<T: IntPx, const K: usize>(job: &Job, list: &[(&[f32], f32)], init: Option<&[f32]>, out: &mut [T]) {
+    let n = out.len();
+    let p = tap_ptrs::<f32, K>(list, n);
+    let m: [f32; K] = std::array::from_fn(|k| list[k].1);
+    let c = (job.rdiv, job.bias, job.max as f32);
+    let full = n - n % BLOCK;
+    macro_rules! go {
+        ($init:literal, $sat:literal, $a:expr) => {{
+            for base in (0..full).step_by(BLOCK) {
+                int_fin_f32_blk::<T, K, BLOCK, $init, $sat>(&p, &m, $a, c, out, base);
+            }
+            for base in full..n {
+                int_fin_f32_blk::<T, K, 1, $init, $sat>(&p, &m, $a, c, out, base);
+            }
+        }};
+    }
+    match (init, job.saturate) {
+        (None, true) => go!(false, true, &[]),
+        (None, false) => go!(false, false, &[]),
+        (Some(a), true) => go!(true, true, &a[..n]),
+        (Some(a), false) => go!(true, false, &a[..n]),
+    }
+}
+
+/// One output row of an integer kernel through single precision (see `int_fin_f32_k`).
+#[inline(always)]
+fn int_row_f32<T: IntPx>(job: &Job, list: &[(&[f32], f32)], acc: &mut [f32], out: &mut [T]) {
+    let chunks = list.len().div_ceil(25).max(1);
+    let last = list.len().saturating_sub(25 * (chunks - 1));
+    let (head, tail) = list.split_at(list.len() - last);
+    if !head.is_empty() {
+        chain_list(acc, head, Op::Fma, true);
+    }
+    let init = if head.is_empty() { None } else { Some(&acc[..]) };
+    macro_rules! call {
+        ($k:literal) => {
+            int_fin_f32_k::<T, $k>(job, tail, init, out)
+        };
+    }
+    if !with_k!(tail.len(), call, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25]) {
+        // no taps at all: every coefficient is zero
+        let v = 0f32.mul_add(job.rdiv, job.bias).round_ties_even();
+        out.fill(T::put(clamp_to_int(if job.saturate { v } else { v.abs() }, job.max as f32)));
+    }
+}
+
+#[inline(always)]
+fn int_f32_2d<T: IntPx>(job: &Job, src: &impl RowSrc<T>, dst: &mut impl RowDst<T>, n: usize, rows: usize, vertical: bool) {
+    let (w, h) = (src.w(), src.h());
+    let r = if vertical { 0 } else { n / 2 };
+    let mut pad = PadRows::<f32>::new(w, h, r, rows);
+    let mut acc = vec![0f32; w];
+    let conv = |a: &[T], b: &mut [f32]| {
+        for (d, &s) in b.iter_mut().zip(a) {
+            *d = s.get() as f32;
+        }
+    };
+    for y in 0..h {
+        let out = dst.row(y);
+        pad.prepare_conv(src, y, conv);
+        let win = pad.window(y);
+        let mut list: Vec<(&[f32], f32)> = Vec::with_capacity(n * rows);
+        for (ky, row) in win.iter().enumerate() {
+            if vertical {
+                let m = job.mi[ky];
+                if m != 0 {
+                    list.push((&row[..w], m as f32));
+                }
+                continue;
+            }
+            for kx in 0..n {
+                let m = job.mi[ky * n + kx];
+                if m != 0 {
+                    list.push((&row[kx..kx + w], m as f32));
+                }
+            }
+        }
+        int_row_f32(job, &list, &mut acc, out);
+        dst.done(y);
+    }
+}
+
+#[inline(always)]
+fn int_f32_plane<T: IntPx>(job: &Job, src: &PlaneIn<T>, dst: &mut PlaneOut<T>) {
+    let n = job.taps;
+    match job.mode {
+        Mode::Square => int_f32_2d(job, src, dst, n, n, false),
+        Mode::H => int_f32_2d(job, src, dst, n, 1, false),
+        Mode::V => int_f32_2d(job, src, dst, n, n, true),
+        Mode::HV => {
+            let mut mid = Packed::<T>::new(src.w, src.h);
+            int_f32_2d(job, src, &mut mid, n, n, true);
+            int_f32_2d(job, &mid, dst, n, 1, false);
         }
     }
 }
 
 /// Square kernels and horizontal ones (a square of height 1).
 #[inline(always)]
-fn int_2d<T: IntPx, A: Acc>(job: &Job, src: &impl RowSrc<T>, dst: &mut impl FnMut(usize, &[T]), n: usize, rows: usize) {
+fn int_2d<T: IntPx, A: Acc>(job: &Job, src: &impl RowSrc<T>, dst: &mut impl RowDst<T>, n: usize, rows: usize) {
     let (w, h) = (src.w(), src.h());
     let r = n / 2;
     let ry = rows / 2;
-    let pad = Padded::<T>::build(src, r, |a, b| b.copy_from_slice(a));
+    let _ = ry;
+    let mut pad = PadRows::<T>::new(w, h, r, rows);
     let mut acc = vec![A::default(); w];
-    let mut out = vec![T::default(); w];
     for y in 0..h {
-        acc.fill(A::default());
-        for ky in 0..rows {
-            let row = pad.row(sym(y as isize + ky as isize - ry as isize, h));
-            acc_row(&mut acc, row, &job.mi[ky * n..(ky + 1) * n]);
+        let out = dst.row(y);
+        let mut taps: Vec<ITap<T>> = Vec::with_capacity(n * rows);
+        pad.prepare(src, y);
+        let win = pad.window(y);
+        for (ky, row) in win.iter().enumerate() {
+            for kx in 0..n {
+                let m = job.mi[ky * n + kx];
+                if m != 0 {
+                    taps.push((&row[kx..kx + w], m));
+                }
+            }
         }
-        finish_int(job, &acc, &mut out);
-        dst(y, &out);
+        int_row::<T, A>(job, &taps, &mut acc, out);
+        dst.done(y);
     }
 }
 
 #[inline(always)]
-fn int_v<T: IntPx, A: Acc>(job: &Job, src: &impl RowSrc<T>, dst: &mut impl FnMut(usize, &[T])) {
+fn int_v<T: IntPx, A: Acc>(job: &Job, src: &impl RowSrc<T>, dst: &mut impl RowDst<T>) {
     let (w, h) = (src.w(), src.h());
     let n = job.taps;
     let r = n / 2;
     let mut acc = vec![A::default(); w];
-    let mut out = vec![T::default(); w];
+    let mut taps: Vec<ITap<T>> = Vec::with_capacity(n);
     for y in 0..h {
-        acc.fill(A::default());
+        let out = dst.row(y);
+        taps.clear();
         for k in 0..n {
-            let row = src.row(sym(y as isize + k as isize - r as isize, h));
-            acc_k::<T, A, 1>(&mut acc, row, &job.mi[k..k + 1]);
+            let m = job.mi[k];
+            if m != 0 {
+                taps.push((src.row(sym(y as isize + k as isize - r as isize, h)), m));
+            }
         }
-        finish_int(job, &acc, &mut out);
-        dst(y, &out);
+        int_row::<T, A>(job, &taps, &mut acc, out);
+        dst.done(y);
     }
 }
 
 #[inline(always)]
 fn int_plane<T: IntPx, A: Acc>(job: &Job, src: &PlaneIn<T>, dst: &mut PlaneOut<T>) {
-    let mut put = |y: usize, row: &[T]| dst.row_mut(y).copy_from_slice(row);
     match job.mode {
-        Mode::Square => int_2d::<T, A>(job, src, &mut put, job.taps, job.taps),
-        Mode::H => int_2d::<T, A>(job, src, &mut put, job.taps, 1),
-        Mode::V => int_v::<T, A>(job, src, &mut put),
+        Mode::Square => int_2d::<T, A>(job, src, dst, job.taps, job.taps),
+        Mode::H => int_2d::<T, A>(job, src, dst, job.taps, 1),
+        Mode::V => int_v::<T, A>(job, src, dst),
         Mode::HV => {
             let mut mid = Packed::<T>::new(src.w, src.h);
-            int_v::<T, A>(job, src, &mut |y, row: &[T]| mid.row_mut(y).copy_from_slice(row));
-            int_2d::<T, A>(job, &mid, &mut put, job.taps, 1);
+            int_v::<T, A>(job, src, &mut mid);
+            int_2d::<T, A>(job, &mid, dst, job.taps, 1);
         }
     }
 }
@@ -233,13 +437,203 @@ fn taps_in(job: &Job, n: usize, rows: usize, order: impl Iterator<Item = (usize,
     order.map(|(ky, kx)| (ky, kx, job.mf[ky * n + kx])).collect()
 }
 
+/// acc[x] (= 0 when `first`) followed by the K taps, in order.
+#[inline(always)]
+fn chain_blk<const K: usize, const W: usize, const FIRST: bool, const FMA: bool>(p: &[*const f32; K], m: &[f32; K], acc: &mut [f32], base: usize) {
+    let acc = &mut acc[base..base + W];
+    let mut v = [0f32; W];
+    if !FIRST {
+        v.copy_from_slice(acc);
+    }
+    for k in 0..K {
+        let (pk, mk) = (p[k], m[k]);
+        for j in 0..W {
+            // SAFETY: every tap slice holds at least n > base + j samples (tap_ptrs checked).
+            let s = unsafe { *pk.add(base + j) };
+            v[j] = if FMA { mk.mul_add(s, v[j]) } else { v[j] + mk * s };
+        }
+    }
+    acc.copy_from_slice(&v);
+}
+
+#[inline(always)]
+fn chain_k<const K: usize>(acc: &mut [f32], taps: &[(&[f32], f32)], op: Op, first: bool) {
+    let n = acc.len();
+    let p = tap_ptrs::<f32, K>(taps, n);
+    let m: [f32; K] = std::array::from_fn(|k| taps[k].1);
+    let full = n - n % BLOCK;
+    macro_rules! go {
+        ($first:literal, $fma:literal) => {{
+            for base in (0..full).step_by(BLOCK) {
+                chain_blk::<K, BLOCK, $first, $fma>(&p, &m, acc, base);
+            }
+            for base in full..n {
+                chain_blk::<K, 1, $first, $fma>(&p, &m, acc, base);
+            }
+        }};
+    }
+    match (op, first) {
+        (Op::Fma, true) => go!(true, true),
+        (Op::Fma, false) => go!(false, true),
+        (Op::Add, true) => go!(true, false),
+        (Op::Add, false) => go!(false, false),
+    }
+}
+
 /// One chain over `taps` for output columns `xs`, into acc (len = xs.len()).
 #[inline(always)]
 fn chain(acc: &mut [f32], rows: &[&[f32]], taps: &[Tap], xs: Range<usize>, op: Op) {
-    acc.fill(0.0);
-    for &(ky, kx, m) in taps {
-        pass(acc, &rows[ky][xs.start + kx..], m, op);
+    let list: Vec<(&[f32], f32)> = taps.iter().map(|&(ky, kx, m)| (&rows[ky][xs.start + kx..], m)).collect();
+    chain_list(acc, &list, op, true);
+}
+
+/// acc (= 0 when `first`) followed by the taps of `list` (slices already at the first column).
+#[inline(always)]
+fn chain_list(acc: &mut [f32], list: &[(&[f32], f32)], op: Op, first: bool) {
+    if list.is_empty() && first {
+        acc.fill(0.0);
     }
+    for (i, c) in list.chunks(8).enumerate() {
+        let first = first && i == 0;
+        match c.len() {
+            1 => chain_k::<1>(acc, c, op, first),
+            2 => chain_k::<2>(acc, c, op, first),
+            3 => chain_k::<3>(acc, c, op, first),
+            4 => chain_k::<4>(acc, c, op, first),
+            5 => chain_k::<5>(acc, c, op, first),
+            6 => chain_k::<6>(acc, c, op, first),
+            7 => chain_k::<7>(acc, c, op, first),
+            _ => chain_k::<8>(acc, c, op, first),
+        }
+    }
+}
+
+/// One chain of K taps finished in the same pass: out = chain * rdiv + bias in one rounding,
+/// made positive unless saturating.
+#[inline(always)]
+fn chain_fin_blk<const K: usize, const W: usize, const FMA: bool, const ABS: bool>(
+    p: &[*const f32; K],
+    m: &[f32; K],
+    (rdiv, bias): (f32, f32),
+    out: &mut [f32],
+    base: usize,
+) {
+    let mut v = [0f32; W];
+    for k in 0..K {
+        let (pk, mk) = (p[k], m[k]);
+        for j in 0..W {
+            // SAFETY: every tap slice holds at least n > base + j samples (tap_ptrs checked).
+            let s = unsafe { *pk.add(base + j) };
+            v[j] = if FMA { mk.mul_add(s, v[j]) } else { v[j] + mk * s };
+        }
+    }
+    let out = &mut out[base..base + W];
+    for j in 0..W {
+        let o = v[j].mul_add(rdiv, bias);
+        out[j] = if ABS { o.abs() } else { o };
+    }
+}
+
+#[inline(always)]
+fn chain_fin_k<const K: usize>(job: &Job, list: &[(&[f32], f32)], op: Op, out: &mut [f32]) {
+    let n = out.len();
+    let p = tap_ptrs::<f32, K>(list, n);
+    let m: [f32; K] = std::array::from_fn(|k| list[k].1);
+    let c = (job.rdiv, job.bias);
+    let full = n - n % BLOCK;
+    macro_rules! go {
+        ($fma:literal, $abs:literal) => {{
+            for base in (0..full).step_by(BLOCK) {
+                chain_fin_blk::<K, BLOCK, $fma, $abs>(&p, &m, c, out, base);
+            }
+            for base in full..n {
+                chain_fin_blk::<K, 1, $fma, $abs>(&p, &m, c, out, base);
+            }
+        }};
+    }
+    match (op, job.saturate) {
+        (Op::Fma, true) => go!(true, false),
+        (Op::Fma, false) => go!(true, true),
+        (Op::Add, true) => go!(false, false),
+        (Op::Add, false) => go!(false, true),
+    }
+}
+
+/// `chain_fin_k` for the sizes it is built for; false for others.
+#[inline(always)]
+fn chain_fin(job: &Job, list: &[(&[f32], f32)], op: Op, out: &mut [f32]) -> bool {
+    macro_rules! call {
+        ($k:literal) => {
+            chain_fin_k::<$k>(job, list, op, out)
+        };
+    }
+    with_k!(list.len(), call, [3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25])
+}
+
+#[inline(always)]
+fn even_odd_blk<const K: usize, const W: usize, const ABS: bool, const SQ3: bool>(
+    p: &[*const f32; K],
+    m: &[f32; K],
+    (rdiv, bias): (f32, f32),
+    out: &mut [f32],
+    base: usize,
+) {
+    let (mut e, mut o) = ([0f32; W], [0f32; W]);
+    for k in 0..K {
+        let (pk, mk) = (p[k], m[k]);
+        let acc = if k % 2 == 0 { &mut e } else { &mut o };
+        for j in 0..W {
+            // SAFETY: every tap slice holds at least n > base + j samples (tap_ptrs checked).
+            acc[j] = mk.mul_add(unsafe { *pk.add(base + j) }, acc[j]);
+        }
+    }
+    let out = &mut out[base..base + W];
+    for j in 0..W {
+        let v = if SQ3 { (o[j] + bias) + e[j] } else { (e[j] + o[j]).mul_add(rdiv, bias) };
+        out[j] = if ABS { v.abs() } else { v };
+    }
+}
+
+/// Even and odd taps in two fused chains: R81's SIMD one-dimensional kernels of up to ten taps
+/// (the sum times rdiv plus bias in one rounding) or, with `SQ3`, its 3x3 kernel (coefficients
+/// already divided; the bias added to the odd chain, then the even one).
+#[inline(always)]
+fn even_odd<const K: usize, const SQ3: bool>(job: &Job, list: &[(&[f32], f32)], m: [f32; K], out: &mut [f32]) {
+    let n = out.len();
+    let p = tap_ptrs::<f32, K>(list, n);
+    let c = (job.rdiv, job.bias);
+    let full = n - n % BLOCK;
+    macro_rules! go {
+        ($abs:literal) => {{
+            for base in (0..full).step_by(BLOCK) {
+                even_odd_blk::<K, BLOCK, $abs, SQ3>(&p, &m, c, out, base);
+            }
+            for base in full..n {
+                even_odd_blk::<K, 1, $abs, SQ3>(&p, &m, c, out, base);
+            }
+        }};
+    }
+    if job.saturate {
+        go!(false)
+    } else {
+        go!(true)
+    }
+}
+
+#[inline(always)]
+fn even_odd_fin_k<const K: usize>(job: &Job, list: &[(&[f32], f32)], out: &mut [f32]) {
+    even_odd::<K, false>(job, list, std::array::from_fn(|k| list[k].1), out)
+}
+
+#[inline(always)]
+fn square3_simd(job: &Job, list: &[(&[f32], f32)], out: &mut [f32]) {
+    even_odd::<9, true>(job, list, std::array::from_fn(|k| list[k].1 * job.rdiv), out)
+}
+
+/// Tap slices for output columns `xs` (window rows, taps in chain order).
+#[inline(always)]
+fn tap_list<'a>(rows: &[&'a [f32]], taps: &[Tap], xs: &Range<usize>) -> Vec<(&'a [f32], f32)> {
+    taps.iter().map(|&(ky, kx, m)| (&rows[ky][xs.start + kx..], m)).collect()
 }
 
 /// The plain C order for a square kernel of n x n taps: (interior, edge columns).
@@ -257,19 +651,13 @@ fn c_square_order(n: usize) -> ((Vec<(usize, usize)>, Op), (Vec<(usize, usize)>,
     }
 }
 
-/// Rows for output row y of a kernel `rows` tall, from padded rows.
-#[inline(always)]
-fn window<'a>(pad: &'a Padded<f32>, y: usize, rows: usize) -> Vec<&'a [f32]> {
-    let r = rows / 2;
-    (0..rows).map(|k| pad.row(sym(y as isize + k as isize - r as isize, pad.h))).collect()
-}
 
 #[inline(always)]
-fn float_square(job: &Job, src: &impl RowSrc<f32>, dst: &mut impl FnMut(usize, &[f32])) {
+fn float_square(job: &Job, src: &impl RowSrc<f32>, dst: &mut impl RowDst<f32>) {
     let (w, h) = (src.w(), src.h());
     let n = job.taps;
     let r = n / 2;
-    let pad = Padded::<f32>::build(src, r, |a, b| b.copy_from_slice(a));
+    let mut pad = PadRows::<f32>::new(w, h, r, n);
     let ((c_order, c_op), (e_order, e_op)) = c_square_order(n);
     let c_taps = taps_in(job, n, n, c_order.into_iter());
     let e_taps = taps_in(job, n, n, e_order.into_iter());
@@ -277,41 +665,34 @@ fn float_square(job: &Job, src: &impl RowSrc<f32>, dst: &mut impl FnMut(usize, &
     let edge_l = r.min(w);
     let edge_r = edge_l + (w.saturating_sub(2 * r) / 16) * 16;
     let mut acc = vec![0f32; w];
-    let mut out = vec![0f32; w];
     match (job.path, n) {
         (Path::C, _) => {
             for y in 0..h {
-                let rows = window(&pad, y, n);
+                let out = dst.row(y);
+                pad.prepare(src, y);
+                let rows = pad.window(y);
+                if e_op == c_op && chain_fin(job, &tap_list(&rows, &c_taps, &(0..w)), c_op, out) {
+                    dst.done(y);
+                    continue;
+                }
                 chain(&mut acc, &rows, &c_taps, 0..w, c_op);
                 if e_op != c_op {
                     chain(&mut acc[..edge_l], &rows, &e_taps, 0..edge_l, e_op);
                     chain(&mut acc[edge_r..], &rows, &e_taps, edge_r..w, e_op);
                 }
-                finish_fma(job, &acc, &mut out);
-                dst(y, &out);
+                finish_fma(job, &acc, out);
+                dst.done(y);
             }
         }
         (Path::Simd, 3) => {
-            // coefficients pre-divided; even and odd taps in two chains; bias added to the odd one
-            let m: Vec<f32> = job.mf.iter().map(|&m| m * job.rdiv).collect();
-            let even: Vec<Tap> = (0..9).step_by(2).map(|i| (i / 3, i % 3, m[i])).collect();
-            let odd: Vec<Tap> = (1..9).step_by(2).map(|i| (i / 3, i % 3, m[i])).collect();
-            let mut acc2 = vec![0f32; w];
-            let bias = job.bias;
+            let order: Vec<(usize, usize)> = (0..9).map(|i| (i / 3, i % 3)).collect();
+            let taps = taps_in(job, 3, 3, order.into_iter());
             for y in 0..h {
-                let rows = window(&pad, y, 3);
-                chain(&mut acc, &rows, &even, 0..w, Op::Fma);
-                chain(&mut acc2, &rows, &odd, 0..w, Op::Fma);
-                if job.saturate {
-                    for ((o, &e), &d) in out.iter_mut().zip(&acc).zip(&acc2) {
-                        *o = (d + bias) + e;
-                    }
-                } else {
-                    for ((o, &e), &d) in out.iter_mut().zip(&acc).zip(&acc2) {
-                        *o = ((d + bias) + e).abs();
-                    }
-                }
-                dst(y, &out);
+                let out = dst.row(y);
+                pad.prepare(src, y);
+                let rows = pad.window(y);
+                square3_simd(job, &tap_list(&rows, &taps, &(0..w)), out);
+                dst.done(y);
             }
         }
         (Path::Simd, _) => {
@@ -322,18 +703,28 @@ fn float_square(job: &Job, src: &impl RowSrc<f32>, dst: &mut impl FnMut(usize, &
             // 9x9 and 11x11 (their edge order everywhere)
             let wide = w >= 2 * r + 32;
             for y in 0..h {
-                let rows = window(&pad, y, n);
+                let out = dst.row(y);
+                pad.prepare(src, y);
+                let rows = pad.window(y);
                 if wide {
-                    chain(&mut acc[r..w - r], &rows, &simd_taps, r..w - r, Op::Fma);
+                    let inner = r..w - r;
+                    if !chain_fin(job, &tap_list(&rows, &simd_taps, &inner), Op::Fma, &mut out[inner.clone()]) {
+                        chain(&mut acc[inner.clone()], &rows, &simd_taps, inner.clone(), Op::Fma);
+                        finish_fma(job, &acc[inner.clone()], &mut out[inner]);
+                    }
                     chain(&mut acc[..r], &rows, &e_taps, 0..r, e_op);
                     chain(&mut acc[w - r..], &rows, &e_taps, w - r..w, e_op);
-                } else if n >= 9 {
-                    chain(&mut acc, &rows, &e_taps, 0..w, e_op);
+                    finish_fma(job, &acc[..r], &mut out[..r]);
+                    finish_fma(job, &acc[w - r..], &mut out[w - r..]);
                 } else {
-                    chain(&mut acc, &rows, &c_taps, 0..w, c_op);
+                    if n >= 9 {
+                        chain(&mut acc, &rows, &e_taps, 0..w, e_op);
+                    } else {
+                        chain(&mut acc, &rows, &c_taps, 0..w, c_op);
+                    }
+                    finish_fma(job, &acc, out);
                 }
-                finish_fma(job, &acc, &mut out);
-                dst(y, &out);
+                dst.done(y);
             }
         }
     }
@@ -358,13 +749,12 @@ fn c_h_edge_ops(n: usize, half: bool) -> Vec<Op> {
 
 /// Horizontal (`vertical == false`) or vertical one-dimensional kernels.
 #[inline(always)]
-fn float_1d(job: &Job, src: &impl RowSrc<f32>, dst: &mut impl FnMut(usize, &[f32]), vertical: bool) {
+fn float_1d(job: &Job, src: &impl RowSrc<f32>, dst: &mut impl RowDst<f32>, vertical: bool) {
     let (w, h) = (src.w(), src.h());
     let n = job.taps;
     let r = n / 2;
     let mut acc = vec![0f32; w];
     let mut acc2 = vec![0f32; w];
-    let mut out = vec![0f32; w];
     // as (row, column) taps over a window of n rows x 1 column or 1 row x n columns
     let tap = |k: usize| -> Tap {
         if vertical {
@@ -374,21 +764,44 @@ fn float_1d(job: &Job, src: &impl RowSrc<f32>, dst: &mut impl FnMut(usize, &[f32
         }
     };
     let all: Vec<Tap> = (0..n).map(tap).collect();
-    let pad = if vertical { None } else { Some(Padded::<f32>::build(src, r, |a, b| b.copy_from_slice(a))) };
+    let mut pad = if vertical { None } else { Some(PadRows::<f32>::new(w, h, r, 1)) };
     for y in 0..h {
-        let rows: Vec<&[f32]> = match &pad {
-            Some(p) => vec![p.row(y)],
+        let out = dst.row(y);
+        let rows: Vec<&[f32]> = match &mut pad {
+            Some(p) => {
+                p.prepare(src, y);
+                p.window(y)
+            }
             None => (0..n).map(|k| src.row(sym(y as isize + k as isize - r as isize, h))).collect(),
         };
         match job.path {
             Path::C => {
-                chain(&mut acc, &rows, &all, 0..w, Op::Add);
-                if !vertical {
-                    // the edge columns of the plain horizontal code: products fused or added
-                    // one by one, by tap, as R81's build does for each kernel length
-                    let ops = c_h_edge_ops(n, job.half);
+                if vertical {
+                    if chain_fin(job, &tap_list(&rows, &all, &(0..w)), Op::Add, out) {
+                        dst.done(y);
+                        continue;
+                    }
+                    chain(&mut acc, &rows, &all, 0..w, Op::Add);
+                } else {
+                    // the interior adds rounded products; the edge columns fuse or add each tap as
+                    // R81's build does for each kernel length
                     let e = r.min(w);
                     let s = w.saturating_sub(r).max(e);
+                    if chain_fin(job, &tap_list(&rows, &all, &(e..s)), Op::Add, &mut out[e..s]) {
+                        let ops = c_h_edge_ops(n, job.half);
+                        for cols in [0..e, s..w] {
+                            let a = &mut acc[cols.clone()];
+                            a.fill(0.0);
+                            for (k, &(_, kx, m)) in all.iter().enumerate() {
+                                pass(a, &rows[0][cols.start + kx..], m, ops[k]);
+                            }
+                            finish_fma(job, &acc[cols.clone()], &mut out[cols]);
+                        }
+                        dst.done(y);
+                        continue;
+                    }
+                    chain(&mut acc, &rows, &all, 0..w, Op::Add);
+                    let ops = c_h_edge_ops(n, job.half);
                     for cols in [0..e, s..w] {
                         let a = &mut acc[cols.clone()];
                         a.fill(0.0);
@@ -399,37 +812,51 @@ fn float_1d(job: &Job, src: &impl RowSrc<f32>, dst: &mut impl FnMut(usize, &[f32
                 }
             }
             Path::Simd => {
+                if n <= 10 {
+                    let list = tap_list(&rows, &all, &(0..w));
+                    macro_rules! call {
+                        ($k:literal) => {
+                            even_odd_fin_k::<$k>(job, &list, out)
+                        };
+                    }
+                    if with_k!(n, call, [3, 5, 7, 9]) {
+                        dst.done(y);
+                        continue;
+                    }
+                }
                 // blocks of ten taps, alternating between two chains; the first chain of a block
                 // continues from the sum so far, the second starts afresh
-                acc.fill(0.0);
                 for block in (0..n).step_by(10) {
-                    acc2.fill(0.0);
-                    for k in block..(block + 10).min(n) {
+                    let end = (block + 10).min(n);
+                    let tap = |k: usize| -> (&[f32], f32) {
                         let (_, kx, m) = all[k];
                         let ky = if vertical { k } else { 0 };
-                        let a = if (k - block) % 2 == 0 { &mut acc } else { &mut acc2 };
-                        pass(a, &rows[ky][kx..], m, Op::Fma);
-                    }
+                        (&rows[ky][kx..], m)
+                    };
+                    let even: Vec<(&[f32], f32)> = (block..end).step_by(2).map(tap).collect();
+                    let odd: Vec<(&[f32], f32)> = (block + 1..end).step_by(2).map(tap).collect();
+                    chain_list(&mut acc, &even, Op::Fma, block == 0);
+                    chain_list(&mut acc2, &odd, Op::Fma, true);
                     for (a, &b) in acc.iter_mut().zip(&acc2) {
                         *a += b;
                     }
                 }
             }
         }
-        finish_fma(job, &acc, &mut out);
-        dst(y, &out);
+        finish_fma(job, &acc, out);
+        dst.done(y);
     }
 }
 
 #[inline(always)]
-fn float_any(job: &Job, src: &impl RowSrc<f32>, dst: &mut impl FnMut(usize, &[f32]), half: bool) {
+fn float_any(job: &Job, src: &impl RowSrc<f32>, dst: &mut impl RowDst<f32>, half: bool) {
     match job.mode {
         Mode::Square => float_square(job, src, dst),
         Mode::H => float_1d(job, src, dst, false),
         Mode::V => float_1d(job, src, dst, true),
         Mode::HV => {
             let mut mid = Packed::<f32>::new(src.w(), src.h());
-            float_1d(job, src, &mut |y, row: &[f32]| mid.row_mut(y).copy_from_slice(row), true);
+            float_1d(job, src, &mut mid, true);
             if half {
                 // half samples are stored as half between the passes
                 for v in mid.buf.iter_mut() {
@@ -443,7 +870,7 @@ fn float_any(job: &Job, src: &impl RowSrc<f32>, dst: &mut impl FnMut(usize, &[f3
 
 #[inline(always)]
 fn f32_plane(job: &Job, src: &PlaneIn<f32>, dst: &mut PlaneOut<f32>) {
-    float_any(job, src, &mut |y, row: &[f32]| dst.row_mut(y).copy_from_slice(row), false);
+    float_any(job, src, dst, false);
 }
 
 #[inline(always)]
@@ -455,12 +882,15 @@ fn half_plane(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>) {
     // R81's SIMD build takes half samples in its 3x3 kernel only; everything else is plain C
     let path = if job.mode == Mode::Square && job.taps == 3 { job.path } else { Path::C };
     let job = Job { path, mi: Vec::new(), mf: job.mf.clone(), half: true, ..*job };
-    float_any(&job, &f, &mut |y, row: &[f32]| f32_to_halves(row, dst.row_mut(y)), true);
+    let mut out = HalfOut { out: dst, tmp: vec![0f32; src.w] };
+    float_any(&job, &f, &mut out, true);
 }
 
 #[inline(always)]
 fn u8_plane(job: &Job, wide: bool, src: &PlaneIn<u8>, dst: &mut PlaneOut<u8>) {
-    if wide {
+    if exact_in_f32(job) {
+        int_f32_plane(job, src, dst)
+    } else if wide {
         int_plane::<u8, i64>(job, src, dst)
     } else {
         int_plane::<u8, i32>(job, src, dst)
@@ -468,7 +898,9 @@ fn u8_plane(job: &Job, wide: bool, src: &PlaneIn<u8>, dst: &mut PlaneOut<u8>) {
 }
 #[inline(always)]
 fn u16_plane(job: &Job, wide: bool, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>) {
-    if wide {
+    if exact_in_f32(job) {
+        int_f32_plane(job, src, dst)
+    } else if wide {
         int_plane::<u16, i64>(job, src, dst)
     } else {
         int_plane::<u16, i32>(job, src, dst)
@@ -479,6 +911,14 @@ multiversion!(fn plane_u8 => u8_plane(job: &Job, wide: bool, src: &PlaneIn<u8>, 
 multiversion!(fn plane_u16 => u16_plane(job: &Job, wide: bool, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>));
 multiversion!(fn plane_f32 => f32_plane(job: &Job, src: &PlaneIn<f32>, dst: &mut PlaneOut<f32>));
 multiversion!(fn plane_f16 => half_plane(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>));
+
+/// Whether every partial sum of the kernel stays below 2^24 in magnitude.
+fn exact_in_f32(job: &Job) -> bool {
+    let per_pass: i64 = match job.mode {
+        Mode::Square | Mode::H | Mode::V | Mode::HV => job.mi.iter().map(|&m| (m as i64).abs()).sum(),
+    };
+    per_pass * (job.max as i64) < (1 << 24)
+}
 
 pub fn run(job: &Job, kind: Kind, src: &Frame, dst: &mut Frame, p: usize) {
     // 32-bit sums unless the coefficients could overflow them

@@ -89,6 +89,43 @@ impl<T: Copy> RowSrc<T> for PlaneIn<'_, T> {
     }
 }
 
+/// Anything that takes rows of output: `row(y)` is where row y goes, `done(y)` once it is written.
+pub trait RowDst<U> {
+    fn row(&mut self, y: usize) -> &mut [U];
+    fn done(&mut self, _y: usize) {}
+}
+
+impl<U: Copy> RowDst<U> for PlaneOut<'_, U> {
+    #[inline(always)]
+    fn row(&mut self, y: usize) -> &mut [U] {
+        self.row_mut(y)
+    }
+}
+
+impl<U: Copy + Default> RowDst<U> for Packed<U> {
+    #[inline(always)]
+    fn row(&mut self, y: usize) -> &mut [U] {
+        self.row_mut(y)
+    }
+}
+
+/// Single-precision rows written to a half-float plane.
+pub struct HalfOut<'a, 'b> {
+    pub out: &'b mut PlaneOut<'a, u16>,
+    pub tmp: Vec<f32>,
+}
+
+impl RowDst<f32> for HalfOut<'_, '_> {
+    #[inline(always)]
+    fn row(&mut self, _y: usize) -> &mut [f32] {
+        &mut self.tmp
+    }
+    #[inline(always)]
+    fn done(&mut self, y: usize) {
+        f32_to_halves(&self.tmp, self.out.row_mut(y));
+    }
+}
+
 /// A plane held in memory, rows packed.
 pub struct Packed<T> {
     pub buf: Vec<T>,
@@ -119,32 +156,69 @@ impl<T: Copy> RowSrc<T> for Packed<T> {
     }
 }
 
-/// A whole plane with `r` mirrored columns on each side.
-pub struct Padded<U> {
-    pub buf: Vec<U>,
-    pub pw: usize,
-    pub h: usize,
+/// The rows around one output row, each copied once with `r` mirrored columns on each side: a
+/// window of `rows` slots that follows the output row down the plane (so it stays in cache).
+pub struct PadRows<U> {
+    pw: usize,
+    r: usize,
+    h: usize,
+    rows: usize,
+    slot_row: Vec<usize>,
+    buf: Vec<U>,
 }
 
-impl<U: Copy + Default> Padded<U> {
-    #[inline(always)]
-    pub fn build<T: Copy>(src: &impl RowSrc<T>, r: usize, conv: impl Fn(&[T], &mut [U])) -> Padded<U> {
-        let (w, h) = (src.w(), src.h());
+impl<U: Copy + Default> PadRows<U> {
+    pub fn new(w: usize, h: usize, r: usize, rows: usize) -> PadRows<U> {
         let pw = w + 2 * r;
-        let mut buf = vec![U::default(); pw * h];
-        for y in 0..h {
-            let out = &mut buf[y * pw..(y + 1) * pw];
-            conv(src.row(y), &mut out[r..r + w]);
+        PadRows { pw, r, h, rows, slot_row: vec![usize::MAX; rows], buf: vec![U::default(); rows * pw] }
+    }
+
+    fn needed(&self, y: usize, k: usize) -> usize {
+        sym(y as isize + k as isize - (self.rows / 2) as isize, self.h)
+    }
+
+    /// Makes the rows of the window around output row `y` available.
+    pub fn prepare(&mut self, src: &impl RowSrc<U>, y: usize) {
+        self.prepare_conv(src, y, |a, b| b.copy_from_slice(a));
+    }
+
+    /// The same from samples of another type, converted by `conv`.
+    #[inline(always)]
+    pub fn prepare_conv<T: Copy>(&mut self, src: &impl RowSrc<T>, y: usize, conv: impl Fn(&[T], &mut [U])) {
+        for s in 0..self.rows {
+            let row = self.slot_row[s];
+            if row != usize::MAX && !(0..self.rows).any(|k| self.needed(y, k) == row) {
+                self.slot_row[s] = usize::MAX;
+            }
+        }
+        for k in 0..self.rows {
+            let row = self.needed(y, k);
+            if self.slot_row.contains(&row) {
+                continue;
+            }
+            let s = self.slot_row.iter().position(|&r| r == usize::MAX).expect("a window has as many slots as rows");
+            self.slot_row[s] = row;
+            let (r, pw) = (self.r, self.pw);
+            let src_row = src.row(row);
+            let w = src_row.len();
+            let out = &mut self.buf[s * pw..(s + 1) * pw];
+            conv(src_row, &mut out[r..r + w]);
             for k in 0..r {
                 out[r - 1 - k] = out[r + sym(-1 - k as isize, w)];
                 out[r + w + k] = out[r + sym((w + k) as isize, w)];
             }
         }
-        Padded { buf, pw, h }
     }
-    #[inline(always)]
-    pub fn row(&self, y: usize) -> &[U] {
-        &self.buf[y * self.pw..(y + 1) * self.pw]
+
+    /// The padded rows of the window around `y` (after `prepare(y)`), top to bottom.
+    pub fn window(&self, y: usize) -> Vec<&[U]> {
+        (0..self.rows)
+            .map(|k| {
+                let row = self.needed(y, k);
+                let s = self.slot_row.iter().position(|&r| r == row).expect("prepared");
+                &self.buf[s * self.pw..(s + 1) * self.pw]
+            })
+            .collect()
     }
 }
 
@@ -161,6 +235,7 @@ pub fn clamp_to_int(v: f32, max: f32) -> i32 {
 pub trait IntPx: Copy + Default + Ord + Send + Sync + 'static {
     /// A type that holds the sum of eight samples.
     type Wide: Copy + Default + std::ops::Add<Output = Self::Wide> + std::ops::Shr<u32, Output = Self::Wide>;
+    const BITS: u32;
     fn get(self) -> i32;
     fn put(v: i32) -> Self;
     fn wide(self) -> Self::Wide;
@@ -171,6 +246,7 @@ pub trait IntPx: Copy + Default + Ord + Send + Sync + 'static {
 }
 impl IntPx for u8 {
     type Wide = u16;
+    const BITS: u32 = 8;
     #[inline(always)]
     fn get(self) -> i32 {
         self as i32
@@ -202,6 +278,7 @@ impl IntPx for u8 {
 }
 impl IntPx for u16 {
     type Wide = u32;
+    const BITS: u32 = 16;
     #[inline(always)]
     fn get(self) -> i32 {
         self as i32

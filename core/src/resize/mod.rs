@@ -1,0 +1,868 @@
+//! The built-in `resize` namespace (plugin com.vapoursynth.resize): Point, Bilinear, Bicubic,
+//! Lanczos, Spline16, Spline36, Spline64 and Bob, on top of zimg (see `zimg_sys`).
+//!
+//! What the reference core (VapourSynth R81) does was learned by running it: argument checks and
+//! their messages, which frame properties are read and written, field handling. The arithmetic is
+//! zimg's own. R81 bundles a development snapshot of zimg; this core links the zimg 3.0 that Debian
+//! ships, and `CpuClass` picks that library's code paths so that the results are the same (see
+//! README's dependency section).
+use std::ffi::{c_int, c_void};
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+use vsvk_plugin_api::abi::*;
+
+use crate::core::Core;
+use crate::format;
+use crate::frame::Frame;
+use crate::map::{Map, Value};
+use crate::node::{Filter, FilterImpl, MediaInfo, Node};
+use crate::plugin::{FuncImpl, Plugin};
+use crate::scheduler::FrameCall;
+
+pub mod zimg_sys;
+use zimg_sys::*;
+
+pub const RESIZE_ID: &str = "com.vapoursynth.resize";
+
+/// The arguments every resizer shares after its own leading ones, as R81 spells them.
+const COMMON_ARGS: &str = "matrix:int:opt;matrix_s:data:opt;transfer:int:opt;transfer_s:data:opt;primaries:int:opt;primaries_s:data:opt;range:int:opt;range_s:data:opt;chromaloc:int:opt;chromaloc_s:data:opt;matrix_in:int:opt;matrix_in_s:data:opt;transfer_in:int:opt;transfer_in_s:data:opt;primaries_in:int:opt;primaries_in_s:data:opt;range_in:int:opt;range_in_s:data:opt;chromaloc_in:int:opt;chromaloc_in_s:data:opt;filter_param_a:float:opt;filter_param_b:float:opt;resample_filter_uv:data:opt;filter_param_a_uv:float:opt;filter_param_b_uv:float:opt;dither_type:data:opt;cpu_type:data:opt;src_left:float:opt;src_top:float:opt;src_width:float:opt;src_height:float:opt;nominal_luminance:float:opt;approximate_gamma:int:opt;chromatic_adaptation:int:opt;";
+const RETURN: &str = "clip:vnode:all;";
+
+/// Registers `resize` on a new core.
+pub fn register(core: &Arc<Core>) {
+    let p = Plugin::new_builtin(core, RESIZE_ID, "resize", "VapourSynth Resize", make_version(crate::core::CORE_VERSION, 0));
+    let scaler_args = format!("clip:vnode:all;width:int:opt;height:int:opt;format:int:opt;{COMMON_ARGS}");
+    for (name, filter) in [
+        ("Bicubic", ZIMG_RESIZE_BICUBIC),
+        ("Bilinear", ZIMG_RESIZE_BILINEAR),
+        ("Lanczos", ZIMG_RESIZE_LANCZOS),
+        ("Point", ZIMG_RESIZE_POINT),
+        ("Spline16", ZIMG_RESIZE_SPLINE16),
+        ("Spline36", ZIMG_RESIZE_SPLINE36),
+        ("Spline64", ZIMG_RESIZE_SPLINE64),
+    ] {
+        let imp = FuncImpl::Rust(Box::new(move |input: &Map, out: &mut Map, core: &Arc<Core>| {
+            if let Err(e) = create_resize(name, filter, input, out, core) {
+                out.set_error(&e);
+            }
+        }));
+        p.register(name, &scaler_args, RETURN, imp).expect("built-in signatures are valid");
+    }
+    let bob_args = format!("clip:vnode:all;filter:data:opt;tff:int:opt;format:int:opt;{COMMON_ARGS}");
+    let imp = FuncImpl::Rust(Box::new(|input: &Map, out: &mut Map, core: &Arc<Core>| {
+        if let Err(e) = create_bob(input, out, core) {
+            out.set_error(&e);
+        }
+    }));
+    p.register("Bob", &bob_args, RETURN, imp).expect("built-in signatures are valid");
+    p.lock();
+    core.plugins.write().push(p);
+}
+
+// ---- arguments -------------------------------------------------------------------------------------
+
+fn int_arg(m: &Map, key: &str) -> Option<i64> {
+    m.get_int(key.as_bytes(), 0).ok()
+}
+fn float_arg(m: &Map, key: &str) -> Option<f64> {
+    m.get_float(key.as_bytes(), 0).ok()
+}
+fn str_arg(m: &Map, key: &str) -> Option<String> {
+    m.get_data(key.as_bytes(), 0).ok().map(|d| d.to_str_lossy())
+}
+
+const MATRIX_NAMES: &[(&str, c_int)] = &[
+    ("rgb", 0),
+    ("709", 1),
+    ("unspec", 2),
+    ("fcc", 4),
+    ("470bg", 5),
+    ("170m", 6),
+    ("240m", 7),
+    ("ycgco", 8),
+    ("2020ncl", 9),
+    ("2020cl", 10),
+    ("chromancl", 12),
+    ("chromacl", 13),
+    ("ictcp", 14),
+];
+const TRANSFER_NAMES: &[(&str, c_int)] = &[
+    ("709", 1),
+    ("unspec", 2),
+    ("470m", 4),
+    ("470bg", 5),
+    ("601", 6),
+    ("240m", 7),
+    ("linear", 8),
+    ("log100", 9),
+    ("log316", 10),
+    ("xvycc", 11),
+    ("srgb", 13),
+    ("2020_10", 14),
+    ("2020_12", 15),
+    ("st2084", 16),
+    ("st428", 17),
+    ("std-b67", 18),
+];
+const PRIMARIES_NAMES: &[(&str, c_int)] = &[
+    ("709", 1),
+    ("unspec", 2),
+    ("470m", 4),
+    ("470bg", 5),
+    ("170m", 6),
+    ("240m", 7),
+    ("film", 8),
+    ("2020", 9),
+    ("st428", 10),
+    ("xyz", 10),
+    ("st431-2", 11),
+    ("st432-1", 12),
+    ("ebu3213-e", 22),
+];
+const RANGE_NAMES: &[(&str, c_int)] = &[("limited", 0), ("full", 1)];
+const CHROMALOC_NAMES: &[(&str, c_int)] =
+    &[("left", 0), ("center", 1), ("top_left", 2), ("top", 3), ("bottom_left", 4), ("bottom", 5)];
+const FILTER_NAMES: &[(&str, c_int)] = &[
+    ("point", ZIMG_RESIZE_POINT),
+    ("bilinear", ZIMG_RESIZE_BILINEAR),
+    ("bicubic", ZIMG_RESIZE_BICUBIC),
+    ("spline16", ZIMG_RESIZE_SPLINE16),
+    ("spline36", ZIMG_RESIZE_SPLINE36),
+    ("spline64", ZIMG_RESIZE_SPLINE64),
+    ("lanczos", ZIMG_RESIZE_LANCZOS),
+];
+const DITHER_NAMES: &[(&str, c_int)] = &[
+    ("none", ZIMG_DITHER_NONE),
+    ("ordered", ZIMG_DITHER_ORDERED),
+    ("random", ZIMG_DITHER_RANDOM),
+    ("error_diffusion", ZIMG_DITHER_ERROR_DIFFUSION),
+];
+
+/// R81's cpu_type names, by the results they give. See `CpuClass`.
+const CPU_NAMES: &[(&str, CpuClass)] = &[
+    ("none", CpuClass::Portable),
+    ("auto", CpuClass::Avx2),
+    ("auto64", CpuClass::Avx512),
+    ("mmx", CpuClass::Portable),
+    ("sse", CpuClass::Portable),
+    ("sse2", CpuClass::Portable),
+    ("sse3", CpuClass::Portable),
+    ("ssse3", CpuClass::Portable),
+    ("sse41", CpuClass::Portable),
+    ("sse42", CpuClass::Portable),
+    ("avx", CpuClass::Portable),
+    ("f16c", CpuClass::Portable),
+    ("avx2", CpuClass::Avx2),
+    ("avx512f", CpuClass::Avx512),
+    ("avx512skx", CpuClass::Avx512),
+    ("avx512clx", CpuClass::Avx512),
+    ("avx512snc", CpuClass::Avx512),
+];
+
+/// Which of R81's results to reproduce. R81 bundles a development snapshot of zimg whose code
+/// paths differ from Debian's zimg 3.0 below AVX-512; measured on an AVX-512 machine:
+/// - levels below AVX2 give the portable C results in both libraries (`Portable`);
+/// - R81's default (its "auto64") and the AVX-512 levels give what zimg 3.0 gives with
+///   ZIMG_CPU_AUTO_64B (`Avx512`);
+/// - R81's "auto" and "avx2" evaluate colour matrices with fused multiply-adds, which zimg 3.0
+///   does only in its AVX-512 code, and transfer functions as zimg 3.0's AVX2 code does; so a
+///   conversion that changes the matrix uses AUTO_64B, any other AUTO (`Avx2`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+enum CpuClass {
+    Portable,
+    Avx2,
+    Avx512,
+}
+
+fn lookup<T: Copy>(table: &[(&str, T)], name: &str) -> Option<T> {
+    table.iter().find(|(n, _)| *n == name).map(|&(_, v)| v)
+}
+
+/// An enum argument given as a number (`key`) or a name (`key_s`); the number wins.
+fn enum_arg(m: &Map, key: &str, names: &[(&str, c_int)]) -> Result<Option<c_int>, String> {
+    if let Some(v) = int_arg(m, key) {
+        return Ok(Some(v as c_int));
+    }
+    let skey = format!("{key}_s");
+    match str_arg(m, &skey) {
+        None => Ok(None),
+        Some(s) => lookup(names, &s).map(Some).ok_or_else(|| format!("Resize error: bad value: {skey}")),
+    }
+}
+
+/// Colour description of one side of a conversion; `None` means "not given".
+#[derive(Clone, Copy, Default, Debug)]
+struct Colorspace {
+    matrix: Option<c_int>,
+    transfer: Option<c_int>,
+    primaries: Option<c_int>,
+    range: Option<c_int>,
+    chromaloc: Option<c_int>,
+}
+
+/// Everything a resizer was called with, checked.
+#[derive(Clone, Debug)]
+struct Params {
+    filter: c_int,
+    filter_a: f64,
+    filter_b: f64,
+    filter_uv: c_int,
+    filter_a_uv: f64,
+    filter_b_uv: f64,
+    dither: c_int,
+    cpu: CpuClass,
+    src_left: f64,
+    src_top: f64,
+    src_width: f64,
+    src_height: f64,
+    nominal_luminance: f64,
+    approximate_gamma: bool,
+    out: Colorspace,
+    inp: Colorspace,
+}
+
+fn parse_params(m: &Map, filter: c_int) -> Result<Params, String> {
+    let out = Colorspace {
+        matrix: enum_arg(m, "matrix", MATRIX_NAMES)?,
+        transfer: enum_arg(m, "transfer", TRANSFER_NAMES)?,
+        primaries: enum_arg(m, "primaries", PRIMARIES_NAMES)?,
+        range: enum_arg(m, "range", RANGE_NAMES)?,
+        chromaloc: enum_arg(m, "chromaloc", CHROMALOC_NAMES)?,
+    };
+    let inp = Colorspace {
+        matrix: enum_arg(m, "matrix_in", MATRIX_NAMES)?,
+        transfer: enum_arg(m, "transfer_in", TRANSFER_NAMES)?,
+        primaries: enum_arg(m, "primaries_in", PRIMARIES_NAMES)?,
+        range: enum_arg(m, "range_in", RANGE_NAMES)?,
+        chromaloc: enum_arg(m, "chromaloc_in", CHROMALOC_NAMES)?,
+    };
+    let filter_a = float_arg(m, "filter_param_a").unwrap_or(f64::NAN);
+    let filter_b = float_arg(m, "filter_param_b").unwrap_or(f64::NAN);
+    // Without resample_filter_uv chroma uses the luma filter and its parameters (filter_param_a_uv
+    // and _b_uv are then ignored); with it, only the _uv parameters count.
+    let (filter_uv, filter_a_uv, filter_b_uv) = match str_arg(m, "resample_filter_uv") {
+        None => (filter, filter_a, filter_b),
+        Some(s) => (
+            lookup(FILTER_NAMES, &s).ok_or("Resize error: bad value: resample_filter_uv")?,
+            float_arg(m, "filter_param_a_uv").unwrap_or(f64::NAN),
+            float_arg(m, "filter_param_b_uv").unwrap_or(f64::NAN),
+        ),
+    };
+    let dither = match str_arg(m, "dither_type") {
+        None => ZIMG_DITHER_NONE,
+        Some(s) => lookup(DITHER_NAMES, &s).ok_or("Resize error: bad value: dither_type")?,
+    };
+    let cpu = match str_arg(m, "cpu_type") {
+        None => CpuClass::Avx512,
+        Some(s) => lookup(CPU_NAMES, &s).ok_or("Resize error: bad value: cpu_type")?,
+    };
+    Ok(Params {
+        filter,
+        filter_a,
+        filter_b,
+        filter_uv,
+        filter_a_uv,
+        filter_b_uv,
+        dither,
+        cpu,
+        src_left: float_arg(m, "src_left").unwrap_or(f64::NAN),
+        src_top: float_arg(m, "src_top").unwrap_or(f64::NAN),
+        src_width: float_arg(m, "src_width").unwrap_or(f64::NAN),
+        src_height: float_arg(m, "src_height").unwrap_or(f64::NAN),
+        nominal_luminance: float_arg(m, "nominal_luminance").unwrap_or(f64::NAN),
+        // R81 allows the faster approximations unless told otherwise
+        approximate_gamma: int_arg(m, "approximate_gamma").unwrap_or(1) != 0,
+        out,
+        inp,
+    })
+}
+
+/// The output description a resizer (or Bob) promises, with R81's checks and messages.
+fn output_info(name: &str, m: &Map, vi_in: &VSVideoInfo, params: &Params) -> Result<VSVideoInfo, String> {
+    let mut vi = *vi_in;
+    if let Some(f) = int_arg(m, "format") {
+        if f != 0 {
+            vi.format = u32::try_from(f)
+                .ok()
+                .and_then(format::video_by_id)
+                .ok_or("Resize error: Invalid format id.")?;
+        }
+    }
+    for key in ["width", "height"] {
+        if let Some(v) = int_arg(m, key) {
+            if v < 0 {
+                return Err(format!("Resize error: value for key \"{key}\" out of range"));
+            }
+            // the reference keeps only the low 32 bits
+            if key == "width" {
+                vi.width = v as i32;
+            } else {
+                vi.height = v as i32;
+            }
+        }
+    }
+    if vi.format.colorFamily != cfUndefined {
+        pixel_type(&vi.format)?;
+        if vi.width % (1 << vi.format.subSamplingW) != 0 || vi.height % (1 << vi.format.subSamplingH) != 0 {
+            return Err("Resize error 1027: image dimensions must be divisible by subsampling factor".into());
+        }
+    }
+    if vi_in.format.colorFamily == cfRGB
+        && (vi.format.colorFamily == cfYUV || vi.format.colorFamily == cfGray)
+        && params.out.matrix.is_none()
+    {
+        return Err("Resize error: Matrix must be specified when converting to YUV or GRAY from RGB".into());
+    }
+    if vi.width < 0 || vi.height < 0 || (vi.width == 0) != (vi.height == 0) {
+        return Err(format!("The VSVideoInfo structure passed by {name} is invalid."));
+    }
+    Ok(vi)
+}
+
+/// zimg's pixel type for a format, or R81's message naming the format.
+fn pixel_type(f: &VSVideoFormat) -> Result<c_int, String> {
+    match (f.sampleType, f.bytesPerSample) {
+        (stInteger, 1) => Ok(ZIMG_PIXEL_BYTE),
+        (stInteger, 2) => Ok(ZIMG_PIXEL_WORD),
+        (stFloat, 2) => Ok(ZIMG_PIXEL_HALF),
+        (stFloat, 4) => Ok(ZIMG_PIXEL_FLOAT),
+        _ => Err(format!("Resize error: no matching pixel type for format: {}", format::video_name(f).unwrap_or_default())),
+    }
+}
+
+fn create_resize(name: &str, filter: c_int, input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    let node = input.get_node(b"clip", 0).map_err(|_| "argument clip is required".to_string())?.clone();
+    let vi_in = *node.video_info().ok_or("only video clips are supported")?;
+    let params = parse_params(input, filter)?;
+    let vi = output_info(name, input, &vi_in, &params)?;
+    let filter = Resizer { input: node.clone(), bob: false, vi, params: Arc::new(params), graphs: Mutex::new(Vec::new()) };
+    let creation = crate::api::creation_stack(core);
+    let n = Node::new(core.clone(), name, MediaInfo::Video(vi), FilterImpl::Rust(Box::new(filter)), fmParallel, 0, vec![(node, rpStrictSpatial)], creation);
+    out.set(b"clip", Value::Node(n), false).expect("clip is a valid key");
+    Ok(())
+}
+
+fn create_bob(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    let node = input.get_node(b"clip", 0).map_err(|_| "argument clip is required".to_string())?.clone();
+    let vi_in = *node.video_info().ok_or("only video clips are supported")?;
+    let filter = match str_arg(input, "filter") {
+        None => ZIMG_RESIZE_BICUBIC,
+        Some(s) => lookup(FILTER_NAMES, &s).ok_or("Bob: invalid filter specified")?,
+    };
+    let tff = int_arg(input, "tff").map(|v| v != 0);
+    // std.SeparateFields' own check, with its wording
+    if vi_in.format.colorFamily != cfUndefined && vi_in.height > 0 && (vi_in.height >> vi_in.format.subSamplingH) % 2 != 0 {
+        return Err("SeparateFields: clip height must be mod 2 in the smallest subsampled plane".into());
+    }
+    let params = parse_params(input, filter)?;
+    let mut vi = output_info("Bob", input, &vi_in, &params)?;
+    vi.numFrames = vi_in.numFrames.saturating_mul(2);
+    if vi.fpsNum > 0 {
+        (vi.fpsNum, vi.fpsDen) = reduce(vi.fpsNum.saturating_mul(2), vi.fpsDen);
+    }
+    let filter = BobFilter {
+        resizer: Resizer { input: node.clone(), bob: true, vi, params: Arc::new(params), graphs: Mutex::new(Vec::new()) },
+        tff,
+    };
+    let creation = crate::api::creation_stack(core);
+    let n = Node::new(core.clone(), "Bob", MediaInfo::Video(vi), FilterImpl::Rust(Box::new(filter)), fmParallel, 0, vec![(node, rpGeneral)], creation);
+    out.set(b"clip", Value::Node(n), false).expect("clip is a valid key");
+    Ok(())
+}
+
+fn reduce(num: i64, den: i64) -> (i64, i64) {
+    fn gcd(a: i64, b: i64) -> i64 {
+        if b == 0 {
+            a.abs()
+        } else {
+            gcd(b, a % b)
+        }
+    }
+    let g = gcd(num, den).max(1);
+    (num / g, den / g)
+}
+
+// ---- per frame ----------------------------------------------------------------------------------------
+
+/// One of an input frame's fields, or the whole frame.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Layout {
+    Progressive,
+    /// A frame holding both fields, resized field by field.
+    Interlaced,
+    /// A frame that is a single field of this parity (zimg's ZIMG_FIELD_TOP/BOTTOM).
+    Field(c_int),
+}
+
+/// An integer frame property, ignoring other types as R81 does.
+fn int_prop(props: &Map, key: &str) -> Option<i64> {
+    props.get_int(key.as_bytes(), 0).ok()
+}
+
+struct Resizer {
+    input: Arc<Node>,
+    bob: bool,
+    vi: VSVideoInfo,
+    params: Arc<Params>,
+    graphs: Mutex<Vec<(GraphKey, Arc<Graph>)>>,
+}
+
+#[derive(Clone, Copy, PartialEq, Debug)]
+struct GraphKey {
+    src: zimg_image_format,
+    dst: zimg_image_format,
+    cpu: c_int,
+}
+
+struct Graph {
+    ptr: *mut zimg_filter_graph,
+    tmp_size: usize,
+}
+
+// SAFETY: a built graph is immutable; zimg_filter_graph_process only reads it, with a temporary
+// buffer per call, so it may be used from several threads at once.
+unsafe impl Send for Graph {}
+unsafe impl Sync for Graph {}
+
+impl Drop for Graph {
+    fn drop(&mut self) {
+        // SAFETY: built by zimg_filter_graph_build and freed once.
+        unsafe { zimg_filter_graph_free(self.ptr) };
+    }
+}
+
+/// How the frame's colour was described, resolved for both sides.
+#[derive(Clone, Copy, Debug)]
+struct Resolved {
+    matrix: c_int,
+    transfer: c_int,
+    primaries: c_int,
+    range: c_int,
+    chromaloc: c_int,
+}
+
+fn family(f: &VSVideoFormat) -> c_int {
+    match f.colorFamily {
+        cfRGB => ZIMG_COLOR_RGB,
+        cfYUV => ZIMG_COLOR_YUV,
+        _ => ZIMG_COLOR_GREY,
+    }
+}
+
+impl Resizer {
+    /// The source's colour description: frame properties first, then the `_in` arguments, then
+    /// the defaults for its colour family.
+    fn source_colour(&self, props: &Map, f: &VSVideoFormat) -> Result<Resolved, String> {
+        let p = &self.params.inp;
+        let rgb = f.colorFamily == cfRGB;
+        let range = match int_prop(props, "_Range") {
+            Some(v) if v == 0 || v == 1 => Some(v as c_int),
+            Some(v) => return Err(format!("Resize error: bad _Range value: {v}")),
+            // an older plugin may still have written the pre-API-4.2 property, whose values are swapped
+            None => match int_prop(props, "_ColorRange") {
+                Some(0) => Some(1),
+                Some(1) => Some(0),
+                _ => None,
+            },
+        };
+        // a property saying "unspecified" (2) gives way to the argument
+        let given = |key: &str| int_prop(props, key).map(|v| v as c_int).filter(|&v| v != 2);
+        Ok(Resolved {
+            matrix: given("_Matrix").or(p.matrix).unwrap_or(if rgb { 0 } else { 2 }),
+            transfer: given("_Transfer").or(p.transfer).unwrap_or(2),
+            primaries: given("_Primaries").or(p.primaries).unwrap_or(2),
+            range: range.or(p.range).unwrap_or(if rgb { 1 } else { 0 }),
+            chromaloc: int_prop(props, "_ChromaLocation").map(|v| v as c_int).or(p.chromaloc).unwrap_or(0),
+        })
+    }
+
+    fn target_colour(&self, src: &Resolved, sf: &VSVideoFormat, df: &VSVideoFormat) -> Resolved {
+        let p = &self.params.out;
+        let rgb = df.colorFamily == cfRGB;
+        let same_family = sf.colorFamily == df.colorFamily;
+        Resolved {
+            matrix: p.matrix.unwrap_or(if rgb { 0 } else { src.matrix }),
+            transfer: p.transfer.unwrap_or(src.transfer),
+            primaries: p.primaries.unwrap_or(src.primaries),
+            range: p.range.unwrap_or(if same_family { src.range } else if rgb { 1 } else { 0 }),
+            chromaloc: p.chromaloc.unwrap_or(src.chromaloc),
+        }
+    }
+
+    fn too_many_taps(&self) -> bool {
+        let p = &self.params;
+        let taps = |a: f64| if a.is_nan() { 3.0 } else { a.clamp(1.0, u32::MAX as f64).trunc() };
+        (p.filter == ZIMG_RESIZE_LANCZOS && taps(p.filter_a) >= 16.0) || (p.filter_uv == ZIMG_RESIZE_LANCZOS && taps(p.filter_a_uv) >= 16.0)
+    }
+
+    fn zimg_format(f: &VSVideoFormat, w: u32, h: u32, c: &Resolved, parity: c_int) -> Result<zimg_image_format, String> {
+        let mut z = default_format();
+        z.width = w;
+        z.height = h;
+        z.pixel_type = pixel_type(f)?;
+        z.subsample_w = f.subSamplingW as u32;
+        z.subsample_h = f.subSamplingH as u32;
+        z.color_family = family(f);
+        z.matrix_coefficients = c.matrix;
+        z.transfer_characteristics = c.transfer;
+        z.color_primaries = c.primaries;
+        z.depth = f.bitsPerSample as u32;
+        z.pixel_range = c.range;
+        z.field_parity = parity;
+        z.chroma_location = c.chromaloc;
+        Ok(z)
+    }
+
+    fn graph(&self, key: GraphKey) -> Result<Arc<Graph>, String> {
+        if let Some((_, g)) = self.graphs.lock().iter().find(|(k, _)| *k == key) {
+            return Ok(g.clone());
+        }
+        let p = &self.params;
+        let mut gp = default_params();
+        gp.resample_filter = p.filter;
+        gp.filter_param_a = p.filter_a;
+        gp.filter_param_b = p.filter_b;
+        gp.resample_filter_uv = p.filter_uv;
+        gp.filter_param_a_uv = p.filter_a_uv;
+        gp.filter_param_b_uv = p.filter_b_uv;
+        gp.dither_type = p.dither;
+        gp.cpu_type = key.cpu;
+        gp.nominal_peak_luminance = p.nominal_luminance;
+        gp.allow_approximate_gamma = p.approximate_gamma as _;
+        // SAFETY: valid formats and parameters of this API version.
+        let ptr = unsafe { zimg_filter_graph_build(&key.src, &key.dst, &gp) };
+        if ptr.is_null() {
+            let (code, msg) = last_error();
+            if code == ZIMG_ERROR_NO_COLORSPACE_CONVERSION {
+                let (s, d) = (&key.src, &key.dst);
+                return Err(format!(
+                    "Resize error: Resize error {code}: {msg} ({}/{}/{} => {}/{}/{}). May need to specify additional colorspace parameters.",
+                    s.matrix_coefficients,
+                    s.transfer_characteristics,
+                    s.color_primaries,
+                    d.matrix_coefficients,
+                    d.transfer_characteristics,
+                    d.color_primaries
+                ));
+            }
+            return Err(format!("Resize error {code}: {msg}"));
+        }
+        let mut tmp_size = 0usize;
+        // SAFETY: `ptr` is a graph just built.
+        unsafe { zimg_filter_graph_get_tmp_size(ptr, &mut tmp_size) };
+        let g = Arc::new(Graph { ptr, tmp_size });
+        let mut cache = self.graphs.lock();
+        if cache.len() >= 16 {
+            cache.remove(0);
+        }
+        cache.push((key, g.clone()));
+        Ok(g)
+    }
+
+    /// Converts `src` (its frame properties given separately, for Bob's fields) into a new frame.
+    fn process(&self, src: &Frame, props: &Map, layout: Layout, core: &Arc<Core>) -> Result<Frame, String> {
+        let sf = *src.video_format().ok_or("Resize error: only video frames are supported")?;
+        let df = if self.vi.format.colorFamily != cfUndefined { self.vi.format } else { sf };
+        let (sw, sh) = (src.width, src.height);
+        let (dw, dh) = if self.vi.width > 0 { (self.vi.width, self.vi.height) } else { (sw, sh) };
+        let src_c = self.source_colour(props, &sf)?;
+        let dst_c = self.target_colour(&src_c, &sf, &df);
+
+        let (src_h, dst_h, parities): (u32, u32, Vec<c_int>) = match layout {
+            Layout::Progressive => (sh as u32, dh as u32, vec![ZIMG_FIELD_PROGRESSIVE]),
+            Layout::Interlaced => ((sh / 2) as u32, (dh / 2) as u32, vec![ZIMG_FIELD_TOP, ZIMG_FIELD_BOTTOM]),
+            Layout::Field(p) => (sh as u32, dh as u32, vec![p]),
+        };
+        let mut sfz = Self::zimg_format(&sf, sw as u32, src_h, &src_c, parities[0])?;
+        let mut dfz = Self::zimg_format(&df, dw as u32, dst_h, &dst_c, parities[0])?;
+        let p = &self.params;
+        // a frame of two fields: the window is given in frame rows, each field has half of them
+        let vscale = if layout == Layout::Interlaced { 0.5 } else { 1.0 };
+        sfz.active_region = ActiveRegion { left: p.src_left, top: p.src_top * vscale, width: p.src_width, height: p.src_height * vscale };
+        let matrix_change = sfz.color_family != dfz.color_family || sfz.matrix_coefficients != dfz.matrix_coefficients;
+        let cpu = match p.cpu {
+            CpuClass::Portable => ZIMG_CPU_NONE,
+            CpuClass::Avx2 if matrix_change => ZIMG_CPU_AUTO_64B,
+            CpuClass::Avx2 => ZIMG_CPU_AUTO,
+            CpuClass::Avx512 => ZIMG_CPU_AUTO_64B,
+        };
+
+        let dst = Frame::new_video(&df, dw, dh, &core.mem).map_err(|e| format!("Resize error: {e}"))?;
+        // zimg 3.0's AVX-512 transfer functions mishandle negative input, which a YUV to RGB
+        // matrix produces for colours outside the gamut; R81's zimg treats it as 0. Where that
+        // can happen, convert to float RGB first, clip, and do the rest from there.
+        let power_like = matches!(sfz.transfer_characteristics, 1 | 4 | 5 | 6 | 13 | 14 | 15);
+        let unscaled = (sw, src_h as i32) == (dw, dst_h as i32)
+            && [p.src_left, p.src_top, p.src_width, p.src_height].iter().all(|v| v.is_nan());
+        let split = cpu == ZIMG_CPU_AUTO_64B
+            && p.approximate_gamma
+            && sf.colorFamily == cfYUV
+            && power_like
+            && unscaled
+            && (sfz.transfer_characteristics, sfz.color_primaries) != (dfz.transfer_characteristics, dfz.color_primaries);
+        for (i, &parity) in parities.iter().enumerate() {
+            sfz.field_parity = parity;
+            // Bob turns a field into a progressive frame; otherwise fields stay fields
+            dfz.field_parity = if self.bob { ZIMG_FIELD_PROGRESSIVE } else { parity };
+            // Interlaced frames: field i is every other row, starting at row i.
+            let (row0, step) = if layout == Layout::Interlaced { (i as isize, 2) } else { (0, 1) };
+            let from = frame_planes(src, row0, step);
+            let to = frame_planes_mut(&dst, row0, step);
+            // R81's zimg refuses Lanczos with 16 taps or more (zimg 3.0 has no limit); R81 never
+            // builds a graph when nothing is to be done
+            if !same_format(&sfz, &dfz) && self.too_many_taps() {
+                return Err("Resize error 2048: lanczos tap count too high".into());
+            }
+            // built even when split, so that errors name the conversion as asked for
+            let graph = self.graph(GraphKey { src: sfz, dst: dfz, cpu })?;
+            if !split {
+                run_graph(&graph, &from, &to)?;
+                continue;
+            }
+            let mut mid = sfz;
+            mid.pixel_type = ZIMG_PIXEL_FLOAT;
+            mid.subsample_w = 0;
+            mid.subsample_h = 0;
+            mid.color_family = ZIMG_COLOR_RGB;
+            mid.matrix_coefficients = 0;
+            mid.depth = 32;
+            mid.pixel_range = 1;
+            mid.active_region = ActiveRegion { left: f64::NAN, top: f64::NAN, width: f64::NAN, height: f64::NAN };
+            let stride = crate::frame::aligned_stride(sw as usize * 4);
+            let rows = src_h as usize;
+            let buf = Scratch::new(stride * rows * 3);
+            let planes: [*mut u8; 3] = std::array::from_fn(|k| {
+                // SAFETY: inside the scratch buffer.
+                unsafe { buf.ptr.add(k * stride * rows) }
+            });
+            let mid_mut: Planes<*mut u8> = std::array::from_fn(|k| (planes[k], stride as isize));
+            let mid_const: Planes<*const u8> = std::array::from_fn(|k| (planes[k] as *const u8, stride as isize));
+            run_graph(&*self.graph(GraphKey { src: sfz, dst: mid, cpu })?, &from, &mid_mut)?;
+            for &pl in &planes {
+                for y in 0..rows {
+                    // SAFETY: each row holds `sw` floats inside the scratch buffer.
+                    let row = unsafe { std::slice::from_raw_parts_mut(pl.add(y * stride).cast::<f32>(), sw as usize) };
+                    for v in row.iter_mut() {
+                        if *v < 0.0 {
+                            *v = 0.0;
+                        }
+                    }
+                }
+            }
+            run_graph(&*self.graph(GraphKey { src: mid, dst: dfz, cpu })?, &mid_const, &to)?;
+        }
+        // SAFETY: `dst` is new and ours alone.
+        let out_props = unsafe { dst.props_mut() };
+        *out_props = props.clone();
+        out_props.set_int("_Matrix", dst_c.matrix as i64);
+        out_props.set_int("_Transfer", dst_c.transfer as i64);
+        out_props.set_int("_Primaries", dst_c.primaries as i64);
+        out_props.set_int("_Range", dst_c.range as i64);
+        out_props.delete(b"_ColorRange");
+        if df.colorFamily == cfYUV && (df.subSamplingW != 0 || df.subSamplingH != 0) {
+            out_props.set_int("_ChromaLocation", dst_c.chromaloc as i64);
+        } else {
+            out_props.delete(b"_ChromaLocation");
+        }
+        Ok(dst)
+    }
+}
+
+/// Planes for zimg: where row 0 starts and the distance between rows, for up to 3 planes.
+type Planes<P> = [(P, isize); 3];
+
+/// Rows `row0, row0 + step, ...` of every plane of a frame.
+fn frame_planes(f: &Frame, row0: isize, step: isize) -> Planes<*const u8> {
+    let mut out = [(std::ptr::null(), 0); 3];
+    for (p, pl) in f.planes().iter().enumerate().take(3) {
+        let base = f.read_ptr(p as i32).expect("plane exists");
+        // SAFETY: row `row0` lies inside the plane.
+        out[p] = (unsafe { base.offset(row0 * pl.stride) }, pl.stride * step);
+    }
+    out
+}
+
+/// As `frame_planes`, for writing into a frame this filter owns.
+fn frame_planes_mut(f: &Frame, row0: isize, step: isize) -> Planes<*mut u8> {
+    let mut out = [(std::ptr::null_mut(), 0); 3];
+    for (p, pl) in f.planes().iter().enumerate().take(3) {
+        // SAFETY: `f` is new and owned by the caller alone.
+        let base = unsafe { f.write_ptr(p as i32) }.expect("plane exists");
+        // SAFETY: row `row0` lies inside the plane.
+        out[p] = (unsafe { base.offset(row0 * pl.stride) }, pl.stride * step);
+    }
+    out
+}
+
+/// A 64-byte aligned scratch allocation.
+struct Scratch {
+    ptr: *mut u8,
+    layout: std::alloc::Layout,
+}
+
+impl Scratch {
+    fn new(size: usize) -> Scratch {
+        let layout = std::alloc::Layout::from_size_align(size.max(1), 64).expect("bounded size");
+        // SAFETY: non-zero size.
+        let ptr = unsafe { std::alloc::alloc(layout) };
+        if ptr.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Scratch { ptr, layout }
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `new` with this layout.
+        unsafe { std::alloc::dealloc(self.ptr, self.layout) };
+    }
+}
+
+/// Runs a graph from `src` planes into `dst` planes.
+fn run_graph(g: &Graph, src: &Planes<*const u8>, dst: &Planes<*mut u8>) -> Result<(), String> {
+    let empty_c = zimg_plane_const { data: std::ptr::null(), stride: 0, mask: 0 };
+    let empty = zimg_plane { data: std::ptr::null_mut(), stride: 0, mask: 0 };
+    let mut sb = zimg_image_buffer_const { version: ZIMG_API_VERSION, plane: [empty_c; 4] };
+    let mut db = zimg_image_buffer { version: ZIMG_API_VERSION, plane: [empty; 4] };
+    for p in 0..3 {
+        sb.plane[p] = zimg_plane_const { data: src[p].0.cast(), stride: src[p].1, mask: ZIMG_BUFFER_MAX };
+        db.plane[p] = zimg_plane { data: dst[p].0.cast(), stride: dst[p].1, mask: ZIMG_BUFFER_MAX };
+    }
+    let tmp = Scratch::new(g.tmp_size);
+    // SAFETY: the buffers describe whole planes that outlive the call (null for planes the graph's
+    // formats do not have); `tmp` is as large as zimg asked for and 64-byte aligned.
+    let rc = unsafe { zimg_filter_graph_process(g.ptr, &sb, &db, tmp.ptr.cast::<c_void>(), None, std::ptr::null_mut(), None, std::ptr::null_mut()) };
+    if rc != 0 {
+        let (code, msg) = last_error();
+        return Err(format!("Resize error {code}: {msg}"));
+    }
+    Ok(())
+}
+
+/// Equal descriptions, the unset (NaN) parts of the active region included.
+fn same_format(a: &zimg_image_format, b: &zimg_image_format) -> bool {
+    let region = |f: &zimg_image_format| [f.active_region.left, f.active_region.top, f.active_region.width, f.active_region.height].map(f64::to_bits);
+    let plain = |f: &zimg_image_format| zimg_image_format { active_region: ActiveRegion { left: 0.0, top: 0.0, width: 0.0, height: 0.0 }, ..*f };
+    plain(a) == plain(b) && region(a) == region(b)
+}
+
+/// Reads how a frame is laid out in fields from `_Field` and `_FieldBased`.
+fn frame_layout(props: &Map) -> Result<Layout, String> {
+    if let Some(f) = int_prop(props, "_Field") {
+        return match f {
+            0 => Ok(Layout::Field(ZIMG_FIELD_BOTTOM)),
+            1 => Ok(Layout::Field(ZIMG_FIELD_TOP)),
+            v => Err(format!("Resize error: bad _Field value: {v}")),
+        };
+    }
+    match int_prop(props, "_FieldBased") {
+        None | Some(0) => Ok(Layout::Progressive),
+        Some(1) | Some(2) => Ok(Layout::Interlaced),
+        Some(v) => Err(format!("Resize error: bad _FieldBased value: {v}")),
+    }
+}
+
+impl Filter for Resizer {
+    fn get_frame(&self, n: i32, reason: i32, _fd: &mut *mut c_void, call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
+        if reason == arInitial {
+            call.request(&self.input, n);
+            return Ok(None);
+        }
+        if reason != arAllFramesReady {
+            return Ok(None);
+        }
+        let src = call.get(&self.input, n).ok_or("internal error: a requested frame is missing")?;
+        let core = call.core().clone();
+        let result = frame_layout(src.props()).and_then(|layout| self.process(&src, src.props(), layout, &core));
+        match result {
+            Ok(f) => Ok(Some(Arc::new(f))),
+            Err(e) => {
+                call.set_error(e);
+                Ok(None)
+            }
+        }
+    }
+}
+
+/// resize.Bob: std.SeparateFields followed by a resizer back to the clip's height.
+struct BobFilter {
+    resizer: Resizer,
+    tff: Option<bool>,
+}
+
+impl BobFilter {
+    fn field(&self, n: i32, src: &Frame, core: &Arc<Core>) -> Result<Frame, String> {
+        let sprops = src.props();
+        let tff = match int_prop(sprops, "_FieldBased") {
+            Some(1) => Some(false),
+            Some(2) => Some(true),
+            _ => self.tff,
+        };
+        let tff = tff.ok_or("SeparateFields: no field order provided")?;
+        let second = n % 2 == 1;
+        let top = tff != second;
+        // the field frame as std.SeparateFields would hand it on
+        let mut props = sprops.clone();
+        props.delete(b"_FieldBased");
+        props.set_int("_Field", top as i64);
+        if let (Some(num), Some(den)) = (int_prop(sprops, "_DurationNum"), int_prop(sprops, "_DurationDen")) {
+            let (num, den) = reduce(num, den.saturating_mul(2));
+            props.set_int("_DurationNum", num);
+            props.set_int("_DurationDen", den);
+        }
+        let layout = frame_layout(&props)?;
+        let parity = if top { ZIMG_FIELD_TOP } else { ZIMG_FIELD_BOTTOM };
+        debug_assert_eq!(layout, Layout::Field(parity));
+        let view = field_view(src, top);
+        self.resizer.process(&view, &props, layout, core)
+    }
+}
+
+/// A frame sharing `src`'s planes that shows only the top or bottom field.
+fn field_view(src: &Frame, top: bool) -> Frame {
+    let view = src.shallow_copy();
+    let planes: Vec<crate::frame::Plane> = src
+        .planes()
+        .iter()
+        .map(|pl| {
+            let mut f = pl.clone();
+            if !top {
+                f.offset += pl.stride as usize;
+            }
+            f.stride *= 2;
+            f.height /= 2;
+            f
+        })
+        .collect();
+    for (i, pl) in planes.into_iter().enumerate() {
+        // SAFETY: `view` is new and unshared; the planes stay inside `src`'s buffers.
+        unsafe { view.set_plane(i, pl) };
+    }
+    let mut view = view;
+    view.height = src.height / 2;
+    view
+}
+
+impl Filter for BobFilter {
+    fn get_frame(&self, n: i32, reason: i32, _fd: &mut *mut c_void, call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
+        let input = &self.resizer.input;
+        if reason == arInitial {
+            call.request(input, n / 2);
+            return Ok(None);
+        }
+        if reason != arAllFramesReady {
+            return Ok(None);
+        }
+        let src = call.get(input, n / 2).ok_or("internal error: a requested frame is missing")?;
+        let core = call.core().clone();
+        match self.field(n, &src, &core) {
+            Ok(f) => Ok(Some(Arc::new(f))),
+            Err(e) => {
+                call.set_error(e);
+                Ok(None)
+            }
+        }
+    }
+}
