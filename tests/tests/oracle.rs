@@ -402,12 +402,9 @@ oracle_modes! {
     modes_four_yuv420p8 => Case::video("YUV420P8", FOUR);
     modes_four_grays => Case::video("GrayS", FOUR);
     modes_temporal => Case::video("YUV420P16", "zsmooth.TemporalMedian:radius=2,zsmooth.FluxSmoothT");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     modes_mvtools => Case::video("YUV420P8", &mv("mv.FlowFPS:@:clip=$0:super=$1:mvbw=$2:mvfw=$3:num=48000:den=1001"));
     modes_tivtc => Case::video("YUV420P8", "tivtc.TFM:order=1,tivtc.TDecimate");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     modes_std => Case::video("YUV420P8", "std.SelectEvery:cycle=3:offsets=2:offsets=0,std.Reverse,std.PlaneStats:@clipa");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     modes_audio => Case::audio(16, 3, "std.AudioGain:gain=0.5,std.AudioReverse");
 }
 
@@ -423,7 +420,6 @@ oracle! {
     vszip_boxblur => Case::video("YUV420P8", "vszip.BoxBlur:hradius=2:vradius=2");
     vszip_bilateral => Case::video("YUV420P16", "vszip.Bilateral");
     vszip_clahe => Case::video("YUV420P8", "vszip.CLAHE");
-    #[ignore = "needs the resize namespace (issue 3)"]
     vszip_deband => Case::video("YUV420P8", "vszip.Deband");
     vszip_combmask => Case::video("YUV420P8", "vszip.CombMask");
     vszip_adaptivegrainmask => Case::video("YUV420P8", "vszip.AdaptiveGrainMask");
@@ -455,11 +451,8 @@ oracle! {
     dfttest_yuv420p8 => Case::video("YUV420P8", &dfttest(""));
     dfttest_yuv420p16 => Case::video("YUV420P16", &dfttest(""));
     dfttest_luma => Case::video("YUV420P8", &dfttest(":planes=0"));
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     adaptivegrain_yuv420p8 => Case::video("YUV420P8", "std.PlaneStats:@clipa,adg.Mask");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     adaptivegrain_yuv420p16 => Case::video("YUV420P16", "std.PlaneStats:@clipa,adg.Mask:luma_scaling=8.0");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     adaptivegrain_grays => Case::video("GrayS", "std.PlaneStats:@clipa,adg.Mask");
     tivtc_tfm => Case::video("YUV420P8", "tivtc.TFM:order=1");
     tivtc_tfm_slow => Case::video("YUV420P16", "tivtc.TFM:order=1:slow=2");
@@ -469,9 +462,7 @@ oracle! {
     mvtools_compensate => Case::video("YUV420P8", "mv.Super,mv.Analyse:@super,mv.Compensate:@:clip=$0:super=$1:vectors=$2");
     mvtools_degrain1 => Case::video("YUV420P8", &mv("mv.Degrain1:@:clip=$0:super=$1:mvbw=$2:mvfw=$3:thsad=2000:thscd1=16320:thscd2=255"));
     mvtools_degrain1_p16 => Case::video("YUV420P16", &mv("mv.Degrain1:@:clip=$0:super=$1:mvbw=$2:mvfw=$3:thsad=2000:thscd1=16320:thscd2=255"));
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     mvtools_flowfps => Case::video("YUV420P8", &mv("mv.FlowFPS:@:clip=$0:super=$1:mvbw=$2:mvfw=$3:num=48000:den=1001"));
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     mvtools_blockfps => Case::video("YUV420P8", &mv("mv.BlockFPS:@:clip=$0:super=$1:mvbw=$2:mvfw=$3:num=60000:den=1001"));
     mvtools_flowinter => Case::video("YUV420P8", &mv("mv.FlowInter:@:clip=$0:super=$1:mvbw=$2:mvfw=$3"));
     mvtools_mask => Case::video("YUV420P8", "mv.Super,mv.Analyse:@super,mv.Mask:@:clip=$0:vectors=$2");
@@ -511,75 +502,42 @@ oracle! {
     source_rgbh => Case::video("RGBH", "-");
     source_rgbs => Case::video("RGBS", "-");
     source_odd_size => Case::video_sized("YUV444P8", 333, 97, 5, "-");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     std_crop => Case::video("YUV420P8", "std.Crop:left=8:right=16:top=4:bottom=2");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     std_addborders => Case::video("YUV420P16", "std.AddBorders:left=8:right=2:top=4:bottom=6");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     std_transpose => Case::video("YUV444P8", "std.Transpose");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     std_flips => Case::video("RGB24", "std.FlipHorizontal,std.FlipVertical");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     std_turn180 => Case::video("YUV420P10", "std.Turn180");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     std_trim_reverse => Case::video("YUV420P8", "std.Trim:first=2:last=7,std.Reverse");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     std_selectevery => Case::video("YUV420P8", "std.SelectEvery:cycle=3:offsets=0:offsets=2");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     std_loop => Case::video("GrayS", "std.Loop:times=3");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     std_separatefields => Case::video("YUV420P8", "std.SeparateFields:tff=1");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     std_doubleweave => Case::video("YUV420P8", "std.SeparateFields:tff=1,std.DoubleWeave:tff=1");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     std_interleave => Case::video("YUV420P8", "std.Invert,std.Interleave:@clips:clips=$0");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     std_splice => Case::video("YUV420P8", "std.Invert,std.Splice:@clips:clips=$0");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     std_stack => Case::video("YUV420P8", "std.FlipVertical,std.StackHorizontal:@clips:clips=$0");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     std_shuffleplanes => Case::video("YUV444P8", "std.ShufflePlanes:@clips:planes=2:planes=0:planes=1:colorfamily=3");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     std_expr => Case::video("YUV420P8", "std.Expr:@clips:expr='x 2 * 30 -:expr='x 255 swap -");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     std_expr_float => Case::video("GrayS", "std.Expr:@clips:expr='x x * 0.5 +");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     std_convolution => Case::video("YUV420P8", "std.Convolution:matrix=1.0:matrix=2.0:matrix=1.0:matrix=2.0:matrix=4.0:matrix=2.0:matrix=1.0:matrix=2.0:matrix=1.0");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     std_minmax => Case::video("YUV420P16", "std.Minimum,std.Maximum");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     std_median_inflate => Case::video("YUV420P8", "std.Median,std.Inflate,std.Deflate");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     std_boxblur => Case::video("GrayS", "std.BoxBlur:hradius=2:vradius=3");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     std_binarize_invert => Case::video("YUV420P8", "std.Binarize,std.Invert");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     std_limiter_levels => Case::video("YUV420P8", "std.Limiter:min=16.0:max=235.0,std.Levels:min_in=16.0:max_in=235.0:gamma=1.2");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     std_planestats => Case::video("YUV420P8", "std.PlaneStats:@clipa:plane=1");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     std_merge => Case::video("YUV420P8", "std.Invert,std.Merge:@clipa:clipb=$0:weight=0.3");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     std_makediff => Case::video("YUV420P16", "std.BoxBlur,std.MakeDiff:@clipa:clipb=$0");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     std_maskedmerge => Case::video("YUV420P8", "std.Invert,std.Sobel:@:clip=$0,std.MaskedMerge:@mask:clipa=$0:clipb=$1");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     std_props => Case::video("YUV420P8", "std.SetFrameProps:VsvkExtra=5:VsvkName='seven,std.RemoveFrameProps:props='VsvkTag,std.SetFieldBased:value=2");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     std_fps => Case::video("YUV420P8", "std.AssumeFPS:fpsnum=30:fpsden=1");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     std_frames_edit => Case::video("YUV420P8", "std.DuplicateFrames:frames=3,std.DeleteFrames:frames=1,std.FreezeFrames:first=2:last=4:replacement=0");
     audio_int16 => Case::audio(16, 3, "-");
     audio_int24 => Case::audio(24, 3, "-");
     audio_int32 => Case::audio(32, 0x3f, "-");
     audio_float => Case::audio(0, 0x3f, "-");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     audio_gain => Case::audio(0, 3, "std.AudioGain:gain=0.5");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     audio_trim => Case::audio(24, 3, "std.AudioTrim:first=1000:length=20000");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     audio_reverse_loop => Case::audio(16, 3, "std.AudioReverse,std.AudioLoop:times=2");
-    #[ignore = "needs std functions beyond BlankClip/BlankAudio (issue 3)"]
     audio_splice => Case::audio(32, 0x3f, "std.AudioTrim:first=5,std.AudioSplice:@clips:clips=$0");
 }
 
