@@ -1,0 +1,38 @@
+#!/bin/bash
+# Assembles .dev/ (ignored by git) for one H200 call through the device tool: our core, R81, the GPU
+# plugins, the 1.4 loader, zimg and the oracle driver, all x86-64 builds made here. The device machine
+# has no network, so everything a benchmark or test there needs travels in .dev (and .gl, glvnd).
+# Usage: scripts/device/kit.sh   (after cargo build --release and the oracle driver build)
+# Carry [".gl", ".dev"] and start the command with: scripts/device/run.sh PART...
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+REF=${VSVK_REF:-$HOME/.cache/vsvk-ref}
+K=.dev
+grep -qx '/.dev/' .git/info/exclude 2>/dev/null || echo /.dev/ >> .git/info/exclude
+grep -qx '/.gl/' .git/info/exclude 2>/dev/null || echo /.gl/ >> .git/info/exclude
+rm -rf $K; mkdir -p $K/ref $K/plugins $K/vk $K/lib $K/ours $K/python
+strip -o $K/libvsvk.so target/release/libvsvk.so
+cp -a $REF/x/vapoursynth/libvapoursynth.so.4 $REF/x/vapoursynth/libvapoursynthfilters*.so $K/ref/
+cp -a $REF/loader/lib/libvulkan.so* $K/vk/
+cp -L /usr/lib/x86_64-linux-gnu/libzimg.so.2 $K/lib/
+for p in libknlmvulkan.so bm3dvk2.so eedi3vk2.so nnedi3vk vsfeel cas.so; do cp -a $REF/plugins/$p $K/plugins/; done
+cp target/vsvk-oracle/driver $K/ 2>/dev/null || true
+cp target/vsvk-oracle/*.so $K/ours/ 2>/dev/null || true
+# Our own cdylib plugins and the Python module, where built.
+for f in target/release/libvsvk_vk.so; do [ -f $f ] && strip -o $K/ours/$(basename $f) $f; done
+if [ -d target/release/vsvk-python ]; then
+  for f in target/release/vsvk-python/*; do
+    case $f in *.so) strip -o $K/python/$(basename $f) $f ;; *) cp -a $f $K/python/ ;; esac
+  done
+fi
+# Extra files a part asks for: one path per line in scripts/device/kit-extra.txt (relative to the repo).
+if [ -f scripts/device/kit-extra.txt ]; then
+  while read -r f; do [ -n "$f" ] && [ -e "$f" ] && { mkdir -p $K/extra/$(dirname "$f"); cp -a "$f" $K/extra/"$f"; }; done < scripts/device/kit-extra.txt
+fi
+# glvnd and a Vulkan 1.3 loader as .debs (the device README's recipe), for the 1.3-loader check.
+if [ ! -d .gl ] || [ -z "$(ls .gl/*.deb 2>/dev/null)" ]; then
+  mkdir -p .gl /tmp/amd64/partial
+  o='-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64'
+  apt-get $o update >/dev/null && (cd .gl && apt-get $o download libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2 >/dev/null)
+fi
+du -sh $K .gl
