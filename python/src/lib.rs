@@ -28,6 +28,7 @@ pub mod node;
 pub mod pipe;
 pub mod remap;
 pub mod vulkan;
+pub mod wave;
 
 pyo3::create_exception!(vsvk, Error, PyException, "Errors of the vsvk core and of the functions it runs.");
 

@@ -20,6 +20,10 @@ use vsvk::node::Node;
 use vsvk_plugin_api::abi::*;
 
 use crate::node::Prefetcher;
+use crate::wave::{self, Wave};
+
+/// Samples in every audio frame but the last (VS_AUDIO_FRAME_SAMPLES).
+const AUDIO_FRAME_SAMPLES: i64 = 3072;
 
 const USAGE: &str = "\
 usage: vsvk pipe [options] SCRIPT OUT
@@ -29,7 +33,10 @@ the clip it set as output to OUT: a file, - for standard output, or -- for nowhe
 still made).
 
 options:
-  -c, --container y4m|none  y4m (video only) or raw planes/samples (default: none)
+  -c, --container y4m|wav|w64|none
+                            y4m (video), WAVE or Wave64 (audio), or raw planes/samples
+                            (default: none); raw video is followed by the alpha planes
+                            when the output has alpha
   -s, --start N             first frame to write (default 0)
   -e, --end N               last frame to write, inclusive (default: the clip's last)
   -r, --requests N          frames requested ahead, at most (default: the core's threads)
@@ -47,6 +54,7 @@ struct Options {
     script: Option<String>,
     out: Option<String>,
     y4m: bool,
+    wave: Option<Wave>,
     start: Option<i64>,
     end: Option<i64>,
     requests: Option<i64>,
@@ -82,9 +90,11 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
         match name.as_str() {
             "-h" | "--help" => return Ok(None),
             "-c" | "--container" => match value("--container")?.as_str() {
-                "y4m" => o.y4m = true,
-                "none" | "raw" => o.y4m = false,
-                other => return Err(format!("unknown container {other} (y4m or none)")),
+                "y4m" => (o.y4m, o.wave) = (true, None),
+                "wav" => (o.y4m, o.wave) = (false, Some(Wave::Riff)),
+                "w64" => (o.y4m, o.wave) = (false, Some(Wave::W64)),
+                "none" | "raw" => (o.y4m, o.wave) = (false, None),
+                other => return Err(format!("unknown container {other} (y4m, wav, w64 or none)")),
             },
             "-s" | "--start" => o.start = Some(int(value("--start")?, "--start")?),
             "-e" | "--end" => o.end = Some(int(value("--end")?, "--end")?),
@@ -265,11 +275,32 @@ fn run(py: Python<'_>, o: &Options) -> PyResult<i32> {
         eprintln!("vsvk pipe: y4m carries video only; use --container none for audio");
         return Ok(1);
     }
+    if o.wave.is_some() && !node.is_audio() {
+        eprintln!("vsvk pipe: wav and w64 carry audio only; use --container y4m or none for video");
+        return Ok(1);
+    }
     if o.y4m {
         // fail before any frame is made when the format can't be carried
         if let Err(e) = y4m_colorspace(node.video_info().expect("video"), None) {
             eprintln!("vsvk pipe: {e}");
             return Ok(1);
+        }
+        if alpha.is_some() {
+            eprintln!("vsvk pipe: y4m cannot carry the output's alpha; use --container none (alpha planes follow each frame)");
+            return Ok(1);
+        }
+    }
+    let mut wave_header = None;
+    if let Some(kind) = o.wave {
+        let ai = node.audio_info().expect("audio");
+        let first = start * AUDIO_FRAME_SAMPLES;
+        let samples = ((end + 1) * AUDIO_FRAME_SAMPLES).min(ai.numSamples) - first;
+        match wave::header(kind, &ai.format, ai.sampleRate, samples) {
+            Ok(h) => wave_header = Some(h),
+            Err(e) => {
+                eprintln!("vsvk pipe: {e}");
+                return Ok(1);
+            }
         }
     }
     let mut sink = match open_sink(o.out.as_deref()) {
@@ -299,6 +330,7 @@ fn run(py: Python<'_>, o: &Options) -> PyResult<i32> {
     }
     let window = o.requests.filter(|r| *r > 0).unwrap_or(core.threads() as i64) as usize;
     let mut pre = Prefetcher::new(node.clone(), start as i32, end as i32 + 1, window);
+    let mut pre_alpha = alpha.as_ref().map(|a| Prefetcher::new(a.clone(), start as i32, end as i32 + 1, window));
     let count = end - start + 1;
     let t0 = Instant::now();
     let mut last_progress = t0;
@@ -329,7 +361,22 @@ fn run(py: Python<'_>, o: &Options) -> PyResult<i32> {
                 break;
             }
         };
+        let alpha_frame = match pre_alpha.as_mut().and_then(|p| p.next(py)) {
+            None => None,
+            Some(Ok((_, a))) => Some(a),
+            Some(Err(e)) => {
+                if o.progress {
+                    eprintln!();
+                }
+                eprintln!("vsvk pipe: alpha of frame {n} failed: {}", e.value(py));
+                status = if e.is_instance_of::<PyKeyboardInterrupt>(py) { 130 } else { 1 };
+                break;
+            }
+        };
         buf.clear();
+        if let Some(h) = wave_header.take() {
+            buf.extend_from_slice(&h);
+        }
         if o.y4m {
             if n == start as i32 {
                 match y4m_header(&node, Some(&f)) {
@@ -347,6 +394,9 @@ fn run(py: Python<'_>, o: &Options) -> PyResult<i32> {
             append_samples(&f, &mut buf);
         } else {
             append_planes(&f, &mut buf);
+            if let Some(a) = &alpha_frame {
+                append_planes(a, &mut buf);
+            }
         }
         let sink_ref = &mut sink;
         let data = std::mem::take(&mut buf);
@@ -521,7 +571,8 @@ pub fn append_samples(f: &Frame, buf: &mut Vec<u8>) {
         for ch in &channels {
             // SAFETY: sample s of a channel lies inside its buffer (width samples of bps bytes).
             let sample = unsafe { std::slice::from_raw_parts(ch.add(s * bps), bps) };
-            // little endian: a 24-bit sample stored in 4 bytes keeps its low 3
+            // 24-bit samples are stored right-aligned in 4 bytes (R81's plugins and filters agree:
+            // std.AudioGain there reads them so); little endian, their low 3 bytes are the sample
             buf.extend_from_slice(&sample[..out_bytes]);
         }
     }

@@ -538,3 +538,34 @@ fn examples_run() {
     }
     assert!(seen >= 2, "too few examples ran");
 }
+
+#[test]
+fn wav_w64_and_raw_audio_carry_the_cores_samples() {
+    have_ffmpeg();
+    let dir = scratch("wave");
+    let check = reference::workspace_root().join("tests/python/check_wave.py");
+    let r = run(&["python", &check.display().to_string(), &noise().display().to_string(), &vsvk().display().to_string(), &dir.display().to_string()], &dir);
+    assert!(r.ok(), "{}\nstdout:\n{}", r.describe(), String::from_utf8_lossy(&r.stdout));
+    let out = String::from_utf8_lossy(&r.stdout);
+    assert_eq!(out.matches("ok ").count(), 5, "{out}");
+}
+
+#[test]
+fn raw_output_carries_alpha_after_each_frame_and_y4m_refuses_it() {
+    let dir = scratch("alpha");
+    let script = write_script(
+        &dir,
+        "alpha.vpy",
+        "import vapoursynth as vs\ncore = vs.core\n\
+         c = core.std.BlankClip(width=6, height=4, format=vs.YUV420P8, length=3, color=[10, 20, 30])\n\
+         a = core.std.BlankClip(width=6, height=4, format=vs.GRAY8, length=3, color=[200])\n\
+         c.set_output(alpha=a)\n",
+    );
+    let r = run(&["pipe", &script, "-"], &dir);
+    assert!(r.ok(), "{}", r.describe());
+    let frame: Vec<u8> = [vec![10u8; 24], vec![20u8; 6], vec![30u8; 6], vec![200u8; 24]].concat();
+    assert_eq!(r.stdout, frame.repeat(3));
+    let r = run(&["pipe", "-c", "y4m", &script, "-"], &dir);
+    assert_eq!(r.code(), Some(1), "{}", r.describe());
+    assert!(r.stderr.contains("alpha"), "{}", r.stderr);
+}
