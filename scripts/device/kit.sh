@@ -3,12 +3,14 @@
 # plugins, the 1.4 loader, zimg and the oracle driver, all x86-64 builds made here. The device machine
 # has no network, so everything a benchmark or test there needs travels in .dev (and .gl, glvnd).
 # Usage: scripts/device/kit.sh   (after cargo build --release and the oracle driver build)
-# Carry [".gl", ".dev"] and start the command with: scripts/device/run.sh PART...
+# Carry [".gl", ".devpack"] and start the command with: scripts/device/run.sh PART...
+# (.dev is over the device tool's 64 MiB by itself; it travels as .devpack/dev.tar.xz.)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 REF=${VSVK_REF:-$HOME/.cache/vsvk-ref}
 K=.dev
 grep -qx '/.dev/' .git/info/exclude 2>/dev/null || echo /.dev/ >> .git/info/exclude
+grep -qx '/.devpack/' .git/info/exclude 2>/dev/null || echo /.devpack/ >> .git/info/exclude
 grep -qx '/.gl/' .git/info/exclude 2>/dev/null || echo /.gl/ >> .git/info/exclude
 rm -rf $K; mkdir -p $K/ref $K/plugins $K/vk $K/lib $K/ours $K/python
 strip -o $K/libvsvk.so target/release/libvsvk.so
@@ -17,6 +19,9 @@ cp -a $REF/loader/lib/libvulkan.so* $K/vk/
 cp -L /usr/lib/x86_64-linux-gnu/libzimg.so.2 $K/lib/
 for p in libknlmvulkan.so bm3dvk2.so eedi3vk2.so nnedi3vk vsfeel cas.so; do cp -a $REF/plugins/$p $K/plugins/; done
 cp target/vsvk-oracle/driver $K/ 2>/dev/null || true
+# vsvk pipe against R81's vspipe: our launcher, and R81's wheel (its vspipe and Python module).
+cp target/release/vsvk $K/ 2>/dev/null && strip $K/vsvk
+mkdir -p $K/whl && cp $REF/wheels/vapoursynth-81-*.whl $K/whl/
 cp target/vsvk-oracle/*.so $K/ours/ 2>/dev/null || true
 # Our own cdylib plugins and the Python module, where built.
 for f in target/release/libvsvk_vk.so; do [ -f $f ] && strip -o $K/ours/$(basename $f) $f; done
@@ -35,4 +40,5 @@ if [ ! -d .gl ] || [ -z "$(ls .gl/*.deb 2>/dev/null)" ]; then
   o='-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64'
   apt-get $o update >/dev/null && (cd .gl && apt-get $o download libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2 >/dev/null)
 fi
-du -sh $K .gl
+mkdir -p .devpack && tar -cf - $K | xz -T0 -6 > .devpack/dev.tar.xz
+du -sh $K .gl .devpack

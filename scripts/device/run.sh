@@ -5,7 +5,7 @@
 # DRIVER (oracle driver), PLUGINS (R81's GPU plugins), OURS (our test/cdylib plugins), PYMOD.
 cd "$(dirname "$0")/../.."
 for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
-export KIT=$PWD/.dev
+if [ -f .devpack/dev.tar.xz ]; then tar -C /tmp -xJf .devpack/dev.tar.xz; export KIT=/tmp/.dev; else export KIT=$PWD/.dev; fi
 export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
 export CORE_OURS=$KIT/libvsvk.so CORE_REF=$KIT/ref/libvapoursynth.so.4 VK_LIB=$KIT/vk
