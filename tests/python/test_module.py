@@ -66,6 +66,8 @@ def test_vulkan_calls_answer():
         assert 'name' in info
     except vs.Error as e:
         assert str(e)
+        import os
+        assert os.environ.get('VSVK_EXPECT_VULKAN') != '1', f'no device where one is expected: {e}'
         return
     # a usable device: GPU resident clips and frames say so, and their planes are not CPU memory
     g = core.std.GPUUpload(core.std.BlankClip(width=32, height=16, format=vs.YUV420P8, length=2))
@@ -260,6 +262,34 @@ def test_gpu_resident_and_timings():
     c.std.Crop(left=2).get_frame(1)
     core.timings.enabled = False
     assert isinstance(c.timings, int)
+
+
+def _fresh(code):
+    """Runs code in a new interpreter (a new core), returning its stdout; raises on failure."""
+    import subprocess
+    r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def test_set_vulkan_device():
+    import os
+    # on a machine with a usable device (CI has lavapipe) the tests say so with VSVK_EXPECT_VULKAN=1
+    expect = os.environ.get('VSVK_EXPECT_VULKAN') == '1'
+    out = _fresh('import vsvk as vs\n'
+                 'try:\n    vs.core.set_vulkan_device(0)\nexcept vs.Error as e:\n    print("no device:", e); raise SystemExit\n'
+                 'print("name:", vs.core.vulkan_device_info["name"])\n'
+                 'try:\n    vs.core.set_vulkan_device(0)\nexcept vs.Error as e:\n    print("late:", e)\n')
+    if not expect and out.startswith('no device:'):
+        return
+    lines = out.splitlines()
+    assert lines[0].startswith('name: ') and len(lines[0]) > 6, out
+    # the device is in use: choosing again is an error, with a message
+    assert lines[1].startswith('late: ') and len(lines[1]) > 10, out
+    # an index past the list is refused, naming the index and the count
+    n = len(vs.core.vulkan_devices)
+    out = _fresh('import vsvk as vs\ntry:\n    vs.core.set_vulkan_device(%d)\nexcept vs.Error as e:\n    print(e)\n' % (n + 3))
+    assert str(n + 3) in out and str(n) in out, out
 
 
 def main():
