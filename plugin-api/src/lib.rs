@@ -1,3 +1,23 @@
-//! ABI types shared between the vsvk core and plugins, and (in `safe`) a layer for Rust filter authors.
+//! ABI types shared between the vsvk core and plugins (`abi`, `vulkan`), and a safe layer for
+//! writing VapourSynth-ABI plugins in Rust (the other modules; docs/PLUGIN-API.md walks through a
+//! complete plugin).
+//!
+//! The safe layer: [`plugin`] registers functions, [`map`] reads typed arguments and writes
+//! results, [`node`] and [`frame`] wrap clips and frames, [`filter`] turns a Rust [`filter::Filter`]
+//! into a core filter, [`gpu`] runs compute work on the core's Vulkan device (exec pools as a guard,
+//! shaders compiled through the core, pipelines with push descriptors and push constants), and
+//! [`error::Error`] is what they all fail with. Every entry point from the core goes through
+//! [`plugin`] or [`filter`], which catch panics and turn errors into the core's error strings.
 pub mod abi;
 pub mod vulkan;
+
+pub mod api;
+pub mod error;
+pub mod filter;
+pub mod frame;
+pub mod gpu;
+pub mod map;
+pub mod node;
+pub mod plugin;
+
+pub use error::{Error, Result};

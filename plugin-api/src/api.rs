@@ -1,0 +1,58 @@
+//! The core's function table, kept once per process. Every call from the core into a plugin
+//! hands the table over; the layer stores the first one so that wrappers (frames, nodes, maps)
+//! need not carry it. A process loads one core library, so there is only ever one table.
+use std::sync::atomic::{AtomicPtr, Ordering};
+
+use crate::abi::{VSAPI, VSCore, VSVideoFormat};
+
+static API: AtomicPtr<VSAPI> = AtomicPtr::new(std::ptr::null_mut());
+
+/// Records the table handed to an entry point.
+pub(crate) fn set(vsapi: *const VSAPI) {
+    if !vsapi.is_null() {
+        API.store(vsapi.cast_mut(), Ordering::Release);
+    }
+}
+
+/// The core's table. Only entry points of this layer run plugin code, and each stores the table
+/// before that, so a missing table is a bug in the layer.
+pub fn api() -> &'static VSAPI {
+    let p = API.load(Ordering::Acquire);
+    assert!(!p.is_null(), "vsvk-plugin-api: the VSAPI table is used before any entry point stored it");
+    // SAFETY: the core's table lives as long as the core library, which outlives its plugins.
+    unsafe { &*p }
+}
+
+/// The core a call came with. Only valid during that call and the life of filters it creates.
+#[derive(Clone, Copy, Debug)]
+pub struct Core(pub(crate) *mut VSCore);
+
+// SAFETY: the core is thread safe; the pointer is only handed back to the core's own functions.
+unsafe impl Send for Core {}
+unsafe impl Sync for Core {}
+
+impl Core {
+    pub fn as_ptr(self) -> *mut VSCore {
+        self.0
+    }
+
+    /// `queryVideoFormat`: the format with these properties, if the core knows one.
+    pub fn query_video_format(self, color_family: i32, sample_type: i32, bits: i32, ssw: i32, ssh: i32) -> Option<VSVideoFormat> {
+        let mut f = VSVideoFormat::default();
+        // SAFETY: `f` is a valid out pointer and the core pointer came from the core.
+        let ok = unsafe { (api().queryVideoFormat)(&mut f, color_family, sample_type, bits, ssw, ssh, self.0) };
+        (ok != 0).then_some(f)
+    }
+
+    /// The short name of a format (`YUV420P8`), for messages.
+    pub fn format_name(f: &VSVideoFormat) -> String {
+        let mut buf = [0 as std::ffi::c_char; 32];
+        // SAFETY: the buffer has the 32 bytes the function writes at most.
+        let ok = unsafe { (api().getVideoFormatName)(f, buf.as_mut_ptr()) };
+        if ok == 0 {
+            return "Undefined".into();
+        }
+        // SAFETY: the core wrote a terminated string into the buffer.
+        unsafe { std::ffi::CStr::from_ptr(buf.as_ptr()) }.to_string_lossy().into_owned()
+    }
+}

@@ -1,0 +1,50 @@
+//! The one error type of the layer. Inside a plugin errors stay typed; at the ABI they become the
+//! strings the core shows (`Name: message`).
+use ash::vk;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A problem with what the user passed, in the words the user should read.
+    #[error("{0}")]
+    Invalid(String),
+    /// An argument of the wrong kind or missing.
+    #[error("argument {key}: {problem}")]
+    Argument { key: String, problem: String },
+    /// A call into the core that failed, with the core's own message.
+    #[error("{call} failed: {message}")]
+    Core { call: &'static str, message: String },
+    /// A Vulkan call that failed.
+    #[error("{call} failed: {result}")]
+    Vulkan { call: &'static str, result: vk::Result },
+    /// A shader the core could not compile, with the compiler's log.
+    #[error("shader compilation failed: {0}")]
+    Shader(String),
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    pub fn invalid(msg: impl Into<String>) -> Error {
+        Error::Invalid(msg.into())
+    }
+}
+
+/// Turns a Vulkan result into ours, naming the call.
+pub(crate) fn check(call: &'static str, r: vk::Result) -> Result<()> {
+    if r == vk::Result::SUCCESS {
+        Ok(())
+    } else {
+        Err(Error::Vulkan { call, result: r })
+    }
+}
+
+/// The text a core wrote into an error buffer.
+pub(crate) fn buffer_text(buf: &[std::ffi::c_char]) -> String {
+    let bytes: Vec<u8> = buf.iter().take_while(|&&c| c != 0).map(|&c| c as u8).collect();
+    let s = String::from_utf8_lossy(&bytes).into_owned();
+    if s.is_empty() {
+        "no reason given".into()
+    } else {
+        s
+    }
+}

@@ -1,0 +1,123 @@
+//! Filters: a Rust [`Filter`] behind the core's getFrame/free callbacks.
+//!
+//! The layer does the request/ready dance: on the initial activation it requests what
+//! [`Filter::requests`] names, and once they are ready it hands the frames to
+//! [`Filter::get_frame`] in the same order. Errors become `Name: message` filter errors and panics
+//! are caught, so nothing unwinds into the core.
+use std::ffi::{c_int, c_void, CString};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use crate::abi::*;
+use crate::api::{self, Core};
+use crate::error::Result;
+use crate::frame::Frame;
+use crate::map::Out;
+use crate::node::Node;
+
+pub trait Filter: Send + Sync + 'static {
+    /// The input frames output frame `n` needs, as (input index, frame number). The default is
+    /// frame `n` of every input, or its last frame when it is shorter.
+    fn requests(&self, n: i32, lengths: &[i32]) -> Vec<(usize, i32)> {
+        lengths.iter().enumerate().map(|(i, &len)| (i, n.min(len - 1).max(0))).collect()
+    }
+
+    /// Makes output frame `n` from the requested frames.
+    fn get_frame(&self, n: i32, frames: Vec<Frame>, core: Core) -> Result<Frame>;
+}
+
+/// How the filter is declared to the core.
+pub struct Spec {
+    pub name: String,
+    pub info: VSVideoInfo,
+    pub inputs: Vec<Node>,
+    /// Declares GPU resident output (`ffGPUOutput`); the return type must say `vnode:gpu`.
+    pub gpu_output: bool,
+}
+
+struct Instance<F> {
+    name: String,
+    inputs: Vec<Node>,
+    lengths: Vec<i32>,
+    filter: F,
+}
+
+/// Creates the filter and returns it under `clip`.
+pub fn create<F: Filter>(out: &mut Out, core: Core, spec: Spec, filter: F) {
+    let lengths: Vec<i32> = spec.inputs.iter().map(|n| n.video_info().map_or(1, |v| v.numFrames)).collect();
+    let deps: Vec<VSFilterDependency> = spec
+        .inputs
+        .iter()
+        .zip(&lengths)
+        .map(|(n, &len)| VSFilterDependency { source: n.as_ptr(), requestPattern: if len == spec.info.numFrames { rpStrictSpatial } else { rpGeneral } })
+        .collect();
+    let name = CString::new(spec.name.clone()).expect("filter names have no NUL");
+    let inst = Box::new(Instance { name: spec.name, inputs: spec.inputs, lengths, filter });
+    let flags = if spec.gpu_output { ffGPUOutput } else { 0 };
+    let a = api::api();
+    // SAFETY: the info, dependencies and name are valid for the call; the core owns the instance
+    // from here and hands it back to `free`.
+    unsafe {
+        (a.createVideoFilterEx)(
+            out.as_ptr(),
+            name.as_ptr(),
+            &spec.info,
+            Some(get_frame::<F>),
+            Some(free::<F>),
+            fmParallel,
+            flags,
+            deps.as_ptr(),
+            deps.len() as c_int,
+            Box::into_raw(inst).cast(),
+            core.as_ptr(),
+        )
+    };
+}
+
+unsafe extern "C" fn get_frame<F: Filter>(
+    n: c_int,
+    reason: c_int,
+    data: *mut c_void,
+    _frame_data: *mut *mut c_void,
+    ctx: *mut VSFrameContext,
+    core: *mut VSCore,
+    vsapi: *const VSAPI,
+) -> *const VSFrame {
+    api::set(vsapi);
+    // SAFETY: `data` is the Instance created for this filter, alive until `free`.
+    let inst = unsafe { &*(data as *const Instance<F>) };
+    let a = api::api();
+    let r = catch_unwind(AssertUnwindSafe(|| -> Result<*const VSFrame> {
+        let reqs = inst.filter.requests(n, &inst.lengths);
+        if reason == arInitial {
+            for (i, m) in reqs {
+                // SAFETY: a node of this filter, within the call.
+                unsafe { (a.requestFrameFilter)(m, inst.inputs[i].as_ptr(), ctx) };
+            }
+            return Ok(std::ptr::null());
+        }
+        if reason != arAllFramesReady {
+            return Ok(std::ptr::null());
+        }
+        // SAFETY: every one of these was requested and is ready; each call gives a reference.
+        let frames = reqs.into_iter().map(|(i, m)| unsafe { Frame::from_raw((a.getFrameFilter)(m, inst.inputs[i].as_ptr(), ctx)) }).collect();
+        Ok(inst.filter.get_frame(n, frames, Core(core))?.into_raw())
+    }));
+    let msg = match r {
+        Ok(Ok(f)) => return f,
+        Ok(Err(e)) => format!("{}: {e}", inst.name),
+        Err(p) => format!("{}: internal error: {}", inst.name, crate::plugin::panic_text(&*p)),
+    };
+    let c = CString::new(msg.replace('\0', " ")).expect("NULs replaced");
+    // SAFETY: the context of this call.
+    unsafe { (a.setFilterError)(c.as_ptr(), ctx) };
+    std::ptr::null()
+}
+
+unsafe extern "C" fn free<F: Filter>(data: *mut c_void, _core: *mut VSCore, vsapi: *const VSAPI) {
+    api::set(vsapi);
+    // SAFETY: the core gives the instance back exactly once.
+    let inst = unsafe { Box::from_raw(data as *mut Instance<F>) };
+    if let Err(p) = catch_unwind(AssertUnwindSafe(move || drop(inst))) {
+        eprintln!("filter free failed: {}", crate::plugin::panic_text(&*p));
+    }
+}

@@ -1,0 +1,56 @@
+//! Clips: an owned node reference, released on drop.
+use crate::abi::{VSNode, VSVideoInfo, mtVideo};
+use crate::api::api;
+use crate::error::{Error, Result};
+
+pub struct Node(*mut VSNode);
+
+// SAFETY: node references may be used and released from any thread.
+unsafe impl Send for Node {}
+unsafe impl Sync for Node {}
+
+impl Node {
+    /// Takes over one reference the caller owns.
+    ///
+    /// # Safety
+    /// `p` is a node reference the caller owns and gives up.
+    pub unsafe fn from_raw(p: *mut VSNode) -> Node {
+        Node(p)
+    }
+
+    pub fn as_ptr(&self) -> *mut VSNode {
+        self.0
+    }
+
+    /// Gives the reference up to the caller.
+    pub fn into_raw(self) -> *mut VSNode {
+        let p = self.0;
+        std::mem::forget(self);
+        p
+    }
+
+    /// The clip's video info; an error for audio clips.
+    pub fn video_info(&self) -> Result<VSVideoInfo> {
+        // SAFETY: we hold a reference to the node.
+        unsafe {
+            if (api().getNodeType)(self.0) != mtVideo {
+                return Err(Error::invalid("a video clip is needed, not an audio clip"));
+            }
+            Ok(*(api().getVideoInfo)(self.0))
+        }
+    }
+}
+
+impl Clone for Node {
+    fn clone(&self) -> Node {
+        // SAFETY: we hold a reference, so adding one is valid.
+        Node(unsafe { (api().addNodeRef)(self.0) })
+    }
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        // SAFETY: we own this reference.
+        unsafe { (api().freeNode)(self.0) }
+    }
+}
