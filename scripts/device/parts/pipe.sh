@@ -4,6 +4,8 @@
 set -u
 python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/r81 $KIT/whl/vapoursynth-81-*.whl || exit 1
 chmod +x /tmp/r81/vapoursynth/vspipe
+# R81's VSScript needs to be told which Python to embed (it says so otherwise)
+PYTHONPATH=/tmp/r81 python3 -m vapoursynth config 2>&1 | tail -2
 export VSVK_REF=$KIT VSVK_PYTHON_MODULE=$PYMOD/vsvk.abi3.so
 cat > /tmp/std_chain.vpy <<'PY'
 import vapoursynth as vs
@@ -19,6 +21,7 @@ c.set_output()
 PY
 run() {  # name cmd...
   local t0=$(date +%s%N)
+  rm -f /tmp/pipe.out
   "${@:2}" /tmp/pipe.out 2>/tmp/pipe.err; local rc=$?
   local ms=$(( ($(date +%s%N) - t0) / 1000000 ))
   printf '%-6s rc=%d %6d ms  md5=%s\n' "$1" $rc $ms "$(md5sum < /tmp/pipe.out | cut -c1-12)"
