@@ -260,3 +260,36 @@ fn errors_name_the_filter_and_the_problem() {
         }
     }
 }
+
+const NEIGHBOUR: [&str; 9] = [
+    "NS.Minimum",
+    "NS.Maximum:planes=0",
+    "NS.Minimum:coordinates=1:coordinates=0:coordinates=1:coordinates=0:coordinates=0:coordinates=1:coordinates=0:coordinates=1",
+    "NS.Maximum:threshold=3.0",
+    "NS.Median",
+    "NS.Inflate",
+    "NS.Deflate",
+    "NS.Inflate:threshold=2.0",
+    "NS.Deflate:threshold=5.0:planes=1:planes=2",
+];
+
+#[test]
+fn neighbourhood_every_format_identical() {
+    for f in INT.iter().chain(&FLOAT) {
+        for s in NEIGHBOUR {
+            let s = if f.starts_with("Gray") { s.replace(":planes=1:planes=2", "") } else { s.to_string() };
+            let s = if FLOAT.contains(f) { s.replace("threshold=3.0", "threshold=0.01").replace("threshold=2.0", "threshold=0.02").replace("threshold=5.0", "threshold=0.05") } else { s };
+            exact(f, &s);
+        }
+    }
+}
+
+#[test]
+fn plane_stats_integer_identical() {
+    // the properties are part of the fingerprint
+    for f in INT {
+        exact(f, "NS.PlaneStats:@clipa");
+        exact(f, "NS.FlipVertical,NS.PlaneStats:@:clipa=$0:clipb=$1:plane=0:prop='PS");
+    }
+    exact("YUV420P10", "NS.FlipHorizontal,NS.PlaneStats:@:clipa=$0:clipb=$1:plane=2");
+}
