@@ -196,18 +196,25 @@ pub struct Program {
     pub jobs: Vec<Job>,
     pub scratch: Vec<Scratch>,
     pub tables: Vec<Buffer>,
+    /// pipelines by shader source: planes with the same kernel share one
+    made: std::collections::HashMap<String, PipelineId>,
 }
 
 impl Program {
     pub fn new(core: Core, format: VSVideoFormat, width: i32, height: i32) -> Result<Program> {
         let gpu = Gpu::new(core)?;
-        Ok(Program { pool: gpu.exec_pool()?, gpu, format, width, height, props_from: 0, copies: Vec::new(), jobs: Vec::new(), scratch: Vec::new(), tables: Vec::new() })
+        Ok(Program { pool: gpu.exec_pool()?, gpu, format, width, height, props_from: 0, copies: Vec::new(), jobs: Vec::new(), scratch: Vec::new(), tables: Vec::new(), made: Default::default() })
     }
 
     /// Compiles a kernel with `dst` and `srcs` storage.
     pub fn kernel(&mut self, dst: St, srcs: &[St], defines: &str, helpers: &str, body: &str) -> Result<PipelineId> {
         let src = shader(dst, srcs, defines, helpers, body);
-        self.pool.pipeline(&src, 1 + srcs.len() as u32, 80)
+        if let Some(&p) = self.made.get(&src) {
+            return Ok(p);
+        }
+        let p = self.pool.pipeline(&src, 1 + srcs.len() as u32, 80)?;
+        self.made.insert(src, p);
+        Ok(p)
     }
 
     pub fn table<T: Copy>(&mut self, data: &[T]) -> Result<usize> {

@@ -1,0 +1,46 @@
+#!/bin/bash
+# Issue 6 on the H200: the vk plugin (plugins/vk, $OURS/libvsvk_vk.so from kit.sh).
+# 1. Spot check at 1080p: vk.X on our core and on R81 against std.X on R81 (fingerprints equal:
+#    integer formats, and the float filters that are exact by construction).
+# 2. fps side by side at 1080p: the same chain as vk on our core, as vk on R81, as R81's CPU std;
+#    and the published GPU plugins' vsfeel.GaussBlur / vsfeel.Box next to them.
+set -u
+VK=$OURS/libvsvk_vk.so
+N=$OURS/vsvknoise.so
+[ -f "$VK" ] || { echo "no $VK: build with cargo build --release -p vsvk-vk before kit.sh"; exit 1; }
+drv() {  # core format chain [extra...]
+  local core=$1 fmt=$2 chain=$3; shift 3
+  "$DRIVER" "$core" --plugin "$N" --plugin "$VK" --plugin "$PLUGINS/vsfeel/libvsfeel.so" --format "$fmt" "$@" "$chain" 2>&1 | tail -1
+}
+hash() { local h=${1#*hash=}; echo "${h%% *}"; }
+fps() { echo "${1##*fps=}"; }
+S="--width 1920 --height 1080 --frames 24"
+echo "--- correctness at 1920x1080 (std on R81 | vk on ours | vk on R81)"
+for c in "YUV420P8 NS.Invert" "YUV420P10 NS.Limiter:min=64.0:max=900.0" "YUV420P8 NS.Levels:min_in=16.0:max_in=235.0:gamma=1.3" \
+         "YUV444P16 NS.Binarize" "YUV420P8 NS.FlipVertical,NS.Merge:@:clipa=\$0:clipb=\$1:weight=0.3" \
+         "YUV420P8 NS.FlipVertical,NS.MakeDiff:@:clipa=\$0:clipb=\$1" "YUV420P8 NS.Crop:left=8:right=8:top=4:bottom=4" \
+         "YUV420P8 NS.AddBorders:left=8:top=2" "YUV420P8 NS.Transpose" "GrayS NS.Turn180" \
+         "YUV420P8 NS.Minimum" "YUV420P10 NS.Median" "GrayS NS.Inflate" "YUV444PS NS.Deflate" "YUV420P8 NS.PlaneStats:@clipa"; do
+  set -- $c
+  a=$(drv "$CORE_REF" $1 "${2//NS./std.}" $S); b=$(drv "$CORE_OURS" $1 "${2//NS./vk.},std.GPUDownload" $S); r=$(drv "$CORE_REF" $1 "${2//NS./vk.},std.GPUDownload" $S)
+  [ "$(hash "$a")" = "$(hash "$b")" ] && [ "$(hash "$a")" = "$(hash "$r")" ] && [ "${a:0:2}" = ok ] && v=SAME || v=DIFF
+  printf '%-4s %-10s %s\n' $v $1 "$2"
+  [ $v = SAME ] || { echo "  std R81: $a"; echo "  vk ours: $b"; echo "  vk R81:  $r"; }
+done
+echo "--- fps at 1920x1080, 200 frames: vk on ours | vk on R81 | std (CPU) on R81"
+S="--width 1920 --height 1080 --frames 200"
+for c in "YUV420P8 NS.Invert" \
+         "YUV420P16 NS.Minimum,NS.Maximum,NS.Median" \
+         "YUV420P8 NS.Levels:min_in=16.0:max_in=235.0,NS.Inflate,NS.Deflate,NS.Limiter:min=16.0:max=235.0" \
+         "GrayS NS.Median,NS.Inflate,NS.FlipHorizontal" \
+         "YUV420P8 NS.FlipVertical,NS.Merge:@:clipa=\$0:clipb=\$1,NS.Transpose,NS.Transpose,NS.Crop:left=8:right=8,NS.AddBorders:left=8:right=8"; do
+  set -- $c
+  b=$(drv "$CORE_OURS" $1 "std.GPUUpload,${2//NS./vk.},std.GPUDownload" $S); r=$(drv "$CORE_REF" $1 "std.GPUUpload,${2//NS./vk.},std.GPUDownload" $S); a=$(drv "$CORE_REF" $1 "${2//NS./std.}" $S)
+  printf '%-10s %-90s vk-ours=%8s vk-R81=%8s std-R81=%8s\n' $1 "$2" "$(fps "$b")" "$(fps "$r")" "$(fps "$a")"
+done
+echo "--- published GPU plugins at 1920x1080 (ours | R81); no vk BoxBlur/Convolution yet to set beside them"
+for c in "GrayS vsfeel.GaussBlur" "GrayS vsfeel.Box" "YUV420P16 vsfeel.Box" "GrayS vk.Median" "GrayS vk.Inflate"; do
+  set -- $c
+  b=$(drv "$CORE_OURS" $1 "std.GPUUpload,$2,std.GPUDownload" $S); r=$(drv "$CORE_REF" $1 "std.GPUUpload,$2,std.GPUDownload" $S)
+  printf '%-10s %-30s ours=%8s R81=%8s\n' $1 "$2" "$(fps "$b")" "$(fps "$r")"
+done
