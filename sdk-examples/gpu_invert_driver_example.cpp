@@ -5,7 +5,7 @@
  *   gpu_invert_driver_example LIBCORE [--device N] [--plugin PATH] [--format NAME]
  *                             [--width W] [--height H] [--frames N]
  *
- *  1. loads the core library at run time (dlopen + getVapourSynthAPI), so one binary runs on any
+ *  1. loads the core library at run time (dlopen, LoadLibrary on Windows, + getVapourSynthAPI), so one binary runs on any
  *     core: vsvk's libvsvk.so or VapourSynth's libvapoursynth.so.4;
  *  2. lists the Vulkan devices (enumerateVulkanDevices, which needs no core) and picks one: the
  *     index given with --device, else the usable device with the most memory, discrete first;
@@ -28,7 +28,12 @@
 #include "VapourSynth4.h"
 #include "VSVulkan4.h"
 
+#ifdef _WIN32
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+#else
 #include <dlfcn.h>
+#endif
 
 #include <cmath>
 #include <cstdint>
@@ -41,6 +46,28 @@
 namespace {
 
 typedef const VSAPI *(VS_CC *GetApi)(int version);
+
+/* The core library's getVapourSynthAPI, or NULL with why in err. (The Windows branch has not been
+   compiled: see README.md.) */
+GetApi load_core(const char *path, std::string &err) {
+#ifdef _WIN32
+    HMODULE lib = LoadLibraryA(path);
+    if (!lib) {
+        err = "LoadLibrary failed with error " + std::to_string(GetLastError());
+        return nullptr;
+    }
+    GetApi get = reinterpret_cast<GetApi>(reinterpret_cast<void *>(GetProcAddress(lib, "getVapourSynthAPI")));
+#else
+    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        err = dlerror();
+        return nullptr;
+    }
+    GetApi get = reinterpret_cast<GetApi>(dlsym(lib, "getVapourSynthAPI"));
+#endif
+    if (!get) err = "the library exports no getVapourSynthAPI";
+    return get; /* the library stays loaded for the life of the process */
+}
 
 [[noreturn]] void fail(const std::string &message) {
     std::fflush(stdout);
@@ -294,10 +321,9 @@ struct Reader {
 int main(int argc, char **argv) {
     Options o = parse(argc, argv);
 
-    void *lib = dlopen(o.library, RTLD_NOW | RTLD_LOCAL);
-    if (!lib) fail(std::string("cannot load the core: ") + dlerror());
-    GetApi get_api = reinterpret_cast<GetApi>(dlsym(lib, "getVapourSynthAPI"));
-    if (!get_api) fail(std::string(o.library) + " exports no getVapourSynthAPI");
+    std::string why;
+    GetApi get_api = load_core(o.library, why);
+    if (!get_api) fail(std::string("cannot load the core ") + o.library + ": " + why);
     const VSAPI *api = get_api(VAPOURSYNTH_API_VERSION);
     if (!api) fail("the core does not provide API 4.3 (getVulkanAPI needs it)");
     const VSVULKANAPI *vk = api->getVulkanAPI();
