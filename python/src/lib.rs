@@ -22,6 +22,7 @@ use vsvk_plugin_api::abi::*;
 pub mod cli;
 pub mod convert;
 pub mod corepy;
+pub mod dlpack;
 pub mod format;
 pub mod frame;
 pub mod node;
@@ -152,6 +153,7 @@ fn vsvk_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<frame::AudioFrame>()?;
     m.add_class::<frame::FrameProps>()?;
     m.add_class::<frame::PlaneBuffer>()?;
+    dlpack::register(m)?;
     m.add_function(wrap_pyfunction!(get_output, m)?)?;
     m.add_function(wrap_pyfunction!(get_outputs, m)?)?;
     m.add_function(wrap_pyfunction!(clear_output, m)?)?;
