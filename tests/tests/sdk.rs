@@ -182,3 +182,34 @@ fn driver_example_runs_on_both_cores() {
     let out = run(cmd, LIMIT);
     assert!(!out.success() && out.stdout.contains("error: setVulkanDevice: "), "{}", out.describe());
 }
+
+/// The DLPack hand-off's CPU-side half (CI has no CUDA): examples/dlpack_torch.py reports each
+/// exported plane (shape, byte strides, dtype, a memoryId, a producer pair to wait) and the missing
+/// CUDA driver by name; CPU frames are refused. The H200 part checks the tensors themselves.
+#[test]
+fn dlpack_planes_without_cuda() {
+    let vsvk = reference::target_dir().join("release/vsvk");
+    assert!(vsvk.is_file(), "{} is missing: cargo build --release", vsvk.display());
+    let plugin = examples().join("gpu_invert_example.so");
+    let mut cmd = Command::new(&vsvk);
+    cmd.env("VK_ICD_FILENAMES", lavapipe()).current_dir(reference::workspace_root());
+    cmd.args(["python", "examples/dlpack_torch.py", "--plugin"]).arg(&plugin).args(["--format", "YUV420P10", "--size", "66x42", "--frames", "2"]);
+    let out = run(cmd, LIMIT);
+    assert!(out.success(), "dlpack_torch.py: {}", out.describe());
+    if out.stdout.lines().last().is_some_and(|l| l.starts_with("ok planes=")) {
+        return; // a machine with CUDA: the real check ran
+    }
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{}", out.stdout);
+    for (p, (w, h)) in [(66, 42), (33, 21), (33, 21)].into_iter().enumerate() {
+        let l = lines[p];
+        assert!(l.starts_with(&format!("YUV420P10 plane {p}: shape=({h}, {w}) strides=(")), "{l}");
+        assert!(l.contains(", 2) dtype=uint16 memory_id=") && l.ends_with(" ready=pair"), "{l}");
+    }
+    assert!(lines[3].starts_with("no CUDA: DLPack hand-off needs the CUDA driver (libcuda.so.1)"), "{}", lines[3]);
+    let mut cmd = Command::new(&vsvk);
+    cmd.env("VK_ICD_FILENAMES", lavapipe());
+    cmd.args(["python", "-c", "import vsvk as vs\ntry:\n    vs.gpu_planes(vs.core.std.BlankClip().get_frame(0))\nexcept vs.Error as e:\n    print(e)"]);
+    let out = run(cmd, LIMIT);
+    assert!(out.success() && out.stdout.trim() == "the frame is not GPU resident (std.GPUUpload the clip first)", "{}", out.describe());
+}
