@@ -149,6 +149,11 @@ float xsqrt(float x) {
     }
     return s;
 }
+float xdivsqrt(float a, float z) {
+    if (z > 0.0) return xdiv(a, xsqrt(z));
+    precise float r = z == 0.0 ? a / 0.0 : a * 0.0;
+    return r;
+}
 const float EXP_HI = 88.3762626647949, FLT_MINN = 1.17549435e-38;
 float xexp(float x) {
     float t = x < EXP_HI ? x : EXP_HI;
@@ -230,6 +235,9 @@ pub fn shader(dag: &Dag, root: u32, clip_types: &[St], out: St, max: i64) -> Pla
             K::Add => format!("{} + {}", a(0), a(1)),
             K::Sub => format!("{} - {}", a(0), a(1)),
             K::Mul => format!("{} * {}", a(0), a(1)),
+            // R81 divides by a square root with a reciprocal square root: a negative radicand
+            // gives 0 there, not the quotient by sqrt's 0
+            K::Div if dag.nodes[node.a[1] as usize].k == K::Sqrt => format!("xdivsqrt({}, {})", a(0), v(dag.nodes[node.a[1] as usize].a[0])),
             K::Div => format!("xdiv({}, {})", a(0), a(1)),
             K::Max => format!("{0} < {1} ? {1} : {0}", a(0), a(1)),
             K::Min => format!("{1} < {0} ? {1} : {0}", a(0), a(1)),
