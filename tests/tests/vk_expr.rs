@@ -25,7 +25,6 @@ use std::process::Command;
 use std::time::Duration;
 
 use common::{core_name, our_core, program, reference_core, run, DRIVER, NOISE};
-use vsvk_tests::oracle::format_id;
 use vsvk_tests::reference;
 
 const LIMIT: Duration = Duration::from_secs(300);
@@ -51,6 +50,11 @@ fn size(format: &str) -> (u32, u32) {
     } else {
         (45, 29)
     }
+}
+
+/// A format's id as API 4 builds it.
+fn format_id(family: u32, float: bool, bits: u32, ssw: u32, ssh: u32) -> u32 {
+    (family << 28) | ((float as u32) << 24) | (bits << 16) | (ssw << 8) | ssh
 }
 
 /// The numeric id of a format the driver knows by name (the second source needs it).
