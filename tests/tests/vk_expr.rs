@@ -196,7 +196,7 @@ const FLOAT: [&str; 3] = ["GrayS", "YUV444PH", "YUV420PS"];
 
 /// Expressions of exact operations, with the number of clips they use. Integer and float
 /// formats alike (constants sized for 8 bits still mean something at 16 bits and in [0, 1]).
-const EXACT: [(&str, usize); 30] = [
+const EXACT: [(&str, usize); 35] = [
     ("x", 1),
     ("x 1 +", 1),
     ("x 2 * 30 -", 1),
@@ -227,6 +227,12 @@ const EXACT: [(&str, usize); 30] = [
     ("x y z swap2 - swap -", 3),
     ("x y > y z >= and x z = or", 3),
     ("x y < x z ? z dup1 - +", 3),
+    // which product R81 fuses into a*b+c
+    ("x 2 pow y 3 pow +", 2),
+    ("z 0.5 * x x * y * +", 3),
+    ("x y * z 3 * +", 3),
+    ("x y z + * x y * -", 3),
+    ("x 0.3 * y 0.7 * + z 0.1 * +", 3),
 ];
 
 #[test]

@@ -981,8 +981,12 @@ impl Opt<'_> {
         };
         let r = match n.k {
             K::Add => {
-                // the smaller operand (by size; the right one on a tie) is fused first
-                let (l, r) = if size(d, a[0]) < size(d, a[1]) { (a[1], a[0]) } else { (a[0], a[1]) };
+                // which product R81 fuses, found by probing it (the core's rule, the smaller
+                // operand first, differs on `x 2 pow y 3 pow +`): a product by a constant if only
+                // one of the two is one (`z 0.5 * x x * y * +` fuses z*0.5), otherwise the right
+                // operand (`x 2 pow y 3 pow +` fuses y*y*y)
+                let scaled = |d: &Dag, v: u32| d.k(v) == K::Mul && d.is_const(d.arg(v, 1));
+                let (l, r) = if scaled(d, a[0]) && !scaled(d, a[1]) && prod(d, a[1]).is_some() { (a[1], a[0]) } else { (a[0], a[1]) };
                 if let Some((p, q, ng)) = prod(d, r) {
                     let p = if ng { neg(d, p) } else { p };
                     d.raw(K::Fma, [p, q, l])
@@ -1010,20 +1014,6 @@ impl Opt<'_> {
         self.memo.insert(id, r);
         r
     }
-}
-
-/// Operations in the tree below `id` (shared subtrees counted each time, saturating).
-fn size(d: &Dag, id: u32) -> usize {
-    fn go(d: &Dag, id: u32, memo: &mut HashMap<u32, usize>) -> usize {
-        if let Some(&s) = memo.get(&id) {
-            return s;
-        }
-        let n = d.nodes[id as usize];
-        let s = (0..n.k.arity()).fold(1usize, |acc, i| acc.saturating_add(go(d, n.a[i], memo)));
-        memo.insert(id, s);
-        s
-    }
-    go(d, id, &mut HashMap::new())
 }
 
 pub fn optimize(dag: &mut Dag, root: u32) -> u32 {
