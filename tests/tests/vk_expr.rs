@@ -196,7 +196,7 @@ const FLOAT: [&str; 3] = ["GrayS", "YUV444PH", "YUV420PS"];
 
 /// Expressions of exact operations, with the number of clips they use. Integer and float
 /// formats alike (constants sized for 8 bits still mean something at 16 bits and in [0, 1]).
-const EXACT: [(&str, usize); 35] = [
+const EXACT: [(&str, usize); 41] = [
     ("x", 1),
     ("x 1 +", 1),
     ("x 2 * 30 -", 1),
@@ -233,6 +233,13 @@ const EXACT: [(&str, usize); 35] = [
     ("x y * z 3 * +", 3),
     ("x y z + * x y * -", 3),
     ("x 0.3 * y 0.7 * + z 0.1 * +", 3),
+    ("z x * x y * y * +", 3),
+    ("y 0.5 * x 0.25 * +", 2),
+    // the order in which R81 adds and multiplies a chain of clips
+    ("z y + x +", 3),
+    ("z y * x *", 3),
+    ("z 0.3 * y 0.2 * + x 0.1 * +", 3),
+    ("x y * z z * + y y * +", 3),
 ];
 
 #[test]

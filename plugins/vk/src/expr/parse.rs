@@ -952,6 +952,93 @@ impl Opt<'_> {
         r
     }
 
+    /// The clips of a product of clips and constants, sorted (constants left out); None for
+    /// anything else.
+    fn product_clips(&self, v: u32) -> Option<Vec<u8>> {
+        let d = &*self.dag;
+        let mut out = Vec::new();
+        let mut todo = vec![v];
+        while let Some(t) = todo.pop() {
+            match d.k(t) {
+                K::Mul => todo.extend([d.arg(t, 0), d.arg(t, 1)]),
+                // a small whole power (x*x was collected as x^2) counts its base that often
+                K::Pow => match d.cval(d.arg(t, 1)) {
+                    Some(e) if e.fract() == 0.0 && (1.0..=64.0).contains(&e) => todo.extend(std::iter::repeat_n(d.arg(t, 0), e as usize)),
+                    _ => return None,
+                },
+                K::Load(c) => out.push(c),
+                K::Const(_) => {}
+                _ => return None,
+            }
+        }
+        out.sort_unstable();
+        Some(out)
+    }
+
+    /// R81 orders the operands of a chain of additions or of multiplications by their clips
+    /// before it runs them (found by probing: `z y + x +` is (x + y) + z there, `z y * x *` is
+    /// (x * y) * z, `z 0.3 * y 0.2 * + x 0.1 * +` adds x*0.1, y*0.2, z*0.3 in that order). Chains
+    /// whose every term is a product of clips (a clip alone included) are sorted so here, by the
+    /// sorted list of each term's clips, and rebuilt from the left; products keep their constant
+    /// factor last. Other chains are left as they are: how R81 orders other terms is not known.
+    fn canon(&mut self, id: u32) -> u32 {
+        if let Some(&r) = self.memo.get(&id) {
+            return r;
+        }
+        let n = self.dag.nodes[id as usize];
+        let r = if matches!(n.k, K::Add | K::Mul) {
+            // the chain's operands, left to right
+            let mut terms = Vec::new();
+            let mut todo = vec![id];
+            while let Some(t) = todo.pop() {
+                if self.dag.k(t) == n.k {
+                    todo.push(self.dag.arg(t, 1));
+                    todo.push(self.dag.arg(t, 0));
+                } else {
+                    terms.push(t);
+                }
+            }
+            let terms: Vec<u32> = terms.into_iter().map(|t| self.canon(t)).collect();
+            let sorted = if n.k == K::Add {
+                let keys: Option<Vec<Vec<u8>>> = terms.iter().map(|&t| if self.dag.is_const(t) { None } else { self.product_clips(t) }).collect();
+                keys.map(|keys| {
+                    let mut order: Vec<usize> = (0..terms.len()).collect();
+                    order.sort_by(|&i, &j| keys[i].cmp(&keys[j]));
+                    order.into_iter().map(|i| terms[i]).collect::<Vec<u32>>()
+                })
+            } else if terms.iter().all(|&t| matches!(self.dag.k(t), K::Load(_) | K::Const(_))) {
+                let mut clips: Vec<u32> = terms.iter().copied().filter(|&t| !self.dag.is_const(t)).collect();
+                clips.sort_by_key(|&t| match self.dag.k(t) {
+                    K::Load(c) => c,
+                    _ => 0,
+                });
+                clips.extend(terms.iter().copied().filter(|&t| self.dag.is_const(t)));
+                Some(clips)
+            } else {
+                None
+            };
+            match sorted {
+                Some(list) => {
+                    let d = &mut *self.dag;
+                    list[1..].iter().fold(list[0], |acc, &t| d.raw(n.k, [acc, t, NONE]))
+                }
+                None => {
+                    let a0 = self.canon(n.a[0]);
+                    let a1 = self.canon(n.a[1]);
+                    self.dag.raw(n.k, [a0, a1, NONE])
+                }
+            }
+        } else {
+            let mut a = n.a;
+            for i in 0..n.k.arity() {
+                a[i] = self.canon(a[i]);
+            }
+            self.dag.raw(n.k, a)
+        };
+        self.memo.insert(id, r);
+        r
+    }
+
     /// a*b + c, c + a*b, a*b - c and c - a*b as one fused operation.
     fn fuse(&mut self, id: u32) -> u32 {
         if let Some(&r) = self.memo.get(&id) {
@@ -982,11 +1069,32 @@ impl Opt<'_> {
         let r = match n.k {
             K::Add => {
                 // which product R81 fuses, found by probing it (the core's rule, the smaller
-                // operand first, differs on `x 2 pow y 3 pow +`): a product by a constant if only
-                // one of the two is one (`z 0.5 * x x * y * +` fuses z*0.5), otherwise the right
-                // operand (`x 2 pow y 3 pow +` fuses y*y*y)
-                let scaled = |d: &Dag, v: u32| d.k(v) == K::Mul && d.is_const(d.arg(v, 1));
-                let (l, r) = if scaled(d, a[0]) && !scaled(d, a[1]) && prod(d, a[1]).is_some() { (a[1], a[0]) } else { (a[0], a[1]) };
+                // operand first, differs on `x 2 pow y 3 pow +`): R81 orders the terms of a sum
+                // by their clips and fuses the last. With each product's clips sorted (constants
+                // left out), the product whose list is the greater one where they first differ
+                // is fused: y*y*y over x*x, z*0.5 over x*x*y, z*x over x*(y*y). Where that says
+                // nothing (other factors than clips, one list a prefix of the other), the right
+                // operand.
+                let clips_of = |d: &Dag, v: u32| -> Option<Vec<u8>> {
+                    let mut out = Vec::new();
+                    let mut todo = vec![v];
+                    while let Some(t) = todo.pop() {
+                        match d.k(t) {
+                            K::Mul => todo.extend([d.arg(t, 0), d.arg(t, 1)]),
+                            K::Neg => todo.push(d.arg(t, 0)),
+                            K::Load(c) => out.push(c),
+                            K::Const(_) => {}
+                            _ => return None,
+                        }
+                    }
+                    out.sort_unstable();
+                    Some(out)
+                };
+                let left_first = match (prod(d, a[0]).is_some() && prod(d, a[1]).is_some(), clips_of(d, a[0]), clips_of(d, a[1])) {
+                    (true, Some(p), Some(q)) => p.iter().zip(&q).find(|(u, v)| u != v).is_some_and(|(u, v)| u > v),
+                    _ => false,
+                };
+                let (l, r) = if left_first { (a[1], a[0]) } else { (a[0], a[1]) };
                 if let Some((p, q, ng)) = prod(d, r) {
                     let p = if ng { neg(d, p) } else { p };
                     d.raw(K::Fma, [p, q, l])
@@ -1026,6 +1134,10 @@ pub fn optimize(dag: &mut Dag, root: u32) -> u32 {
         }
         root = r;
     }
+    // before powers are written out as products: R81 sorts (x*z)*y into (x*y)*z but leaves
+    // x*y*y, which it collects as x*y^2, as x*(y*y)
+    let mut o = Opt { dag, memo: HashMap::new() };
+    let root = o.canon(root);
     let mut o = Opt { dag, memo: HashMap::new() };
     let root = o.expand_pow(root);
     let mut o = Opt { dag, memo: HashMap::new() };
