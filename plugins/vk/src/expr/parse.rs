@@ -975,68 +975,111 @@ impl Opt<'_> {
         Some(out)
     }
 
-    /// R81 orders the operands of a chain of additions or of multiplications by their clips
-    /// before it runs them (found by probing: `z y + x +` is (x + y) + z there, `z y * x *` is
-    /// (x * y) * z, `z 0.3 * y 0.2 * + x 0.1 * +` adds x*0.1, y*0.2, z*0.3 in that order). Chains
-    /// whose every term is a product of clips (a clip alone included) are sorted so here, by the
-    /// sorted list of each term's clips, and rebuilt from the left; products keep their constant
-    /// factor last. Other chains are left as they are: how R81 orders other terms is not known.
+    /// R81 orders the terms of a sum and the factors of a product by their clips before it runs
+    /// them (found by probing: `z y + x +` is (x + y) + z there, `y x z + -` is (-x + y) - z,
+    /// `3 z + y y + +` is fma(y, 2, z) + 3, `z y * x *` is (x * y) * z). Sums (through + - and
+    /// negation, constant factors as coefficients) whose every term is a product of clips are
+    /// rebuilt from the left in the order of each term's sorted clips, constants last; products
+    /// of clips alone likewise, their constant last. Other chains are left as they are: how R81
+    /// orders other terms is not known.
     fn canon(&mut self, id: u32) -> u32 {
         if let Some(&r) = self.memo.get(&id) {
             return r;
         }
         let n = self.dag.nodes[id as usize];
-        let r = if matches!(n.k, K::Add | K::Mul) {
-            // the chain's operands, left to right
-            let mut terms = Vec::new();
-            let mut todo = vec![id];
-            while let Some(t) = todo.pop() {
-                if self.dag.k(t) == n.k {
-                    todo.push(self.dag.arg(t, 1));
-                    todo.push(self.dag.arg(t, 0));
-                } else {
-                    terms.push(t);
+        let sorted = match n.k {
+            K::Add | K::Sub => self.canon_sum(id),
+            K::Mul => self.canon_product(id),
+            _ => None,
+        };
+        let r = match sorted {
+            Some(r) => r,
+            None => {
+                let mut a = n.a;
+                for i in 0..n.k.arity() {
+                    a[i] = self.canon(a[i]);
                 }
+                self.dag.raw(n.k, a)
             }
-            let terms: Vec<u32> = terms.into_iter().map(|t| self.canon(t)).collect();
-            let sorted = if n.k == K::Add {
-                let keys: Option<Vec<Vec<u8>>> = terms.iter().map(|&t| if self.dag.is_const(t) { None } else { self.product_clips(t) }).collect();
-                keys.map(|keys| {
-                    let mut order: Vec<usize> = (0..terms.len()).collect();
-                    order.sort_by(|&i, &j| keys[i].cmp(&keys[j]));
-                    order.into_iter().map(|i| terms[i]).collect::<Vec<u32>>()
-                })
-            } else if terms.iter().all(|&t| matches!(self.dag.k(t), K::Load(_) | K::Const(_))) {
-                let mut clips: Vec<u32> = terms.iter().copied().filter(|&t| !self.dag.is_const(t)).collect();
-                clips.sort_by_key(|&t| match self.dag.k(t) {
-                    K::Load(c) => c,
-                    _ => 0,
-                });
-                clips.extend(terms.iter().copied().filter(|&t| self.dag.is_const(t)));
-                Some(clips)
-            } else {
-                None
-            };
-            match sorted {
-                Some(list) => {
-                    let d = &mut *self.dag;
-                    list[1..].iter().fold(list[0], |acc, &t| d.raw(n.k, [acc, t, NONE]))
-                }
-                None => {
-                    let a0 = self.canon(n.a[0]);
-                    let a1 = self.canon(n.a[1]);
-                    self.dag.raw(n.k, [a0, a1, NONE])
-                }
-            }
-        } else {
-            let mut a = n.a;
-            for i in 0..n.k.arity() {
-                a[i] = self.canon(a[i]);
-            }
-            self.dag.raw(n.k, a)
         };
         self.memo.insert(id, r);
         r
+    }
+
+    fn canon_sum(&mut self, id: u32) -> Option<u32> {
+        let mut raw = Vec::new();
+        self.sum_terms(id, 1.0, &mut raw);
+        if raw.len() < 2 || raw.len() > TERMS_LIMIT {
+            return None;
+        }
+        let mut terms: Vec<(Vec<u8>, u32, f32)> = Vec::new();
+        let mut konst: Option<f32> = None;
+        for (t, c) in raw {
+            if let Some(v) = self.dag.cval(t) {
+                konst = Some(konst.map_or(v * c, |k| k + v * c));
+                continue;
+            }
+            let t = self.canon(t);
+            terms.push((self.product_clips(t)?, t, c));
+        }
+        if terms.is_empty() {
+            return None;
+        }
+        terms.sort_by(|a, b| a.0.cmp(&b.0));
+        // a sum starts with its first positive term rather than a negation (`y y * x x * -` is
+        // fma(-x, x, y*y) there)
+        if terms[0].2 < 0.0 {
+            if let Some(i) = terms.iter().position(|t| t.2 > 0.0) {
+                let t = terms.remove(i);
+                terms.insert(0, t);
+            }
+        }
+        let d = &mut *self.dag;
+        let scaled = |d: &mut Dag, t: u32, c: f32| if c == 1.0 { t } else { let k = d.konst(c); d.raw(K::Mul, [t, k, NONE]) };
+        let (_, t0, c0) = terms[0];
+        let mut acc = if c0 == -1.0 { d.raw(K::Neg, [t0, NONE, NONE]) } else { scaled(d, t0, c0) };
+        for &(_, t, c) in &terms[1..] {
+            acc = if c == -1.0 {
+                d.raw(K::Sub, [acc, t, NONE])
+            } else {
+                let s = scaled(d, t, c);
+                d.raw(K::Add, [acc, s, NONE])
+            };
+        }
+        if let Some(k) = konst.filter(|&k| k != 0.0) {
+            let k = d.konst(k);
+            acc = d.raw(K::Add, [acc, k, NONE]);
+        }
+        Some(acc)
+    }
+
+    fn canon_product(&mut self, id: u32) -> Option<u32> {
+        let mut factors = Vec::new();
+        let mut todo = vec![id];
+        while let Some(t) = todo.pop() {
+            if self.dag.k(t) == K::Mul {
+                todo.push(self.dag.arg(t, 1));
+                todo.push(self.dag.arg(t, 0));
+            } else {
+                factors.push(t);
+            }
+        }
+        let mut clips: Vec<(u8, u32)> = Vec::new();
+        let mut consts = Vec::new();
+        for &t in &factors {
+            match self.dag.k(t) {
+                K::Load(c) => clips.push((c, t)),
+                K::Const(_) => consts.push(t),
+                _ => return None,
+            }
+        }
+        if clips.is_empty() {
+            return None;
+        }
+        clips.sort_by_key(|&(c, _)| c);
+        let list: Vec<u32> = clips.into_iter().map(|(_, t)| t).chain(consts).collect();
+        let d = &mut *self.dag;
+        Some(list[1..].iter().fold(list[0], |acc, &t| d.raw(K::Mul, [acc, t, NONE])))
     }
 
     /// a*b + c, c + a*b, a*b - c and c - a*b as one fused operation.
