@@ -990,6 +990,7 @@ impl Opt<'_> {
         let sorted = match n.k {
             K::Add | K::Sub => self.canon_sum(id),
             K::Mul => self.canon_product(id),
+            K::Div => self.cancel(id),
             _ => None,
         };
         let r = match sorted {
@@ -1006,13 +1007,27 @@ impl Opt<'_> {
         r
     }
 
+    /// A sum through additions alone (no subtraction or negation on the way to its terms).
+    fn only_adds(&self, id: u32) -> bool {
+        let d = &*self.dag;
+        let mut todo = vec![id];
+        while let Some(t) = todo.pop() {
+            match d.k(t) {
+                K::Add => todo.extend([d.arg(t, 0), d.arg(t, 1)]),
+                K::Sub | K::Neg => return false,
+                _ => {}
+            }
+        }
+        true
+    }
+
     fn canon_sum(&mut self, id: u32) -> Option<u32> {
         let mut raw = Vec::new();
         self.sum_terms(id, 1.0, &mut raw);
         if raw.len() < 2 || raw.len() > TERMS_LIMIT {
             return None;
         }
-        let mut terms: Vec<(Vec<u8>, u32, f32)> = Vec::new();
+        let mut terms: Vec<(Option<Vec<u8>>, u32, f32)> = Vec::new();
         let mut konst: Option<f32> = None;
         for (t, c) in raw {
             if let Some(v) = self.dag.cval(t) {
@@ -1020,12 +1035,20 @@ impl Opt<'_> {
                 continue;
             }
             let t = self.canon(t);
-            terms.push((self.product_clips(t)?, t, c));
+            terms.push((self.product_clips(t), t, c));
         }
         if terms.is_empty() {
             return None;
         }
-        terms.sort_by(|a, b| a.0.cmp(&b.0));
+        // terms that are not products of clips keep their order; a constant still goes last
+        // (`x 1.7 + 3 x / +` is (x + 3/x) + 1.7 there)
+        // (through additions only: `z x / 3 y - +` stays z/x + (3 - y))
+        if terms.iter().any(|t| t.0.is_none()) && (konst.is_none() || !self.only_adds(id)) {
+            return None;
+        }
+        if terms.iter().all(|t| t.0.is_some()) {
+            terms.sort_by(|a, b| a.0.cmp(&b.0));
+        }
         // a sum starts with its first positive term rather than a negation (`y y * x x * -` is
         // fma(-x, x, y*y) there)
         if terms[0].2 < 0.0 {
@@ -1051,6 +1074,77 @@ impl Opt<'_> {
             acc = d.raw(K::Add, [acc, k, NONE]);
         }
         Some(acc)
+    }
+
+    /// A quotient of products with factors in common, cancelled: R81 makes `z y z * z * /`
+    /// 1/(y*z) and `0.5 y * y 3 * /` the constant 0.5/3 (found by probing).
+    fn cancel(&mut self, id: u32) -> Option<u32> {
+        let (p, q) = (self.canon(self.dag.arg(id, 0)), self.canon(self.dag.arg(id, 1)));
+        let factors = |d: &Dag, v: u32| -> (Vec<u32>, Option<f32>) {
+            let (mut out, mut k) = (Vec::new(), None::<f32>);
+            let mut todo = vec![v];
+            while let Some(t) = todo.pop() {
+                match d.k(t) {
+                    K::Mul => {
+                        todo.push(d.arg(t, 1));
+                        todo.push(d.arg(t, 0));
+                    }
+                    K::Const(b) => k = Some(k.map_or(f32::from_bits(b), |c| c * f32::from_bits(b))),
+                    // x*x was collected as x^2: its factors are x and x
+                    K::Pow => match d.cval(d.arg(t, 1)) {
+                        Some(e) if e.fract() == 0.0 && (1.0..=64.0).contains(&e) => todo.extend(std::iter::repeat_n(d.arg(t, 0), e as usize)),
+                        _ => out.push(t),
+                    },
+                    _ => out.push(t),
+                }
+            }
+            (out, k)
+        };
+        let (mut num, kn) = factors(self.dag, p);
+        let (mut den, kd) = factors(self.dag, q);
+        let mut any = false;
+        let mut i = 0;
+        while i < num.len() {
+            if let Some(j) = den.iter().position(|&t| t == num[i]) {
+                den.remove(j);
+                num.remove(i);
+                any = true;
+            } else {
+                i += 1;
+            }
+        }
+        if !any {
+            return None;
+        }
+        let d = &mut *self.dag;
+        let build = |d: &mut Dag, list: &[u32], k: Option<f32>| -> u32 {
+            let mut acc = list.first().copied();
+            for &t in list.iter().skip(1) {
+                acc = Some(d.raw(K::Mul, [acc.expect("set"), t, NONE]));
+            }
+            match (acc, k) {
+                (Some(a), Some(c)) => {
+                    let c = d.konst(c);
+                    d.raw(K::Mul, [a, c, NONE])
+                }
+                (Some(a), None) => a,
+                (None, c) => d.konst(c.unwrap_or(1.0)),
+            }
+        };
+        let n = build(d, &num, kn);
+        if den.is_empty() {
+            let c = kd.unwrap_or(1.0);
+            return Some(match d.cval(n) {
+                Some(v) => d.konst(v / c),
+                None if c == 1.0 => n,
+                None => {
+                    let r = d.konst(1.0 / c);
+                    d.raw(K::Mul, [n, r, NONE])
+                }
+            });
+        }
+        let m = build(d, &den, kd);
+        Some(d.raw(K::Div, [n, m, NONE]))
     }
 
     fn canon_product(&mut self, id: u32) -> Option<u32> {
