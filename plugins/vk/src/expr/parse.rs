@@ -1007,6 +1007,26 @@ impl Opt<'_> {
         r
     }
 
+    /// Every clip a term reads, sorted (a term that is not a product of clips is ordered by
+    /// them: `1.7 y / z y + +` adds 1.7/y, y, z in that order there).
+    fn all_clips(&self, v: u32) -> Option<Vec<u8>> {
+        let d = &*self.dag;
+        let mut out = Vec::new();
+        let mut todo = vec![v];
+        while let Some(t) = todo.pop() {
+            if out.len() > TERMS_LIMIT {
+                return None;
+            }
+            let n = d.nodes[t as usize];
+            if let K::Load(c) = n.k {
+                out.push(c);
+            }
+            todo.extend(n.a[..n.k.arity()].iter().copied());
+        }
+        out.sort_unstable();
+        (!out.is_empty()).then_some(out)
+    }
+
     /// A sum through additions alone (no subtraction or negation on the way to its terms).
     fn only_adds(&self, id: u32) -> bool {
         let d = &*self.dag;
@@ -1035,7 +1055,12 @@ impl Opt<'_> {
                 continue;
             }
             let t = self.canon(t);
-            terms.push((self.product_clips(t), t, c));
+            let key = match self.dag.k(t) {
+                // a product of other things than clips: its place is not known
+                K::Mul => self.product_clips(t),
+                _ => self.product_clips(t).or_else(|| self.all_clips(t)),
+            };
+            terms.push((key, t, c));
         }
         if terms.is_empty() {
             return None;
