@@ -1,10 +1,14 @@
-//! Parsing and rewriting of std.Expr's language, the same as our core's CPU Expr
-//! (core/src/stdlib/pointwise/expr.rs), which matches R81: R81 rewrites expressions before running
-//! them (constant folding, algebraic identities, reassociation of constants, reciprocals for
-//! constant divisors, small constant powers as products and square roots, fused multiply-adds),
-//! and those rewrites change float results in the last bit, so the GPU must run the rewritten
-//! graph, not the expression as written. The code is a copy of the core's, kept in step by hand
-//! (the plugin cannot link the core).
+//! Parsing and rewriting of std.Expr's language. R81 rewrites expressions before running them
+//! (constant folding, algebraic identities, reassociation of constants, reciprocals for constant
+//! divisors, small constant powers as products and square roots, fused multiply-adds, operands
+//! of sums and products put in order), and those rewrites change float results in the last bit,
+//! so the GPU must run the rewritten graph, not the expression as written.
+//!
+//! Parsing and most rewrites are a copy of our core's CPU Expr (core/src/stdlib/pointwise/
+//! expr.rs; the plugin cannot link the core). Three things were added here after probing R81
+//! (`vk_expr.rs` holds the cases), where the core's copy differs from R81 in the last bit:
+//! the order of the terms of a sum and the factors of a product ([`Opt::canon`]), quotients
+//! cancelling common factors ([`Opt::cancel`]), and which of two products a sum fuses.
 #![allow(clippy::needless_range_loop)]
 use std::collections::HashMap;
 
