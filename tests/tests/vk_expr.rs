@@ -304,6 +304,11 @@ fn planes_formats_and_edges_identical() {
             exact(f, &chain(f, 2, &[e], ""));
         }
     }
+    // clips of different sample types (x 8 bit, y float, z the inverted 8 bit clip)
+    let float_clip = format!("vsvknoise.Noise:@:width=45:height=29:length=3:format={}:seed=5", id("YUV444PS"));
+    for tail in ["".to_string(), format!(":format={}", id("YUV444PS")), format!(":format={}", id("YUV444P16"))] {
+        exact("YUV444P8", &format!("std.Invert,{float_clip},NS.Expr:@:clips=$0:clips=$2:clips=$1:expr='x y 255 * + z 0.5 * -{tail}"));
+    }
     // as deep as allowed
     exact("GrayS", &format!("NS.Expr:@:clips=$0:expr='x{}", " 0.5 * 0.25 +".repeat(2499)));
     exact("Gray8", &format!("NS.Expr:@:clips=$0:expr='x{}", " abs".repeat(4999)));
