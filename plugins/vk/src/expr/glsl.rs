@@ -12,7 +12,8 @@
 //! The transcendental functions take R81's domains (seen by running it): `log` of anything below
 //! the smallest normal float is the log of that float (no NaN, no -inf), `exp` clamps its argument
 //! to +-88.3762626647949 and gives 0 below the normal range, a negative number's square root is 0,
-//! and `pow` is `exp(y * log(x))` with those rules. Their values are the GPU's, whose precision
+//! and `pow` is `exp(y * log(x))` with those rules; `sin` and `cos` reduce their argument to
+//! [-pi, pi] first, where Vulkan bounds the GPU's error. Their values are the GPU's, whose precision
 //! Vulkan bounds only loosely; tests/tests/vk_expr.rs states and checks the bound.
 use super::parse::{Dag, K, NONE};
 use crate::kernel::St;
@@ -154,6 +155,16 @@ float xdivsqrt(float a, float z) {
     precise float r = z == 0.0 ? a / 0.0 : a * 0.0;
     return r;
 }
+// sin and cos on the GPU are only bounded on [-pi, pi] (2^-11 absolutely there, nothing beyond):
+// the argument is reduced by 2*pi first, in two exact steps (2*pi = C1 + C2, C1 its float)
+float reduce(float x) {
+    if (!(abs(x) < 1e6)) return x;
+    float k = roundEven(x * 0.15915494309189535);
+    float r = xfma(-k, 6.2831854820251465, x);
+    return xfma(-k, -1.7484555314695172e-7, r);
+}
+float xsin(float x) { return sin(reduce(x)); }
+float xcos(float x) { return cos(reduce(x)); }
 const float EXP_HI = 88.3762626647949, FLT_MINN = 1.17549435e-38;
 float xexp(float x) {
     float t = x < EXP_HI ? x : EXP_HI;
@@ -255,8 +266,8 @@ pub fn shader(dag: &Dag, root: u32, clip_types: &[St], out: St, max: i64) -> Pla
             K::Log => format!("xlog({})", a(0)),
             K::Sqrt => format!("xsqrt({})", a(0)),
             K::Abs => format!("abs({})", a(0)),
-            K::Sin => format!("sin({})", a(0)),
-            K::Cos => format!("cos({})", a(0)),
+            K::Sin => format!("xsin({})", a(0)),
+            K::Cos => format!("xcos({})", a(0)),
             K::Neg => format!("-{}", a(0)),
             K::Tern => format!("({} > 0.0) ? {} : {}", a(0), a(1), a(2)),
             K::Fma => format!("xfma({}, {}, {})", a(0), a(1), a(2)),
