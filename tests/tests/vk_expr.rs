@@ -316,8 +316,10 @@ fn planes_formats_and_edges_identical() {
 }
 
 /// Expressions with exp, log, pow, sin, cos or a division by a square root, and their clips.
-const TRANSCENDENTAL: [(&str, usize); 13] = [
+const TRANSCENDENTAL: [(&str, usize); 15] = [
     ("x exp", 1),
+    ("x 80 * exp", 1),
+    ("x 20 - exp", 1),
     ("x 1 + log", 1),
     ("x 0.37 pow", 1),
     ("x 0.2 * exp log", 1),

@@ -166,22 +166,25 @@ float reduce(float x) {
 float xsin(float x) { return sin(reduce(x)); }
 float xcos(float x) { return cos(reduce(x)); }
 const float EXP_HI = 88.3762626647949, FLT_MINN = 1.17549435e-38;
+// exp reduced by ln 2 (two exact steps) and scaled back by a power of two: the GPU's own exp
+// loses 2 ulp per unit of its argument
 float xexp(float x) {
     float t = x < EXP_HI ? x : EXP_HI;
     t = t > -EXP_HI ? t : -EXP_HI;
-    float r = exp(t);
-    return r < FLT_MINN ? 0.0 : r;
+    float k = roundEven(t * 1.4426950408889634);
+    float r = xfma(-k, 0.693145751953125, t);
+    r = xfma(-k, 1.4286068203094172e-6, r);
+    int ki = int(k);
+    float e = ldexp(ldexp(exp(r), ki / 2), ki - ki / 2);
+    return e < FLT_MINN ? 0.0 : e;
 }
 float xlog(float x) {
     return log(x > FLT_MINN ? x : FLT_MINN);
 }
+// R81's pow is exp(y * log(x)) in single precision, the product rounded: so is this one
 float xpow(float x, float y) {
-    float xc = x > FLT_MINN ? x : FLT_MINN;
-    precise float t = y * log(xc);
-    if (t > EXP_HI) return exp(EXP_HI);
-    if (!(t > -EXP_HI)) return 0.0;
-    float r = pow(xc, y);
-    return r < FLT_MINN ? 0.0 : r;
+    precise float t = y * xlog(x);
+    return xexp(t);
 }
 "#;
 
