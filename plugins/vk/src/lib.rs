@@ -11,6 +11,9 @@ use vsvk_plugin_api::node::Node;
 use vsvk_plugin_api::plugin::{CreateFn, Registrar};
 use vsvk_plugin_api::Result;
 
+mod boxblur;
+mod conv;
+mod edge;
 pub mod expr;
 mod geometry;
 pub mod kernel;
@@ -36,6 +39,9 @@ fn init(r: &Registrar) {
     pointwise::register(&reg);
     geometry::register(&reg);
     neighbour::register(&reg);
+    conv::register(&reg);
+    boxblur::register(&reg);
+    edge::register(&reg);
     stats::register(&reg);
     expr::register(&reg);
     resize::register(&reg);
