@@ -52,8 +52,14 @@ pub struct Job {
 pub trait Acc: Copy + Default + std::ops::AddAssign + Send + Sync + 'static {
     fn prod(m: i32, v: i32) -> Self;
     fn to_f32(self) -> f32;
+    /// One output row through the row kernel compiled for this accumulator and `T`.
+    fn row<T: ConvPx>(job: &Job, taps: &[ITap<T>], acc: &mut [Self], out: &mut [T]);
 }
 impl Acc for i32 {
+    #[inline(always)]
+    fn row<T: ConvPx>(job: &Job, taps: &[ITap<T>], acc: &mut [i32], out: &mut [T]) {
+        T::row_i32(job, taps, acc, out)
+    }
     #[inline(always)]
     fn prod(m: i32, v: i32) -> i32 {
         m * v
@@ -64,6 +70,10 @@ impl Acc for i32 {
     }
 }
 impl Acc for i64 {
+    #[inline(always)]
+    fn row<T: ConvPx>(job: &Job, taps: &[ITap<T>], acc: &mut [i64], out: &mut [T]) {
+        T::row_i64(job, taps, acc, out)
+    }
     #[inline(always)]
     fn prod(m: i32, v: i32) -> i64 {
         m as i64 * v as i64
@@ -76,6 +86,51 @@ impl Acc for i64 {
 
 /// Integer taps: a slice (already offset to the tap's position) and its coefficient.
 type ITap<'a, T> = (&'a [T], i32);
+
+/// The sample types of integer kernels, with their row kernels: each is compiled once per
+/// instruction set (`multiversion!`) and called once per output row, so the plane loops that
+/// call them from several places do not each carry a copy of every fused kernel.
+pub trait ConvPx: IntPx {
+    fn row_i32(job: &Job, taps: &[ITap<Self>], acc: &mut [i32], out: &mut [Self]);
+    fn row_i64(job: &Job, taps: &[ITap<Self>], acc: &mut [i64], out: &mut [Self]);
+    fn row_f32(job: &Job, list: &[(&[f32], f32)], acc: &mut [f32], out: &mut [Self]);
+}
+
+macro_rules! conv_px {
+    ($t:ty, $i32:ident, $i64:ident, $f32:ident) => {
+        impl ConvPx for $t {
+            #[inline(always)]
+            fn row_i32(job: &Job, taps: &[ITap<$t>], acc: &mut [i32], out: &mut [$t]) {
+                #[inline(always)]
+                fn imp(job: &Job, taps: &[ITap<$t>], acc: &mut [i32], out: &mut [$t]) {
+                    int_row::<$t, i32>(job, taps, acc, out)
+                }
+                multiversion!(fn $i32 => imp(job: &Job, taps: &[ITap<$t>], acc: &mut [i32], out: &mut [$t]));
+                $i32(job, taps, acc, out)
+            }
+            #[inline(always)]
+            fn row_i64(job: &Job, taps: &[ITap<$t>], acc: &mut [i64], out: &mut [$t]) {
+                #[inline(always)]
+                fn imp(job: &Job, taps: &[ITap<$t>], acc: &mut [i64], out: &mut [$t]) {
+                    int_row::<$t, i64>(job, taps, acc, out)
+                }
+                multiversion!(fn $i64 => imp(job: &Job, taps: &[ITap<$t>], acc: &mut [i64], out: &mut [$t]));
+                $i64(job, taps, acc, out)
+            }
+            #[inline(always)]
+            fn row_f32(job: &Job, list: &[(&[f32], f32)], acc: &mut [f32], out: &mut [$t]) {
+                #[inline(always)]
+                fn imp(job: &Job, list: &[(&[f32], f32)], acc: &mut [f32], out: &mut [$t]) {
+                    int_row_f32::<$t>(job, list, acc, out)
+                }
+                multiversion!(fn $f32 => imp(job: &Job, list: &[(&[f32], f32)], acc: &mut [f32], out: &mut [$t]));
+                $f32(job, list, acc, out)
+            }
+        }
+    };
+}
+conv_px!(u8, row_i32_u8, row_i64_u8, row_f32_u8);
+conv_px!(u16, row_i32_u16, row_i64_u16, row_f32_u16);
 
 /// acc[x] (= 0 when `first`) += sum over the K taps of m * v[x].
 #[inline(always)]
@@ -275,7 +330,7 @@ fn int_row_f32<T: IntPx>(job: &Job, list: &[(&[f32], f32)], acc: &mut [f32], out
 }
 
 #[inline(always)]
-fn int_f32_2d<T: IntPx>(job: &Job, src: &impl RowSrc<T>, dst: &mut impl RowDst<T>, n: usize, rows: usize, vertical: bool) {
+fn int_f32_2d<T: ConvPx>(job: &Job, src: &impl RowSrc<T>, dst: &mut impl RowDst<T>, n: usize, rows: usize, vertical: bool) {
     let (w, h) = (src.w(), src.h());
     let r = if vertical { 0 } else { n / 2 };
     let mut pad = PadRows::<f32>::new(w, h, r, rows);
@@ -305,13 +360,13 @@ fn int_f32_2d<T: IntPx>(job: &Job, src: &impl RowSrc<T>, dst: &mut impl RowDst<T
                 }
             }
         }
-        int_row_f32(job, &list, &mut acc, out);
+        T::row_f32(job, &list, &mut acc, out);
         dst.done(y);
     }
 }
 
 #[inline(always)]
-fn int_f32_plane<T: IntPx>(job: &Job, src: &PlaneIn<T>, dst: &mut PlaneOut<T>) {
+fn int_f32_plane<T: ConvPx>(job: &Job, src: &PlaneIn<T>, dst: &mut PlaneOut<T>) {
     let n = job.taps;
     match job.mode {
         Mode::Square => int_f32_2d(job, src, dst, n, n, false),
@@ -327,7 +382,7 @@ fn int_f32_plane<T: IntPx>(job: &Job, src: &PlaneIn<T>, dst: &mut PlaneOut<T>) {
 
 /// Square kernels and horizontal ones (a square of height 1).
 #[inline(always)]
-fn int_2d<T: IntPx, A: Acc>(job: &Job, src: &impl RowSrc<T>, dst: &mut impl RowDst<T>, n: usize, rows: usize) {
+fn int_2d<T: ConvPx, A: Acc>(job: &Job, src: &impl RowSrc<T>, dst: &mut impl RowDst<T>, n: usize, rows: usize) {
     let (w, h) = (src.w(), src.h());
     let r = n / 2;
     let ry = rows / 2;
@@ -347,13 +402,13 @@ fn int_2d<T: IntPx, A: Acc>(job: &Job, src: &impl RowSrc<T>, dst: &mut impl RowD
                 }
             }
         }
-        int_row::<T, A>(job, &taps, &mut acc, out);
+        A::row(job, &taps, &mut acc, out);
         dst.done(y);
     }
 }
 
 #[inline(always)]
-fn int_v<T: IntPx, A: Acc>(job: &Job, src: &impl RowSrc<T>, dst: &mut impl RowDst<T>) {
+fn int_v<T: ConvPx, A: Acc>(job: &Job, src: &impl RowSrc<T>, dst: &mut impl RowDst<T>) {
     let (w, h) = (src.w(), src.h());
     let n = job.taps;
     let r = n / 2;
@@ -368,13 +423,13 @@ fn int_v<T: IntPx, A: Acc>(job: &Job, src: &impl RowSrc<T>, dst: &mut impl RowDs
                 taps.push((src.row(sym(y as isize + k as isize - r as isize, h)), m));
             }
         }
-        int_row::<T, A>(job, &taps, &mut acc, out);
+        A::row(job, &taps, &mut acc, out);
         dst.done(y);
     }
 }
 
 #[inline(always)]
-fn int_plane<T: IntPx, A: Acc>(job: &Job, src: &PlaneIn<T>, dst: &mut PlaneOut<T>) {
+fn int_plane<T: ConvPx, A: Acc>(job: &Job, src: &PlaneIn<T>, dst: &mut PlaneOut<T>) {
     match job.mode {
         Mode::Square => int_2d::<T, A>(job, src, dst, job.taps, job.taps),
         Mode::H => int_2d::<T, A>(job, src, dst, job.taps, 1),
@@ -489,7 +544,7 @@ fn chain(acc: &mut [f32], rows: &[&[f32]], taps: &[Tap], xs: Range<usize>, op: O
 
 /// acc (= 0 when `first`) followed by the taps of `list` (slices already at the first column).
 #[inline(always)]
-fn chain_list(acc: &mut [f32], list: &[(&[f32], f32)], op: Op, first: bool) {
+fn chain_list_impl(acc: &mut [f32], list: &[(&[f32], f32)], op: Op, first: bool) {
     if list.is_empty() && first {
         acc.fill(0.0);
     }
@@ -507,6 +562,7 @@ fn chain_list(acc: &mut [f32], list: &[(&[f32], f32)], op: Op, first: bool) {
         }
     }
 }
+multiversion!(fn chain_list => chain_list_impl(acc: &mut [f32], list: &[(&[f32], f32)], op: Op, first: bool));
 
 /// One chain of K taps finished in the same pass: out = chain * rdiv + bias in one rounding,
 /// made positive unless saturating.
@@ -561,7 +617,7 @@ fn chain_fin_k<const K: usize>(job: &Job, list: &[(&[f32], f32)], op: Op, out: &
 
 /// `chain_fin_k` for the sizes it is built for; false for others.
 #[inline(always)]
-fn chain_fin(job: &Job, list: &[(&[f32], f32)], op: Op, out: &mut [f32]) -> bool {
+fn chain_fin_impl(job: &Job, list: &[(&[f32], f32)], op: Op, out: &mut [f32]) -> bool {
     macro_rules! call {
         ($k:literal) => {
             chain_fin_k::<$k>(job, list, op, out)
@@ -569,6 +625,7 @@ fn chain_fin(job: &Job, list: &[(&[f32], f32)], op: Op, out: &mut [f32]) -> bool
     }
     with_k!(list.len(), call, [3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25])
 }
+multiversion!(fn chain_fin => chain_fin_impl(job: &Job, list: &[(&[f32], f32)], op: Op, out: &mut [f32]) -> bool);
 
 #[inline(always)]
 fn even_odd_blk<const K: usize, const W: usize, const ABS: bool, const SQ3: bool>(
@@ -626,9 +683,22 @@ fn even_odd_fin_k<const K: usize>(job: &Job, list: &[(&[f32], f32)], out: &mut [
 }
 
 #[inline(always)]
-fn square3_simd(job: &Job, list: &[(&[f32], f32)], out: &mut [f32]) {
+fn square3_simd_impl(job: &Job, list: &[(&[f32], f32)], out: &mut [f32]) {
     even_odd::<9, true>(job, list, std::array::from_fn(|k| list[k].1 * job.rdiv), out)
 }
+multiversion!(fn square3_simd => square3_simd_impl(job: &Job, list: &[(&[f32], f32)], out: &mut [f32]));
+
+/// `even_odd_fin_k` for the one-dimensional kernel lengths R81's SIMD code fuses; false for others.
+#[inline(always)]
+fn even_odd_fin_impl(job: &Job, list: &[(&[f32], f32)], out: &mut [f32]) -> bool {
+    macro_rules! call {
+        ($k:literal) => {
+            even_odd_fin_k::<$k>(job, list, out)
+        };
+    }
+    with_k!(list.len(), call, [3, 5, 7, 9])
+}
+multiversion!(fn even_odd_fin => even_odd_fin_impl(job: &Job, list: &[(&[f32], f32)], out: &mut [f32]) -> bool);
 
 /// Tap slices for output columns `xs` (window rows, taps in chain order).
 #[inline(always)]
@@ -812,17 +882,9 @@ fn float_1d(job: &Job, src: &impl RowSrc<f32>, dst: &mut impl RowDst<f32>, verti
                 }
             }
             Path::Simd => {
-                if n <= 10 {
-                    let list = tap_list(&rows, &all, &(0..w));
-                    macro_rules! call {
-                        ($k:literal) => {
-                            even_odd_fin_k::<$k>(job, &list, out)
-                        };
-                    }
-                    if with_k!(n, call, [3, 5, 7, 9]) {
-                        dst.done(y);
-                        continue;
-                    }
+                if n <= 10 && even_odd_fin(job, &tap_list(&rows, &all, &(0..w)), out) {
+                    dst.done(y);
+                    continue;
                 }
                 // blocks of ten taps, alternating between two chains; the first chain of a block
                 // continues from the sum so far, the second starts afresh

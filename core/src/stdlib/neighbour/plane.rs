@@ -430,12 +430,16 @@ pub fn has_avx512() -> bool {
 /// when the CPU has them and for the baseline otherwise. Results are the same either way (the
 /// kernels only use operations whose results do not depend on the instruction set).
 macro_rules! multiversion {
-    ($vis:vis fn $name:ident => $impl:ident ($($a:ident : $t:ty),* $(,)?)) => {
-        $vis fn $name($($a: $t),*) {
+    ($vis:vis fn $name:ident => $impl:ident ($($a:ident : $t:ty),* $(,)?) $(-> $ret:ty)?) => {
+        // The variants are never inlined into their callers: a kernel is compiled once per
+        // instruction set, not once per call site (inlined, the fused kernels multiplied the
+        // library's code by the number of places that call them).
+        $vis fn $name($($a: $t),*) $(-> $ret)? {
             #[cfg(target_arch = "x86_64")]
             {
                 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,fma")]
-                unsafe fn fast512($($a: $t),*) {
+                #[inline(never)]
+                unsafe fn fast512($($a: $t),*) $(-> $ret)? {
                     $impl($($a),*)
                 }
                 if $crate::stdlib::neighbour::plane::has_avx512() {
@@ -443,7 +447,8 @@ macro_rules! multiversion {
                     return unsafe { fast512($($a),*) };
                 }
                 #[target_feature(enable = "avx2,fma")]
-                unsafe fn fast($($a: $t),*) {
+                #[inline(never)]
+                unsafe fn fast($($a: $t),*) $(-> $ret)? {
                     $impl($($a),*)
                 }
                 if $crate::stdlib::neighbour::plane::has_avx2() {
