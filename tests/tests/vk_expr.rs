@@ -204,7 +204,7 @@ const FLOAT: [&str; 3] = ["GrayS", "YUV444PH", "YUV420PS"];
 
 /// Expressions of exact operations, with the number of clips they use. Integer and float
 /// formats alike (constants sized for 8 bits still mean something at 16 bits and in [0, 1]).
-const EXACT: [(&str, usize); 47] = [
+const EXACT: [(&str, usize); 48] = [
     ("x", 1),
     ("x 1 +", 1),
     ("x 2 * 30 -", 1),
@@ -214,6 +214,8 @@ const EXACT: [(&str, usize); 47] = [
     ("x 0.5 + 1.7 * 0.2 -", 1),
     ("x dup * 0.7 -", 1),
     ("x sqrt 16 *", 1),
+    // R81's square root of a negative number is 0
+    ("x 0.5 - sqrt", 1),
     ("x 100 * 3 + 7 / 0.1 -", 1),
     ("1e-3 x * .5 + 1E2 -", 1),
     ("x 3 pow", 1),
@@ -316,7 +318,7 @@ fn planes_formats_and_edges_identical() {
 }
 
 /// Expressions with exp, log, pow, sin, cos or a division by a square root, and their clips.
-const TRANSCENDENTAL: [(&str, usize); 15] = [
+const TRANSCENDENTAL: [(&str, usize); 18] = [
     ("x exp", 1),
     ("x 80 * exp", 1),
     ("x 20 - exp", 1),
@@ -326,6 +328,11 @@ const TRANSCENDENTAL: [(&str, usize); 15] = [
     ("2 x 0.01 * pow", 1),
     ("x 10 * sin", 1),
     ("x 10 * cos", 1),
+    // R81's domains: log of a negative number is log of the smallest normal float, exp's
+    // argument is clamped, pow is exp(y * log(x)) with them
+    ("x 0.5 - log -1 *", 1),
+    ("x 1000 * exp", 1),
+    ("x 0.5 - 0.3 pow", 1),
     // far outside [-pi, pi], where the GPU's own sin is not bounded
     ("x 1000 * sin", 1),
     ("x sin y cos +", 2),
@@ -369,6 +376,8 @@ fn transcendental_integer_within_one() {
         ("x 0.05 * cos y 0.03 * sin + 60 * 128 +", 2),
         ("x 255 / y 255 / 0.5 + pow 255 *", 2),
         ("x sqrt y sqrt + z sqrt / 100 *", 3),
+        ("x 128 - log -1 *", 1),
+        ("x 100 - 0.3 pow 50 *", 1),
     ];
     for f in ["Gray8", "YUV420P10", "YUV444P16"] {
         for (e, n) in int_cases {
