@@ -19,6 +19,10 @@
  *   select       setVulkanDevice before and after the device is first used
  *   errors       failure messages of the calls that take an error buffer
  *   export       exportGPUPlane on a fresh plane, exportGPUSemaphore on timelines (where offered)
+ *   lost         ours only, run with VSVK_INJECT_DEVICE_LOST (and VS_VULKAN_FORCE_STAGING so copies
+ *                submit): submissions, then frames in flight through GPUUpload -> GPUDownload when
+ *                the device is lost; every host wait must report gdDeviceLost, every frame an error
+ *                naming the loss, every retained object must be released and VRAM given back
  *   fatal-read-ptr | fatal-write-ptr
  *                getReadPtr/getWritePtr on a GPU frame (R81: NULL, not fatal)
  *   fatal-shared-write | fatal-after-submit | fatal-wait-past | fatal-producer-past |
@@ -37,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static const VSAPI *vsapi;
@@ -524,6 +529,118 @@ static int export_scenario(void) {
     return 0;
 }
 
+/* Device loss (injected by our core's VSVK_INJECT_DEVICE_LOST): nothing may hang, every wait must
+   say gdDeviceLost, and everything held must come back. */
+static atomic_int lost_ok, lost_named, lost_other;
+static int lost_done;
+static pthread_mutex_t lost_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t lost_cv = PTHREAD_COND_INITIALIZER;
+static void VS_CC lost_frame(void *ud, const VSFrame *f, int n, VSNode *node, const char *msg) {
+    (void)ud;
+    (void)node;
+    if (f) {
+        atomic_fetch_add(&lost_ok, 1);
+        vsapi->freeFrame(f);
+    } else if (msg && strstr(msg, "device loss")) {
+        atomic_fetch_add(&lost_named, 1);
+    } else {
+        atomic_fetch_add(&lost_other, 1);
+        fprintf(stderr, "frame %d: %s\n", n, msg ? msg : "(no message)");
+    }
+    pthread_mutex_lock(&lost_mu);
+    lost_done++;
+    pthread_cond_signal(&lost_cv);
+    pthread_mutex_unlock(&lost_mu);
+}
+
+static VSNode *invoke1(const char *name, VSMap *a) {
+    VSMap *r = vsapi->invoke(vsapi->getPluginByNamespace("std", core), name, a);
+    CHECK(!vsapi->mapGetError(r), "%s: %s", name, vsapi->mapGetError(r));
+    VSNode *n = vsapi->mapGetNode(r, "clip", 0, NULL);
+    vsapi->freeMap(r);
+    vsapi->clearMap(a);
+    return n;
+}
+
+static int lost(void) {
+    CHECK(getenv("VSVK_INJECT_DEVICE_LOST"), "the lost scenario needs VSVK_INJECT_DEVICE_LOST");
+    VSVulkanCoreInfo ci;
+    CHECK(vk->getVulkanCoreInfo(core, &ci, err, sizeof err) == 0, "getVulkanCoreInfo: %s", err);
+    int64_t before = ci.allocated;
+    VSGPUExecPool *p = pool(vqCompute);
+    /* three submissions before the loss, each with a scratch buffer and a release callback: the
+       first waited for, two still in flight */
+    uint64_t v[3];
+    for (int i = 0; i < 3; i++) {
+        VSGPUExecContext *c = vk->gpuExecAcquire(p, err, sizeof err);
+        CHECK(c, "gpuExecAcquire before the loss: %s", err);
+        VSVulkanBufferInfo bi;
+        VSGPUBuffer *b = vk->createGPUBuffer(core, 1 << 20, VK_BUFFER_USAGE_TRANSFER_DST_BIT, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &bi, err, sizeof err);
+        CHECK(b, "createGPUBuffer: %s", err);
+        fn->vkCmdFillBuffer(vk->gpuExecCommandBuffer(c), bi.buffer, 0, VK_WHOLE_SIZE, 7u);
+        vk->gpuExecUsesBuffer(c, b);
+        vk->gpuExecRetain(c, count_release, malloc(16), 0);
+        CHECK(vk->gpuExecSubmit(c, &v[i], err, sizeof err) == 0, "gpuExecSubmit before the loss: %s", err);
+        if (i == 0) CHECK(vk->gpuExecWaitValue(p, v[0], err, sizeof err) == gdDrained, "gpuExecWaitValue before the loss: %s", err);
+    }
+    /* frames in flight through staged copies when the device goes */
+    const int N = 40;
+    VSMap *a = vsapi->createMap();
+    vsapi->mapSetInt(a, "width", 640, 0);
+    vsapi->mapSetInt(a, "height", 480, 0);
+    vsapi->mapSetInt(a, "format", pfGray8, 0);
+    vsapi->mapSetInt(a, "length", N, 0);
+    VSNode *blank = invoke1("BlankClip", a);
+    vsapi->mapConsumeNode(a, "clip", blank, maReplace);
+    VSNode *up = invoke1("GPUUpload", a);
+    vsapi->mapConsumeNode(a, "clip", up, maReplace);
+    VSNode *down = invoke1("GPUDownload", a);
+    vsapi->freeMap(a);
+    vsapi->setCacheMode(down, cmForceDisable); /* a later request must reach the lost device */
+    for (int n = 0; n < N; n++) vsapi->getFrameAsync(n, down, lost_frame, NULL);
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 120;
+    pthread_mutex_lock(&lost_mu);
+    while (lost_done < N)
+        if (pthread_cond_timedwait(&lost_cv, &lost_mu, &until)) break;
+    int answered = lost_done;
+    pthread_mutex_unlock(&lost_mu);
+    CHECK(answered == N, "frames in flight hung: %d of %d answered", answered, N);
+    /* every host wait and every new piece of work reports the loss */
+    err[0] = 0;
+    int wait = vk->gpuExecWaitValue(p, v[2], err, sizeof err);
+    int waitmsg = strstr(err, "device loss") != NULL;
+    err[0] = 0;
+    int idle = vk->gpuExecPoolWaitIdle(p, err, sizeof err);
+    int idlemsg = strstr(err, "device loss") != NULL;
+    int tl = -1;
+    VSGPUTimeline *t = vk->createGPUTimeline(core, err, sizeof err);
+    if (t) {
+        tl = vk->gpuTimelineWaitValue(t, 1, err, sizeof err);
+        vk->freeGPUTimeline(t);
+    }
+    err[0] = 0;
+    int acquire = vk->gpuExecAcquire(p, err, sizeof err) == NULL && strstr(err, "device loss");
+    err[0] = 0;
+    VSGPUExecPool *p2 = vk->createGPUExecPool(core, vqCompute, err, sizeof err);
+    int newpool = p2 == NULL && strstr(err, "device loss");
+    if (p2) vk->freeGPUExecPool(p2);
+    err[0] = 0;
+    const VSFrame *f = vsapi->getFrame(0, down, err, sizeof err);
+    int getframe = f == NULL && strstr(err, "device loss");
+    if (f) vsapi->freeFrame(f);
+    int released_before_free = atomic_load(&released);
+    vk->freeGPUExecPool(p);
+    vsapi->freeNode(down);
+    CHECK(vk->getVulkanCoreInfo(core, &ci, err, sizeof err) == 0, "getVulkanCoreInfo after the loss: %s", err);
+    printf("ok lost frames=%d named=%d other=%d wait=%d/%d idle=%d/%d timeline=%d acquire=%d pool=%d getframe=%d released=%d "
+           "allocated_before=%lld allocated_after=%lld\n",
+           atomic_load(&lost_ok), atomic_load(&lost_named), atomic_load(&lost_other), wait, waitmsg, idle, idlemsg, tl, acquire, newpool,
+           getframe, released_before_free, (long long)before, (long long)ci.allocated);
+    return 0;
+}
+
 /* ---- fatal misuses ------------------------------------------------------------------------------ */
 
 static VSGPUExecPool *rel_pool;
@@ -625,6 +742,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(s, "blank")) r = blank_residency();
     else if (!strcmp(s, "errors")) r = errors();
     else if (!strcmp(s, "export")) r = export_scenario();
+    else if (!strcmp(s, "lost")) r = lost();
     else if (!strncmp(s, "fatal-", 6)) r = fatal(s);
     else die("unknown scenario %s", s);
     fflush(stdout);

@@ -371,3 +371,48 @@ fn blank_clip_on_the_gpu() {
     same("YUV420P8", &[], "std.GPUUpload,std.BlankClip:keep=1,std.GPUDownload");
     same("YUV420P8", &[], "std.GPUUpload,std.BlankClip:gpu=0");
 }
+
+/// Device loss cannot be caused on demand, so the core injects it (VSVK_INJECT_DEVICE_LOST=after:N:
+/// submission N+1 finds the device lost). Staged copies make every upload and download submit, so
+/// frames are in flight when it happens.
+#[test]
+fn an_injected_device_loss_is_reported_and_releases_everything() {
+    for after in ["after:3", "after:12", "after:40"] {
+        let mut cmd = Command::new(probe());
+        gpu_env(&mut cmd);
+        cmd.env("VSVK_INJECT_DEVICE_LOST", after).env("VS_VULKAN_FORCE_STAGING", "1");
+        cmd.arg(our_core()).arg("lost");
+        let out = run(cmd, LIMIT);
+        assert!(out.success(), "gpuprobe lost ({after}): {}", out.describe());
+        let line = out.stdout.lines().find(|l| l.starts_with("ok lost ")).unwrap_or_else(|| panic!("no result ({after}): {}", out.describe()));
+        let field = |k: &str| -> i64 {
+            let v = line.split_whitespace().find_map(|w| w.strip_prefix(&format!("{k}="))).unwrap_or_else(|| panic!("{k} missing in {line}"));
+            v.split('/').next().unwrap().parse().unwrap_or_else(|_| panic!("{k} in {line}"))
+        };
+        let pair = |k: &str| line.split_whitespace().find_map(|w| w.strip_prefix(&format!("{k}="))).map(str::to_string).unwrap();
+        // every frame answered: either produced before the loss or failed naming it, nothing else
+        assert_eq!(field("frames") + field("named"), 40, "{after}: {line}");
+        assert_eq!(field("other"), 0, "{after}: {line}");
+        assert!(field("named") > 0, "{after}: no frame saw the loss: {line}");
+        // gdDeviceLost (2) from both pool waits, with the loss named in the error
+        assert_eq!(pair("wait"), "2/1", "{after}: {line}");
+        assert_eq!(pair("idle"), "2/1", "{after}: {line}");
+        assert_eq!(field("timeline"), 2, "{after}: a timeline wait: {line}");
+        for k in ["acquire", "pool", "getframe"] {
+            assert_eq!(field(k), 1, "{after}: {k} after the loss must fail naming it: {line}");
+        }
+        // the three retained objects of the submissions before the loss were released by the
+        // time the pool's waits returned, and the VRAM held for frames went back
+        assert_eq!(field("released"), 3, "{after}: {line}");
+        assert!(field("allocated_after") <= field("allocated_before"), "{after}: VRAM leaked: {line}");
+    }
+}
+
+#[test]
+fn a_bad_injection_value_is_named() {
+    let mut cmd = Command::new(probe());
+    gpu_env(&mut cmd);
+    cmd.env("VSVK_INJECT_DEVICE_LOST", "soon").arg(our_core()).arg("info");
+    let out = run(cmd, LIMIT);
+    assert!(out.stdout.contains("VSVK_INJECT_DEVICE_LOST=\"soon\"") || out.stderr.contains("VSVK_INJECT_DEVICE_LOST=\"soon\""), "{}", out.describe());
+}

@@ -424,6 +424,10 @@ pub struct Device {
     pub unified: bool,
     pub budget: i64,
     pub lost: AtomicBool,
+    /// VSVK_INJECT_DEVICE_LOST: the device is lost at the submission after this many (tests).
+    pub inject_after: Option<u64>,
+    /// Submissions counted towards `inject_after`.
+    pub submissions: std::sync::atomic::AtomicU64,
     /// The pooled sub-allocator and VRAM accounting.
     pub pool: super::pool::Pool,
     /// Exec pools alive on this device, for memory pressure sweeps.
@@ -585,6 +589,10 @@ impl Device {
         let pool = super::pool::Pool::new(&instance.instance, &device, pd, &mem_props, unified, limit, families)
             .map_err(|e| format!("Vulkan device creation failed: {e}"))?;
         let force_staging = std::env::var_os("VS_VULKAN_FORCE_STAGING").is_some();
+        let inject_after = match std::env::var("VSVK_INJECT_DEVICE_LOST") {
+            Ok(v) => Some(parse_inject(&v)?),
+            Err(_) => None,
+        };
         Ok(Arc::new(Device {
             name: info.name.clone(),
             info,
@@ -601,6 +609,8 @@ impl Device {
             unified,
             budget,
             lost: AtomicBool::new(false),
+            inject_after,
+            submissions: std::sync::atomic::AtomicU64::new(0),
             pool,
             exec_pools: Mutex::new(Vec::new()),
             next_memory_id: std::sync::atomic::AtomicU64::new(1),
@@ -632,11 +642,66 @@ impl Device {
             0
         }
     }
+    /// Records a device loss. On the first report the idle pooled buffers go back to the driver,
+    /// since nothing will reuse them (recycling stops too: see `recycle_buffer`).
     pub fn mark_lost(&self) {
-        self.lost.store(true, Ordering::Relaxed);
+        if !self.lost.swap(true, Ordering::AcqRel) {
+            self.pool.trim(&self.device);
+            for e in self.pool.drain_exportables() {
+                e.destroy(self);
+            }
+        }
     }
     pub fn is_lost(&self) -> bool {
-        self.lost.load(Ordering::Relaxed)
+        self.lost.load(Ordering::Acquire)
+    }
+
+    /// Gives a pooled buffer back: to its bucket, or to the driver once the device is lost.
+    pub fn recycle_buffer(&self, b: super::pool::PooledBuffer) {
+        if self.is_lost() {
+            self.pool.destroy_buffer(&self.device, b);
+        } else {
+            self.pool.recycle(&self.device, b);
+        }
+    }
+
+    /// The injection hook, called once per submission before its queue lock is taken: whether
+    /// this submission is where the injected loss happens (or comes after it). Without
+    /// VSVK_INJECT_DEVICE_LOST it is one branch.
+    pub fn injected_loss(&self) -> bool {
+        let Some(n) = self.inject_after else { return false };
+        if self.submissions.fetch_add(1, Ordering::AcqRel) < n {
+            return false;
+        }
+        if !self.is_lost() {
+            self.simulate_loss();
+        }
+        true
+    }
+
+    /// What a real loss leaves behind, on a device that is in fact fine: nothing executing (the
+    /// work already submitted finishes first, so what it retains can be freed as after a reset)
+    /// and the loss recorded, so every later submission, wait and acquire reports it. Every queue
+    /// is held for vkDeviceWaitIdle's external synchronisation; submitters check the loss under
+    /// their queue's lock, so none slips in after the wait.
+    fn simulate_loss(&self) {
+        self.compute.lock();
+        let two = !Arc::ptr_eq(&self.compute, &self.transfer);
+        if two {
+            self.transfer.lock();
+        }
+        // SAFETY: every queue of the device is held by this thread.
+        unsafe {
+            let _ = self.device.device_wait_idle();
+        }
+        self.mark_lost();
+        // SAFETY: locked above by this thread.
+        unsafe {
+            if two {
+                self.transfer.unlock();
+            }
+            self.compute.unlock();
+        }
     }
 
     /// Creates a timeline semaphore at 0, exportable where the device allows it.
@@ -666,6 +731,15 @@ impl Drop for Device {
         // SAFETY: every object made from the device is gone (they all held a reference).
         unsafe { self.device.destroy_device(None) };
     }
+}
+
+/// VSVK_INJECT_DEVICE_LOST's value: `N` or `after:N`, the number of submissions that succeed.
+fn parse_inject(v: &str) -> Result<u64, String> {
+    v.trim()
+        .strip_prefix("after:")
+        .unwrap_or(v.trim())
+        .parse::<u64>()
+        .map_err(|_| format!("VSVK_INJECT_DEVICE_LOST={v:?} is not a number of submissions (N or after:N)"))
 }
 
 /// Loads `VS_VK_FUNCTION_LIST` by level; a missing required entry fails device creation.

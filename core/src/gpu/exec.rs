@@ -449,7 +449,17 @@ impl PoolInner {
             .map(|(s, (v, _))| vk::SemaphoreSubmitInfo::default().semaphore(*s).value(*v).stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS))
             .collect();
         let cbs = [vk::CommandBufferSubmitInfo::default().command_buffer(slot.cb)];
+        if self.dev.injected_loss() {
+            drop(reads);
+            drop(writes);
+            return fail(self, retained, format!("vkQueueSubmit2 failed: {DEVICE_LOST}"));
+        }
         let result = self.queue.with(|q| {
+            // Checked under the queue lock: a loss (a simulated one included) is final, and the
+            // driver would refuse the submission.
+            if self.dev.is_lost() {
+                return Err(vk::Result::ERROR_DEVICE_LOST);
+            }
             // Allocated before the submission, so no reaper can see the counter pass it: a value
             // whose submission then fails is past checking (waiting for it hangs), as the API says.
             let value = self.submitted.load(Ordering::Relaxed) + 1;
@@ -463,10 +473,12 @@ impl PoolInner {
         let value = match result {
             Ok(v) => v,
             Err(r) => {
+                drop(reads);
+                drop(writes);
                 if r == vk::Result::ERROR_DEVICE_LOST {
                     self.dev.mark_lost();
+                    return fail(self, retained, format!("vkQueueSubmit2 failed: {DEVICE_LOST}"));
                 }
-                drop(reads);
                 return fail(self, retained, format!("vkQueueSubmit2 failed (VkResult {})", r.as_raw()));
             }
         };

@@ -237,11 +237,11 @@ impl Drop for GpuPlane {
         match self.backing.take() {
             Some(Backing::Pooled(b)) => {
                 self.dev.pool.frame_bytes.fetch_sub(b.region.size() as i64, Ordering::Relaxed);
-                self.dev.pool.recycle(&self.dev.device, b)
+                self.dev.recycle_buffer(b)
             }
             Some(Backing::Exportable(e)) => {
                 self.dev.pool.frame_bytes.fetch_sub(e.alloc_size as i64, Ordering::Relaxed);
-                if self.owner.load(Ordering::Relaxed) != OWNER_CORE || self.dev.pool.over_limit() {
+                if self.owner.load(Ordering::Relaxed) != OWNER_CORE || self.dev.pool.over_limit() || self.dev.is_lost() {
                     // A foreign API may still hold an import of it: never hand it to another plane.
                     e.destroy(&self.dev);
                 } else {

@@ -197,7 +197,7 @@ pub struct GpuBuffer {
 impl Drop for GpuBuffer {
     fn drop(&mut self) {
         if let Some(b) = self.buf.take() {
-            self.dev.pool.recycle(&self.dev.device, b);
+            self.dev.recycle_buffer(b);
         }
     }
 }

@@ -55,6 +55,10 @@ impl Transfer {
 
     /// A GPU copy of a CPU frame.
     pub fn upload(&self, core: &Core, src: &Arc<Frame>) -> Result<Arc<Frame>, String> {
+        // Direct uploads run no GPU work, but a lost device's frames feed nothing that could.
+        if self.dev.is_lost() {
+            return Err(super::DEVICE_LOST.into());
+        }
         let vf = *src.video_format().ok_or("GPUUpload: only video frames can be uploaded")?;
         // VS_VULKAN_EXPORTABLE_UPLOADS: uploads land in exportable planes (R81's knob).
         let exportable = std::env::var_os("VS_VULKAN_EXPORTABLE_UPLOADS").is_some_and(|v| v != "0");
@@ -110,6 +114,10 @@ impl Transfer {
 
     /// A CPU copy of a GPU frame.
     pub fn download(&self, core: &Core, src: &Arc<Frame>) -> Result<Arc<Frame>, String> {
+        // A mapped read would succeed, returning whatever the lost work left in the plane.
+        if self.dev.is_lost() {
+            return Err(super::DEVICE_LOST.into());
+        }
         let vf = *src.video_format().ok_or("GPUDownload: only video frames can be downloaded")?;
         let dst = Frame::new_video(&vf, src.width, src.height, &core.mem).map_err(|e| format!("Error in frame creation: {e}"))?;
         // SAFETY: `dst` is new and unshared.
