@@ -32,6 +32,15 @@ pub enum MediaInfo {
 }
 
 /// What graph inspection records of the function call that created a node.
+/// The most samples an audio clip may hold: the reference allows i32::MAX whole frames.
+pub const MAX_AUDIO_SAMPLES: i64 = i32::MAX as i64 * VS_AUDIO_FRAME_SAMPLES as i64;
+
+/// The creation-time refusal of an audio clip longer than frame numbers reach, worded as the
+/// reference's filter creation words it (without the calling function's prefix).
+pub fn audio_length_error(name: &str, samples: i64) -> Option<String> {
+    (samples > MAX_AUDIO_SAMPLES).then(|| format!("Filter {name} specified {samples} output samples but {MAX_AUDIO_SAMPLES} samples is the upper limit"))
+}
+
 pub struct CreationInfo {
     pub function: CString,
     pub plugin_id: CString,

@@ -68,8 +68,8 @@ pub enum PluginError {
     Api { path: String, major: i32, minor: i32 },
     #[error("Plugin {given} already loaded ({id}) from {path}")]
     DuplicateId { given: String, id: String, path: String },
-    #[error("Namespace {ns} is already populated (by {path})")]
-    DuplicateNamespace { ns: String, path: String },
+    #[error("Plugin load of {given} failed, namespace {ns} already populated by {path}")]
+    DuplicateNamespace { given: String, ns: String, path: String },
     #[error("Invalid plugin configuration in {path}: {msg}")]
     BadConfig { path: String, msg: String },
 }
@@ -283,7 +283,7 @@ pub fn load(core: &Arc<Core>, path: &Path, force_ns: Option<&str>, force_id: Opt
             return Err(PluginError::DuplicateId { given: display, id: plugin.id().into(), path: other.path.to_string_lossy().into() });
         }
         if let Some(other) = plugins.iter().find(|p| p.namespace() == plugin.namespace()) {
-            return Err(PluginError::DuplicateNamespace { ns: plugin.namespace().into(), path: other.path.to_string_lossy().into() });
+            return Err(PluginError::DuplicateNamespace { given: display, ns: plugin.namespace().into(), path: other.path.to_string_lossy().into() });
         }
     }
     let _ = cfg;

@@ -407,47 +407,29 @@ const GRAYH: u32 = (1 << 28) | (1 << 24) | (16 << 16);
 const GRAYS: u32 = (1 << 28) | (1 << 24) | (32 << 16);
 
 each_case! { check_error;
-    #[ignore = "core bug: R81 says 'invalid width', ours 'the clip must have a constant format and size'"]
     blank_clip_variable_size_source => video("std.BlankClip:@:varsize=1,std.BlankClip");
-    #[ignore = "core bug: R81 says 'invalid format', ours 'the clip must have a constant format and size'"]
     blank_clip_variable_format_source => video("std.BlankClip:@:varformat=1,std.BlankClip");
-    #[ignore = "core bug: R81 says 'invalid framerate specified', ours 'invalid framerate'"]
     blank_clip_negative_fpsnum => video("std.BlankClip:@:fpsnum=-1");
-    #[ignore = "core bug: R81 says 'invalid framerate specified', ours 'invalid framerate'"]
     blank_clip_negative_fpsden => video("std.BlankClip:fpsnum=1:fpsden=-1");
-    #[ignore = "core bug: R81 says 'invalid framerate specified', ours 'fpsden cannot be set without fpsnum'"]
     blank_clip_negative_fpsden_alone => video("std.BlankClip:@:fpsden=-3");
-    #[ignore = "core bug: R81 refuses a colour outside half's range ('color value out of range'), ours takes it"]
     blank_clip_half_color_range => video(&format!("std.BlankClip:format={GRAYH}:color=70000.0"));
-    #[ignore = "core bug: R81 refuses a colour outside half's range ('color value out of range'), ours takes it"]
     blank_clip_half_color_range_negative => video(&format!("std.BlankClip:format={GRAYH}:color=-70000.0"));
-    #[ignore = "core bug: R81 refuses a colour outside float's range ('color value out of range'), ours takes it"]
     blank_clip_float_color_range => video(&format!("std.BlankClip:format={GRAYS}:color=1.0e300"));
-    #[ignore = "core bug: R81 says 'channel number out of range (0-63)', ours 'invalid channel specified'"]
     blank_audio_channel_range => audio("std.BlankAudio:@:channels=64");
-    #[ignore = "core bug: R81 says 'channel number out of range (0-63)', ours 'invalid channel specified'"]
     blank_audio_channel_negative => audio("std.BlankAudio:@:channels=-1");
-    #[ignore = "core bug: R81 gives the core's sample limit message ('Filter BlankAudio specified N output samples but 6597069763584 samples is the upper limit'), ours 'BlankAudio: the clip is too long'"]
     blank_audio_too_long => audio("std.BlankAudio:@:length=9223372036854775807");
-    #[ignore = "core bug: R81 takes a folder that does not exist (nothing to load), ours says '/nonexistent is not a folder'"]
     load_all_plugins_no_folder => video("std.LoadAllPlugins:@:path='/nonexistent");
 }
 
 each_case! { check;
-    #[ignore = "core bug: R81 takes fpsden without fpsnum (the rate becomes the clip's fpsnum over it, reduced), ours refuses it"]
     blank_clip_fpsden_alone => video("std.BlankClip:fpsden=2");
-    #[ignore = "core bug: R81 takes fpsden without fpsnum, ours refuses it"]
     blank_clip_fpsden_alone_default_rate => video("std.BlankClip:@:fpsden=2:length=5:width=16:height=16");
-    #[ignore = "core bug: R81 takes a variable-size source when width and height are given, ours refuses it"]
     blank_clip_variable_size_source_overridden => video("std.BlankClip:@:varsize=1,std.BlankClip:width=16:height=16:length=4");
-    #[ignore = "core bug: R81 takes a variable-format source when the format is given, ours refuses it"]
     blank_clip_variable_format_source_overridden => video(&format!("std.BlankClip:@:varformat=1:width=16:height=16,std.BlankClip:format={}:length=4", format_id(1, false, 8, 0, 0)));
-    #[ignore = "core bug: R81 takes an empty level in SetMaxCPU, ours says 'unknown cpu level: '"]
     set_max_cpu_empty_level => video("std.Invert").with_mode(&["--maxcpu", ""]);
 }
 
 #[test]
-#[ignore = "core bug: R81 says 'Plugin load of P failed, namespace vsvknoise already populated by Q', ours 'Namespace vsvknoise is already populated (by Q)'"]
 fn load_plugin_namespace_taken() {
     check_error(video(&format!("std.LoadPlugin:@:path='{}:forcens='vsvknoise", chain_path(modes_plugin()))));
 }

@@ -93,6 +93,9 @@ pub(crate) fn make_node(
             if ai.numSamples <= 0 {
                 return Err(format!("{name}: the clip must have at least one sample"));
             }
+            if let Some(e) = crate::node::audio_length_error(name, ai.numSamples) {
+                return Err(e);
+            }
             if ai.sampleRate <= 0 {
                 return Err(format!("{name}: invalid sample rate {}", ai.sampleRate));
             }

@@ -145,9 +145,6 @@ pub fn blank_clip(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), St
         height: 480,
         numFrames: 240,
     });
-    if src.is_some() && (vi.format.colorFamily == cfUndefined || vi.width == 0) {
-        return Err("the clip must have a constant format and size".into());
-    }
     if let Some(w) = int_arg(input, "width") {
         vi.width = i32::try_from(w).map_err(|_| "invalid width")?;
     }
@@ -160,13 +157,18 @@ pub fn blank_clip(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), St
     if let Some(l) = int_arg(input, "length") {
         vi.numFrames = i32::try_from(l).map_err(|_| "invalid length")?;
     }
+    // fpsnum alone makes the rate whole; fpsden alone divides the clip's (or the default) rate
     let fpsnum = int_arg(input, "fpsnum");
-    let fpsden = int_arg(input, "fpsden");
     if let Some(n) = fpsnum {
         vi.fpsNum = n;
-        vi.fpsDen = fpsden.unwrap_or(1);
-    } else if fpsden.is_some() {
-        return Err("fpsden cannot be set without fpsnum".into());
+        vi.fpsDen = 1;
+    }
+    if let Some(d) = int_arg(input, "fpsden") {
+        vi.fpsDen = d;
+    }
+    // a clip of variable format or size passes it on unless the arguments replace it
+    if vi.format.colorFamily == cfUndefined {
+        return Err("invalid format".into());
     }
     if vi.width <= 0 || vi.width % (1 << vi.format.subSamplingW) != 0 {
         return Err("invalid width".into());
@@ -178,7 +180,7 @@ pub fn blank_clip(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), St
         return Err("invalid length".into());
     }
     if vi.fpsNum < 0 || vi.fpsDen < 0 || (vi.fpsNum > 0 && vi.fpsDen == 0) {
-        return Err("invalid framerate".into());
+        return Err("invalid framerate specified".into());
     }
     if vi.fpsNum == 0 {
         vi.fpsDen = 0;
@@ -206,6 +208,11 @@ pub fn blank_clip(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), St
                     }
                     color[i] = (v + 0.5).floor();
                 } else {
+                    // a value the sample type cannot hold (it would become infinite) is refused
+                    let finite = if vi.format.bitsPerSample == 16 { f32_to_half(v as f32) & 0x7c00 != 0x7c00 } else { (v as f32).is_finite() };
+                    if !finite {
+                        return Err("color value out of range".into());
+                    }
                     color[i] = v;
                 }
             }
@@ -366,7 +373,7 @@ pub fn blank_audio(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), S
         layout = 0;
         for &c in chs {
             if !(0..64).contains(&c) {
-                return Err("invalid channel specified".into());
+                return Err("channel number out of range (0-63)".into());
             }
             if layout & (1 << c) != 0 {
                 return Err("channel specified twice".into());
@@ -397,8 +404,13 @@ pub fn blank_audio(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), S
     if ai.numSamples <= 0 {
         return Err("invalid length".into());
     }
+    if let Some(e) = crate::node::audio_length_error("BlankAudio", ai.numSamples) {
+        // the core's creation check, whose message carries no function prefix
+        out.set_error(&e);
+        return Ok(());
+    }
     let frames = (ai.numSamples + VS_AUDIO_FRAME_SAMPLES as i64 - 1) / VS_AUDIO_FRAME_SAMPLES as i64;
-    ai.numFrames = i32::try_from(frames).map_err(|_| "the clip is too long")?;
+    ai.numFrames = frames.min(i32::MAX as i64) as i32;
     let waveform = match input.get_data(b"waveform", 0).map(|d| d.to_str_lossy()) {
         Err(_) => Waveform::None,
         Ok(w) => match w.as_str() {

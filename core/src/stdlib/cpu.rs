@@ -14,6 +14,11 @@ pub fn register(r: &super::Registrar) {
 
 fn set_max_cpu(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
     let level = super::util::Args(input).string("cpu").unwrap_or_default();
+    // an empty level is taken and changes nothing, as in the reference
+    if level.is_empty() {
+        out.set_str("cpu", &core.max_cpu.lock());
+        return Ok(());
+    }
     if !LEVELS.contains(&level.as_str()) {
         return Err(format!("unknown cpu level: {level}"));
     }

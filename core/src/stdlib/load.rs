@@ -32,8 +32,9 @@ pub fn load_plugin(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), S
 pub fn load_all_plugins(input: &Map, _out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
     let path = data_arg(input, "path").ok_or("path is required")?;
     let dir = Path::new(&path);
+    // as in the reference, a folder that is not there holds nothing to load
     if !dir.is_dir() {
-        return Err(format!("{path} is not a folder"));
+        return Ok(());
     }
     plugin::load_folder(core, dir);
     Ok(())
