@@ -9,202 +9,11 @@
 //! Needs `scripts/setup.sh` (the reference) and our core built in release mode. Environment as for
 //! tests/tests/oracle.rs (VSVK_REF, VSVK_CORE, VSVK_INCLUDE).
 
-use std::fmt::Write as _;
-use std::io::Read;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use vsvk_tests::oracle::{check_all, check_errors, check_modes, reference_core, run, Case};
 
-use vsvk_tests::reference;
-
-const RUN_LIMIT: Duration = Duration::from_secs(180);
-
-// ---- building the C programs ------------------------------------------------------------------------
-
-struct Tools {
-    driver: PathBuf,
-    noise: PathBuf,
-}
-
-fn build_tools() -> Result<Tools, String> {
-    let include = reference::include_dir()?;
-    let root = reference::workspace_root();
-    let out = reference::target_dir().join("vsvk-std-edit");
-    std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    let inc = format!("-I{}", include.display());
-    let pid = std::process::id();
-    let mut built = Vec::new();
-    for (name, source, shared) in [("driver", "tests/oracle/driver.c", false), ("vsvknoise.so", "tests/plugins/vsvknoise.c", true)] {
-        let target = out.join(name);
-        let mut args: Vec<&str> = vec!["-O2", "-Wall", "-Wextra", "-Werror", &inc, source];
-        if shared {
-            args.extend(["-shared", "-fPIC"]);
-        } else {
-            args.extend(["-ldl", "-lpthread"]);
-        }
-        // build beside the target and rename, so that other test processes never see half a file
-        let tmp = target.with_extension(format!("tmp{pid}"));
-        let result = Command::new("gcc").args(&args).arg("-o").arg(&tmp).current_dir(&root).output().map_err(|e| format!("cannot run gcc: {e}"))?;
-        if !result.status.success() {
-            return Err(format!("gcc {} failed:\n{}", args.join(" "), String::from_utf8_lossy(&result.stderr)));
-        }
-        std::fs::rename(&tmp, &target).map_err(|e| format!("cannot rename {}: {e}", tmp.display()))?;
-        built.push(target);
-    }
-    let noise = built.pop().expect("two programs");
-    let driver = built.pop().expect("two programs");
-    Ok(Tools { driver, noise })
-}
-
-fn tools() -> &'static Tools {
-    static TOOLS: OnceLock<Result<Tools, String>> = OnceLock::new();
-    match TOOLS.get_or_init(build_tools) {
-        Ok(t) => t,
-        Err(e) => panic!("cannot build the C programs: {e}"),
-    }
-}
-
-// ---- cases and runs ---------------------------------------------------------------------------------
-
-#[derive(Clone)]
-struct Case {
-    chain: String,
-    source: Vec<String>,
-}
-
-impl Case {
-    fn sized(format: &str, width: u32, height: u32, frames: u32, chain: &str) -> Case {
-        let source = ["--format", format, "--width", &width.to_string(), "--height", &height.to_string(), "--frames", &frames.to_string(), "--seed", "7"];
-        Case { chain: chain.to_string(), source: source.iter().map(|s| s.to_string()).collect() }
-    }
-    fn video(format: &str, chain: &str) -> Case {
-        Case::sized(format, 64, 48, 10, chain)
-    }
-    fn describe(&self) -> String {
-        format!("{} | {}", self.source.join(" "), self.chain)
-    }
-}
-
-struct Run {
-    line: String,
-    stderr: String,
-}
-
-impl Run {
-    fn ok(&self) -> bool {
-        self.line.starts_with("ok ")
-    }
-    fn fingerprint(&self) -> &str {
-        match self.line.find(" threads=") {
-            Some(i) if self.ok() => &self.line[..i],
-            _ => &self.line,
-        }
-    }
-    fn stderr_tail(&self) -> String {
-        let lines: Vec<&str> = self.stderr.lines().collect();
-        lines[lines.len().saturating_sub(10)..].join("\n")
-    }
-}
-
-fn run(core: &Path, case: &Case, mode: &[&str]) -> Run {
-    let t = tools();
-    let mut cmd = Command::new(&t.driver);
-    cmd.arg(core).arg("--plugin").arg(&t.noise).args(&case.source).args(mode).arg(&case.chain);
-    cmd.env("LD_LIBRARY_PATH", reference::library_path()).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
-    let mut child = cmd.spawn().unwrap_or_else(|e| panic!("cannot start {}: {e}", t.driver.display()));
-    let mut out_pipe = child.stdout.take().expect("piped");
-    let mut err_pipe = child.stderr.take().expect("piped");
-    let out_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = out_pipe.read_to_string(&mut s);
-        s
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = err_pipe.read_to_string(&mut s);
-        s
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().expect("waiting for the driver") {
-            break Some(s);
-        }
-        if start.elapsed() > RUN_LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    let stdout = out_reader.join().unwrap_or_default();
-    let stderr = err_reader.join().unwrap_or_default();
-    let last = stdout.lines().rev().find(|l| l.starts_with("ok ") || l.starts_with("error:"));
-    let line = match (status, last) {
-        (None, _) => format!("hung: killed after {} s", RUN_LIMIT.as_secs()),
-        (Some(_), Some(l)) => l.to_string(),
-        (Some(s), None) => format!("crashed: {s}, no result line (stdout: {:?})", stdout.trim()),
-    };
-    Run { line, stderr }
-}
-
-fn reference_core() -> PathBuf {
-    reference::reference_core().unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn our_core() -> PathBuf {
-    reference::our_core().unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// Runs every case on both cores; the fingerprints must match (and R81 must succeed).
-fn check_all(cases: &[Case]) {
-    let mut failures = String::new();
-    for case in cases {
-        let want = run(&reference_core(), case, &[]);
-        if !want.ok() {
-            let _ = writeln!(failures, "the reference fails, so the case is wrong: {}\n  {}\n{}", case.describe(), want.line, want.stderr_tail());
-            continue;
-        }
-        let got = run(&our_core(), case, &[]);
-        if got.fingerprint() != want.fingerprint() {
-            let _ = writeln!(failures, "{}\n  reference: {}\n  ours:      {}\n{}", case.describe(), want.fingerprint(), got.fingerprint(), got.stderr_tail());
-        }
-    }
-    assert!(failures.is_empty(), "{failures}");
-}
-
-/// Every case must fail on both cores with the same line. One request at a time, so that an error
-/// raised while making frames names the same frame on both.
-fn check_errors(cases: &[Case]) {
-    let mut failures = String::new();
-    let mode = ["--requests", "1"];
-    for case in cases {
-        let want = run(&reference_core(), case, &mode);
-        if !want.line.starts_with("error:") {
-            let _ = writeln!(failures, "the reference does not fail on {}: {}", case.describe(), want.line);
-            continue;
-        }
-        let got = run(&our_core(), case, &mode);
-        if got.line != want.line {
-            let _ = writeln!(failures, "{}\n  reference: {}\n  ours:      {}", case.describe(), want.line, got.line);
-        }
-    }
-    assert!(failures.is_empty(), "{failures}");
-}
-
-/// The same output whatever the threads, the requests in flight and the fetching mode.
-fn check_modes(case: Case) {
-    let want = run(&reference_core(), &case, &[]);
-    assert!(want.ok(), "the reference fails on {}: {}", case.describe(), want.line);
-    let modes: [&[&str]; 4] = [&["--threads", "1"], &["--threads", "7", "--requests", "1"], &["--threads", "32", "--requests", "64"], &["--threads", "4", "--sync", "--requests", "3"]];
-    let mut failures = String::new();
-    for mode in modes {
-        let got = run(&our_core(), &case, mode);
-        if got.fingerprint() != want.fingerprint() {
-            let _ = writeln!(failures, "{} [{}]\n  reference: {}\n  ours:      {}", case.describe(), mode.join(" "), want.fingerprint(), got.fingerprint());
-        }
-    }
-    assert!(failures.is_empty(), "{failures}");
+/// The noise source at the size most cases use.
+fn video(format: &str, chain: &str) -> Case {
+    Case::sized(format, 64, 48, 10, chain)
 }
 
 /// The formats every function is tried on.
@@ -213,7 +22,7 @@ const FORMATS: [&str; 7] = ["Gray8", "YUV420P8", "YUV422P10", "YUV444P16", "RGB2
 const MORE_FORMATS: [&str; 7] = ["YUV410P8", "YUV411P8", "YUV440P8", "Gray16", "RGBH", "YUV444PS", "Gray32"];
 
 fn over_formats(formats: &[&str], chains: &[&str]) -> Vec<Case> {
-    formats.iter().flat_map(|f| chains.iter().map(move |c| Case::video(f, c))).collect()
+    formats.iter().flat_map(|f| chains.iter().map(move |c| video(f, c))).collect()
 }
 
 // pfGray16 as a number, for BlankClip's format argument.
@@ -244,13 +53,13 @@ fn trim_loop_reverse() {
     let mut cases = over_formats(&["YUV420P8", "GrayS"], &chains);
     cases.extend(over_formats(&FORMATS, &["std.Trim:first=1:last=4,std.Reverse,std.Loop:times=2"]));
     // variable clips pass through
-    cases.push(Case::video("YUV420P8", "std.BlankClip:varformat=1:varsize=1,std.Trim:first=2,std.Reverse,std.Loop:times=2"));
+    cases.push(video("YUV420P8", "std.BlankClip:varformat=1:varsize=1,std.Trim:first=2,std.Reverse,std.Loop:times=2"));
     check_all(&cases);
 }
 
 #[test]
 fn trim_loop_errors() {
-    let v = |c: &str| Case::video("YUV420P8", c);
+    let v = |c: &str| video("YUV420P8", c);
     check_errors(&[
         v("std.Trim:last=5:length=3"),
         v("std.Trim:last=-1:length=0"),
@@ -299,16 +108,16 @@ fn select_every() {
         "std.RemoveFrameProps:props='_DurationNum",
         "std.RemoveFrameProps:props='_DurationNum:props='_DurationDen",
     ] {
-        cases.push(Case::video("YUV420P8", &format!("{props},std.SelectEvery:cycle=4:offsets=3:offsets=1:offsets=2")));
+        cases.push(video("YUV420P8", &format!("{props},std.SelectEvery:cycle=4:offsets=3:offsets=1:offsets=2")));
     }
-    cases.push(Case::video("YUV420P8", "std.BlankClip:fpsnum=0,std.SelectEvery:cycle=3:offsets=1"));
-    cases.push(Case::video("YUV420P8", "std.BlankClip:varformat=1:varsize=1,std.SelectEvery:cycle=3:offsets=1"));
+    cases.push(video("YUV420P8", "std.BlankClip:fpsnum=0,std.SelectEvery:cycle=3:offsets=1"));
+    cases.push(video("YUV420P8", "std.BlankClip:varformat=1:varsize=1,std.SelectEvery:cycle=3:offsets=1"));
     check_all(&cases);
 }
 
 #[test]
 fn interleave_splice() {
-    let v = |c: &str| Case::video("YUV420P8", c);
+    let v = |c: &str| video("YUV420P8", c);
     let mut cases = vec![
         v("std.Interleave:@clips"),
         v("std.Interleave:@clips:clips=$0"),
@@ -345,7 +154,7 @@ fn interleave_splice() {
 
 #[test]
 fn select_interleave_splice_errors() {
-    let v = |c: &str| Case::video("YUV420P8", c);
+    let v = |c: &str| video("YUV420P8", c);
     check_errors(&[
         v("std.SelectEvery:cycle=0:offsets=0"),
         v("std.SelectEvery:cycle=1:offsets=0"),
@@ -394,13 +203,13 @@ fn delete_duplicate_freeze() {
     ];
     let mut cases = over_formats(&["YUV420P8"], &chains);
     cases.extend(over_formats(&FORMATS, &chains[11..]));
-    cases.push(Case::video("YUV420P8", "std.BlankClip:varformat=1:varsize=1,std.DeleteFrames:frames=1,std.DuplicateFrames:frames=0,std.FreezeFrames:first=0:last=1:replacement=3"));
+    cases.push(video("YUV420P8", "std.BlankClip:varformat=1:varsize=1,std.DeleteFrames:frames=1,std.DuplicateFrames:frames=0,std.FreezeFrames:first=0:last=1:replacement=3"));
     check_all(&cases);
 }
 
 #[test]
 fn delete_duplicate_freeze_errors() {
-    let v = |c: &str| Case::video("YUV420P8", c);
+    let v = |c: &str| video("YUV420P8", c);
     check_errors(&[
         v("std.DeleteFrames:frames=3:frames=3"),
         v("std.DeleteFrames:frames=10"),
@@ -431,7 +240,7 @@ fn delete_duplicate_freeze_errors() {
 
 #[test]
 fn assume_fps_set_field_based() {
-    let v = |c: &str| Case::video("YUV420P8", c);
+    let v = |c: &str| video("YUV420P8", c);
     let mut cases = vec![
         v("std.AssumeFPS:fpsnum=30"),
         v("std.AssumeFPS:fpsnum=30:fpsden=2"),
@@ -455,7 +264,7 @@ fn assume_fps_set_field_based() {
 
 #[test]
 fn assume_fps_set_field_based_errors() {
-    let v = |c: &str| Case::video("YUV420P8", c);
+    let v = |c: &str| video("YUV420P8", c);
     check_errors(&[
         v("std.AssumeFPS"),
         v("std.AssumeFPS:fpsden=2"),
@@ -508,14 +317,14 @@ fn fields() {
     cases.push(Case::sized("YUV422P8", 32, 26, 4, "std.SeparateFields:tff=1"));
     cases.push(Case::sized("YUV420P8", 32, 28, 4, "std.SeparateFields:tff=0"));
     cases.push(Case::sized("Gray8", 333, 98, 4, "std.SeparateFields:tff=1,std.DoubleWeave:tff=0"));
-    cases.push(Case::video("YUV420P8", "std.BlankClip:fpsnum=0,std.SeparateFields:tff=1"));
-    cases.push(Case::video("YUV420P8", "std.BlankClip:fpsnum=0,std.DoubleWeave:tff=1"));
+    cases.push(video("YUV420P8", "std.BlankClip:fpsnum=0,std.SeparateFields:tff=1"));
+    cases.push(video("YUV420P8", "std.BlankClip:fpsnum=0,std.DoubleWeave:tff=1"));
     check_all(&cases);
 }
 
 #[test]
 fn fields_errors() {
-    let v = |c: &str| Case::video("YUV420P8", c);
+    let v = |c: &str| video("YUV420P8", c);
     check_errors(&[
         v("std.SeparateFields"),
         v("std.SetFieldBased:value=0,std.SeparateFields"),
@@ -572,9 +381,9 @@ fn average_frames() {
     // large sums in 16 bits, where single precision rounds
     for w in [&[1023.0; 31][..], &[1021.0, 1023.0, 1019.0], &[1000.0, 1001.0, 999.0, 998.0, 997.0, 1003.0, 1007.0]] {
         let s: f64 = w.iter().sum();
-        cases.push(Case::video("YUV444P16", &format!("std.AverageFrames:@clips{}:scale={s:?}", weights(w))));
+        cases.push(video("YUV444P16", &format!("std.AverageFrames:@clips{}:scale={s:?}", weights(w))));
     }
-    cases.push(Case::video("YUV444P16", &format!("std.AverageFrames:@clips{}:scale=17.0", weights(&[7.0, 1001.0, -999.0, 3.0, 5.0]))));
+    cases.push(video("YUV444P16", &format!("std.AverageFrames:@clips{}:scale=17.0", weights(&[7.0, 1001.0, -999.0, 3.0, 5.0]))));
     check_all(&cases);
 }
 
@@ -587,23 +396,23 @@ fn average_frames_scene_changes() {
         for w in [&w5, &w7] {
             for kind in ["Prev", "Next"] {
                 // every frame marked
-                cases.push(Case::video(f, &format!("std.SetFrameProps:_SceneChange{kind}=1,std.AverageFrames:@clips{w}:scenechange=1")));
+                cases.push(video(f, &format!("std.SetFrameProps:_SceneChange{kind}=1,std.AverageFrames:@clips{w}:scenechange=1")));
                 // marks on some frames only: two of every three, or one of every three
-                cases.push(Case::video(
+                cases.push(video(
                     f,
                     &format!("std.SelectEvery:cycle=4:offsets=0:offsets=1:modify_duration=0,std.SetFrameProps:_SceneChange{kind}=1,std.Interleave:@clips:clips=$0:clips=$2:modify_duration=0,std.AverageFrames:@clips{w}:scenechange=1"),
                 ));
-                cases.push(Case::video(
+                cases.push(video(
                     f,
                     &format!("std.SelectEvery:cycle=4:offsets=0:offsets=1:modify_duration=0,std.SetFrameProps:_SceneChange{kind}=1,std.Interleave:@clips:clips=$0:clips=$0:modify_duration=0,std.AverageFrames:@clips{w}:scenechange=1"),
                 ));
             }
             // both kinds of mark, and marks that scenechange=0 ignores
-            cases.push(Case::video(
+            cases.push(video(
                 f,
                 &format!("std.SelectEvery:cycle=3:offsets=0:modify_duration=0,std.SetFrameProps:_SceneChangePrev=1:_SceneChangeNext=1,std.Interleave:@clips:clips=$0:clips=$0:modify_duration=0,std.AverageFrames:@clips{w}:scenechange=1"),
             ));
-            cases.push(Case::video(f, &format!("std.SetFrameProps:_SceneChangePrev=1,std.AverageFrames:@clips{w}:scenechange=0")));
+            cases.push(video(f, &format!("std.SetFrameProps:_SceneChangePrev=1,std.AverageFrames:@clips{w}:scenechange=0")));
         }
     }
     check_all(&cases);
@@ -611,7 +420,7 @@ fn average_frames_scene_changes() {
 
 #[test]
 fn average_frames_errors() {
-    let v = |c: &str| Case::video("YUV420P8", c);
+    let v = |c: &str| video("YUV420P8", c);
     let w3 = weights(&[1.0, 1.0, 1.0]);
     check_errors(&[
         v(&format!("std.AverageFrames:@clips{}", weights(&[1.0, 2.0]))),
@@ -624,14 +433,14 @@ fn average_frames_errors() {
         v(&format!("std.AverageFrames:@clips{w3}:scale=0.0")),
         v(&format!("std.AverageFrames:@clips{w3}:scale=-4.0")),
         v(&format!("std.AverageFrames:@clips{w3}:scale=0.4")),
-        Case::video("GrayS", &format!("std.AverageFrames:@clips{w3}:scale=0.0")),
+        video("GrayS", &format!("std.AverageFrames:@clips{w3}:scale=0.0")),
         v(&format!("std.AverageFrames:@clips{}", weights(&[1000000.0, 1.0, -3.0]))),
         v(&format!("std.AverageFrames:@clips{}", weights(&[3000000000.0, 1.0, -3.0]))),
         v(&format!("std.AverageFrames:@clips{}", weights(&[1023.5, 1.0, -3.0]))),
         v(&format!("std.AverageFrames:@clips{w3}:planes=3")),
         v(&format!("std.AverageFrames:@clips{w3}:planes=0:planes=0")),
-        Case::video("Gray8", &format!("std.AverageFrames:@clips{w3}:planes=1:planes=1")),
-        Case::video("Gray32", &format!("std.AverageFrames:@clips{w3}")),
+        video("Gray8", &format!("std.AverageFrames:@clips{w3}:planes=1:planes=1")),
+        video("Gray32", &format!("std.AverageFrames:@clips{w3}")),
         v(&format!("std.BlankClip:varformat=1,std.AverageFrames:@clips{w3}")),
         v(&format!("std.BlankClip:varsize=1,std.AverageFrames:@clips{w3}")),
         v(&format!("std.BlankClip:format={GRAY16},std.AverageFrames:@clips:clips=$0:weights=1.0:weights=1.0")),
@@ -661,7 +470,7 @@ fn edits_whatever_the_threads() {
 /// clip lists that mix residencies are refused. Skipped when the reference finds no Vulkan device.
 #[test]
 fn gpu_resident_clips() {
-    let probe = run(&reference_core(), &Case::video("YUV420P8", "std.GPUUpload,std.GPUDownload"), &[]);
+    let probe = run(&reference_core(), &video("YUV420P8", "std.GPUUpload,std.GPUDownload"), &[]);
     if !probe.ok() {
         eprintln!("skipped: the reference has no GPU here ({})", probe.line);
         return;
@@ -684,13 +493,13 @@ fn gpu_resident_clips() {
         "std.AverageFrames:@clips:weights=1.0:weights=2.0:weights=1.0",
         "std.FlipVertical,std.AverageFrames:@clips:clips=$1:weights=1.0:weights=3.0",
     ];
-    let cases: Vec<Case> = chains.iter().map(|c| Case::video("YUV420P8", &format!("std.GPUUpload,{c},std.GPUDownload"))).collect();
+    let cases: Vec<Case> = chains.iter().map(|c| video("YUV420P8", &format!("std.GPUUpload,{c},std.GPUDownload"))).collect();
     check_all(&cases);
     check_errors(&[
-        Case::video("YUV420P8", "std.GPUUpload,std.Interleave:@clips:clips=$0"),
-        Case::video("YUV420P8", "std.GPUUpload,std.Splice:@clips:clips=$0"),
-        Case::video("YUV420P8", &format!("std.BlankClip:format={GRAY16},std.GPUUpload,std.Splice:@clips:clips=$0")),
-        Case::video("YUV420P8", "std.GPUUpload,std.AverageFrames:@clips:clips=$0:weights=1.0:weights=1.0"),
-        Case::video("YUV420P8", &format!("std.BlankClip:format={GRAY16},std.GPUUpload,std.AverageFrames:@clips:clips=$0:weights=1.0:weights=1.0")),
+        video("YUV420P8", "std.GPUUpload,std.Interleave:@clips:clips=$0"),
+        video("YUV420P8", "std.GPUUpload,std.Splice:@clips:clips=$0"),
+        video("YUV420P8", &format!("std.BlankClip:format={GRAY16},std.GPUUpload,std.Splice:@clips:clips=$0")),
+        video("YUV420P8", "std.GPUUpload,std.AverageFrames:@clips:clips=$0:weights=1.0:weights=1.0"),
+        video("YUV420P8", &format!("std.BlankClip:format={GRAY16},std.GPUUpload,std.AverageFrames:@clips:clips=$0:weights=1.0:weights=1.0")),
     ]);
 }

@@ -7,211 +7,19 @@
 //! Needs `scripts/setup.sh` (the reference) and our core built in release mode. Environment as for
 //! tests/tests/oracle.rs (VSVK_REF, VSVK_CORE, VSVK_INCLUDE).
 
-use std::fmt::Write as _;
-use std::io::Read;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use vsvk_tests::oracle::{check_all, check_errors, check_modes, reference_core, run, Case};
 
-use vsvk_tests::reference;
-
-const RUN_LIMIT: Duration = Duration::from_secs(180);
-
-// ---- building the C programs ------------------------------------------------------------------------
-
-struct Tools {
-    driver: PathBuf,
-    noise: PathBuf,
+/// The noise source at the size most cases use.
+fn video(format: &str, chain: &str) -> Case {
+    Case::sized(format, 64, 48, 6, chain)
 }
-
-fn build_tools() -> Result<Tools, String> {
-    let include = reference::include_dir()?;
-    let root = reference::workspace_root();
-    let out = reference::target_dir().join("vsvk-std-geometry");
-    std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    let inc = format!("-I{}", include.display());
-    let pid = std::process::id();
-    let mut built = Vec::new();
-    for (name, source, shared) in [("driver", "tests/oracle/driver.c", false), ("vsvknoise.so", "tests/plugins/vsvknoise.c", true)] {
-        let target = out.join(name);
-        let mut args: Vec<&str> = vec!["-O2", "-Wall", "-Wextra", "-Werror", &inc, source];
-        if shared {
-            args.extend(["-shared", "-fPIC"]);
-        } else {
-            args.extend(["-ldl", "-lpthread"]);
-        }
-        // build beside the target and rename, so that other test processes never see half a file
-        let tmp = target.with_extension(format!("tmp{pid}"));
-        let result = Command::new("gcc").args(&args).arg("-o").arg(&tmp).current_dir(&root).output().map_err(|e| format!("cannot run gcc: {e}"))?;
-        if !result.status.success() {
-            return Err(format!("gcc {} failed:\n{}", args.join(" "), String::from_utf8_lossy(&result.stderr)));
-        }
-        std::fs::rename(&tmp, &target).map_err(|e| format!("cannot rename {}: {e}", tmp.display()))?;
-        built.push(target);
-    }
-    let noise = built.pop().expect("two programs");
-    let driver = built.pop().expect("two programs");
-    Ok(Tools { driver, noise })
-}
-
-fn tools() -> &'static Tools {
-    static TOOLS: OnceLock<Result<Tools, String>> = OnceLock::new();
-    match TOOLS.get_or_init(build_tools) {
-        Ok(t) => t,
-        Err(e) => panic!("cannot build the C programs: {e}"),
-    }
-}
-
-// ---- cases and runs ---------------------------------------------------------------------------------
-
-#[derive(Clone)]
-struct Case {
-    chain: String,
-    source: Vec<String>,
-}
-
-impl Case {
-    fn sized(format: &str, width: u32, height: u32, frames: u32, chain: &str) -> Case {
-        let source = ["--format", format, "--width", &width.to_string(), "--height", &height.to_string(), "--frames", &frames.to_string(), "--seed", "7"];
-        Case { chain: chain.to_string(), source: source.iter().map(|s| s.to_string()).collect() }
-    }
-    fn video(format: &str, chain: &str) -> Case {
-        Case::sized(format, 64, 48, 6, chain)
-    }
-    fn describe(&self) -> String {
-        format!("{} | {}", self.source.join(" "), self.chain)
-    }
-}
-
-struct Run {
-    line: String,
-    stderr: String,
-}
-
-impl Run {
-    fn ok(&self) -> bool {
-        self.line.starts_with("ok ")
-    }
-    fn fingerprint(&self) -> &str {
-        match self.line.find(" threads=") {
-            Some(i) if self.ok() => &self.line[..i],
-            _ => &self.line,
-        }
-    }
-    fn stderr_tail(&self) -> String {
-        let lines: Vec<&str> = self.stderr.lines().collect();
-        lines[lines.len().saturating_sub(10)..].join("\n")
-    }
-}
-
-fn run(core: &Path, case: &Case, mode: &[&str]) -> Run {
-    let t = tools();
-    let mut cmd = Command::new(&t.driver);
-    cmd.arg(core).arg("--plugin").arg(&t.noise).args(&case.source).args(mode).arg(&case.chain);
-    cmd.env("LD_LIBRARY_PATH", reference::library_path()).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
-    let mut child = cmd.spawn().unwrap_or_else(|e| panic!("cannot start {}: {e}", t.driver.display()));
-    let mut out_pipe = child.stdout.take().expect("piped");
-    let mut err_pipe = child.stderr.take().expect("piped");
-    let out_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = out_pipe.read_to_string(&mut s);
-        s
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = err_pipe.read_to_string(&mut s);
-        s
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().expect("waiting for the driver") {
-            break Some(s);
-        }
-        if start.elapsed() > RUN_LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    let stdout = out_reader.join().unwrap_or_default();
-    let stderr = err_reader.join().unwrap_or_default();
-    let last = stdout.lines().rev().find(|l| l.starts_with("ok ") || l.starts_with("error:"));
-    let line = match (status, last) {
-        (None, _) => format!("hung: killed after {} s", RUN_LIMIT.as_secs()),
-        (Some(_), Some(l)) => l.to_string(),
-        (Some(s), None) => format!("crashed: {s}, no result line (stdout: {:?})", stdout.trim()),
-    };
-    Run { line, stderr }
-}
-
-fn reference_core() -> PathBuf {
-    reference::reference_core().unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn our_core() -> PathBuf {
-    reference::our_core().unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// Runs every case on both cores; the fingerprints must match (and R81 must succeed).
-fn check_all(cases: &[Case]) {
-    let mut failures = String::new();
-    for case in cases {
-        let want = run(&reference_core(), case, &[]);
-        if !want.ok() {
-            let _ = writeln!(failures, "the reference fails, so the case is wrong: {}\n  {}\n{}", case.describe(), want.line, want.stderr_tail());
-            continue;
-        }
-        let got = run(&our_core(), case, &[]);
-        if got.fingerprint() != want.fingerprint() {
-            let _ = writeln!(failures, "{}\n  reference: {}\n  ours:      {}\n{}", case.describe(), want.fingerprint(), got.fingerprint(), got.stderr_tail());
-        }
-    }
-    assert!(failures.is_empty(), "{failures}");
-}
-
-/// Every case must fail on both cores with the same line. One request at a time, so that an error
-/// raised while making frames names the same frame on both.
-fn check_errors(cases: &[Case]) {
-    let mut failures = String::new();
-    let mode = ["--requests", "1"];
-    for case in cases {
-        let want = run(&reference_core(), case, &mode);
-        if !want.line.starts_with("error:") {
-            let _ = writeln!(failures, "the reference does not fail on {}: {}", case.describe(), want.line);
-            continue;
-        }
-        let got = run(&our_core(), case, &mode);
-        if got.line != want.line {
-            let _ = writeln!(failures, "{}\n  reference: {}\n  ours:      {}", case.describe(), want.line, got.line);
-        }
-    }
-    assert!(failures.is_empty(), "{failures}");
-}
-
-/// The same output whatever the threads, the requests in flight and the fetching mode.
-fn check_modes(case: Case) {
-    let want = run(&reference_core(), &case, &[]);
-    assert!(want.ok(), "the reference fails on {}: {}", case.describe(), want.line);
-    let modes: [&[&str]; 4] = [&["--threads", "1"], &["--threads", "7", "--requests", "1"], &["--threads", "32", "--requests", "64"], &["--threads", "4", "--sync", "--requests", "3"]];
-    let mut failures = String::new();
-    for mode in modes {
-        let got = run(&our_core(), &case, mode);
-        if got.fingerprint() != want.fingerprint() {
-            let _ = writeln!(failures, "{} [{}]\n  reference: {}\n  ours:      {}", case.describe(), mode.join(" "), want.fingerprint(), got.fingerprint());
-        }
-    }
-    assert!(failures.is_empty(), "{failures}");
-}
-
 /// The formats every function is tried on.
 const FORMATS: [&str; 7] = ["Gray8", "YUV420P8", "YUV422P10", "YUV444P16", "RGB24", "GrayS", "YUV420PH"];
 /// More subsamplings and sample types.
 const MORE_FORMATS: [&str; 7] = ["YUV410P8", "YUV411P8", "YUV440P8", "Gray16", "RGBH", "YUV444PS", "Gray32"];
 
 fn over_formats(formats: &[&str], chains: &[&str]) -> Vec<Case> {
-    formats.iter().flat_map(|f| chains.iter().map(move |c| Case::video(f, c))).collect()
+    formats.iter().flat_map(|f| chains.iter().map(move |c| video(f, c))).collect()
 }
 
 // pfGray16, pfYUV444P8 and pfGray8 as numbers, for BlankClip's format argument.
@@ -251,16 +59,16 @@ fn crop() {
 fn crop_variable_clips() {
     check_all(&[
         // CropAbs takes clips of variable size and format and makes them constant in size
-        Case::video("YUV420P8", "std.BlankClip:varsize=1,std.CropAbs:width=10:height=10"),
-        Case::video("YUV420P8", "std.BlankClip:varformat=1,std.CropAbs:width=10:height=10:left=2"),
-        Case::video("YUV420P8", "std.BlankClip:varformat=1:varsize=1,std.CropAbs:width=10:height=10"),
-        Case::video("YUV420P8", "std.BlankClip:varformat=1:varsize=1,std.CropAbs:width=10:height=10,std.FlipVertical"),
+        video("YUV420P8", "std.BlankClip:varsize=1,std.CropAbs:width=10:height=10"),
+        video("YUV420P8", "std.BlankClip:varformat=1,std.CropAbs:width=10:height=10:left=2"),
+        video("YUV420P8", "std.BlankClip:varformat=1:varsize=1,std.CropAbs:width=10:height=10"),
+        video("YUV420P8", "std.BlankClip:varformat=1:varsize=1,std.CropAbs:width=10:height=10,std.FlipVertical"),
     ]);
 }
 
 #[test]
 fn crop_errors() {
-    let v = |c: &str| Case::video("YUV420P8", c);
+    let v = |c: &str| video("YUV420P8", c);
     check_errors(&[
         v("std.Crop:left=-5"),
         v("std.Crop:left=-4"),
@@ -293,9 +101,9 @@ fn crop_errors() {
         v("std.CropAbs:width=66:height=48"),
         v("std.CropAbs:width=60:height=10:left=6"),
         v("std.CropAbs:width=30:height=60:left=2:top=-2"),
-        Case::video("YUV410P8", "std.Crop:left=2"),
-        Case::video("YUV410P8", "std.Crop:top=2"),
-        Case::video("YUV422P10", "std.Crop:left=1"),
+        video("YUV410P8", "std.Crop:left=2"),
+        video("YUV410P8", "std.Crop:top=2"),
+        video("YUV422P10", "std.Crop:left=1"),
         // variable clips: Crop wants constant ones; CropAbs checks what it can when created and
         // the rest per frame
         v("std.BlankClip:varformat=1,std.Crop:left=2"),
@@ -336,19 +144,19 @@ fn add_borders() {
         ("YUV420PH", ":color=0.1:color=-0.3:color=0.7"),
         ("YUV420PH", ":color=65519.0:color=-65505.0:color=0.0001"),
     ] {
-        cases.push(Case::video(f, &format!("std.AddBorders:left=2:right=4:top=2:bottom=2{colors}")));
+        cases.push(video(f, &format!("std.AddBorders:left=2:right=4:top=2:bottom=2{colors}")));
     }
     for f in ["Gray8", "RGB24", "YUV444P16", "GrayS"] {
         cases.push(Case::sized(f, 333, 97, 3, "std.AddBorders:left=3:right=5:top=1:bottom=7"));
     }
     // variable size: each frame grows by the borders
-    cases.push(Case::video("YUV420P8", "std.BlankClip:varsize=1,std.AddBorders:left=2:top=4"));
+    cases.push(video("YUV420P8", "std.BlankClip:varsize=1,std.AddBorders:left=2:top=4"));
     check_all(&cases);
 }
 
 #[test]
 fn add_borders_errors() {
-    let v = |c: &str| Case::video("YUV420P8", c);
+    let v = |c: &str| video("YUV420P8", c);
     check_errors(&[
         v("std.AddBorders:left=1"),
         v("std.AddBorders:right=3"),
@@ -366,12 +174,12 @@ fn add_borders_errors() {
         v("std.AddBorders:left=2:color=255.5:color=2.0:color=3.0"),
         v("std.AddBorders:left=2:color=-0.4:color=2.0:color=3.0"),
         v("std.AddBorders:left=2:color=-1.0:color=2.0:color=3.0"),
-        Case::video("YUV444P16", "std.AddBorders:left=2:color=65535.5:color=2.0:color=3.0"),
-        Case::video("GrayS", "std.AddBorders:left=2:color=1.0:color=3.0"),
-        Case::video("GrayS", "std.AddBorders:left=2:color=1.0e+39"),
-        Case::video("GrayS", "std.AddBorders:left=2:color=-1.0e+39"),
-        Case::video("GrayH", "std.AddBorders:left=2:color=65520.0"),
-        Case::video("GrayH", "std.AddBorders:left=2:color=1.0e+10"),
+        video("YUV444P16", "std.AddBorders:left=2:color=65535.5:color=2.0:color=3.0"),
+        video("GrayS", "std.AddBorders:left=2:color=1.0:color=3.0"),
+        video("GrayS", "std.AddBorders:left=2:color=1.0e+39"),
+        video("GrayS", "std.AddBorders:left=2:color=-1.0e+39"),
+        video("GrayH", "std.AddBorders:left=2:color=65520.0"),
+        video("GrayH", "std.AddBorders:left=2:color=1.0e+10"),
         v("std.BlankClip:varformat=1,std.AddBorders:left=2"),
         v("std.BlankClip:varformat=1,std.AddBorders:left=-2"),
         v("std.BlankClip:varsize=1,std.AddBorders:left=1"),
@@ -404,8 +212,8 @@ fn flips_and_turns() {
     }
     // flips and Turn180 take any clip; the transposing ones want constant ones
     for c in &chains[..3] {
-        cases.push(Case::video("YUV420P8", &format!("std.BlankClip:varformat=1,{c}")));
-        cases.push(Case::video("YUV420P8", &format!("std.BlankClip:varformat=1:varsize=1,{c}")));
+        cases.push(video("YUV420P8", &format!("std.BlankClip:varformat=1,{c}")));
+        cases.push(video("YUV420P8", &format!("std.BlankClip:varformat=1:varsize=1,{c}")));
     }
     check_all(&cases);
 }
@@ -414,8 +222,8 @@ fn flips_and_turns() {
 fn transpose_errors() {
     let mut cases = Vec::new();
     for f in ["Transpose", "Turn90", "Turn270"] {
-        cases.push(Case::video("YUV420P8", &format!("std.BlankClip:varformat=1,std.{f}")));
-        cases.push(Case::video("YUV420P8", &format!("std.BlankClip:varsize=1,std.{f}")));
+        cases.push(video("YUV420P8", &format!("std.BlankClip:varformat=1,std.{f}")));
+        cases.push(video("YUV420P8", &format!("std.BlankClip:varsize=1,std.{f}")));
     }
     check_errors(&cases);
 }
@@ -443,14 +251,14 @@ fn stack() {
     cases.push(Case::sized("Gray8", 3, 5, 3, "std.StackHorizontal:@clips:clips=$0,std.StackVertical:@clips:clips=$1"));
     cases.push(Case::sized("YUV444P16", 333, 97, 3, "std.FlipHorizontal,std.StackVertical:@clips:clips=$0"));
     // one clip comes back as it is, whatever it is
-    cases.push(Case::video("YUV420P8", "std.BlankClip:varformat=1,std.StackHorizontal:@clips"));
-    cases.push(Case::video("YUV420P8", "std.BlankClip:varsize=1,std.StackVertical:@clips"));
+    cases.push(video("YUV420P8", "std.BlankClip:varformat=1,std.StackHorizontal:@clips"));
+    cases.push(video("YUV420P8", "std.BlankClip:varsize=1,std.StackVertical:@clips"));
     check_all(&cases);
 }
 
 #[test]
 fn stack_errors() {
-    let v = |c: &str| Case::video("YUV420P8", c);
+    let v = |c: &str| video("YUV420P8", c);
     check_errors(&[
         v("std.Crop:top=2,std.StackHorizontal:@clips:clips=$0"),
         v("std.Crop:left=2,std.StackVertical:@clips:clips=$0"),
@@ -481,7 +289,7 @@ fn shuffle_planes() {
     // (gray clips have only plane 0)
     let mut cases: Vec<Case> = over_formats(&FORMATS, &chains)
         .into_iter()
-        .filter(|c| !(c.source[1].starts_with("Gray") && (c.chain.contains("planes=1") || c.chain.contains("planes=2"))))
+        .filter(|c| !(c.source[1].starts_with("Gray") && (c.chain_text().contains("planes=1") || c.chain_text().contains("planes=2"))))
         .collect();
     for f in ["YUV420P8", "YUV422P10", "YUV444P16", "RGB24", "YUV420PH", "YUV444PS", "YUV410P8"] {
         for c in [
@@ -496,15 +304,15 @@ fn shuffle_planes() {
             "std.BlankClip:length=9,std.ShufflePlanes:@clips:clips=$0:planes=0:planes=1:planes=2:colorfamily=3",
             "std.BlankClip:length=1,std.ShufflePlanes:@clips:clips=$0:clips=$1:planes=0:planes=1:planes=2:colorfamily=3",
         ] {
-            cases.push(Case::video(f, c));
+            cases.push(video(f, c));
         }
     }
     cases.extend([
         // planes of several clips put together: gray planes of a YUV444 clip, the chroma of another
-        Case::video("YUV420P8", &format!("std.BlankClip:format={GRAY8}:color=77.0,std.ShufflePlanes:@:clips=$1:clips=$0:planes=0:planes=1:planes=2:colorfamily=3")),
-        Case::video("YUV420P8", &format!("std.BlankClip:format={YUV444P8}:width=32:height=24,std.ShufflePlanes:@clips:clips=$0:planes=0:planes=1:planes=2:colorfamily=3")),
-        Case::video("YUV420P8", &format!("std.BlankClip:format={YUV444P8}:width=32:height=48,std.ShufflePlanes:@clips:clips=$0:planes=0:planes=1:planes=2:colorfamily=3")),
-        Case::video("Gray8", "std.ShufflePlanes:@clips:planes=0:planes=0:planes=0:colorfamily=3,std.ShufflePlanes:@clips:planes=2:colorfamily=1"),
+        video("YUV420P8", &format!("std.BlankClip:format={GRAY8}:color=77.0,std.ShufflePlanes:@:clips=$1:clips=$0:planes=0:planes=1:planes=2:colorfamily=3")),
+        video("YUV420P8", &format!("std.BlankClip:format={YUV444P8}:width=32:height=24,std.ShufflePlanes:@clips:clips=$0:planes=0:planes=1:planes=2:colorfamily=3")),
+        video("YUV420P8", &format!("std.BlankClip:format={YUV444P8}:width=32:height=48,std.ShufflePlanes:@clips:clips=$0:planes=0:planes=1:planes=2:colorfamily=3")),
+        video("Gray8", "std.ShufflePlanes:@clips:planes=0:planes=0:planes=0:colorfamily=3,std.ShufflePlanes:@clips:planes=2:colorfamily=1"),
         Case::sized("YUV444P16", 333, 97, 3, "std.ShufflePlanes:@clips:planes=2:planes=0:planes=1:colorfamily=2"),
     ]);
     check_all(&cases);
@@ -512,7 +320,7 @@ fn shuffle_planes() {
 
 #[test]
 fn shuffle_planes_errors() {
-    let v = |c: &str| Case::video("YUV420P8", c);
+    let v = |c: &str| video("YUV420P8", c);
     check_errors(&[
         v("std.ShufflePlanes:@clips:planes=3:colorfamily=1"),
         v("std.ShufflePlanes:@clips:planes=-1:colorfamily=1"),
@@ -553,7 +361,7 @@ fn split_planes() {
     cases.extend(over_formats(&MORE_FORMATS, &["std.SplitPlanes"]));
     cases.push(Case::sized("YUV444P16", 333, 97, 3, "std.SplitPlanes"));
     check_all(&cases);
-    check_errors(&[Case::video("YUV420P8", "std.BlankClip:varformat=1,std.SplitPlanes")]);
+    check_errors(&[video("YUV420P8", "std.BlankClip:varformat=1,std.SplitPlanes")]);
 }
 
 #[test]
@@ -573,7 +381,7 @@ fn geometry_whatever_the_threads() {
 /// no Vulkan device.
 #[test]
 fn gpu_resident_clips() {
-    let probe = run(&reference_core(), &Case::video("YUV420P8", "std.GPUUpload,std.GPUDownload"), &[]);
+    let probe = run(&reference_core(), &video("YUV420P8", "std.GPUUpload,std.GPUDownload"), &[]);
     if !probe.ok() {
         eprintln!("skipped: the reference has no GPU here ({})", probe.line);
         return;
@@ -594,12 +402,12 @@ fn gpu_resident_clips() {
         "std.ShufflePlanes:@clips:planes=0:planes=2:planes=1:colorfamily=3:prop_src=$0",
         "std.SplitPlanes",
     ];
-    let cases: Vec<Case> = chains.iter().map(|c| Case::video("YUV420P8", &format!("std.GPUUpload,{c},std.GPUDownload"))).collect();
+    let cases: Vec<Case> = chains.iter().map(|c| video("YUV420P8", &format!("std.GPUUpload,{c},std.GPUDownload"))).collect();
     check_all(&cases);
     check_errors(&[
-        Case::video("YUV420P8", "std.GPUUpload,std.StackVertical:@clips:clips=$0"),
-        Case::video("YUV420P8", &format!("std.BlankClip:format={GRAY16},std.GPUUpload,std.StackVertical:@clips:clips=$0")),
-        Case::video("YUV420P8", "std.GPUUpload,std.ShufflePlanes:@clips:clips=$0:planes=0:colorfamily=3"),
-        Case::video("YUV420P8", &format!("std.BlankClip:format={GRAY16},std.GPUUpload,std.ShufflePlanes:@clips:clips=$0:planes=0:planes=3:colorfamily=3")),
+        video("YUV420P8", "std.GPUUpload,std.StackVertical:@clips:clips=$0"),
+        video("YUV420P8", &format!("std.BlankClip:format={GRAY16},std.GPUUpload,std.StackVertical:@clips:clips=$0")),
+        video("YUV420P8", "std.GPUUpload,std.ShufflePlanes:@clips:clips=$0:planes=0:colorfamily=3"),
+        video("YUV420P8", &format!("std.BlankClip:format={GRAY16},std.GPUUpload,std.ShufflePlanes:@clips:clips=$0:planes=0:planes=3:colorfamily=3")),
     ]);
 }

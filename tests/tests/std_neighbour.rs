@@ -12,212 +12,27 @@
 //!
 //! Needs what tests/tests/oracle.rs needs: `scripts/setup.sh` and our core built in release mode.
 
-use std::io::Read;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use vsvk_tests::oracle::{self, check_in, list, our_core, reference_core, Case};
 
-use vsvk_tests::reference;
-
-const RUN_LIMIT: Duration = Duration::from_secs(180);
-
-// ---- the driver and the noise source (as in oracle.rs) ----------------------------------------------
-
-struct Tools {
-    driver: PathBuf,
-    noise: PathBuf,
-}
-
-fn build_tools() -> Result<Tools, String> {
-    let include = reference::include_dir()?;
-    let root = reference::workspace_root();
-    let out = reference::target_dir().join("vsvk-oracle");
-    std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    let driver = out.join("driver");
-    let noise = out.join("vsvknoise.so");
-    let pid = std::process::id();
-    let inc = format!("-I{}", include.display());
-    let jobs: [(&Path, Vec<&str>); 2] = [
-        (&driver, vec!["-O2", "-Wall", "-Wextra", "-Werror", &inc, "tests/oracle/driver.c", "-ldl", "-lpthread"]),
-        (&noise, vec!["-O2", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC", &inc, "tests/plugins/vsvknoise.c"]),
-    ];
-    for (target, args) in jobs.iter() {
-        // build beside the target and rename, so that other test processes never see half a file
-        let tmp = target.with_extension(format!("tmp{pid}"));
-        let result = Command::new("gcc")
-            .args(args)
-            .arg("-o")
-            .arg(&tmp)
-            .current_dir(&root)
-            .output()
-            .map_err(|e| format!("cannot run gcc: {e}"))?;
-        if !result.status.success() {
-            return Err(format!("gcc {} failed:\n{}", args.join(" "), String::from_utf8_lossy(&result.stderr)));
-        }
-        std::fs::rename(&tmp, target).map_err(|e| format!("cannot rename {}: {e}", tmp.display()))?;
-    }
-    Ok(Tools { driver, noise })
-}
-
-fn tools() -> &'static Tools {
-    static TOOLS: OnceLock<Result<Tools, String>> = OnceLock::new();
-    match TOOLS.get_or_init(build_tools) {
-        Ok(t) => t,
-        Err(e) => panic!("cannot build the oracle's C programs: {e}"),
-    }
-}
-
-fn reference_core() -> PathBuf {
-    reference::reference_core().unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn our_core() -> PathBuf {
-    reference::our_core().unwrap_or_else(|e| panic!("{e}"))
-}
-
-// ---- cases ------------------------------------------------------------------------------------------
-
-/// The noise source in one format and size, then `chain`.
-#[derive(Clone)]
-struct Case {
-    chain: String,
-    source: Vec<String>,
-}
-
-impl Case {
-    fn sized(format: &str, width: u32, height: u32, chain: &str) -> Case {
-        Case {
-            chain: chain.to_string(),
-            source: ["--format", format, "--width", &width.to_string(), "--height", &height.to_string(), "--frames", "3", "--seed", "7"]
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
-        }
-    }
-
-    fn describe(&self) -> String {
-        format!("{} | {}", self.source.join(" "), self.chain)
-    }
-}
-
-struct Run {
-    line: String,
-    stderr: String,
-}
-
-impl Run {
-    fn ok(&self) -> bool {
-        self.line.starts_with("ok ")
-    }
-
-    /// The result line without what may differ between equivalent runs (threads, speed).
-    fn fingerprint(&self) -> &str {
-        match self.line.find(" threads=") {
-            Some(i) if self.ok() => &self.line[..i],
-            _ => &self.line,
-        }
-    }
-
-    fn stderr_tail(&self) -> String {
-        let lines: Vec<&str> = self.stderr.lines().collect();
-        lines[lines.len().saturating_sub(15)..].join("\n")
-    }
-}
-
-fn run(core: &Path, case: &Case, mode: &[&str]) -> Run {
-    let t = tools();
-    let mut cmd = Command::new(&t.driver);
-    cmd.arg(core).arg("--plugin").arg(&t.noise);
-    cmd.args(&case.source).args(mode).arg(&case.chain);
-    cmd.env("LD_LIBRARY_PATH", reference::library_path()).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
-    let mut child = cmd.spawn().unwrap_or_else(|e| panic!("cannot start {}: {e}", t.driver.display()));
-    let mut out_pipe = child.stdout.take().unwrap();
-    let mut err_pipe = child.stderr.take().unwrap();
-    let out_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = out_pipe.read_to_string(&mut s);
-        s
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = err_pipe.read_to_string(&mut s);
-        s
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("waiting for the driver") {
-            break Some(status);
-        }
-        if start.elapsed() > RUN_LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    let stdout = out_reader.join().unwrap_or_default();
-    let stderr = err_reader.join().unwrap_or_default();
-    let last = stdout.lines().rev().find(|l| l.starts_with("ok ") || l.starts_with("error:"));
-    let line = match (status, last) {
-        (None, _) => format!("hung: killed after {} s", RUN_LIMIT.as_secs()),
-        (Some(_), Some(l)) => l.to_string(),
-        (Some(s), None) => format!("crashed: {s}, no result line (stdout: {:?})", stdout.trim()),
-    };
-    Run { line, stderr }
-}
-
-fn mismatch(case: &Case, mode: &[&str], want: &Run, got: &Run) -> String {
-    format!(
-        "our core differs from the reference on {} [{}]\n  reference: {}\n  ours:      {}\n{}",
-        case.describe(),
-        mode.join(" "),
-        want.fingerprint(),
-        got.fingerprint(),
-        got.stderr_tail()
-    )
-}
-
-/// Same fingerprint as the reference, which must succeed, in each of `modes`.
-fn check_in(case: &Case, modes: &[&[&str]]) {
-    let mut failures = String::new();
-    for mode in modes {
-        let want = run(&reference_core(), case, mode);
-        assert!(
-            want.ok(),
-            "the reference core fails on this case, so the case is wrong: {} [{}]\n  {}\n{}",
-            case.describe(),
-            mode.join(" "),
-            want.line,
-            want.stderr_tail()
-        );
-        let got = run(&our_core(), case, mode);
-        if got.fingerprint() != want.fingerprint() {
-            failures.push_str(&mismatch(case, mode, &want, &got));
-            failures.push('\n');
-        }
-    }
-    assert!(failures.is_empty(), "{failures}");
+/// The noise source in one format and size, three frames, then `chain`.
+fn case(format: &str, width: u32, height: u32, chain: &str) -> Case {
+    Case::sized(format, width, height, 3, chain)
 }
 
 /// Integer formats: one run (R81's results do not depend on its CPU level there, except Sobel
 /// and Prewitt above 9 bits, which `check_both` covers).
 fn check(format: &str, width: u32, height: u32, chain: &str) {
-    check_in(&Case::sized(format, width, height, chain), &[&[]]);
+    check_in(&case(format, width, height, chain), &[&[]]);
 }
 
 /// Both of R81's orders: its default and `SetMaxCPU("none")`.
 fn check_both(format: &str, width: u32, height: u32, chain: &str) {
-    check_in(&Case::sized(format, width, height, chain), &[&[], &["--maxcpu", "none"]]);
+    check_in(&case(format, width, height, chain), &[&[], &["--maxcpu", "none"]]);
 }
 
 /// Both cores fail, with the same message.
 fn check_error(format: &str, width: u32, height: u32, chain: &str) {
-    let case = Case::sized(format, width, height, chain);
-    let want = run(&reference_core(), &case, &[]);
-    assert!(want.line.starts_with("error:"), "the reference core does not fail on {}: {}", case.describe(), want.line);
-    let got = run(&our_core(), &case, &[]);
-    assert!(got.line == want.line, "{}", mismatch(&case, &[], &want, &got));
+    oracle::check_error(case(format, width, height, chain));
 }
 
 /// `std.Convolution` with these coefficients and extra arguments.
@@ -507,15 +322,8 @@ cases! {
 /// The argument lists are R81's, character for character.
 #[test]
 fn signatures() {
-    let list = |core: &Path| -> Vec<String> {
-        let t = tools();
-        let out = Command::new(&t.driver)
-            .arg(core)
-            .args(["--list", "std"])
-            .env("LD_LIBRARY_PATH", reference::library_path())
-            .output()
-            .expect("running the driver");
-        String::from_utf8_lossy(&out.stdout)
+    let list = |core: &std::path::Path| -> Vec<String> {
+        list(core, "std")
             .lines()
             .filter(|l| {
                 ["Convolution(", "BoxBlur(", "Minimum(", "Maximum(", "Median(", "Inflate(", "Deflate(", "Sobel(", "Prewitt("]

@@ -20,15 +20,11 @@
 //! tests/tests/oracle.rs (VSVK_REF, VSVK_CORE, VSVK_INCLUDE).
 
 use std::fmt::Write as _;
-use std::io::Read;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::Path;
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
 
+use vsvk_tests::oracle::{check_all, check_errors, compile_wrapped_driver, format_id, our_core, reference_core, run, Case};
 use vsvk_tests::reference;
-
-const RUN_LIMIT: Duration = Duration::from_secs(180);
 
 // ---- building the C programs ------------------------------------------------------------------------
 
@@ -136,189 +132,26 @@ static void *pw_dlsym(void *handle, const char *name) {
 #include "driver.c"
 "#;
 
-struct Tools {
-    driver: PathBuf,
-    noise: PathBuf,
-}
-
-fn build_tools() -> Result<Tools, String> {
-    let include = reference::include_dir()?;
-    let root = reference::workspace_root();
-    let out = reference::target_dir().join("vsvk-std-pointwise");
-    std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    let pid = std::process::id();
-    let wrapper = out.join(format!("pwdriver{pid}.c"));
-    std::fs::write(&wrapper, WRAPPER).map_err(|e| format!("cannot write {}: {e}", wrapper.display()))?;
-    let inc = format!("-I{}", include.display());
-    let oracle = format!("-I{}", root.join("tests/oracle").display());
-    let wsrc = wrapper.display().to_string();
-    let mut built = Vec::new();
-    for (name, source, shared) in [("pwdriver", wsrc.as_str(), false), ("vsvknoise.so", "tests/plugins/vsvknoise.c", true)] {
-        let target = out.join(name);
-        let mut args: Vec<&str> = vec!["-O2", "-Wall", "-Wextra", "-Werror", &inc, &oracle, source];
-        if shared {
-            args.extend(["-shared", "-fPIC"]);
-        } else {
-            args.extend(["-ldl", "-lpthread"]);
-        }
-        // build beside the target and rename, so that other test processes never see half a file
-        let tmp = target.with_extension(format!("tmp{pid}"));
-        let result = Command::new("gcc").args(&args).arg("-o").arg(&tmp).current_dir(&root).output().map_err(|e| format!("cannot run gcc: {e}"))?;
-        if !result.status.success() {
-            return Err(format!("gcc {} failed:\n{}", args.join(" "), String::from_utf8_lossy(&result.stderr)));
-        }
-        std::fs::rename(&tmp, &target).map_err(|e| format!("cannot rename {}: {e}", tmp.display()))?;
-        built.push(target);
-    }
-    let _ = std::fs::remove_file(&wrapper);
-    let noise = built.pop().expect("two programs");
-    let driver = built.pop().expect("two programs");
-    Ok(Tools { driver, noise })
-}
-
-fn tools() -> &'static Tools {
-    static TOOLS: OnceLock<Result<Tools, String>> = OnceLock::new();
-    match TOOLS.get_or_init(build_tools) {
-        Ok(t) => t,
+/// The wrapped driver, built once.
+fn driver() -> &'static Path {
+    static DRIVER: OnceLock<Result<std::path::PathBuf, String>> = OnceLock::new();
+    match DRIVER.get_or_init(|| compile_wrapped_driver("pwdriver", WRAPPER)) {
+        Ok(d) => d,
         Err(e) => panic!("cannot build the C programs: {e}"),
     }
-}
-
-// ---- cases and runs ---------------------------------------------------------------------------------
-
-#[derive(Clone)]
-struct Case {
-    chain: String,
-    source: Vec<String>,
-    /// Extra driver options for both cores (`--maxcpu none`).
-    mode: Vec<String>,
 }
 
 /// The default picture: wider than one 64-sample block with a partial one at the end.
 const W: u32 = 96;
 const H: u32 = 64;
 
-impl Case {
-    fn sized(format: &str, width: u32, height: u32, frames: u32, chain: &str) -> Case {
-        let source = ["--format", format, "--width", &width.to_string(), "--height", &height.to_string(), "--frames", &frames.to_string(), "--seed", "7"];
-        Case { chain: chain.to_string(), source: source.iter().map(|s| s.to_string()).collect(), mode: Vec::new() }
-    }
-    fn video(format: &str, chain: &str) -> Case {
-        Case::sized(format, W, H, 4, chain)
-    }
-    /// R81 pinned to its plain C path.
-    fn c_path(mut self) -> Case {
-        self.mode = vec!["--maxcpu".into(), "none".into()];
-        self
-    }
-    fn describe(&self) -> String {
-        format!("{} {} | {}", self.source.join(" "), self.mode.join(" "), self.chain)
-    }
+/// The noise source in one format and size through the wrapped driver.
+fn sized(format: &str, width: u32, height: u32, frames: u32, chain: &str) -> Case {
+    Case::sized(format, width, height, frames, chain).with_driver(driver())
 }
 
-struct Run {
-    line: String,
-    stderr: String,
-}
-
-impl Run {
-    fn ok(&self) -> bool {
-        self.line.starts_with("ok ")
-    }
-    fn fingerprint(&self) -> &str {
-        match self.line.find(" threads=") {
-            Some(i) if self.ok() => &self.line[..i],
-            _ => &self.line,
-        }
-    }
-    fn stderr_tail(&self) -> String {
-        let lines: Vec<&str> = self.stderr.lines().collect();
-        lines[lines.len().saturating_sub(10)..].join("\n")
-    }
-}
-
-fn run(core: &Path, case: &Case, extra: &[&str]) -> Run {
-    let t = tools();
-    let mut cmd = Command::new(&t.driver);
-    cmd.arg(core).arg("--plugin").arg(&t.noise).args(&case.source).args(&case.mode).args(extra).arg(&case.chain);
-    cmd.env("LD_LIBRARY_PATH", reference::library_path()).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
-    let mut child = cmd.spawn().unwrap_or_else(|e| panic!("cannot start {}: {e}", t.driver.display()));
-    let mut out_pipe = child.stdout.take().expect("piped");
-    let mut err_pipe = child.stderr.take().expect("piped");
-    let out_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = out_pipe.read_to_string(&mut s);
-        s
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = err_pipe.read_to_string(&mut s);
-        s
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().expect("waiting for the driver") {
-            break Some(s);
-        }
-        if start.elapsed() > RUN_LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    let stdout = out_reader.join().unwrap_or_default();
-    let stderr = err_reader.join().unwrap_or_default();
-    let last = stdout.lines().rev().find(|l| l.starts_with("ok ") || l.starts_with("error:"));
-    let line = match (status, last) {
-        (None, _) => format!("hung: killed after {} s", RUN_LIMIT.as_secs()),
-        (Some(_), Some(l)) => l.to_string(),
-        (Some(s), None) => format!("crashed: {s}, no result line (stdout: {:?})", stdout.trim()),
-    };
-    Run { line, stderr }
-}
-
-fn reference_core() -> PathBuf {
-    reference::reference_core().unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn our_core() -> PathBuf {
-    reference::our_core().unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// Runs every case on both cores; the fingerprints must match (and R81 must succeed).
-fn check_all(cases: &[Case]) {
-    let mut failures = String::new();
-    for case in cases {
-        let want = run(&reference_core(), case, &[]);
-        if !want.ok() {
-            let _ = writeln!(failures, "the reference fails, so the case is wrong: {}\n  {}\n{}", case.describe(), want.line, want.stderr_tail());
-            continue;
-        }
-        let got = run(&our_core(), case, &[]);
-        if got.fingerprint() != want.fingerprint() {
-            let _ = writeln!(failures, "{}\n  reference: {}\n  ours:      {}\n{}", case.describe(), want.fingerprint(), got.fingerprint(), got.stderr_tail());
-        }
-    }
-    assert!(failures.is_empty(), "{failures}");
-}
-
-/// Every case must fail on both cores with the same line. One request at a time, so that an error
-/// raised while making frames names the same frame on both.
-fn check_errors(cases: &[Case]) {
-    let mut failures = String::new();
-    for case in cases {
-        let want = run(&reference_core(), case, &["--requests", "1"]);
-        if !want.line.starts_with("error:") {
-            let _ = writeln!(failures, "the reference does not fail on {}: {}", case.describe(), want.line);
-            continue;
-        }
-        let got = run(&our_core(), case, &["--requests", "1"]);
-        if got.line != want.line {
-            let _ = writeln!(failures, "{}\n  reference: {}\n  ours:      {}", case.describe(), want.line, got.line);
-        }
-    }
-    assert!(failures.is_empty(), "{failures}");
+fn video(format: &str, chain: &str) -> Case {
+    sized(format, W, H, 4, chain)
 }
 
 /// Float output that may differ in the last places: every sample within `tol` of the reference's
@@ -326,6 +159,7 @@ fn check_errors(cases: &[Case]) {
 fn check_close(cases: &[Case], tol: f64) {
     let mut failures = String::new();
     let dir = reference::target_dir().join("vsvk-std-pointwise");
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
     for (i, case) in cases.iter().enumerate() {
         let pid = std::process::id();
         let fa = dir.join(format!("ref{pid}_{i}.raw"));
@@ -402,11 +236,6 @@ fn frac(format: &str, f: f64) -> String {
     format!("{:.4}", peak(format) * f)
 }
 
-/// A video format id as VS_MAKE_VIDEO_ID builds it.
-fn format_id(family: u32, float: bool, bits: u32, ssw: u32, ssh: u32) -> u32 {
-    (family << 28) | ((float as u32) << 24) | (bits << 16) | (ssw << 8) | ssh
-}
-
 /// The gray format with the sample type and depth of `format`.
 fn gray_of(format: &str) -> u32 {
     match format {
@@ -434,7 +263,7 @@ fn three_planes(format: &str) -> bool {
 }
 
 fn over_formats(chains: impl Fn(&str) -> Vec<String>) -> Vec<Case> {
-    FORMATS.iter().flat_map(|f| chains(f).into_iter().map(move |c| Case::video(f, &c))).collect()
+    FORMATS.iter().flat_map(|f| chains(f).into_iter().map(move |c| video(f, &c))).collect()
 }
 
 // ---- Invert, InvertMask ---------------------------------------------------------------------------------
@@ -444,11 +273,11 @@ fn invert() {
     let mut cases = over_formats(|_| {
         ["std.Invert", "std.InvertMask", "std.Invert:planes=0:planes=2", "std.InvertMask:planes=1", "std.Invert:planes=1"].map(String::from).to_vec()
     });
-    cases.push(Case::sized("YUV444P8", 322, 241, 3, "std.Invert"));
-    cases.push(Case::sized("GrayS", 322, 241, 3, "std.InvertMask"));
-    cases.push(Case::sized("YUV420P16", 322, 242, 3, "std.Invert:planes=2"));
-    cases.push(Case::video("RGBH", "std.Invert"));
-    cases.push(Case::video("YUV444PH", "std.InvertMask"));
+    cases.push(sized("YUV444P8", 322, 241, 3, "std.Invert"));
+    cases.push(sized("GrayS", 322, 241, 3, "std.InvertMask"));
+    cases.push(sized("YUV420P16", 322, 242, 3, "std.Invert:planes=2"));
+    cases.push(video("RGBH", "std.Invert"));
+    cases.push(video("YUV444PH", "std.InvertMask"));
     check_all(&cases);
 }
 
@@ -465,24 +294,24 @@ fn limiter() {
         v
     });
     // arguments are rounded half up to sample values
-    cases.push(Case::video("Gray8", "std.Limiter:min=16.5:max=234.5"));
-    cases.push(Case::video("Gray8", "std.Limiter:min=-1.4:max=255.4"));
-    cases.push(Case::video("YUV444PS", "std.Limiter:min=-0.3:max=0.3"));
-    cases.push(Case::sized("YUV444P8", 322, 241, 3, "std.Limiter:min=30.0:max=200.0"));
+    cases.push(video("Gray8", "std.Limiter:min=16.5:max=234.5"));
+    cases.push(video("Gray8", "std.Limiter:min=-1.4:max=255.4"));
+    cases.push(video("YUV444PS", "std.Limiter:min=-0.3:max=0.3"));
+    cases.push(sized("YUV444P8", 322, 241, 3, "std.Limiter:min=30.0:max=200.0"));
     check_all(&cases);
 }
 
 #[test]
 fn limiter_errors() {
     check_errors(&[
-        Case::video("Gray8", "std.Limiter:min=255.5"),
-        Case::video("Gray8", "std.Limiter:max=-1.5"),
-        Case::video("Gray8", "std.Limiter:min=200.0:max=100.0"),
-        Case::video("GrayS", "std.Limiter:min=0.8:max=0.2"),
-        Case::video("Gray8", "std.Limiter:min=1.0:min=2.0"),
-        Case::video("YUV420P8", "std.Limiter:planes=3"),
-        Case::video("YUV420P8", "std.Limiter:planes=0:planes=0"),
-        Case::video("Gray32", "std.Limiter"),
+        video("Gray8", "std.Limiter:min=255.5"),
+        video("Gray8", "std.Limiter:max=-1.5"),
+        video("Gray8", "std.Limiter:min=200.0:max=100.0"),
+        video("GrayS", "std.Limiter:min=0.8:max=0.2"),
+        video("Gray8", "std.Limiter:min=1.0:min=2.0"),
+        video("YUV420P8", "std.Limiter:planes=3"),
+        video("YUV420P8", "std.Limiter:planes=0:planes=0"),
+        video("Gray32", "std.Limiter"),
     ]);
 }
 
@@ -502,22 +331,22 @@ fn binarize() {
         }
         v
     });
-    cases.push(Case::video("Gray8", "std.Binarize:threshold=127.5:v0=7.5:v1=8.4"));
-    cases.push(Case::video("Gray8", "std.Binarize:threshold=-1.4"));
-    cases.push(Case::sized("YUV444P16", 322, 241, 3, "std.BinarizeMask:threshold=40000.0"));
+    cases.push(video("Gray8", "std.Binarize:threshold=127.5:v0=7.5:v1=8.4"));
+    cases.push(video("Gray8", "std.Binarize:threshold=-1.4"));
+    cases.push(sized("YUV444P16", 322, 241, 3, "std.BinarizeMask:threshold=40000.0"));
     check_all(&cases);
 }
 
 #[test]
 fn binarize_errors() {
     check_errors(&[
-        Case::video("Gray8", "std.Binarize:threshold=255.5"),
-        Case::video("Gray8", "std.Binarize:threshold=-1.5"),
-        Case::video("Gray8", "std.Binarize:v0=256.0"),
-        Case::video("YUV422P10", "std.BinarizeMask:v1=1024.0"),
-        Case::video("Gray8", "std.Binarize:v1=1.0:v1=2.0"),
-        Case::video("YUV420P8", "std.BinarizeMask:planes=-1"),
-        Case::video("Gray32", "std.BinarizeMask"),
+        video("Gray8", "std.Binarize:threshold=255.5"),
+        video("Gray8", "std.Binarize:threshold=-1.5"),
+        video("Gray8", "std.Binarize:v0=256.0"),
+        video("YUV422P10", "std.BinarizeMask:v1=1024.0"),
+        video("Gray8", "std.Binarize:v1=1.0:v1=2.0"),
+        video("YUV420P8", "std.BinarizeMask:planes=-1"),
+        video("Gray32", "std.BinarizeMask"),
     ]);
 }
 
@@ -536,21 +365,21 @@ fn levels() {
         }
         v
     });
-    cases.push(Case::video("Gray8", "std.Levels:min_in=16.3:max_in=235.7:gamma=1.3:min_out=3.3:max_out=250.2"));
-    cases.push(Case::video("Gray16", "std.Levels:min_out=-257.0:max_out=65792.0:gamma=0.45"));
-    cases.push(Case::sized("YUV444PS", 322, 241, 3, "std.Levels:min_in=0.1:max_in=0.9:gamma=0.8"));
+    cases.push(video("Gray8", "std.Levels:min_in=16.3:max_in=235.7:gamma=1.3:min_out=3.3:max_out=250.2"));
+    cases.push(video("Gray16", "std.Levels:min_out=-257.0:max_out=65792.0:gamma=0.45"));
+    cases.push(sized("YUV444PS", 322, 241, 3, "std.Levels:min_in=0.1:max_in=0.9:gamma=0.8"));
     check_all(&cases);
 }
 
 #[test]
 fn levels_errors() {
     check_errors(&[
-        Case::video("Gray8", "std.Levels:min_in=200.0:max_in=100.0"),
-        Case::video("Gray8", "std.Levels:min_in=100.5:max_in=100.6"),
-        Case::video("GrayS", "std.Levels:gamma=0.0"),
-        Case::video("Gray8", "std.Levels:gamma=-1.0"),
-        Case::video("YUV420P8", "std.Levels:gamma=1.0:gamma=1.0:gamma=1.0:gamma=1.0"),
-        Case::video("Gray32", "std.Levels"),
+        video("Gray8", "std.Levels:min_in=200.0:max_in=100.0"),
+        video("Gray8", "std.Levels:min_in=100.5:max_in=100.6"),
+        video("GrayS", "std.Levels:gamma=0.0"),
+        video("Gray8", "std.Levels:gamma=-1.0"),
+        video("YUV420P8", "std.Levels:gamma=1.0:gamma=1.0:gamma=1.0:gamma=1.0"),
+        video("Gray32", "std.Levels"),
     ]);
 }
 
@@ -564,18 +393,18 @@ fn lut_args(key: &str, n: usize, f: impl Fn(usize) -> String) -> String {
 fn lut() {
     let mut cases = Vec::new();
     for f in ["Gray8", "YUV420P8", "RGB24"] {
-        cases.push(Case::video(f, &format!("std.Lut{}", lut_args("lut", 256, |i| ((i * 7 + 3) % 256).to_string()))));
-        cases.push(Case::video(f, &format!("std.Lut{}:planes=0:planes=2", lut_args("lut", 256, |i| (255 - i).to_string()))));
-        cases.push(Case::video(f, &format!("std.Lut{}:floatout=1", lut_args("lutf", 256, |i| format!("{:.3}", i as f64 * 0.37 - 10.0)))));
-        cases.push(Case::video(f, &format!("std.Lut{}:bits=10", lut_args("lut", 256, |i| (i * 4 + 1).to_string()))));
-        cases.push(Case::video(f, "std.Lut:function='i 3 0 256"));
-        cases.push(Case::video(f, "std.Lut:function='f 0.5 0.0:floatout=1"));
+        cases.push(video(f, &format!("std.Lut{}", lut_args("lut", 256, |i| ((i * 7 + 3) % 256).to_string()))));
+        cases.push(video(f, &format!("std.Lut{}:planes=0:planes=2", lut_args("lut", 256, |i| (255 - i).to_string()))));
+        cases.push(video(f, &format!("std.Lut{}:floatout=1", lut_args("lutf", 256, |i| format!("{:.3}", i as f64 * 0.37 - 10.0)))));
+        cases.push(video(f, &format!("std.Lut{}:bits=10", lut_args("lut", 256, |i| (i * 4 + 1).to_string()))));
+        cases.push(video(f, "std.Lut:function='i 3 0 256"));
+        cases.push(video(f, "std.Lut:function='f 0.5 0.0:floatout=1"));
     }
-    cases.push(Case::video("YUV422P10", &format!("std.Lut{}", lut_args("lut", 1024, |i| ((i * 13) % 1024).to_string()))));
-    cases.push(Case::video("YUV422P10", "std.Lut:function='i 1 0 256:bits=8"));
-    cases.push(Case::video("YUV444P16", "std.Lut:function='i 7 0 65536:planes=1"));
-    cases.push(Case::video("YUV444P16", "std.Lut:function='f 0.001 0.0:floatout=1"));
-    cases.push(Case::sized("Gray8", 322, 241, 3, "std.Lut:function='i 5 0 256"));
+    cases.push(video("YUV422P10", &format!("std.Lut{}", lut_args("lut", 1024, |i| ((i * 13) % 1024).to_string()))));
+    cases.push(video("YUV422P10", "std.Lut:function='i 1 0 256:bits=8"));
+    cases.push(video("YUV444P16", "std.Lut:function='i 7 0 65536:planes=1"));
+    cases.push(video("YUV444P16", "std.Lut:function='f 0.001 0.0:floatout=1"));
+    cases.push(sized("Gray8", 322, 241, 3, "std.Lut:function='i 5 0 256"));
     check_all(&cases);
 }
 
@@ -585,42 +414,42 @@ fn lut2() {
     let g10 = format_id(1, false, 10, 0, 0);
     let y420p8 = format_id(3, false, 8, 1, 1);
     let mut cases = vec![
-        Case::video("Gray8", &format!("{},std.Lut2:@clipa:clipb=$0:function='i 3 5 256", noise(g8, W, H, 3))),
-        Case::video("Gray8", &format!("{},std.Lut2:@clipa:clipb=$0:function='f 0.5 1.0:floatout=1", noise(g8, W, H, 3))),
-        Case::video("Gray8", &format!("{},std.Lut2:@clipa:clipb=$0:function='i 1 1 1024:bits=10", noise(g10, W, H, 3))),
-        Case::video("YUV420P8", &format!("{},std.Lut2:@clipa:clipb=$0:function='i 1 255 256:planes=0:planes=1", noise(y420p8, W, H, 3))),
-        Case::video("YUV422P10", &format!("std.Invert,std.Lut2:@clipa:clipb=$0:function='i 2 3 1024")),
+        video("Gray8", &format!("{},std.Lut2:@clipa:clipb=$0:function='i 3 5 256", noise(g8, W, H, 3))),
+        video("Gray8", &format!("{},std.Lut2:@clipa:clipb=$0:function='f 0.5 1.0:floatout=1", noise(g8, W, H, 3))),
+        video("Gray8", &format!("{},std.Lut2:@clipa:clipb=$0:function='i 1 1 1024:bits=10", noise(g10, W, H, 3))),
+        video("YUV420P8", &format!("{},std.Lut2:@clipa:clipb=$0:function='i 1 255 256:planes=0:planes=1", noise(y420p8, W, H, 3))),
+        video("YUV422P10", &format!("std.Invert,std.Lut2:@clipa:clipb=$0:function='i 2 3 1024")),
     ];
-    cases.push(Case::sized("Gray8", 322, 241, 3, &format!("{},std.Lut2:@clipb:clipa=$0:function='i 7 1 256", noise(g8, 322, 241, 5))));
+    cases.push(sized("Gray8", 322, 241, 3, &format!("{},std.Lut2:@clipb:clipa=$0:function='i 7 1 256", noise(g8, 322, 241, 5))));
     check_all(&cases);
 }
 
 #[test]
 fn lut_errors() {
     check_errors(&[
-        Case::video("GrayS", "std.Lut:function='i 1 0 256"),
-        Case::video("Gray8", "std.Lut"),
-        Case::video("Gray8", &format!("std.Lut:function='i 1 0 256{}", lut_args("lut", 256, |i| i.to_string()))),
-        Case::video("Gray8", &format!("std.Lut{}", lut_args("lut", 10, |i| i.to_string()))),
-        Case::video("Gray8", &format!("std.Lut{}", lut_args("lut", 256, |_| "256".into()))),
-        Case::video("Gray8", &format!("std.Lut{}:floatout=1", lut_args("lut", 256, |i| i.to_string()))),
-        Case::video("Gray8", &format!("std.Lut{}", lut_args("lutf", 256, |i| format!("{i}.5")))),
-        Case::video("Gray8", "std.Lut:function='i 1 0 256:bits=7"),
-        Case::video("Gray8", "std.Lut:function='f 1.0 0.0:floatout=1:bits=16"),
-        Case::video("YUV420P8", "std.Lut:function='i 1 0 256:planes=3"),
-        Case::video("YUV420P8", "std.Lut:function='i 1 0 256:planes=1:planes=1"),
-        Case::video("YUV420P8", "std.Lut:function='i 1 0 256:planes=0:bits=9"),
-        Case::video("Gray8", "std.Lut:function='i 300 0 1000"),
-        Case::video("Gray8", "std.Lut:function='float_as_int"),
-        Case::video("Gray8", "std.Lut:function='int_as_float:floatout=1"),
-        Case::video("Gray8", "std.Lut:function='fail"),
-        Case::video("Gray8", "std.Lut2:@clipa:clipb=$0:function='i 1 1 1000"),
-        Case::video("Gray8", "std.Lut2:@clipa:clipb=$0:function='float_as_int"),
-        Case::video("Gray8", "std.Lut2:@clipa:clipb=$0:function='int_as_float:floatout=1"),
-        Case::video("Gray8", "std.Lut2:@clipa:clipb=$0:function='fail"),
-        Case::video("Gray16", "std.Lut2:@clipa:clipb=$0:function='i 1 1 1000"),
-        Case::video("Gray8", &format!("{},std.Lut2:@clipa:clipb=$0:function='i 1 1 256", noise(format_id(1, false, 8, 0, 0), 48, 64, 3))),
-        Case::video("Gray8", "std.Lut2:@clipa:clipb=$0:planes=2:planes=2:function='i 1 0 256"),
+        video("GrayS", "std.Lut:function='i 1 0 256"),
+        video("Gray8", "std.Lut"),
+        video("Gray8", &format!("std.Lut:function='i 1 0 256{}", lut_args("lut", 256, |i| i.to_string()))),
+        video("Gray8", &format!("std.Lut{}", lut_args("lut", 10, |i| i.to_string()))),
+        video("Gray8", &format!("std.Lut{}", lut_args("lut", 256, |_| "256".into()))),
+        video("Gray8", &format!("std.Lut{}:floatout=1", lut_args("lut", 256, |i| i.to_string()))),
+        video("Gray8", &format!("std.Lut{}", lut_args("lutf", 256, |i| format!("{i}.5")))),
+        video("Gray8", "std.Lut:function='i 1 0 256:bits=7"),
+        video("Gray8", "std.Lut:function='f 1.0 0.0:floatout=1:bits=16"),
+        video("YUV420P8", "std.Lut:function='i 1 0 256:planes=3"),
+        video("YUV420P8", "std.Lut:function='i 1 0 256:planes=1:planes=1"),
+        video("YUV420P8", "std.Lut:function='i 1 0 256:planes=0:bits=9"),
+        video("Gray8", "std.Lut:function='i 300 0 1000"),
+        video("Gray8", "std.Lut:function='float_as_int"),
+        video("Gray8", "std.Lut:function='int_as_float:floatout=1"),
+        video("Gray8", "std.Lut:function='fail"),
+        video("Gray8", "std.Lut2:@clipa:clipb=$0:function='i 1 1 1000"),
+        video("Gray8", "std.Lut2:@clipa:clipb=$0:function='float_as_int"),
+        video("Gray8", "std.Lut2:@clipa:clipb=$0:function='int_as_float:floatout=1"),
+        video("Gray8", "std.Lut2:@clipa:clipb=$0:function='fail"),
+        video("Gray16", "std.Lut2:@clipa:clipb=$0:function='i 1 1 1000"),
+        video("Gray8", &format!("{},std.Lut2:@clipa:clipb=$0:function='i 1 1 256", noise(format_id(1, false, 8, 0, 0), 48, 64, 3))),
+        video("Gray8", "std.Lut2:@clipa:clipb=$0:planes=2:planes=2:function='i 1 0 256"),
     ]);
 }
 
@@ -644,20 +473,20 @@ fn merge() {
         }
         v
     });
-    cases.push(Case::sized("YUV444P16", 322, 241, 3, "std.Invert,std.Merge:@clipa:clipb=$0:weight=0.2"));
-    cases.push(Case::sized("YUV444PS", 322, 241, 3, "std.Invert,std.Merge:@clipa:clipb=$0:weight=0.9"));
+    cases.push(sized("YUV444P16", 322, 241, 3, "std.Invert,std.Merge:@clipa:clipb=$0:weight=0.2"));
+    cases.push(sized("YUV444PS", 322, 241, 3, "std.Invert,std.Merge:@clipa:clipb=$0:weight=0.9"));
     check_all(&cases);
 }
 
 #[test]
 fn merge_errors() {
     check_errors(&[
-        Case::video("Gray8", "std.Invert,std.Merge:@clipa:clipb=$0:weight=1.1"),
-        Case::video("Gray8", "std.Invert,std.Merge:@clipa:clipb=$0:weight=-0.1"),
-        Case::video("Gray8", "std.Invert,std.Merge:@clipa:clipb=$0:weight=0.1:weight=0.2"),
-        Case::video("YUV420P8", &format!("{},std.Merge:@clipa:clipb=$0", noise(format_id(3, false, 16, 1, 1), W, H, 2))),
-        Case::video("YUV420P8", &format!("{},std.Merge:@clipa:clipb=$0", noise(format_id(3, false, 8, 1, 1), W + 2, H, 2))),
-        Case::video("Gray32", "std.Invert,std.Merge:@clipa:clipb=$0"),
+        video("Gray8", "std.Invert,std.Merge:@clipa:clipb=$0:weight=1.1"),
+        video("Gray8", "std.Invert,std.Merge:@clipa:clipb=$0:weight=-0.1"),
+        video("Gray8", "std.Invert,std.Merge:@clipa:clipb=$0:weight=0.1:weight=0.2"),
+        video("YUV420P8", &format!("{},std.Merge:@clipa:clipb=$0", noise(format_id(3, false, 16, 1, 1), W, H, 2))),
+        video("YUV420P8", &format!("{},std.Merge:@clipa:clipb=$0", noise(format_id(3, false, 8, 1, 1), W + 2, H, 2))),
+        video("Gray32", "std.Invert,std.Merge:@clipa:clipb=$0"),
     ]);
 }
 
@@ -678,21 +507,21 @@ fn diffs() {
         .map(String::from)
         .to_vec()
     });
-    cases.push(Case::sized("YUV444P8", 322, 241, 3, "std.Invert,std.MakeFullDiff:@clipa:clipb=$0,std.MergeFullDiff:@clipb:clipa=$0"));
+    cases.push(sized("YUV444P8", 322, 241, 3, "std.Invert,std.MakeFullDiff:@clipa:clipb=$0,std.MergeFullDiff:@clipb:clipa=$0"));
     check_all(&cases);
 }
 
 #[test]
 fn diff_errors() {
     check_errors(&[
-        Case::video("Gray8", &format!("{},std.MakeDiff:@clipa:clipb=$0", noise(format_id(1, false, 10, 0, 0), W, H, 2))),
-        Case::video("Gray8", &format!("{},std.MergeDiff:@clipa:clipb=$0", noise(format_id(1, false, 8, 0, 0), W, H + 2, 2))),
-        Case::video("Gray8", &format!("{},std.MakeFullDiff:@clipa:clipb=$0", noise(format_id(3, false, 8, 0, 0), W, H, 2))),
-        Case::video("Gray8", "std.Invert,std.MergeFullDiff:@clipa:clipb=$0"),
-        Case::video("Gray8", &format!("{},std.MergeFullDiff:@clipb:clipa=$0", noise(format_id(1, false, 10, 0, 0), W, H, 2))),
-        Case::video("GrayH", &format!("{},std.MergeFullDiff:@clipb:clipa=$0", noise(format_id(1, true, 32, 0, 0), W, H, 2))),
-        Case::video("Gray8", "std.MakeDiff:@clipa:clipb=$0:planes=5"),
-        Case::video("Gray32", "std.MakeFullDiff:@clipa:clipb=$0"),
+        video("Gray8", &format!("{},std.MakeDiff:@clipa:clipb=$0", noise(format_id(1, false, 10, 0, 0), W, H, 2))),
+        video("Gray8", &format!("{},std.MergeDiff:@clipa:clipb=$0", noise(format_id(1, false, 8, 0, 0), W, H + 2, 2))),
+        video("Gray8", &format!("{},std.MakeFullDiff:@clipa:clipb=$0", noise(format_id(3, false, 8, 0, 0), W, H, 2))),
+        video("Gray8", "std.Invert,std.MergeFullDiff:@clipa:clipb=$0"),
+        video("Gray8", &format!("{},std.MergeFullDiff:@clipb:clipa=$0", noise(format_id(1, false, 10, 0, 0), W, H, 2))),
+        video("GrayH", &format!("{},std.MergeFullDiff:@clipb:clipa=$0", noise(format_id(1, true, 32, 0, 0), W, H, 2))),
+        video("Gray8", "std.MakeDiff:@clipa:clipb=$0:planes=5"),
+        video("Gray32", "std.MakeFullDiff:@clipa:clipb=$0"),
     ]);
 }
 
@@ -705,20 +534,20 @@ fn masked_merge() {
         let gray = noise(gray_of(f), W, H, 3);
         // $1 the inverted source, $2 a gray mask
         let with_mask = |tail: &str| format!("std.Invert,{gray},std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$2{tail}");
-        cases.push(Case::video(f, "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0"));
-        cases.push(Case::video(f, "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$1:planes=0:planes=2"));
+        cases.push(video(f, "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0"));
+        cases.push(video(f, "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$1:planes=0:planes=2"));
         if !f.ends_with('H') {
-            cases.push(Case::video(f, "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0:first_plane=1"));
-            cases.push(Case::video(f, &with_mask("")));
-            cases.push(Case::video(f, &with_mask(":premultiplied=1")));
-            cases.push(Case::video(f, &with_mask(":first_plane=1:planes=1:planes=2")));
+            cases.push(video(f, "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0:first_plane=1"));
+            cases.push(video(f, &with_mask("")));
+            cases.push(video(f, &with_mask(":premultiplied=1")));
+            cases.push(video(f, &with_mask(":first_plane=1:planes=1:planes=2")));
         }
     }
     // subsampled planes take the mask's first plane brought down to their size
     for f in ["YUV411P8", "YUV440P8", "YUV420P16", "YUV422P10"] {
-        cases.push(Case::video(f, &format!("std.Invert,{},std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$2", noise(gray_of(f), W, H, 3))));
+        cases.push(video(f, &format!("std.Invert,{},std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$2", noise(gray_of(f), W, H, 3))));
     }
-    cases.push(Case::sized("YUV444P16", 322, 241, 3, "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0:premultiplied=1"));
+    cases.push(sized("YUV444P16", 322, 241, 3, "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0:premultiplied=1"));
     check_all(&cases);
 }
 
@@ -729,10 +558,10 @@ fn float_masks_on_subsampled_planes() {
     let mut cases = Vec::new();
     for f in ["YUV420PH", "YUV420PS"] {
         let gray = noise(gray_of(if f.ends_with('H') { "GrayH" } else { "GrayS" }), W, H, 3);
-        cases.push(Case::video(f, &format!("std.Invert,{gray},std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$2")));
-        cases.push(Case::video(f, &format!("std.Invert,{gray},std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$2:premultiplied=1")));
-        cases.push(Case::video(f, &format!("{gray},std.PreMultiply:@:clip=$0:alpha=$1")));
-        cases.push(Case::video(f, "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0:first_plane=1"));
+        cases.push(video(f, &format!("std.Invert,{gray},std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$2")));
+        cases.push(video(f, &format!("std.Invert,{gray},std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$2:premultiplied=1")));
+        cases.push(video(f, &format!("{gray},std.PreMultiply:@:clip=$0:alpha=$1")));
+        cases.push(video(f, "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0:first_plane=1"));
     }
     let (halves, singles): (Vec<Case>, Vec<Case>) = cases.into_iter().partition(|c| c.source.iter().any(|s| s.ends_with('H')));
     check_close(&halves, 1.0 / 1024.0);
@@ -742,12 +571,12 @@ fn float_masks_on_subsampled_planes() {
 #[test]
 fn masked_merge_errors() {
     check_errors(&[
-        Case::video("YUV420P8", &format!("std.Invert,{},std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$2", noise(format_id(3, false, 8, 0, 0), W, H, 3))),
-        Case::video("Gray8", &format!("std.Invert,{},std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$2", noise(format_id(1, false, 16, 0, 0), W, H, 3))),
-        Case::video("Gray8", &format!("std.Invert,{},std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$2", noise(format_id(1, false, 8, 0, 0), W, H + 2, 3))),
-        Case::video("Gray8", &format!("{},std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0", noise(format_id(1, false, 16, 0, 0), W, H, 3))),
-        Case::video("YUV420P8", "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0:planes=3"),
-        Case::video("Gray32", "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0"),
+        video("YUV420P8", &format!("std.Invert,{},std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$2", noise(format_id(3, false, 8, 0, 0), W, H, 3))),
+        video("Gray8", &format!("std.Invert,{},std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$2", noise(format_id(1, false, 16, 0, 0), W, H, 3))),
+        video("Gray8", &format!("std.Invert,{},std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$2", noise(format_id(1, false, 8, 0, 0), W, H + 2, 3))),
+        video("Gray8", &format!("{},std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0", noise(format_id(1, false, 16, 0, 0), W, H, 3))),
+        video("YUV420P8", "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0:planes=3"),
+        video("Gray32", "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0"),
     ]);
 }
 
@@ -761,9 +590,9 @@ fn premultiply() {
             continue;
         }
         let alpha = noise(gray_of(f), W, H, 3);
-        cases.push(Case::video(f, &format!("{alpha},std.PreMultiply:@:clip=$0:alpha=$1")));
+        cases.push(video(f, &format!("{alpha},std.PreMultiply:@:clip=$0:alpha=$1")));
     }
-    cases.push(Case::sized("RGB24", 322, 241, 3, &format!("{},std.PreMultiply:@:clip=$0:alpha=$1", noise(gray_of("RGB24"), 322, 241, 5))));
+    cases.push(sized("RGB24", 322, 241, 3, &format!("{},std.PreMultiply:@:clip=$0:alpha=$1", noise(gray_of("RGB24"), 322, 241, 5))));
     check_all(&cases);
 }
 
@@ -774,8 +603,8 @@ fn premultiply_range() {
     let mut cases = Vec::new();
     for (f, props) in [("Gray8", "_Range=1"), ("RGB24", "_Range=0"), ("YUV444P8", "_Range=1"), ("YUV444P8", "_Range=0")] {
         let alpha = noise(gray_of(f), W, H, 3);
-        cases.push(Case::video(f, &format!("std.SetFrameProps:{props},{alpha},std.PreMultiply:@:clip=$1:alpha=$2")));
-        cases.push(Case::video(f, &format!("std.SetFrameProps:{props},std.Invert,{alpha},std.MaskedMerge:@:clipa=$1:clipb=$2:mask=$3:premultiplied=1")));
+        cases.push(video(f, &format!("std.SetFrameProps:{props},{alpha},std.PreMultiply:@:clip=$1:alpha=$2")));
+        cases.push(video(f, &format!("std.SetFrameProps:{props},std.Invert,{alpha},std.MaskedMerge:@:clipa=$1:clipb=$2:mask=$3:premultiplied=1")));
     }
     check_all(&cases);
 }
@@ -783,10 +612,10 @@ fn premultiply_range() {
 #[test]
 fn premultiply_errors() {
     check_errors(&[
-        Case::video("YUV420P8", "std.PreMultiply:@:clip=$0:alpha=$0"),
-        Case::video("Gray8", &format!("{},std.PreMultiply:@:clip=$0:alpha=$1", noise(format_id(1, false, 16, 0, 0), W, H, 3))),
-        Case::video("Gray8", &format!("{},std.PreMultiply:@:clip=$0:alpha=$1", noise(format_id(1, false, 8, 0, 0), W + 2, H, 3))),
-        Case::video("Gray32", "std.PreMultiply:@:clip=$0:alpha=$0"),
+        video("YUV420P8", "std.PreMultiply:@:clip=$0:alpha=$0"),
+        video("Gray8", &format!("{},std.PreMultiply:@:clip=$0:alpha=$1", noise(format_id(1, false, 16, 0, 0), W, H, 3))),
+        video("Gray8", &format!("{},std.PreMultiply:@:clip=$0:alpha=$1", noise(format_id(1, false, 8, 0, 0), W + 2, H, 3))),
+        video("Gray32", "std.PreMultiply:@:clip=$0:alpha=$0"),
     ]);
 }
 
@@ -850,13 +679,13 @@ fn expr() {
     let mut cases = Vec::new();
     for f in FORMATS {
         for e in EXPR_PLAIN {
-            cases.push(Case::video(f, &expr3(f, &[e], "")));
+            cases.push(video(f, &expr3(f, &[e], "")));
         }
     }
     // one expression per plane, empty ones copying the first clip's plane
     for f in ["YUV420P8", "YUV444PS", "RGB24", "YUV420PH"] {
-        cases.push(Case::video(f, &expr3(f, &["x y + 2 /", "", "z 2 *"], "")));
-        cases.push(Case::video(f, &expr3(f, &["x", "y x -"], "")));
+        cases.push(video(f, &expr3(f, &["x y + 2 /", "", "z 2 *"], "")));
+        cases.push(video(f, &expr3(f, &["x", "y x -"], "")));
     }
     // output formats
     for (f, out) in [
@@ -868,24 +697,24 @@ fn expr() {
         ("YUV444PS", format_id(3, false, 16, 0, 0)),
         ("YUV420PH", format_id(3, false, 8, 1, 1)),
     ] {
-        cases.push(Case::video(f, &expr3(f, &["x 300 * y -"], &format!(":format={out}"))));
-        cases.push(Case::video(f, &expr3(f, &["x 0.5 * 0.25 +"], &format!(":format={out}"))));
+        cases.push(video(f, &expr3(f, &["x 300 * y -"], &format!(":format={out}"))));
+        cases.push(video(f, &expr3(f, &["x 0.5 * 0.25 +"], &format!(":format={out}"))));
     }
     // clamping, rounding half to even, infinity into integers
     for e in ["x 0.5 +", "x 2 / 0.25 +", "1 0 /", "-1 0 /", "x 255 - 0.5 *", "x 1000 *"] {
-        cases.push(Case::video("Gray8", &expr3("Gray8", &[e], "")));
-        cases.push(Case::video("YUV422P10", &expr3("YUV422P10", &[e], "")));
+        cases.push(video("Gray8", &expr3("Gray8", &[e], "")));
+        cases.push(video("YUV422P10", &expr3("YUV422P10", &[e], "")));
     }
     // a NaN into integers is 0 on R81's C path (its compiled code makes it the maximum)
     for e in ["0 0 /", "x x - x y - /"] {
-        cases.push(Case::video("Gray8", &expr3("Gray8", &[e], "")).c_path());
-        cases.push(Case::video("YUV422P10", &expr3("YUV422P10", &[e], "")).c_path());
+        cases.push(video("Gray8", &expr3("Gray8", &[e], "")).c_path());
+        cases.push(video("YUV422P10", &expr3("YUV422P10", &[e], "")).c_path());
     }
-    cases.push(Case::sized("YUV444P8", 322, 241, 3, &format!("std.Expr:@:clips=$0:expr='{}", esc("x 3 * 100 - x max"))));
+    cases.push(sized("YUV444P8", 322, 241, 3, &format!("std.Expr:@:clips=$0:expr='{}", esc("x 3 * 100 - x max"))));
     // as deep as allowed
-    cases.push(Case::video("GrayS", &format!("std.Expr:@:clips=$0:expr='x{}", " 0.5 * 0.25 +".repeat(2499))));
-    cases.push(Case::video("Gray8", &format!("std.Expr:@:clips=$0:expr='x{}", " abs".repeat(4999))));
-    cases.push(Case::sized("GrayS", 322, 241, 3, &format!("std.Expr:@:clips=$0:expr='{}", esc("x x * 0.5 +"))));
+    cases.push(video("GrayS", &format!("std.Expr:@:clips=$0:expr='x{}", " 0.5 * 0.25 +".repeat(2499))));
+    cases.push(video("Gray8", &format!("std.Expr:@:clips=$0:expr='x{}", " abs".repeat(4999))));
+    cases.push(sized("GrayS", 322, 241, 3, &format!("std.Expr:@:clips=$0:expr='{}", esc("x x * 0.5 +"))));
     check_all(&cases);
 }
 
@@ -894,7 +723,7 @@ fn expr_transcendental_on_the_c_path() {
     let mut cases = Vec::new();
     for f in ["GrayS", "YUV444PS", "Gray8", "YUV420PH", "YUV444P16"] {
         for e in EXPR_LIBM {
-            cases.push(Case::video(f, &expr3(f, &[e], "")).c_path());
+            cases.push(video(f, &expr3(f, &[e], "")).c_path());
         }
     }
     check_all(&cases);
@@ -924,8 +753,8 @@ fn expr_numbers_and_stack() {
     ];
     let mut cases = Vec::new();
     for e in exprs {
-        cases.push(Case::video("GrayS", &expr3("GrayS", &[e], "")));
-        cases.push(Case::video("Gray8", &expr3("Gray8", &[e], "")));
+        cases.push(video("GrayS", &expr3("GrayS", &[e], "")));
+        cases.push(video("Gray8", &expr3("Gray8", &[e], "")));
     }
     check_all(&cases);
 }
@@ -956,21 +785,21 @@ fn expr_errors() {
         "   ",
         "x,y +",
     ];
-    let mut cases: Vec<Case> = bad.iter().map(|e| Case::video("Gray8", &expr3("Gray8", &[e], ""))).collect();
+    let mut cases: Vec<Case> = bad.iter().map(|e| video("Gray8", &expr3("Gray8", &[e], ""))).collect();
     cases.extend([
-        Case::video("YUV420P8", &expr3("YUV420P8", &["x", "x", "x", "x"], "")),
-        Case::video("YUV420P8", &expr3("YUV420P8", &["x", "y y"], "")),
-        Case::video("Gray8", &expr3("Gray8", &["x"], ":format=12345")),
-        Case::video("Gray8", &expr3("Gray8", &["x"], &format!(":format={}", format_id(1, false, 32, 0, 0)))),
-        Case::video("Gray8", &expr3("Gray8", &["x"], &format!(":format={}", format_id(3, false, 8, 0, 0)))),
-        Case::video("YUV420P8", &expr3("YUV420P8", &["x"], &format!(":format={}", format_id(3, false, 8, 0, 0)))),
-        Case::video("Gray8", &format!("{},std.Expr:@:clips=$0:clips=$1:expr=x", noise(format_id(1, false, 8, 0, 0), W + 2, H, 3))),
-        Case::video("Gray8", &format!("{},std.Expr:@:clips=$0:clips=$1:expr=x", noise(format_id(3, false, 8, 0, 0), W, H, 3))),
-        Case::video("Gray32", "std.Expr:@:clips=$0:expr='x"),
-        Case::video("Gray8", &format!("std.Expr:@{}:expr='x", ":clips=$0".repeat(27))),
+        video("YUV420P8", &expr3("YUV420P8", &["x", "x", "x", "x"], "")),
+        video("YUV420P8", &expr3("YUV420P8", &["x", "y y"], "")),
+        video("Gray8", &expr3("Gray8", &["x"], ":format=12345")),
+        video("Gray8", &expr3("Gray8", &["x"], &format!(":format={}", format_id(1, false, 32, 0, 0)))),
+        video("Gray8", &expr3("Gray8", &["x"], &format!(":format={}", format_id(3, false, 8, 0, 0)))),
+        video("YUV420P8", &expr3("YUV420P8", &["x"], &format!(":format={}", format_id(3, false, 8, 0, 0)))),
+        video("Gray8", &format!("{},std.Expr:@:clips=$0:clips=$1:expr=x", noise(format_id(1, false, 8, 0, 0), W + 2, H, 3))),
+        video("Gray8", &format!("{},std.Expr:@:clips=$0:clips=$1:expr=x", noise(format_id(3, false, 8, 0, 0), W, H, 3))),
+        video("Gray32", "std.Expr:@:clips=$0:expr='x"),
+        video("Gray8", &format!("std.Expr:@{}:expr='x", ":clips=$0".repeat(27))),
         // nesting deeper than 5000 is refused, whatever comes after it
-        Case::video("Gray8", &format!("std.Expr:@:clips=$0:expr='x{} 1 +", " abs".repeat(4999))),
-        Case::video("Gray8", &format!("std.Expr:@:clips=$0:expr='x{} y", " 1 +".repeat(5000))),
+        video("Gray8", &format!("std.Expr:@:clips=$0:expr='x{} 1 +", " abs".repeat(4999))),
+        video("Gray8", &format!("std.Expr:@:clips=$0:expr='x{} y", " 1 +".repeat(5000))),
     ]);
     check_errors(&cases);
 }
@@ -980,17 +809,17 @@ fn expr_errors() {
 #[test]
 fn invert_errors() {
     check_errors(&[
-        Case::video("Gray32", "std.Invert"),
-        Case::video("Gray32", "std.InvertMask"),
-        Case::video("YUV420P8", "std.Invert:planes=3"),
-        Case::video("YUV420P8", "std.InvertMask:planes=1:planes=1"),
+        video("Gray32", "std.Invert"),
+        video("Gray32", "std.InvertMask"),
+        video("YUV420P8", "std.Invert:planes=3"),
+        video("YUV420P8", "std.InvertMask:planes=1:planes=1"),
     ]);
 }
 
 /// The same output whatever the threads and the requests in flight.
 #[test]
 fn pointwise_whatever_the_threads() {
-    let case = Case::video("YUV420P8", &expr3("YUV420P8", &["x y + z - 2 /"], ""));
+    let case = video("YUV420P8", &expr3("YUV420P8", &["x y + z - 2 /"], ""));
     let want = run(&reference_core(), &case, &[]);
     assert!(want.ok(), "the reference fails on {}: {}", case.describe(), want.line);
     let mut failures = String::new();

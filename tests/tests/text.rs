@@ -11,215 +11,11 @@
 //! Needs `scripts/setup.sh` (the reference) and our core built in release mode. Environment as for
 //! tests/tests/oracle.rs (VSVK_REF, VSVK_CORE, VSVK_INCLUDE).
 
-use std::fmt::Write as _;
-use std::ffi::OsString;
-use std::io::Read;
-use std::os::unix::ffi::OsStringExt;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use vsvk_tests::oracle::{check_all, check_errors, check_modes, list, our_core, reference_core, run, Case, Run};
 
-use vsvk_tests::reference;
-
-const RUN_LIMIT: Duration = Duration::from_secs(180);
-
-// ---- building the C programs ------------------------------------------------------------------------
-
-struct Tools {
-    driver: PathBuf,
-    noise: PathBuf,
-}
-
-fn build_tools() -> Result<Tools, String> {
-    let include = reference::include_dir()?;
-    let root = reference::workspace_root();
-    let out = reference::target_dir().join("vsvk-text");
-    std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    let inc = format!("-I{}", include.display());
-    let pid = std::process::id();
-    let mut built = Vec::new();
-    for (name, source, shared) in [("driver", "tests/oracle/driver.c", false), ("vsvknoise.so", "tests/plugins/vsvknoise.c", true)] {
-        let target = out.join(name);
-        let mut args: Vec<&str> = vec!["-O2", "-Wall", "-Wextra", "-Werror", &inc, source];
-        if shared {
-            args.extend(["-shared", "-fPIC"]);
-        } else {
-            args.extend(["-ldl", "-lpthread"]);
-        }
-        // build beside the target and rename, so that other test processes never see half a file
-        let tmp = target.with_extension(format!("tmp{pid}"));
-        let result = Command::new("gcc").args(&args).arg("-o").arg(&tmp).current_dir(&root).output().map_err(|e| format!("cannot run gcc: {e}"))?;
-        if !result.status.success() {
-            return Err(format!("gcc {} failed:\n{}", args.join(" "), String::from_utf8_lossy(&result.stderr)));
-        }
-        std::fs::rename(&tmp, &target).map_err(|e| format!("cannot rename {}: {e}", tmp.display()))?;
-        built.push(target);
-    }
-    let noise = built.pop().expect("two programs");
-    let driver = built.pop().expect("two programs");
-    Ok(Tools { driver, noise })
-}
-
-fn tools() -> &'static Tools {
-    static TOOLS: OnceLock<Result<Tools, String>> = OnceLock::new();
-    match TOOLS.get_or_init(build_tools) {
-        Ok(t) => t,
-        Err(e) => panic!("cannot build the C programs: {e}"),
-    }
-}
-
-// ---- cases and runs ---------------------------------------------------------------------------------
-
-#[derive(Clone)]
-struct Case {
-    /// Raw bytes: Text's argument may hold any byte but NUL, ',' and ':' (the driver's separators).
-    chain: Vec<u8>,
-    source: Vec<String>,
-}
-
-impl Case {
-    fn sized(format: &str, width: u32, height: u32, frames: u32, chain: &str) -> Case {
-        Case::bytes(format, width, height, frames, chain.as_bytes())
-    }
-    fn bytes(format: &str, width: u32, height: u32, frames: u32, chain: &[u8]) -> Case {
-        let source = ["--format", format, "--width", &width.to_string(), "--height", &height.to_string(), "--frames", &frames.to_string(), "--seed", "7"];
-        Case { chain: chain.to_vec(), source: source.iter().map(|s| s.to_string()).collect() }
-    }
-    fn video(format: &str, chain: &str) -> Case {
-        Case::sized(format, 320, 240, 2, chain)
-    }
-    fn describe(&self) -> String {
-        format!("{} | {}", self.source.join(" "), String::from_utf8_lossy(&self.chain).escape_debug())
-    }
-}
-
-struct Run {
-    line: String,
-    stderr: String,
-}
-
-impl Run {
-    fn ok(&self) -> bool {
-        self.line.starts_with("ok ")
-    }
-    fn fingerprint(&self) -> &str {
-        match self.line.find(" threads=") {
-            Some(i) if self.ok() => &self.line[..i],
-            _ => &self.line,
-        }
-    }
-    fn stderr_tail(&self) -> String {
-        let lines: Vec<&str> = self.stderr.lines().collect();
-        lines[lines.len().saturating_sub(10)..].join("\n")
-    }
-}
-
-fn run_args(core: &Path, args: &[OsString]) -> Run {
-    let t = tools();
-    let mut cmd = Command::new(&t.driver);
-    cmd.arg(core).arg("--plugin").arg(&t.noise).args(args);
-    cmd.env("LD_LIBRARY_PATH", reference::library_path()).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
-    let mut child = cmd.spawn().unwrap_or_else(|e| panic!("cannot start {}: {e}", t.driver.display()));
-    let mut out_pipe = child.stdout.take().expect("piped");
-    let mut err_pipe = child.stderr.take().expect("piped");
-    let out_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = out_pipe.read_to_string(&mut s);
-        s
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = err_pipe.read_to_string(&mut s);
-        s
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().expect("waiting for the driver") {
-            break Some(s);
-        }
-        if start.elapsed() > RUN_LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    let stdout = out_reader.join().unwrap_or_default();
-    let stderr = err_reader.join().unwrap_or_default();
-    let last = stdout.lines().rev().find(|l| l.starts_with("ok ") || l.starts_with("error:"));
-    let line = match (status, last) {
-        (None, _) => format!("hung: killed after {} s", RUN_LIMIT.as_secs()),
-        (Some(_), Some(l)) => l.to_string(),
-        (Some(s), None) => format!("crashed: {s}, no result line (stdout: {:?})", stdout.trim()),
-    };
-    Run { line, stderr }
-}
-
-fn run(core: &Path, case: &Case, mode: &[&str]) -> Run {
-    let mut args: Vec<OsString> = case.source.iter().map(OsString::from).collect();
-    args.extend(mode.iter().map(OsString::from));
-    args.push(OsString::from_vec(case.chain.clone()));
-    run_args(core, &args)
-}
-
-fn reference_core() -> PathBuf {
-    reference::reference_core().unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn our_core() -> PathBuf {
-    reference::our_core().unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// Runs every case on both cores; the fingerprints must match (and R81 must succeed).
-fn check_all(cases: &[Case]) {
-    let mut failures = String::new();
-    for case in cases {
-        let want = run(&reference_core(), case, &[]);
-        if !want.ok() {
-            let _ = writeln!(failures, "the reference fails, so the case is wrong: {}\n  {}\n{}", case.describe(), want.line, want.stderr_tail());
-            continue;
-        }
-        let got = run(&our_core(), case, &[]);
-        if got.fingerprint() != want.fingerprint() {
-            let _ = writeln!(failures, "{}\n  reference: {}\n  ours:      {}\n{}", case.describe(), want.fingerprint(), got.fingerprint(), got.stderr_tail());
-        }
-    }
-    assert!(failures.is_empty(), "{failures}");
-}
-
-/// Every case must fail on both cores with the same line. One frame and one request at a time, so
-/// that an error raised while making frames names the same frame on both.
-fn check_errors(cases: &[Case]) {
-    let mut failures = String::new();
-    let mode = ["--requests", "1"];
-    for case in cases {
-        let want = run(&reference_core(), case, &mode);
-        if !want.line.starts_with("error:") {
-            let _ = writeln!(failures, "the reference does not fail on {}: {}", case.describe(), want.line);
-            continue;
-        }
-        let got = run(&our_core(), case, &mode);
-        if got.line != want.line {
-            let _ = writeln!(failures, "{}\n  reference: {}\n  ours:      {}", case.describe(), want.line, got.line);
-        }
-    }
-    assert!(failures.is_empty(), "{failures}");
-}
-
-/// The same output whatever the threads, the requests in flight and the fetching mode.
-fn check_modes(case: Case) {
-    let want = run(&reference_core(), &case, &[]);
-    assert!(want.ok(), "the reference fails on {}: {}", case.describe(), want.line);
-    let modes: [&[&str]; 4] = [&["--threads", "1"], &["--threads", "7", "--requests", "1"], &["--threads", "32", "--requests", "64"], &["--threads", "4", "--sync", "--requests", "3"]];
-    let mut failures = String::new();
-    for mode in modes {
-        let got = run(&our_core(), &case, mode);
-        if got.fingerprint() != want.fingerprint() {
-            let _ = writeln!(failures, "{} [{}]\n  reference: {}\n  ours:      {}", case.describe(), mode.join(" "), want.fingerprint(), got.fingerprint());
-        }
-    }
-    assert!(failures.is_empty(), "{failures}");
+/// The noise source at the size most cases use.
+fn video(format: &str, chain: &str) -> Case {
+    Case::sized(format, 320, 240, 2, chain)
 }
 
 const FORMATS: [&str; 12] =
@@ -239,19 +35,9 @@ fn text_chain(text: &[u8], extra: &str) -> Vec<u8> {
 
 #[test]
 fn signatures_are_the_reference_ones() {
-    let listing = |core: &Path| {
-        let t = tools();
-        let out = Command::new(&t.driver)
-            .arg(core)
-            .args(["--list", "text"])
-            .env("LD_LIBRARY_PATH", reference::library_path())
-            .output()
-            .expect("driver runs");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
-    let want = listing(&reference_core());
+    let want = list(&reference_core(), "text");
     assert!(want.contains("text.Text("), "the reference lists no text functions:\n{want}");
-    assert_eq!(listing(&our_core()), want);
+    assert_eq!(list(&our_core(), "text"), want);
 }
 
 /// The whole font: every byte value, read as Windows-1252, in every kind of format.
@@ -271,7 +57,7 @@ fn alignment_and_scale() {
     let mut cases = Vec::new();
     for a in 1..=9 {
         for s in [1, 2, 3] {
-            cases.push(Case::video("YUV420P8", &format!("text.Text:text='Ab cd\nefg:alignment={a}:scale={s}")));
+            cases.push(video("YUV420P8", &format!("text.Text:text='Ab cd\nefg:alignment={a}:scale={s}")));
         }
         // odd offsets: the text box starts between chroma samples
         cases.push(Case::sized("YUV420P8", 66, 50, 1, &format!("text.Text:text='abc:alignment={a}")));
