@@ -18,6 +18,13 @@
  *   --dump FILE        also write every frame's visible bytes (planes or channels, unpadded) to FILE
  *   --list NS          print the functions of namespace NS (or of every plugin for '*') and exit
  *   --maxcpu LEVEL     std.SetMaxCPU(cpu=LEVEL) first ('none' pins a core to its plain C paths)
+ *   --no-hash          do not read the frames (benchmarks: the fingerprint is left out, hash=0,
+ *                      and GPU resident frames may end the chain)
+ *   --warmup N         start the clock once the first N frames are in (default 0: at the first
+ *                      request); fps counts the frames after them
+ *   --vram             also print vram_peak=<bytes>, the most getVulkanCoreInfo's `allocated`
+ *                      showed after any frame, and vram_limit=<bytes> (only in a build that found
+ *                      <vulkan/vulkan_core.h>: bench/run.py builds it with the Vulkan headers)
  *
  * CHAIN is a comma separated list of steps, '-' or '' for the bare source. A step is
  *   ns.Func[:arg]...
@@ -36,6 +43,12 @@
  */
 #define VS_USE_API_43
 #include "VapourSynth4.h"
+#if defined(__has_include)
+#if __has_include(<vulkan/vulkan_core.h>)
+#include "VSVulkan4.h"
+#define DRIVER_HAS_VULKAN 1
+#endif
+#endif
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -180,6 +193,7 @@ typedef struct {
     int nplugins;
     int threads, requests, sync, frame_hashes, show_props, audio, use_float;
     const char *dump, *maxcpu;
+    int no_hash, warmup, vram;
     int64_t width, height, frames, seed, samples, samplerate, channels, bits;
     const char *format;
 } Options;
@@ -222,6 +236,9 @@ static void parse_options(int argc, char **argv, Options *o) {
         else if (!strcmp(a, "--dump")) { WANT(); o->dump = v; }
         else if (!strcmp(a, "--list")) { WANT(); o->list = v; }
         else if (!strcmp(a, "--maxcpu")) { WANT(); o->maxcpu = v; }
+        else if (!strcmp(a, "--no-hash")) o->no_hash = 1;
+        else if (!strcmp(a, "--warmup")) { WANT(); o->warmup = (int)number(a, v); }
+        else if (!strcmp(a, "--vram")) o->vram = 1;
         else if (a[0] == '-' && a[1] == '-') fail("unknown option %s", a);
         else if (positional == 0) { o->lib = a; positional++; }
         else if (positional == 1) { o->chain = a; positional++; }
@@ -561,7 +578,16 @@ int main(int argc, char **argv) {
     FILE *dump = NULL;
     if (o.dump && !(dump = fopen(o.dump, "wb"))) fail("cannot write %s", o.dump);
     Fnv h = FNV_START;
+    int64_t vram_peak = 0, vram_limit = 0;
+#ifdef DRIVER_HAS_VULKAN
+    const VSVULKANAPI *vkapi = o.vram ? api->getVulkanAPI() : NULL;
+    VSVulkanCoreInfo vci;
+    char vram_err[256];
+#else
+    if (o.vram) fail("--vram: this driver was built without the Vulkan headers");
+#endif
     for (int n = 0; n < total; n++) {
+        if (n == o.warmup && n > 0) clock_gettime(CLOCK_MONOTONIC, &t0);
         pthread_mutex_lock(&fetch.lock);
         while (!fetch.frames[n] && !fetch.error) pthread_cond_wait(&fetch.changed, &fetch.lock);
         if (fetch.error) fail("frame %d: %s", fetch.error_frame, fetch.error);
@@ -570,6 +596,17 @@ int main(int argc, char **argv) {
         fetch.consumed = n + 1;
         pthread_cond_broadcast(&fetch.changed);
         pthread_mutex_unlock(&fetch.lock);
+#ifdef DRIVER_HAS_VULKAN
+        if (vkapi && vkapi->getVulkanCoreInfo(core, &vci, vram_err, sizeof vram_err) == 0) {
+            if (vci.allocated > vram_peak) vram_peak = vci.allocated;
+            vram_limit = vci.limit;
+        }
+#endif
+        if (o.no_hash) {
+            api->freeFrame(f);
+            if (!o.sync && requested < total) api->getFrameAsync(requested++, out, frame_done, NULL);
+            continue;
+        }
         Fnv fh = FNV_START;
         hash_frame(&fh, f);
         fnv_i64(&h, (int64_t)fh);
@@ -585,8 +622,12 @@ int main(int argc, char **argv) {
     if (dump && fclose(dump)) fail("cannot write %s", o.dump);
     double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 
-    printf("ok hash=%016llx frames=%d clip=%s threads=%d fps=%.2f\n", (unsigned long long)h, total, clip, threads,
-           secs > 0 ? total / secs : 0.0);
+    int timed = o.warmup > 0 && o.warmup < total ? total - o.warmup : total;
+    if (o.no_hash) h = 0;
+    printf("ok hash=%016llx frames=%d clip=%s threads=%d fps=%.2f", (unsigned long long)h, total, clip, threads,
+           secs > 0 ? timed / secs : 0.0);
+    if (o.vram) printf(" vram_peak=%lld vram_limit=%lld", (long long)vram_peak, (long long)vram_limit);
+    printf("\n");
     fflush(stdout);
     for (int i = 0; i < made.count; i++) api->freeNode(made.nodes[i]);
     free(made.nodes);
