@@ -57,4 +57,5 @@ if [ -x "$PROBE" ]; then
   done
   "$PROBE" "$CORE_OURS" errors > /tmp/e1 2>&1; "$PROBE" "$CORE_REF" errors > /tmp/e2 2>&1
   cmp -s /tmp/e1 /tmp/e2 && echo "SAME errors" || { echo "DIFF errors"; diff /tmp/e1 /tmp/e2 | head -20; }
+  bash scripts/device/parts/lost.sh
 fi
