@@ -224,6 +224,8 @@ fn boxblur() {
         "NS.BoxBlur:hradius=40:vradius=30",
         "NS.BoxBlur:hradius=2:hpasses=0:vradius=3:planes=1:planes=2",
         "NS.BoxBlur:hradius=400:hpasses=2:vradius=1",
+        // the largest radius std takes
+        "NS.BoxBlur:hradius=30000:vradius=29999:vpasses=2",
     ];
     for f in INT.iter().chain(&FLOAT) {
         for s in cases {
@@ -259,6 +261,9 @@ fn errors_are_std_errors() {
         ("Gray8", (64, 32), "NS.BoxBlur:hradius=0:vradius=0".into()),
         ("Gray8", (3, 4), "NS.BoxBlur".into()),
         ("Gray8", (64, 32), "NS.BoxBlur:planes=3".into()),
+        ("Gray8", (64, 32), "NS.BoxBlur:hradius=30001:hpasses=0".into()),
+        ("Gray8", (3, 3), "NS.BoxBlur:vradius=40000".into()),
+        ("Gray8", (64, 32), "NS.BoxBlur:hradius=40000:hpasses=-1".into()),
     ] {
         same_error(format, size, &steps);
     }

@@ -1,7 +1,7 @@
 //! BoxBlur: `hpasses` horizontal then `vpasses` vertical box filters of width 2r+1, edge samples
 //! repeated, passes ping-ponging through two scratch planes.
 //!
-//! Integer passes are exact: each sample's window sum in 32 bits (edge samples counted as often
+//! Integer passes are exact: each sample's window sum in 64 bits (edge samples counted as often
 //! as the window runs past the edge), divided rounding up on the first, third, ... pass of each
 //! direction and down on the others, as std does. Float passes follow R81's running sum: one
 //! invocation per row (or column) starts from r times the first sample plus samples 0..=r, then
@@ -12,7 +12,7 @@ use vsvk_plugin_api::api::Core;
 use vsvk_plugin_api::map::{Args, Out};
 use vsvk_plugin_api::{Error, Result};
 
-use crate::conv::{common, max_value};
+use crate::conv::common;
 use crate::kernel::*;
 use crate::{finish, Reg};
 
@@ -20,25 +20,33 @@ pub fn register(r: &Reg) {
     r.function("BoxBlur", "clip:vnode:gpu;planes:int[]:opt;hradius:int:opt;hpasses:int:opt;vradius:int:opt;vpasses:int:opt;", box_blur);
 }
 
-/// An integer pass over one sample: `k0.x` radius, `k0.y` 1 to round up.
-const INT_H: &str = "
-    int R = pc.k0.x, lo = x - R, hi = x + R;
-    uint s = 0u;
-    if (lo < 0) s += uint(-lo) * uint(ld0(0, y));
-    if (hi > W - 1) s += uint(hi - (W - 1)) * uint(ld0(W - 1, y));
-    for (int i = max(lo, 0); i <= min(hi, W - 1); i++) s += uint(ld0(i, y));
-    uint d = uint(2 * R + 1);
-    st(x, y, int((s + (pc.k0.y != 0 ? d - 1u : 0u)) / d));
+/// 64-bit sums as (low, high) words: 64-bit types are not in the core's feature set.
+const WIDE: &str = "
+uvec2 mul64(uint a, uint b) { uint hi, lo; umulExtended(a, b, hi, lo); return uvec2(lo, hi); }
+uvec2 add64(uvec2 a, uvec2 b) { uint c; uint lo = uaddCarry(a.x, b.x, c); return uvec2(lo, a.y + b.y + c); }
+bool le64(uvec2 a, uvec2 b) { return a.y < b.y || (a.y == b.y && a.x <= b.x); }
+// floor(s / d) for a quotient below 2^17 (a window average of samples of at most 16 bits)
+int div64(uvec2 s, uint d) {
+    uint q = 0u;
+    for (int b = 16; b >= 0; b--) { uint t = q | (1u << uint(b)); if (le64(mul64(t, d), s)) q = t; }
+    return int(q);
+}
 ";
 
-const INT_V: &str = "
-    int R = pc.k0.x, lo = y - R, hi = y + R;
-    uint s = 0u;
-    if (lo < 0) s += uint(-lo) * uint(ld0(x, 0));
-    if (hi > H - 1) s += uint(hi - (H - 1)) * uint(ld0(x, H - 1));
-    for (int i = max(lo, 0); i <= min(hi, H - 1); i++) s += uint(ld0(x, i));
-    uint d = uint(2 * R + 1);
-    st(x, y, int((s + (pc.k0.y != 0 ? d - 1u : 0u)) / d));
+/// An integer pass over one sample along `LEN` samples at `AT(i)`: `k0.x` radius, `k0.y` 1 to
+/// round up. The window sum counts the edge samples as often as the window runs past them, and
+/// is exact for any radius (up to (2^32 - 1) * 65535).
+const INT_PASS: &str = "
+    uint R = uint(pc.k0.x), last = uint(LEN - 1), pos = uint(POS);
+    uvec2 s = uvec2(0u);
+    if (R > pos) s = add64(s, mul64(R - pos, uint(ld0(AT(0)))));
+    if (pos + R > last) s = add64(s, mul64(pos + R - last, uint(ld0(AT(int(last))))));
+    uint inner = 0u;
+    for (uint i = pos > R ? pos - R : 0u; i <= min(pos + R, last); i++) inner += uint(ld0(AT(int(i))));
+    s = add64(s, uvec2(inner, 0u));
+    uint d = 2u * R + 1u;
+    if (pc.k0.y != 0) s = add64(s, uvec2(d - 1u, 0u));
+    st(x, y, div64(s, d));
 ";
 
 /// A float pass over one row (`AT(i)` = (i, row)) of a plane `k0.z` x `k0.w`;
@@ -49,10 +57,12 @@ const FLOAT_LINE: &str = "
     int R = pc.k0.x, last = LEN - 1;
     float inv = uintBitsToFloat(uint(pc.k1.x));
     precise float v = ld0(AT(0)) * float(R);
-    for (int k = 0; k <= R; k++) v = v + ld0(AT(min(k, last)));
+    // k = 0..=R without overflowing k when R is the largest int
+    for (int k = 0; k < R; k++) v = v + ld0(AT(min(k, last)));
+    v = v + ld0(AT(min(R, last)));
     { precise float o = v * inv; st(AT(0), KEEP(o)); }
     for (int i = 1; i <= last; i++) {
-        v = (v - ld0(AT(max(i - R - 1, 0)))) + ld0(AT(min(i + R, last)));
+        v = (v - ld0(AT(max(i - R - 1, 0)))) + ld0(AT(R > last - i ? last : i + R));
         precise float o = v * inv;
         st(AT(i), KEEP(o));
     }
@@ -70,6 +80,9 @@ fn box_blur(a: &Args, out: &mut Out, core: Core) -> Result<()> {
     if hpasses < 0 || vpasses < 0 {
         return Err(Error::invalid("number of passes can't be negative"));
     }
+    if hradius > 30000 || vradius > 30000 {
+        return Err(Error::invalid("radius must be less than 30000"));
+    }
     let h_on = hradius > 0 && hpasses > 0;
     let v_on = vradius > 0 && vpasses > 0;
     if !h_on && !v_on {
@@ -80,16 +93,7 @@ fn box_blur(a: &Args, out: &mut Out, core: Core) -> Result<()> {
     }
     let f = c.vi.format;
     let float = f.sampleType == stFloat;
-    let max = max_value(&f) as i64;
-    // 32-bit window sums: (2r + 1) * max + 2r must stay below 2^32
-    for r in [if h_on { hradius } else { 0 }, if v_on { vradius } else { 0 }] {
-        if !float && (2 * r + 1) * max + 2 * r >= 1i64 << 32 {
-            return Err(Error::invalid(format!("vk.BoxBlur takes radii up to {} at this bit depth", ((1i64 << 32) - 1 - max) / (2 * max + 2))));
-        }
-        if float && r >= 1 << 24 {
-            return Err(Error::invalid("vk.BoxBlur takes radii below 2^24 on float formats"));
-        }
-    }
+    let (hpasses, vpasses) = (hpasses.min(i32::MAX as i64), vpasses.min(i32::MAX as i64));
     let mut passes: Vec<(bool, i32, bool)> = Vec::new(); // (vertical, radius, round up)
     if h_on {
         passes.extend((0..hpasses).map(|i| (false, hradius as i32, i % 2 == 0)));
@@ -126,9 +130,10 @@ fn box_blur(a: &Args, out: &mut Out, core: Core) -> Result<()> {
                 let defines = format!("#define NLINES {lines}\n#define LEN {len}\n#define AT(i) {at}\n#define KEEP(o) {keep}\n");
                 (defines, FLOAT_LINE, (16, (lines + 15) / 16))
             } else {
-                (String::new(), if vertical { INT_V } else { INT_H }, (pw, ph))
+                let (len, pos, at) = if vertical { (ph, "y", "x, (i)") } else { (pw, "x", "(i), y") };
+                (format!("#define LEN {len}\n#define POS {pos}\n#define AT(i) {at}\n"), INT_PASS, (pw, ph))
             };
-            let kern = prog.kernel(st_dst, &[st_src], &defines, "", code)?;
+            let kern = prog.kernel(st_dst, &[st_src], &defines, WIDE, code)?;
             let mut k = [0i32; 12];
             k[0] = r;
             k[1] = up as i32;
