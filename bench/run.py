@@ -111,14 +111,14 @@ def blank(fmt, res, frames, gpu=False):
 TINY = ["--width", "16", "--height", "16", "--format", "Gray8", "--frames", "1"]
 
 STD_FILTERS = [  # (short name, format, steps)
-    ("Expr", "YUV420P8", "std.Expr:expr='x 3 * 2 /"),
-    ("Expr16", "YUV420P16", "std.Expr:expr='x 3 * 2 /"),
+    ("Expr", "YUV420P8", "std.Expr:@clips:expr='x 3 * 2 /"),
+    ("Expr16", "YUV420P16", "std.Expr:@clips:expr='x 3 * 2 /"),
     ("Merge", "YUV420P8", "std.Merge:@clipa:clipb=$1:weight=0.3"),
     ("MaskedMerge", "YUV420P8", "std.MaskedMerge:@clipa:clipb=$1:mask=$1"),
     ("Levels", "YUV420P8", "std.Levels:min_in=16:max_in=235:gamma=1.4"),
     ("Invert", "YUV420P8", "std.Invert"),
-    ("Convolution3x3", "YUV420P8", "std.Convolution" + ":matrix=1" * 9),
-    ("Convolution3x3-16", "YUV420P16", "std.Convolution" + ":matrix=1" * 9),
+    ("Convolution3x3", "YUV420P8", "std.Convolution" + ":matrix=1.0" * 9),
+    ("Convolution3x3-16", "YUV420P16", "std.Convolution" + ":matrix=1.0" * 9),
     ("BoxBlur r2", "YUV420P8", "std.BoxBlur:hradius=2:vradius=2"),
     ("Median", "YUV420P8", "std.Median"),
     ("Maximum", "YUV420P8", "std.Maximum"),
@@ -139,8 +139,8 @@ GPU_FILTERS = [  # (short name, format, plugin file under PLUGINS, steps)
 # Our vk plugin (plugins/, target/release/libvsvk_vk.so): candidates, each run only where the
 # library registers the function (driver --list vk).
 VK_FILTERS = [  # (short name, format, function, steps)
-    ("vk.Expr", "YUV420P8", "Expr", "vk.Expr:expr='x 3 * 2 /"),
-    ("vk.Convolution", "YUV420P8", "Convolution", "vk.Convolution" + ":matrix=1" * 9),
+    ("vk.Expr", "YUV420P8", "Expr", "vk.Expr:@clips:expr='x 3 * 2 /"),
+    ("vk.Convolution", "YUV420P8", "Convolution", "vk.Convolution" + ":matrix=1.0" * 9),
     ("vk.BoxBlur", "YUV420P8", "BoxBlur", "vk.BoxBlur:hradius=2:vradius=2"),
     ("vk.GaussBlur", "GrayS", "GaussBlur", "vk.GaussBlur"),
     ("vk.Bicubic 720p", "YUV420P8", "Bicubic", "vk.Bicubic:width=1280:height=720"),

@@ -19,10 +19,10 @@ fi
 grep -i 'warning' /tmp/make.log | head -10
 ls $B
 
-drv() {  # core plugin format size chain [extra]
-  local core=$1 plugin=$2 fmt=$3 size=$4 chain=$5; shift 5
+drv() {  # core plugins(space separated) format size chain [extra]
+  local core=$1 plugins=$2 fmt=$3 size=$4 chain=$5 p; shift 5
   local args=(--plugin "$OURS/vsvknoise.so")
-  [ -n "$plugin" ] && args+=(--plugin "$plugin")
+  for p in $plugins; do args+=(--plugin "$p"); done
   "$DRIVER" "$core" "${args[@]}" --format "$fmt" --width ${size%x*} --height ${size#*x} --frames 10 "$@" "$chain" 2>&1 | tail -1
 }
 hash_of() { local h=${1#*hash=}; echo "${h%% *}"; }
@@ -51,7 +51,7 @@ if [ -f $CU ]; then
     [ "$(hash_of "$a")" = "$(hash_of "$b")" ] && v=SAME || { v=DIFF; fails=$((fails+1)); }
     echo "$v $core three CUDA inverts: $a"
     # CUDA between two Vulkan filters of the exec pool example
-    a=$(drv "$c" "$CU --plugin $B/gpu_invert_example.so" YUV444PS 640x360 "std.GPUUpload,gpuinvert.Invert,gpucudainvert.Invert,gpuinvert.Invert,std.GPUDownload")
+    a=$(drv "$c" "$CU $B/gpu_invert_example.so" YUV444PS 640x360 "std.GPUUpload,gpuinvert.Invert,gpucudainvert.Invert,gpuinvert.Invert,std.GPUDownload")
     [ "$(hash_of "$a")" = "$(hash_of "$(drv "$c" "" YUV444PS 640x360 std.Invert)")" ] && v=SAME || { v=DIFF; fails=$((fails+1)); }
     echo "$v $core vulkan/cuda/vulkan: $a"
   done
