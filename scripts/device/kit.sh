@@ -34,6 +34,11 @@ fi
 if [ -f scripts/device/kit-extra.txt ]; then
   while read -r f; do [ -n "$f" ] && [ -e "$f" ] && { mkdir -p $K/extra/$(dirname "$f"); cp -a "$f" $K/extra/"$f"; }; done < scripts/device/kit-extra.txt
 fi
+# perf and the libraries it needs beyond glibc, for the profile part (the device image has none).
+mkdir -p $K/perf
+cp -L /usr/bin/perf $K/perf/ 2>/dev/null && for l in $(ldd /usr/bin/perf | awk '$3 ~ /^\// {print $3}'); do
+  case $(basename $l) in libc.so*|libm.so*|libstdc++.so*|libgcc_s.so*|libz.so*|liblzma.so*|libzstd.so*|libcrypt.so*) ;; *) cp -L $l $K/perf/ ;; esac
+done
 # glvnd and a Vulkan 1.3 loader as .debs (the device README's recipe), for the 1.3-loader check.
 if [ ! -d .gl ] || [ -z "$(ls .gl/*.deb 2>/dev/null)" ]; then
   mkdir -p .gl /tmp/amd64/partial
