@@ -1,7 +1,7 @@
 //! BoxBlur: `hpasses` horizontal then `vpasses` vertical box filters of width 2r+1, edge samples
 //! repeated, passes ping-ponging through two scratch planes.
 //!
-//! Integer passes are exact: each sample's window sum in 64 bits (edge samples counted as often
+//! Integer passes are exact: each sample's window sum in 32 bits (edge samples counted as often
 //! as the window runs past the edge), divided rounding up on the first, third, ... pass of each
 //! direction and down on the others, as std does. Float passes follow R81's running sum: one
 //! invocation per row (or column) starts from r times the first sample plus samples 0..=r, then
@@ -20,33 +20,17 @@ pub fn register(r: &Reg) {
     r.function("BoxBlur", "clip:vnode:gpu;planes:int[]:opt;hradius:int:opt;hpasses:int:opt;vradius:int:opt;vpasses:int:opt;", box_blur);
 }
 
-/// 64-bit sums as (low, high) words: 64-bit types are not in the core's feature set.
-const WIDE: &str = "
-uvec2 mul64(uint a, uint b) { uint hi, lo; umulExtended(a, b, hi, lo); return uvec2(lo, hi); }
-uvec2 add64(uvec2 a, uvec2 b) { uint c; uint lo = uaddCarry(a.x, b.x, c); return uvec2(lo, a.y + b.y + c); }
-bool le64(uvec2 a, uvec2 b) { return a.y < b.y || (a.y == b.y && a.x <= b.x); }
-// floor(s / d) for a quotient below 2^17 (a window average of samples of at most 16 bits)
-int div64(uvec2 s, uint d) {
-    uint q = 0u;
-    for (int b = 16; b >= 0; b--) { uint t = q | (1u << uint(b)); if (le64(mul64(t, d), s)) q = t; }
-    return int(q);
-}
-";
-
 /// An integer pass over one sample along `LEN` samples at `AT(i)`: `k0.x` radius, `k0.y` 1 to
-/// round up. The window sum counts the edge samples as often as the window runs past them, and
-/// is exact for any radius (up to (2^32 - 1) * 65535).
+/// round up. The window sum counts the edge samples as often as the window runs past them; with
+/// std's largest radius, 30000, it and the rounding stay below 2^32 (60001 * 65535 + 60000).
 const INT_PASS: &str = "
     uint R = uint(pc.k0.x), last = uint(LEN - 1), pos = uint(POS);
-    uvec2 s = uvec2(0u);
-    if (R > pos) s = add64(s, mul64(R - pos, uint(ld0(AT(0)))));
-    if (pos + R > last) s = add64(s, mul64(pos + R - last, uint(ld0(AT(int(last))))));
-    uint inner = 0u;
-    for (uint i = pos > R ? pos - R : 0u; i <= min(pos + R, last); i++) inner += uint(ld0(AT(int(i))));
-    s = add64(s, uvec2(inner, 0u));
+    uint s = 0u;
+    if (R > pos) s += (R - pos) * uint(ld0(AT(0)));
+    if (pos + R > last) s += (pos + R - last) * uint(ld0(AT(int(last))));
+    for (uint i = pos > R ? pos - R : 0u; i <= min(pos + R, last); i++) s += uint(ld0(AT(int(i))));
     uint d = 2u * R + 1u;
-    if (pc.k0.y != 0) s = add64(s, uvec2(d - 1u, 0u));
-    st(x, y, div64(s, d));
+    st(x, y, int((s + (pc.k0.y != 0 ? d - 1u : 0u)) / d));
 ";
 
 /// A float pass over one row (`AT(i)` = (i, row)) of a plane `k0.z` x `k0.w`;
@@ -133,7 +117,7 @@ fn box_blur(a: &Args, out: &mut Out, core: Core) -> Result<()> {
                 let (len, pos, at) = if vertical { (ph, "y", "x, (i)") } else { (pw, "x", "(i), y") };
                 (format!("#define LEN {len}\n#define POS {pos}\n#define AT(i) {at}\n"), INT_PASS, (pw, ph))
             };
-            let kern = prog.kernel(st_dst, &[st_src], &defines, WIDE, code)?;
+            let kern = prog.kernel(st_dst, &[st_src], &defines, "", code)?;
             let mut k = [0i32; 12];
             k[0] = r;
             k[1] = up as i32;
