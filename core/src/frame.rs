@@ -13,10 +13,64 @@ use crate::map::Map;
 
 pub const ALIGNMENT: usize = 64;
 
-/// Bytes of frame memory alive for one core, for getCoreInfo and the cache's budget.
+/// Bytes of frame memory alive for one core, for getCoreInfo and the cache's budget, and the
+/// core's pool of freed frame buffers.
 #[derive(Default, Debug)]
 pub struct MemStats {
     pub used: AtomicI64,
+    pool: parking_lot::Mutex<BufferPool>,
+}
+
+/// Freed frame buffers kept for the next frame of the same size. Without it every large frame was
+/// a fresh mapping from the allocator, paid for again in page faults and the kernel's zeroing (a
+/// fifth of the time of an upload/filter/download chain on the H200), and smaller ones were zeroed
+/// by calloc. Reused buffers are not zeroed again: their bytes are initialised (old frame data),
+/// and nothing reads a new frame's samples before writing them, as with the reference's pool.
+#[derive(Default, Debug)]
+struct BufferPool {
+    by_len: std::collections::HashMap<usize, Vec<PooledPtr>>,
+    bytes: usize,
+}
+
+#[derive(Debug)]
+struct PooledPtr(NonNull<u8>);
+// SAFETY: a pooled pointer is an allocation owned by the pool alone.
+unsafe impl Send for PooledPtr {}
+
+/// The most bytes of freed buffers a core keeps.
+const POOL_BYTES: usize = 1 << 30;
+
+impl MemStats {
+    fn take(&self, len: usize) -> Option<NonNull<u8>> {
+        let mut p = self.pool.lock();
+        let ptr = p.by_len.get_mut(&len)?.pop()?.0;
+        p.bytes -= len;
+        Some(ptr)
+    }
+    /// Keeps `ptr` (an allocation of `len` bytes with Buffer's layout) or hands it back.
+    fn give(&self, ptr: NonNull<u8>, len: usize) {
+        {
+            let mut p = self.pool.lock();
+            if p.bytes + len <= POOL_BYTES {
+                p.bytes += len;
+                p.by_len.entry(len).or_default().push(PooledPtr(ptr));
+                return;
+            }
+        }
+        // SAFETY: allocated by Buffer::allocate with this layout, owned by us.
+        unsafe { alloc::dealloc(ptr.as_ptr(), Buffer::layout(len)) };
+    }
+}
+
+impl Drop for MemStats {
+    fn drop(&mut self) {
+        for (len, v) in self.pool.get_mut().by_len.drain() {
+            for p in v {
+                // SAFETY: every pooled pointer is an allocation of `len` bytes with Buffer's layout.
+                unsafe { alloc::dealloc(p.0.as_ptr(), Buffer::layout(len)) };
+            }
+        }
+    }
 }
 
 pub struct Buffer {
@@ -39,12 +93,15 @@ impl Buffer {
     pub fn new(len: usize, stats: &Arc<MemStats>) -> Buffer {
         Self::allocate(len, stats, true)
     }
-    /// `zeroed` is for new frames (deterministic padding); copies overwrite every byte anyway.
+    /// A pooled buffer of the same size, else a fresh one: zeroed when `zeroed` (new frames, so that
+    /// no byte is ever uninitialised), as allocated when the caller overwrites every byte (copies).
     fn allocate(len: usize, stats: &Arc<MemStats>, zeroed: bool) -> Buffer {
-        let layout = Self::layout(len);
-        // SAFETY: the layout has non-zero size.
-        let raw = unsafe { if zeroed { alloc::alloc_zeroed(layout) } else { alloc::alloc(layout) } };
-        let ptr = NonNull::new(raw).unwrap_or_else(|| alloc::handle_alloc_error(layout));
+        let ptr = stats.take(len).unwrap_or_else(|| {
+            let layout = Self::layout(len);
+            // SAFETY: the layout has non-zero size.
+            let raw = unsafe { if zeroed { alloc::alloc_zeroed(layout) } else { alloc::alloc(layout) } };
+            NonNull::new(raw).unwrap_or_else(|| alloc::handle_alloc_error(layout))
+        });
         stats.used.fetch_add((len + ALIGNMENT) as i64, Ordering::Relaxed);
         Buffer { ptr, len, stats: stats.clone(), gpu: None }
     }
@@ -84,8 +141,7 @@ impl Drop for Buffer {
             return;
         }
         self.stats.used.fetch_sub((self.len + ALIGNMENT) as i64, Ordering::Relaxed);
-        // SAFETY: allocated in `new` with this same layout.
-        unsafe { alloc::dealloc(self.ptr.as_ptr(), Self::layout(self.len)) };
+        self.stats.give(self.ptr, self.len);
     }
 }
 
