@@ -22,6 +22,10 @@ both = best(lambda: (d.copy_(h, non_blocking=True), h.copy_(d, non_blocking=True
 hbm = best(lambda: d2.copy_(d), 2 * n)  # read n + write n
 print(f"LIMIT pcie_up_GBps={up:.1f} pcie_down_GBps={down:.1f} pcie_same_stream_both_GBps={both:.1f} hbm_copy_GBps={hbm:.0f} ({torch.cuda.get_device_name()})")
 PY
-echo "--- bench/run.py --device --cases ${BENCH_CASES:-bw,gpu,vram}"
-python3 bench/run.py --device --cases "${BENCH_CASES:-bw,gpu,vram}" --reps "${BENCH_REPS:-3}" --seconds "${BENCH_SECONDS:-1}" \
-  --budget "${BENCH_BUDGET:-300}" --timeout 120 2>&1 | grep -v '^calibrated\|^repetition'
+# BENCH_RUNS=2: the same cases twice, then whether the two runs agree (bench/run.py --compare).
+for run in $(seq 1 "${BENCH_RUNS:-1}"); do
+  echo "--- bench/run.py --device --cases ${BENCH_CASES:-bw,gpu,vram} (run $run)"
+  python3 bench/run.py --device --cases "${BENCH_CASES:-bw,gpu,vram}" --reps "${BENCH_REPS:-3}" --seconds "${BENCH_SECONDS:-1}" \
+    --budget "${BENCH_BUDGET:-300}" --timeout 120 --out /tmp/bench-run$run.json 2>&1 | grep -v '^calibrated\|^repetition'
+done
+[ "${BENCH_RUNS:-1}" -ge 2 ] && python3 bench/run.py --compare /tmp/bench-run1.json /tmp/bench-run2.json
