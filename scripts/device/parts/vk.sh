@@ -20,11 +20,23 @@ for c in "YUV420P8 NS.Invert" "YUV420P10 NS.Limiter:min=64.0:max=900.0" "YUV420P
          "YUV444P16 NS.Binarize" "YUV420P8 NS.FlipVertical,NS.Merge:@:clipa=\$0:clipb=\$1:weight=0.3" \
          "YUV420P8 NS.FlipVertical,NS.MakeDiff:@:clipa=\$0:clipb=\$1" "YUV420P8 NS.Crop:left=8:right=8:top=4:bottom=4" \
          "YUV420P8 NS.AddBorders:left=8:top=2" "YUV420P8 NS.Transpose" "GrayS NS.Turn180" \
-         "YUV420P8 NS.Minimum" "YUV420P10 NS.Median" "GrayS NS.Inflate" "YUV444PS NS.Deflate" "YUV420P8 NS.PlaneStats:@clipa"; do
+         "YUV420P8 NS.Minimum" "YUV420P10 NS.Median" "GrayS NS.Inflate" "YUV444PS NS.Deflate" "YUV420P8 NS.PlaneStats:@clipa" \
+         "YUV420P8 NS.Convolution:matrix=1.0:matrix=2.0:matrix=1.0:matrix=2.0:matrix=4.0:matrix=2.0:matrix=1.0:matrix=2.0:matrix=1.0" \
+         "GrayS NS.Convolution:matrix=1.0:matrix=2.0:matrix=3.0:matrix=2.0:matrix=1.0:mode='h" \
+         "YUV420P10 NS.BoxBlur:hradius=3:vradius=2:hpasses=2" "GrayS NS.BoxBlur:hradius=2:vradius=2" \
+         "YUV420P8 NS.Sobel" "GrayS NS.Prewitt:scale=0.5"; do
   set -- $c
   a=$(drv "$CORE_REF" $1 "${2//NS./std.}" $S); b=$(drv "$CORE_OURS" $1 "${2//NS./vk.},std.GPUDownload" $S); r=$(drv "$CORE_REF" $1 "${2//NS./vk.},std.GPUDownload" $S)
   [ "$(hash "$a")" = "$(hash "$b")" ] && [ "$(hash "$a")" = "$(hash "$r")" ] && [ "${a:0:2}" = ok ] && v=SAME || v=DIFF
   printf '%-4s %-10s %s\n' $v $1 "$2"
+  [ $v = SAME ] || { echo "  std R81: $a"; echo "  vk ours: $b"; echo "  vk R81:  $r"; }
+done
+for c in "YUV420P8|x 3 * 2 /" "YUV420P10|x y + 2 /" "GrayS|x x * 0.5 +" "GrayS|x y max z min"; do
+  f=${c%%|*}; e=${c#*|}
+  ex="NS.Invert,NS.Expr:@:clips=\$0:clips=\$1:clips=\$0:expr='$e"
+  a=$(drv "$CORE_REF" $f "${ex//NS./std.}" $S); b=$(drv "$CORE_OURS" $f "${ex//NS./vk.},std.GPUDownload" $S); r=$(drv "$CORE_REF" $f "${ex//NS./vk.},std.GPUDownload" $S)
+  [ "$(hash "$a")" = "$(hash "$b")" ] && [ "$(hash "$a")" = "$(hash "$r")" ] && [ "${a:0:2}" = ok ] && v=SAME || v=DIFF
+  printf '%-4s %-10s Expr %s\n' $v $f "$e"
   [ $v = SAME ] || { echo "  std R81: $a"; echo "  vk ours: $b"; echo "  vk R81:  $r"; }
 done
 echo "--- fps at 1920x1080, 200 frames: vk on ours | vk on R81 | std (CPU) on R81"
@@ -38,8 +50,10 @@ for c in "YUV420P8 NS.Invert" \
   b=$(drv "$CORE_OURS" $1 "std.GPUUpload,${2//NS./vk.},std.GPUDownload" $S); r=$(drv "$CORE_REF" $1 "std.GPUUpload,${2//NS./vk.},std.GPUDownload" $S); a=$(drv "$CORE_REF" $1 "${2//NS./std.}" $S)
   printf '%-10s %-90s vk-ours=%8s vk-R81=%8s std-R81=%8s\n' $1 "$2" "$(fps "$b")" "$(fps "$r")" "$(fps "$a")"
 done
-echo "--- published GPU plugins at 1920x1080 (ours | R81); no vk BoxBlur/Convolution yet to set beside them"
-for c in "GrayS vsfeel.GaussBlur" "GrayS vsfeel.Box" "YUV420P16 vsfeel.Box" "GrayS vk.Median" "GrayS vk.Inflate"; do
+echo "--- published GPU plugins at 1920x1080 beside vk (ours | R81)"
+for c in "GrayS vsfeel.GaussBlur" "GrayS vk.Convolution:matrix=1.0:matrix=2.0:matrix=1.0:matrix=2.0:matrix=4.0:matrix=2.0:matrix=1.0:matrix=2.0:matrix=1.0" \
+         "GrayS vsfeel.Box" "GrayS vk.BoxBlur:hradius=1:vradius=1" "YUV420P16 vsfeel.Box" "YUV420P16 vk.BoxBlur:hradius=1:vradius=1" \
+         "GrayS vk.Median" "GrayS vk.Inflate"; do
   set -- $c
   b=$(drv "$CORE_OURS" $1 "std.GPUUpload,$2,std.GPUDownload" $S); r=$(drv "$CORE_REF" $1 "std.GPUUpload,$2,std.GPUDownload" $S)
   printf '%-10s %-30s ours=%8s R81=%8s\n' $1 "$2" "$(fps "$b")" "$(fps "$r")"
