@@ -28,4 +28,4 @@ for run in $(seq 1 "${BENCH_RUNS:-1}"); do
   python3 bench/run.py --device --cases "${BENCH_CASES:-bw,gpu,vram}" --reps "${BENCH_REPS:-3}" --seconds "${BENCH_SECONDS:-1}" \
     --budget "${BENCH_BUDGET:-300}" --timeout 120 --out /tmp/bench-run$run.json 2>&1 | grep -v '^calibrated\|^repetition'
 done
-[ "${BENCH_RUNS:-1}" -ge 2 ] && python3 bench/run.py --compare /tmp/bench-run1.json /tmp/bench-run2.json
+if [ "${BENCH_RUNS:-1}" -ge 2 ]; then python3 bench/run.py --compare /tmp/bench-run1.json /tmp/bench-run2.json; fi
