@@ -316,6 +316,8 @@ cases! {
         check_error("Gray8", 64, 32, "std.BoxBlur:hpasses=0:vpasses=0");
         check_error("Gray8", 64, 32, "std.BoxBlur:hradius=2:hpasses=0:vradius=0");
         check_error("Gray8", 3, 32, "std.BoxBlur:hradius=0:vradius=0");
+        check_error("Gray8", 64, 32, "std.BoxBlur:hradius=30001");
+        check_error("Gray8", 64, 32, "std.BoxBlur:vradius=40000:hradius=0");
     };
 }
 

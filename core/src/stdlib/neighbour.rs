@@ -366,6 +366,9 @@ fn box_blur(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> 
     if hpasses < 0 || vpasses < 0 {
         return Err("number of passes can't be negative".into());
     }
+    if hradius > 30000 || vradius > 30000 {
+        return Err("radius must be less than 30000".into());
+    }
     let h_on = hradius > 0 && hpasses > 0;
     let v_on = vradius > 0 && vpasses > 0;
     if !h_on && !v_on {
