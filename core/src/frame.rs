@@ -90,18 +90,33 @@ impl Buffer {
     fn layout(len: usize) -> Layout {
         Layout::from_size_align(len.max(1), ALIGNMENT).expect("frame sizes are bounded")
     }
+    /// A buffer of zeroes (audio frames: filters leave silence unwritten).
     pub fn new(len: usize, stats: &Arc<MemStats>) -> Buffer {
         Self::allocate(len, stats, true)
     }
-    /// A pooled buffer of the same size, else a fresh one: zeroed when `zeroed` (new frames, so that
-    /// no byte is ever uninitialised), as allocated when the caller overwrites every byte (copies).
+    /// A buffer whose bytes are initialised but may hold an earlier frame's data (video planes,
+    /// which filters write whole, as with the reference's pool).
+    pub fn new_unzeroed(len: usize, stats: &Arc<MemStats>) -> Buffer {
+        Self::allocate(len, stats, false)
+    }
+    /// A pooled buffer of the same size, else a fresh one (zeroed, so that no byte is ever
+    /// uninitialised); cleared when `zeroed`.
     fn allocate(len: usize, stats: &Arc<MemStats>, zeroed: bool) -> Buffer {
-        let ptr = stats.take(len).unwrap_or_else(|| {
-            let layout = Self::layout(len);
-            // SAFETY: the layout has non-zero size.
-            let raw = unsafe { if zeroed { alloc::alloc_zeroed(layout) } else { alloc::alloc(layout) } };
-            NonNull::new(raw).unwrap_or_else(|| alloc::handle_alloc_error(layout))
-        });
+        let ptr = match stats.take(len) {
+            Some(p) => {
+                if zeroed {
+                    // SAFETY: a pooled allocation of `len` bytes, owned by us now.
+                    unsafe { std::ptr::write_bytes(p.as_ptr(), 0, len) };
+                }
+                p
+            }
+            None => {
+                let layout = Self::layout(len);
+                // SAFETY: the layout has non-zero size.
+                let raw = unsafe { alloc::alloc_zeroed(layout) };
+                NonNull::new(raw).unwrap_or_else(|| alloc::handle_alloc_error(layout))
+            }
+        };
         stats.used.fetch_add((len + ALIGNMENT) as i64, Ordering::Relaxed);
         Buffer { ptr, len, stats: stats.clone(), gpu: None }
     }
@@ -213,7 +228,7 @@ impl Frame {
             .map(|p| {
                 let (pw, ph) = format::plane_dims(f, w, h, p);
                 let stride = aligned_stride(pw as usize * f.bytesPerSample as usize);
-                Plane { buf: Arc::new(Buffer::new(stride * ph as usize, stats)), offset: 0, stride: stride as isize, width: pw, height: ph }
+                Plane { buf: Arc::new(Buffer::new_unzeroed(stride * ph as usize, stats)), offset: 0, stride: stride as isize, width: pw, height: ph }
             })
             .collect();
         Ok(Frame::assemble(FrameFormat::Video(*f), w, h, planes))

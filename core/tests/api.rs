@@ -135,8 +135,8 @@ fn bad_libraries_give_clear_errors() {
             let e = load(core, "LoadPlugin", z, &[]).unwrap_err();
             assert_eq!(e, format!("No entry point found in {z}"));
         }
-        let e = load(core, "LoadAllPlugins", "/nonexistent", &[]).unwrap_err();
-        assert!(e.contains("/nonexistent"), "{e}");
+        // as in R81, a folder that is not there holds nothing to load
+        assert!(load(core, "LoadAllPlugins", "/nonexistent", &[]).is_ok());
         (a.freeCore)(core);
     }
 }

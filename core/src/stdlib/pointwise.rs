@@ -375,7 +375,7 @@ pub(crate) fn new_frame_like(core: &Core, fmt: &VSVideoFormat, src: &Frame, proc
         if process[p] {
             let (w, h) = format::plane_dims(fmt, src.width, src.height, p);
             let stride = crate::frame::aligned_stride(w as usize * fmt.bytesPerSample as usize);
-            let buf = Arc::new(crate::frame::Buffer::new(stride * h as usize, &core.mem));
+            let buf = Arc::new(crate::frame::Buffer::new_unzeroed(stride * h as usize, &core.mem));
             // SAFETY: `f` is new and not shared; the plane has the size and stride of the format.
             unsafe { f.set_plane(p, crate::frame::Plane { buf, offset: 0, stride: stride as isize, width: w, height: h }) };
         }
