@@ -4,3 +4,4 @@
 pub mod oracle;
 pub mod process;
 pub mod reference;
+pub mod vk;

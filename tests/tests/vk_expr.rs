@@ -28,36 +28,16 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::time::Duration;
+use std::path::Path;
 
-use common::{core_name, our_core, program, reference_core, run, DRIVER, NOISE};
+use common::{core_name, our_core, reference_core};
 use vsvk_tests::reference;
+use vsvk_tests::vk::{self, both, size};
 
-const LIMIT: Duration = Duration::from_secs(300);
-
-fn vk_plugin() -> PathBuf {
-    let p = std::env::var_os("VSVK_VK_PLUGIN").map(PathBuf::from).unwrap_or_else(|| reference::target_dir().join("release/libvsvk_vk.so"));
-    assert!(p.is_file(), "the vk plugin {} is missing: build it with `cargo build --release -p vsvk-vk`", p.display());
-    p
-}
-
-fn lavapipe() -> &'static str {
-    const ICD: &str = "/usr/share/vulkan/icd.d/lvp_icd.json";
-    assert!(Path::new(ICD).is_file(), "lavapipe is missing ({ICD}): {}", reference::RUN_SETUP);
-    ICD
-}
-
-/// Small frames of odd sizes where the subsampling allows.
-fn size(format: &str) -> (u32, u32) {
-    if format.contains("420") {
-        (46, 30)
-    } else if format.contains("422") {
-        (46, 29)
-    } else {
-        (45, 29)
-    }
+/// One driver run (3 frames, seed 11, `vk::size`): the result line up to the thread count, or
+/// the error with the run named.
+fn drive(core: &Path, format: &str, steps: &str, dump: Option<&Path>) -> Result<String, String> {
+    vk::drive(core, format, size(format), 3, 11, steps, dump).map_err(|e| format!("{} {} ({format}): {e}", core_name(core), &steps[..steps.len().min(300)]))
 }
 
 /// A format's id as API 4 builds it.
@@ -85,29 +65,6 @@ fn id(format: &str) -> u32 {
     }
 }
 
-/// One driver run: the result line up to the thread count, or the error.
-fn drive(core: &Path, format: &str, steps: &str, dump: Option<&Path>) -> Result<String, String> {
-    let mut cmd = Command::new(program(DRIVER));
-    cmd.env("VK_ICD_FILENAMES", lavapipe());
-    cmd.arg(core).arg("--plugin").arg(program(NOISE)).arg("--plugin").arg(vk_plugin());
-    let (w, h) = size(format);
-    cmd.args(["--width", &w.to_string(), "--height", &h.to_string(), "--frames", "3", "--seed", "11", "--format", format]);
-    if let Some(d) = dump {
-        cmd.arg("--dump").arg(d);
-    }
-    cmd.arg(steps);
-    let out = run(cmd, LIMIT);
-    let what = format!("{} {} ({format})", core_name(core), &steps[..steps.len().min(300)]);
-    if out.timed_out() {
-        return Err(format!("{what}: hung\n{}", out.describe()));
-    }
-    match out.stdout.lines().rev().find(|l| l.starts_with("ok ") || l.starts_with("error:")) {
-        Some(l) if l.starts_with("ok ") => Ok(l.split(" threads=").next().unwrap_or(l).to_string()),
-        Some(l) => Err(format!("{what}: {l}")),
-        None => Err(format!("{what}: no result\n{}", out.describe())),
-    }
-}
-
 /// Expr over `clips` clips of `format`: x is the source, y its inversion, z a second noise clip
 /// of another seed. `tail` adds arguments (`:format=..`). NS stands for the namespace.
 fn chain(format: &str, clips: usize, exprs: &[&str], tail: &str) -> String {
@@ -116,11 +73,6 @@ fn chain(format: &str, clips: usize, exprs: &[&str], tail: &str) -> String {
     let e: String = exprs.iter().map(|e| format!(":expr='{e}")).collect();
     let c: String = ["$0", "$1", "$2"][..clips].iter().map(|c| format!(":clips={c}")).collect();
     format!("std.Invert,{second},NS.Expr:@{c}{e}{tail}")
-}
-
-/// `steps` with `NS` as std, and as vk followed by a download.
-fn both(steps: &str) -> (String, String) {
-    (steps.replace("NS.", "std."), format!("{},std.GPUDownload", steps.replace("NS.", "vk.")))
 }
 
 /// vk.Expr on our core and on R81 against std.Expr on R81, fingerprint for fingerprint.

@@ -13,62 +13,15 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::time::Duration;
+use std::path::Path;
 
-use common::{core_name, our_core, program, reference_core, run, DRIVER, NOISE};
-use vsvk_tests::reference;
+use common::{core_name, our_core, reference_core};
+use vsvk_tests::vk::{self, both, size};
 
-const LIMIT: Duration = Duration::from_secs(300);
-
-fn vk_plugin() -> PathBuf {
-    let p = std::env::var_os("VSVK_VK_PLUGIN").map(PathBuf::from).unwrap_or_else(|| reference::target_dir().join("release/libvsvk_vk.so"));
-    assert!(p.is_file(), "the vk plugin {} is missing: build it with `cargo build --release -p vsvk-vk`", p.display());
-    p
-}
-
-fn lavapipe() -> &'static str {
-    const ICD: &str = "/usr/share/vulkan/icd.d/lvp_icd.json";
-    assert!(Path::new(ICD).is_file(), "lavapipe is missing ({ICD}): {}", reference::RUN_SETUP);
-    ICD
-}
-
-/// Odd frame sizes where the subsampling allows, wide enough (45) for R81's SIMD square kernels
-/// to take the interior of luma planes while 4:2:0 and 4:2:2 chroma (23 wide) stay narrow.
-fn size(format: &str) -> (u32, u32) {
-    if format.contains("420") {
-        (46, 30)
-    } else if format.contains("422") {
-        (46, 29)
-    } else {
-        (45, 29)
-    }
-}
-
-/// One driver run on a `w` x `h` noise clip: the result line up to the thread count, or the
-/// error line.
-fn drive(core: &Path, format: &str, (w, h): (u32, u32), steps: &str) -> Result<String, String> {
-    let mut cmd = Command::new(program(DRIVER));
-    cmd.env("VK_ICD_FILENAMES", lavapipe());
-    cmd.arg(core).arg("--plugin").arg(program(NOISE)).arg("--plugin").arg(vk_plugin());
-    cmd.args(["--width", &w.to_string(), "--height", &h.to_string(), "--frames", "2", "--seed", "7", "--format", format]);
-    cmd.arg(steps);
-    let out = run(cmd, LIMIT);
-    let what = format!("{} {} ({format} {w}x{h})", core_name(core), &steps[..steps.len().min(300)]);
-    if out.timed_out() {
-        return Err(format!("{what}: hung\n{}", out.describe()));
-    }
-    match out.stdout.lines().rev().find(|l| l.starts_with("ok ") || l.starts_with("error:")) {
-        Some(l) if l.starts_with("ok ") => Ok(l.split(" threads=").next().unwrap_or(l).to_string()),
-        Some(l) => Err(l.to_string()),
-        None => Err(format!("{what}: no result\n{}", out.describe())),
-    }
-}
-
-/// `steps` with `NS` as std, and as vk followed by a download.
-fn both(steps: &str) -> (String, String) {
-    (steps.replace("NS.", "std."), format!("{},std.GPUDownload", steps.replace("NS.", "vk.")))
+/// One driver run on a `w` x `h` noise clip (2 frames, seed 7): the result line up to the
+/// thread count, or the error line.
+fn drive(core: &Path, format: &str, size: (u32, u32), steps: &str) -> Result<String, String> {
+    vk::drive(core, format, size, 2, 7, steps, None)
 }
 
 /// vk on our core and on R81 against std on R81, fingerprint for fingerprint, at `size`.

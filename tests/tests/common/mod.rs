@@ -7,7 +7,6 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Mutex, OnceLock};
-use std::time::Duration;
 
 use vsvk_tests::reference;
 
@@ -86,4 +85,5 @@ pub fn core_name(core: &Path) -> &'static str {
     }
 }
 
+#[allow(unused_imports)] // not every test runs programs itself
 pub use vsvk_tests::process::{run, Output};
