@@ -65,3 +65,45 @@ pub fn drive(core: &Path, format: &str, (w, h): (u32, u32), frames: u32, seed: u
 pub fn both(steps: &str) -> (String, String) {
     (steps.replace("NS.", "std."), format!("{},std.GPUDownload", steps.replace("NS.", "vk.")))
 }
+
+/// Which core a run used, for messages.
+fn core_name(core: &Path) -> &'static str {
+    if reference::reference_core().is_ok_and(|r| r == core) {
+        "R81"
+    } else {
+        "ours"
+    }
+}
+
+/// `drive` over 3 frames at `size(format)`, seed 11, with the run named in errors.
+pub fn drive3(core: &Path, format: &str, steps: &str, dump: Option<&Path>) -> Result<String, String> {
+    drive(core, format, size(format), 3, 11, steps, dump).map_err(|e| format!("{} {} ({format}): {e}", core_name(core), &steps[..steps.len().min(300)]))
+}
+
+/// vk on our core and on R81 (`NS.` as vk, then a download) against std on R81 (`NS.` as std),
+/// fingerprint for fingerprint, over `drive3`'s clip.
+pub fn exact(format: &str, steps: &str) {
+    let (s, v) = both(steps);
+    let want = drive3(&oracle::reference_core(), format, &s, None).unwrap_or_else(|e| panic!("{e}"));
+    for core in [oracle::our_core(), oracle::reference_core()] {
+        let got = drive3(&core, format, &v, None).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(got, want, "{} {v} on {format}: vk against R81's std", core_name(&core));
+    }
+}
+
+/// A half float's value (for reading dumps).
+pub fn half_to_f32(h: u16) -> f32 {
+    let (s, e, m) = ((h >> 15) as u32, ((h >> 10) & 0x1f) as u32, (h & 0x3ff) as u32);
+    let v = if e == 0 {
+        m as f32 * 2f32.powi(-24)
+    } else if e == 31 {
+        f32::from_bits(0x7f80_0000 | (m << 13))
+    } else {
+        f32::from_bits(((e + 112) << 23) | (m << 13))
+    };
+    if s == 1 {
+        -v
+    } else {
+        v
+    }
+}

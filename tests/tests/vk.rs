@@ -14,39 +14,7 @@ use std::path::Path;
 
 use common::{core_name, our_core, reference_core};
 use vsvk_tests::reference;
-use vsvk_tests::vk::{self, both, size};
-
-/// One driver run (3 frames, seed 11, `vk::size`): the result line up to the thread count, or
-/// the error with the run named.
-fn drive(core: &Path, format: &str, steps: &str, dump: Option<&Path>) -> Result<String, String> {
-    vk::drive(core, format, size(format), 3, 11, steps, dump).map_err(|e| format!("{} {} ({format}): {e}", core_name(core), &steps[..steps.len().min(300)]))
-}
-
-/// vk on our core and on R81 against std on R81, fingerprint for fingerprint.
-fn exact(format: &str, steps: &str) {
-    let (s, v) = both(steps);
-    let want = drive(&reference_core(), format, &s, None).unwrap_or_else(|e| panic!("{e}"));
-    for core in [our_core(), reference_core()] {
-        let got = drive(&core, format, &v, None).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(got, want, "{} {v} on {format}: vk against R81's std", core_name(&core));
-    }
-}
-
-fn half_to_f32(h: u16) -> f32 {
-    let (s, e, m) = ((h >> 15) as u32, ((h >> 10) & 0x1f) as u32, (h & 0x3ff) as u32);
-    let v = if e == 0 {
-        m as f32 * 2f32.powi(-24)
-    } else if e == 31 {
-        f32::from_bits(0x7f80_0000 | (m << 13))
-    } else {
-        f32::from_bits(((e + 112) << 23) | (m << 13))
-    };
-    if s == 1 {
-        -v
-    } else {
-        v
-    }
-}
+use vsvk_tests::vk::{both, drive3 as drive, exact, half_to_f32};
 
 /// Float samples of a dump (halves widened).
 fn samples(path: &Path, half: bool) -> Vec<f32> {
