@@ -30,11 +30,19 @@ fn out_dir() -> Result<PathBuf, String> {
 /// folder, against reference::include_dir() and tests/oracle (so that a wrapper can #include the
 /// driver).
 pub fn compile(name: &str, source: &str, shared: bool) -> Result<PathBuf, String> {
+    compile_into(&out_dir()?, name, source, shared, &[])
+}
+
+/// `compile` into the folder `dir` (created if missing), with `extra` compiler flags.
+pub fn compile_into(dir: &Path, name: &str, source: &str, shared: bool, extra: &[&str]) -> Result<PathBuf, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let root = reference::workspace_root();
-    let target = out_dir()?.join(name);
+    let target = dir.join(name);
     let inc = format!("-I{}", reference::include_dir()?.display());
     let oracle = format!("-I{}", root.join("tests/oracle").display());
-    let mut args: Vec<&str> = vec!["-O2", "-Wall", "-Wextra", "-Werror", &inc, &oracle, source];
+    let mut args: Vec<&str> = vec!["-O2", "-Wall", "-Wextra", "-Werror", &inc, &oracle];
+    args.extend(extra);
+    args.push(source);
     if shared {
         args.extend(["-shared", "-fPIC"]);
     } else {

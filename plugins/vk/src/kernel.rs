@@ -75,7 +75,9 @@ pub fn flt(v: f32) -> String {
     format!("uintBitsToFloat({}u)", v.to_bits())
 }
 
-const HALF: &str = r#"
+/// Exact half <-> float conversions, round to nearest even (`packHalf2x16`'s rounding is left
+/// open), for every shader that reads or writes half samples.
+pub(crate) const HALF: &str = r#"
 float h2f(uint h) {
     uint s = (h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
     if (e == 0u) { float v = float(m) * 5.9604644775390625e-8; return s != 0u ? -v : v; }

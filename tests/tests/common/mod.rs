@@ -5,7 +5,6 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::{Mutex, OnceLock};
 
 use vsvk_tests::reference;
@@ -30,31 +29,7 @@ const PROGRAMS: [(&str, &str, bool); 6] = [
 
 fn build(name: &str) -> Result<PathBuf, String> {
     let (_, source, shared) = PROGRAMS.iter().find(|(n, _, _)| *n == name).ok_or_else(|| format!("no program {name}"))?;
-    let root = reference::workspace_root();
-    let out = reference::target_dir().join("vsvk-sched");
-    std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    let target = out.join(name);
-    let inc = format!("-I{}", reference::include_dir()?.display());
-    let mut args: Vec<&str> = vec!["-O2", "-g", "-Wall", "-Wextra", "-Werror", &inc, source];
-    if *shared {
-        args.extend(["-shared", "-fPIC"]);
-    } else {
-        args.extend(["-ldl", "-lpthread"]);
-    }
-    // build beside the target and rename, so that other test processes never see half a file
-    let tmp = target.with_extension(format!("tmp{}", std::process::id()));
-    let result = Command::new("gcc")
-        .args(&args)
-        .arg("-o")
-        .arg(&tmp)
-        .current_dir(&root)
-        .output()
-        .map_err(|e| format!("cannot run gcc: {e}"))?;
-    if !result.status.success() {
-        return Err(format!("gcc {} failed:\n{}", args.join(" "), String::from_utf8_lossy(&result.stderr)));
-    }
-    std::fs::rename(&tmp, &target).map_err(|e| format!("cannot rename {}: {e}", tmp.display()))?;
-    Ok(target)
+    vsvk_tests::oracle::compile_into(&reference::target_dir().join("vsvk-sched"), name, source, *shared, &["-g"])
 }
 
 /// The built program or plugin `name` (one of the constants above), built once per test process.

@@ -48,31 +48,6 @@ layout(local_size_x = 16, local_size_y = 16) in;
 layout(push_constant) uniform PC { ivec4 dim; ivec4 st[7]; } pc;
 ";
 
-/// Exact half <-> float conversions, round to nearest even (`packHalf2x16`'s rounding is left open).
-const HALF: &str = r#"
-float h2f(uint h) {
-    uint s = (h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
-    if (e == 0u) { float v = float(m) * 5.9604644775390625e-8; return s != 0u ? -v : v; }
-    if (e == 31u) return uintBitsToFloat(s | 0x7f800000u | (m << 13));
-    return uintBitsToFloat(s | ((e + 112u) << 23) | (m << 13));
-}
-uint f2h(float f) {
-    uint x = floatBitsToUint(f), s = (x >> 16) & 0x8000u, e = (x >> 23) & 0xffu, m = x & 0x7fffffu;
-    if (e == 255u) return s | 0x7c00u | (m != 0u ? 0x200u | (m >> 13) : 0u);
-    int ee = int(e) - 112;
-    if (ee >= 31) return s | 0x7c00u;
-    if (ee <= 0) {
-        if (ee < -10) return s;
-        m |= 0x800000u;
-        uint sh = uint(14 - ee), hm = m >> sh, rem = m & ((1u << sh) - 1u), half_ = 1u << (sh - 1u);
-        if (rem > half_ || (rem == half_ && (hm & 1u) != 0u)) hm++;
-        return s | hm;
-    }
-    uint hm = m >> 13, rem = m & 0x1fffu, h = s | (uint(ee) << 10) | hm;
-    if (rem > 0x1000u || (rem == 0x1000u && (hm & 1u) != 0u)) h++;
-    return h;
-}
-"#;
 
 /// Exact arithmetic on top of correctly rounded `+ - *` (see the module's comment). The splitting
 /// needs |a|, |b| below 2^100 or so and no underflow; outside that range (never reached by
@@ -227,7 +202,7 @@ pub fn shader(dag: &Dag, root: u32, clip_types: &[St], out: St, max: i64) -> Pla
     for (j, &c) in clips.iter().enumerate() {
         s += &format!("layout(std430, set = 0, binding = {}) readonly buffer S{j} {{ {} s{j}[]; }};\n", j + 1, storage(clip_types[c]));
     }
-    s += HALF;
+    s += crate::kernel::HALF;
     s += EXACT;
     s += "void main() {\n    int x = int(gl_GlobalInvocationID.x), y = int(gl_GlobalInvocationID.y);\n    if (x >= pc.dim.x || y >= pc.dim.y) return;\n";
     let v = |id: u32| format!("v{id}");
