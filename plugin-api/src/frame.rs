@@ -185,4 +185,9 @@ impl PropsMut<'_> {
         // SAFETY: as above.
         unsafe { (api().mapSetFloat)(self.0, key(k).as_ptr(), v, maReplace) };
     }
+    /// Removes `k` if present.
+    pub fn delete(&mut self, k: &str) {
+        // SAFETY: as above.
+        unsafe { (api().mapDeleteKey)(self.0, key(k).as_ptr()) };
+    }
 }

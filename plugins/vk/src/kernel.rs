@@ -16,7 +16,7 @@
 use ash::vk;
 use vsvk_plugin_api::abi::*;
 use vsvk_plugin_api::api::Core;
-use vsvk_plugin_api::frame::Frame;
+use vsvk_plugin_api::frame::{Frame, PropsMut};
 use vsvk_plugin_api::gpu::{Buffer, ExecPool, Gpu, PipelineId};
 use vsvk_plugin_api::{Error, Result};
 
@@ -237,8 +237,15 @@ impl Program {
 
     /// Runs the program on the input frames.
     pub fn run(&self, frames: &[Frame]) -> Result<Frame> {
+        self.run_then(frames, |_| {})
+    }
+
+    /// Runs the program, letting `props` edit the output's properties (which start as a copy of
+    /// input `props_from`'s) before it is frozen.
+    pub fn run_then(&self, frames: &[Frame], props: impl FnOnce(&mut PropsMut<'_>)) -> Result<Frame> {
         let g = &self.gpu;
         let mut out = g.new_frame(&self.format, self.width, self.height, Some(&frames[self.props_from]))?;
+        props(&mut out.props_mut());
         let bps = self.format.bytesPerSample as isize;
         let scratch: Vec<Buffer> = self
             .scratch
