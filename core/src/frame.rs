@@ -37,8 +37,12 @@ struct PooledPtr(NonNull<u8>);
 // SAFETY: a pooled pointer is an allocation owned by the pool alone.
 unsafe impl Send for PooledPtr {}
 
-/// The most bytes of freed buffers a core keeps.
-const POOL_BYTES: usize = 1 << 30;
+/// The most bytes of freed buffers a core keeps: 1 GiB, or $VSVK_FRAME_POOL_MB (read once; for
+/// measuring how much reuse large frames need, e.g. 2160p float chains with many requests in flight).
+fn pool_bytes() -> usize {
+    static BYTES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *BYTES.get_or_init(|| std::env::var("VSVK_FRAME_POOL_MB").ok().and_then(|v| v.trim().parse::<usize>().ok()).map_or(1 << 30, |mb| mb << 20))
+}
 
 impl MemStats {
     fn take(&self, len: usize) -> Option<NonNull<u8>> {
@@ -51,7 +55,7 @@ impl MemStats {
     fn give(&self, ptr: NonNull<u8>, len: usize) {
         {
             let mut p = self.pool.lock();
-            if p.bytes + len <= POOL_BYTES {
+            if p.bytes + len <= pool_bytes() {
                 p.bytes += len;
                 p.by_len.entry(len).or_default().push(PooledPtr(ptr));
                 return;

@@ -12,12 +12,60 @@ prof() {  # label core plugin format frames chain
   local out=/tmp/prof-$label.data
   TIMEFORMAT="$label: wall %R s, user %U s, sys %S s"
   time env LD_LIBRARY_PATH=$P:$LD_LIBRARY_PATH "$PERF_BIN" record -q -e cpu-clock -F 2000 -g -o $out -- \
-    "$D" "$core" --plugin "$N" --plugin "$plugin" --no-hash --warmup 5 --width 1920 --height 1080 --format $fmt --frames 1 \
+    "$D" "$core" --plugin "$N" --plugin "$plugin" --no-hash --warmup 5 --width ${PW:-1920} --height ${PH:-1080} --format $fmt --frames 1 \
     "std.Loop:times=$frames,std.GPUUpload,$chain,std.GPUDownload" 2>&1 | grep -v "^\[" | tail -2
   LD_LIBRARY_PATH=$P:$LD_LIBRARY_PATH "$PERF_BIN" report -i $out --no-children --stdio --sort dso,sym 2>/dev/null | grep -E '^ +[0-9]+\.[0-9]+%' | head -${TOP:-14}
   LD_LIBRARY_PATH=$P:$LD_LIBRARY_PATH "$PERF_BIN" report -i $out --no-children --stdio --sort comm 2>/dev/null | grep -E '^ +[0-9]+\.[0-9]+%' | head -6
 }
+# std filters on all threads, no GPU: label core format frames chain
+profstd() {
+  local label=$1 core=$2 fmt=$3 frames=$4 chain=$5 out=/tmp/prof-$1.data
+  TIMEFORMAT="$label: wall %R s, user %U s, sys %S s"
+  time env LD_LIBRARY_PATH=$P:$LD_LIBRARY_PATH "$PERF_BIN" record -q -e cpu-clock -F 1000 -g -o $out -- \
+    "$D" "$core" --plugin "$N" --no-hash --warmup 5 --width ${PW:-1920} --height ${PH:-1080} --format $fmt --frames 1 \
+    "std.Loop:times=$frames,$chain" 2>&1 | grep -v "^\[" | tail -2
+  LD_LIBRARY_PATH=$P:$LD_LIBRARY_PATH "$PERF_BIN" report -i $out --no-children --stdio --sort dso,sym 2>/dev/null | grep -E '^ +[0-9]+\.[0-9]+%' | head -${TOP:-10}
+}
 [ -x "$PERF_BIN" ] || { echo "no perf in the kit"; exit 1; }
+if [ "${PROFILE_SET:-gpu}" = std ]; then
+  for core in ours R81; do
+    c=$CORE_OURS; [ $core = R81 ] && c=$CORE_REF
+    for case in "averageframes YUV420P8 300 std.AverageFrames:@:clips=\$1:clips=\$1:clips=\$1:weights=1.0:weights=1.0:weights=1.0" \
+                "spline36-2160p YUV420P8 150 resize.Spline36:width=3840:height=2160" \
+                "conv3x3 YUV420P8 600 std.Convolution:matrix=1.0:matrix=2.0:matrix=1.0:matrix=2.0:matrix=4.0:matrix=2.0:matrix=1.0:matrix=2.0:matrix=1.0" \
+                "transpose YUV420P8 600 std.Transpose"; do
+      set -- $case
+      echo "=== $core std $1"
+      profstd "$1-$core" "$c" $2 $3 "$4"
+    done
+  done
+  exit 0
+fi
+if [ "${PROFILE_SET:-gpu}" = pool ]; then
+  # the frame-buffer pool's cap against vsvk's 2160p float chain (bimodal / 0.4x R81 in the bench)
+  for mb in 1024 4096 16384; do
+    echo "=== ours vsfeel.GaussBlur GrayS 2160p, VSVK_FRAME_POOL_MB=$mb"
+    for i in 1 2 3; do
+      VSVK_FRAME_POOL_MB=$mb "$D" "$CORE_OURS" --plugin "$N" --plugin "$PLUGINS/vsfeel/libvsfeel.so" --no-hash --warmup 10 --width 3840 --height 2160 --format GrayS --frames 1 \
+        "std.Loop:times=300,std.GPUUpload,vsfeel.GaussBlur,std.GPUDownload" 2>&1 | tail -1
+    done
+  done
+  for i in 1 2 3; do
+    echo "=== R81 vsfeel.GaussBlur GrayS 2160p"
+    "$D" "$CORE_REF" --plugin "$N" --plugin "$PLUGINS/vsfeel/libvsfeel.so" --no-hash --warmup 10 --width 3840 --height 2160 --format GrayS --frames 1 \
+      "std.Loop:times=300,std.GPUUpload,vsfeel.GaussBlur,std.GPUDownload" 2>&1 | tail -1
+  done
+  for mb in 1024 16384; do
+    echo "=== ours GaussBlur 1080p x5, VSVK_FRAME_POOL_MB=$mb"
+    for i in 1 2 3 4 5; do
+      VSVK_FRAME_POOL_MB=$mb "$D" "$CORE_OURS" --plugin "$N" --plugin "$PLUGINS/vsfeel/libvsfeel.so" --no-hash --warmup 10 --width 1920 --height 1080 --format GrayS --frames 1 \
+        "std.Loop:times=1500,std.GPUUpload,vsfeel.GaussBlur,std.GPUDownload" 2>&1 | tail -1
+    done
+  done
+  echo "=== ours GaussBlur 2160p profile, pool 1024"
+  PW=3840 PH=2160 prof gauss2160-ours "$CORE_OURS" "$PLUGINS/vsfeel/libvsfeel.so" GrayS 300 vsfeel.GaussBlur
+  exit 0
+fi
 for core in ours R81; do
   c=$CORE_OURS; [ $core = R81 ] && c=$CORE_REF
   echo "=== $core vsfeel.GaussBlur GrayS 1080p"

@@ -39,6 +39,17 @@ for c in "YUV420P8|x 3 * 2 /" "YUV420P10|x y + 2 /" "GrayS|x x * 0.5 +" "GrayS|x
   printf '%-4s %-10s Expr %s\n' $v $f "$e"
   [ $v = SAME ] || { echo "  std R81: $a"; echo "  vk ours: $b"; echo "  vk R81:  $r"; }
 done
+# the resizers against R81's resize (zimg): integer formats identical
+for c in "YUV420P8 RS.Bicubic:width=1280:height=720" "YUV420P10 RS.Spline36:width=3840:height=2160" \
+         "Gray16 RS.Lanczos:width=1000:height=600:src_left=0.5" "RGB24 RS.Bilinear:width=2560:height=1440" \
+         "YUV422P8 RS.Point:width=960:height=540" "YUV420P16 RS.Spline64:width=1440:height=1080:chromaloc_in=2" \
+         "YUV444P12 RS.Spline16:width=1918:height=1078:src_top=1.5"; do
+  set -- $c
+  a=$(drv "$CORE_REF" $1 "${2//RS./resize.}" $S); b=$(drv "$CORE_OURS" $1 "${2//RS./vk.},std.GPUDownload" $S); r=$(drv "$CORE_REF" $1 "${2//RS./vk.},std.GPUDownload" $S)
+  [ "$(hash "$a")" = "$(hash "$b")" ] && [ "$(hash "$a")" = "$(hash "$r")" ] && [ "${a:0:2}" = ok ] && v=SAME || v=DIFF
+  printf '%-4s %-10s %s\n' $v $1 "$2"
+  [ $v = SAME ] || { echo "  resize R81: $a"; echo "  vk ours: $b"; echo "  vk R81:  $r"; }
+done
 echo "--- fps at 1920x1080, 200 frames: vk on ours | vk on R81 | std (CPU) on R81"
 S="--width 1920 --height 1080 --frames 200"
 for c in "YUV420P8 NS.Invert" \
@@ -49,6 +60,11 @@ for c in "YUV420P8 NS.Invert" \
   set -- $c
   b=$(drv "$CORE_OURS" $1 "std.GPUUpload,${2//NS./vk.},std.GPUDownload" $S); r=$(drv "$CORE_REF" $1 "std.GPUUpload,${2//NS./vk.},std.GPUDownload" $S); a=$(drv "$CORE_REF" $1 "${2//NS./std.}" $S)
   printf '%-10s %-90s vk-ours=%8s vk-R81=%8s std-R81=%8s\n' $1 "$2" "$(fps "$b")" "$(fps "$r")" "$(fps "$a")"
+done
+for c in "YUV420P8 RS.Bicubic:width=1280:height=720" "YUV420P8 RS.Spline36:width=3840:height=2160" "YUV420P16 RS.Lanczos:width=2560:height=1440" "GrayS RS.Spline36:width=1280:height=720"; do
+  set -- $c
+  b=$(drv "$CORE_OURS" $1 "std.GPUUpload,${2//RS./vk.},std.GPUDownload" $S); r=$(drv "$CORE_REF" $1 "std.GPUUpload,${2//RS./vk.},std.GPUDownload" $S); a=$(drv "$CORE_REF" $1 "${2//RS./resize.}" $S)
+  printf '%-10s %-90s vk-ours=%8s vk-R81=%8s resize-R81=%8s\n' $1 "$2" "$(fps "$b")" "$(fps "$r")" "$(fps "$a")"
 done
 echo "--- published GPU plugins at 1920x1080 beside vk (ours | R81)"
 for c in "GrayS vsfeel.GaussBlur" "GrayS vk.Convolution:matrix=1.0:matrix=2.0:matrix=1.0:matrix=2.0:matrix=4.0:matrix=2.0:matrix=1.0:matrix=2.0:matrix=1.0" \
