@@ -31,6 +31,9 @@
  * and each arg is one of
  *   key=123            an int                    key=0.5      a float (it has a dot)
  *   key='text          a string (utf-8)          key=$K       the node made by step K ($0: the source)
+ *   key=<FILE          the whitespace separated numbers in FILE, appended as ints, or as floats if
+ *                      any has a dot (tables too long for one command line argument; FILE may not
+ *                      hold ',' or ':')
  *   @key               pass the previous step's node under `key` instead of `clip`
  *   @                  do not pass the previous step's node at all (for sources, or to use $K)
  * A key given twice appends, which makes arrays. Every step must return `clip`.
@@ -323,6 +326,55 @@ static VSNode *clip_of(VSMap *result, const char *what) {
     return n;
 }
 
+/* key=<FILE: a whole array at once, since 64 K numbers and more do not fit one argv entry */
+static void set_from_file(VSMap *in, const char *key, const char *path, const char *ns, const char *fn) {
+    FILE *fp = fopen(path, "rb");
+    if (!fp) fail("%s.%s: %s=<%s: %s", ns, fn, key, path, strerror(errno));
+    size_t cap = 1 << 16, len = 0;
+    char *text = malloc(cap + 1);
+    for (size_t n; (n = fread(text + len, 1, cap - len, fp)) > 0;) {
+        len += n;
+        if (len == cap) text = realloc(text, (cap *= 2) + 1);
+    }
+    fclose(fp);
+    text[len] = 0;
+    int floats = strchr(text, '.') != NULL;
+    size_t count = 0, room = 1024;
+    int64_t *iv = floats ? NULL : malloc(room * sizeof *iv);
+    double *dv = floats ? malloc(room * sizeof *dv) : NULL;
+    char *p = text, *end;
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+        if (!*p) break;
+        if (count == room) {
+            room *= 2;
+            if (floats) dv = realloc(dv, room * sizeof *dv);
+            else iv = realloc(iv, room * sizeof *iv);
+        }
+        errno = 0;
+        if (floats) dv[count] = strtod(p, &end);
+        else iv[count] = strtoll(p, &end, 10);
+        if (end == p || errno || (*end && *end != ' ' && *end != '\t' && *end != '\n' && *end != '\r'))
+            fail("%s.%s: %s=<%s: cannot read number %zu", ns, fn, key, path, count + 1);
+        count++;
+        p = end;
+    }
+    if (!count) fail("%s.%s: %s=<%s: no numbers", ns, fn, key, path);
+    /* one call for the whole array when the key is new; appends keep 'a key given twice appends' */
+    if (api->mapNumElements(in, key) < 0) {
+        if (floats) api->mapSetFloatArray(in, key, dv, (int)count);
+        else api->mapSetIntArray(in, key, iv, (int)count);
+    } else {
+        for (size_t i = 0; i < count; i++) {
+            if (floats) api->mapSetFloat(in, key, dv[i], maAppend);
+            else api->mapSetInt(in, key, iv[i], maAppend);
+        }
+    }
+    free(iv);
+    free(dv);
+    free(text);
+}
+
 /* one step: "ns.Func[:arg]..." applied to the nodes made so far */
 static void run_step(VSCore *core, char *step, Nodes *made) {
     char *args = strchr(step, ':');
@@ -346,6 +398,8 @@ static void run_step(VSCore *core, char *step, Nodes *made) {
             char *end;
             if (val[0] == '\'') {
                 api->mapSetData(in, key, val + 1, -1, dtUtf8, maAppend);
+            } else if (val[0] == '<') {
+                set_from_file(in, key, val + 1, ns, fn);
             } else if (val[0] == '$') {
                 long k = strtol(val + 1, &end, 10);
                 if (end == val + 1 || *end || k < 0 || k >= made->count)

@@ -135,8 +135,63 @@ fn luts() {
     exact("YUV420P10", &format!("NS.Lut:planes=1{}", lut_args("lut", 1024, |i| ((i * 13) % 1024).to_string())));
     exact("YUV420P8", &format!("NS.Lut:bits=16{}", lut_args("lut", 256, |i| (i * 200).to_string())));
     exact("Gray8", &format!("NS.Lut:floatout=1{}", lut_args("lutf", 256, |i| format!("{:.3}", i as f32 / 3.0))));
-    // Lut2's smallest table (8 + 8 bits, 65536 entries) does not fit in one command line
-    // argument (128 KiB), so the driver cannot pass it: Lut2 is not compared here.
+}
+
+/// A table of `n` pseudo-random entries below `top` (floats in [0, 1) with 6 decimals if
+/// `float`), written to a file under the target folder for the driver's `key=<FILE`: Lut2's
+/// smallest table (8 + 8 bits, 65536 entries) does not fit in one command line argument.
+fn table_file(name: &str, n: usize, top: u64, float: bool, seed: u64) -> String {
+    let dir = reference::target_dir().join("vsvk-vk-tables");
+    std::fs::create_dir_all(&dir).expect("table folder");
+    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut text = String::with_capacity(n * 8);
+    for _ in 0..n {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        if float {
+            text += &format!("{:.6} ", (x >> 11) as f64 / (1u64 << 53) as f64);
+        } else {
+            text += &format!("{} ", (x >> 11) % top);
+        }
+    }
+    let path = dir.join(format!("{name}-{}.txt", std::process::id()));
+    std::fs::write(&path, text).expect("table file");
+    let path = path.to_str().expect("utf-8 path").to_string();
+    assert!(!path.contains([',', ':']), "{path}: the driver splits chains at ',' and ':'");
+    path
+}
+
+#[test]
+fn lut2() {
+    let t88 = table_file("lut2-8-8", 1 << 16, 256, false, 1);
+    // clipb: the source flipped, or another depth of it through std.Lut (on the CPU for both)
+    let flipped = "std.FlipVertical,NS.Lut2:@:clipa=$0:clipb=$1";
+    exact("YUV420P8", &format!("{flipped}:lut=<{t88}"));
+    exact("RGB24", &format!("{flipped}:lut=<{t88}"));
+    exact("YUV444P8", &format!("{flipped}:lut=<{t88}:planes=0:planes=2"));
+    exact("Gray8", &format!("{flipped}:lut=<{t88}:planes=0"));
+    // 8 + 10 bits -> 10 bits
+    let to10 = table_file("lut-8-to-10", 256, 1024, false, 2);
+    let t810 = table_file("lut2-8-10", 1 << 18, 1024, false, 3);
+    exact("YUV420P8", &format!("std.Lut:bits=10:lut=<{to10},NS.Lut2:@:clipa=$0:clipb=$1:bits=10:lut=<{t810}"));
+    // 10 + 8 bits -> 16 bits
+    let to8 = table_file("lut-10-to-8", 1024, 256, false, 4);
+    let t108 = table_file("lut2-10-8", 1 << 18, 65536, false, 5);
+    exact("YUV422P10", &format!("std.Lut:bits=8:lut=<{to8},NS.Lut2:@:clipa=$0:clipb=$1:bits=16:lut=<{t108}"));
+    // 8 + 8 bits -> float
+    let tf = table_file("lut2-8-8-float", 1 << 16, 0, true, 6);
+    exact("YUV420P8", &format!("{flipped}:floatout=1:lutf=<{tf}"));
+    // the comparison sees the table: another one must not match std's output
+    let other = table_file("lut2-8-8-other", 1 << 16, 256, false, 7);
+    let (s, _) = both(&format!("{flipped}:lut=<{t88}"));
+    let (_, v) = both(&format!("{flipped}:lut=<{other}"));
+    let want = drive(&reference_core(), "YUV420P8", &s, None).unwrap_or_else(|e| panic!("{e}"));
+    let got = drive(&our_core(), "YUV420P8", &v, None).unwrap_or_else(|e| panic!("{e}"));
+    assert_ne!(got, want, "vk.Lut2 with another table gave std's output");
+    for f in [t88, to10, t810, to8, t108, tf, other] {
+        let _ = std::fs::remove_file(f);
+    }
 }
 
 const GEOMETRY: [&str; 10] = [
