@@ -262,6 +262,10 @@ impl Map {
         if !is_valid_key(key) {
             return Err(SetError::BadKey);
         }
+        let (key, value) = match value {
+            Value::Int(v) if key == LEGACY_RANGE => (RANGE, Value::Int(swap_range(v))),
+            v => (key, v),
+        };
         let fresh = Values::of(value);
         self.check_allowed(&fresh)?;
         match self.find(key) {
@@ -292,6 +296,10 @@ impl Map {
         if !is_valid_key(key) {
             return Err(SetError::BadKey);
         }
+        let (key, values) = match values {
+            Values::Int(v) if key == LEGACY_RANGE => (RANGE, Values::Int(v.into_iter().map(swap_range).collect())),
+            v => (key, v),
+        };
         self.check_allowed(&values)?;
         match self.find(key) {
             Ok(i) => self.entries[i].1 = Arc::new(values),
@@ -305,6 +313,7 @@ impl Map {
             return Err(SetError::BadKey);
         }
         let v = Values::empty_of(ty).ok_or(SetError::BadType)?;
+        let key = if ty == ptInt && key == LEGACY_RANGE { RANGE } else { key };
         self.check_allowed(&v)?;
         match self.find(key) {
             Ok(_) => Err(SetError::Exists),
@@ -336,8 +345,9 @@ impl Map {
         Ok(vals)
     }
     pub fn get_int(&self, key: &[u8], i: usize) -> Result<i64, MapError> {
+        let (key, swap) = if key == LEGACY_RANGE { (RANGE, true) } else { (key, false) };
         match self.element(key, i)? {
-            Values::Int(v) => v.get(i).copied().ok_or(MapError::Index),
+            Values::Int(v) => v.get(i).map(|&v| if swap { swap_range(v) } else { v }).ok_or(MapError::Index),
             _ => Err(MapError::Type),
         }
     }
@@ -386,6 +396,76 @@ impl Map {
     }
     pub fn set_str(&mut self, key: &str, v: &str) {
         self.set(key.as_bytes(), Value::Data(Data::new(v.as_bytes(), dtUtf8)), false).expect("built-in keys are valid");
+    }
+}
+
+// ---- the pre-API-4.2 `_ColorRange` -----------------------------------------------------------------
+//
+// Plugins written before API 4.2 still read and write `_ColorRange` (0 full, 1 limited), which R81
+// keeps working by treating it as a view of `_Range` (0 limited, 1 full) in every map, frame
+// property map or not (learned by running R81 through its public API: tests/oracle/props_alias.c):
+// - integers stored under `_ColorRange` (set, append, whole arrays, an empty int key) land in
+//   `_Range` with 0 and 1 swapped and other values kept; other types are stored under the literal
+//   key;
+// - mapGetInt reads `_Range` the same way; mapGetType, mapNumElements and mapGetIntArray describe
+//   `_Range`; the other getters and the key listing see only literal keys;
+// - deleting `_ColorRange` deletes `_Range` and the literal key.
+// The storage methods above the alias-aware ones stay literal otherwise, so that the core's own code
+// (resize removing a stale literal `_ColorRange` after setting `_Range`) means what it says.
+
+const LEGACY_RANGE: &[u8] = b"_ColorRange";
+const RANGE: &[u8] = b"_Range";
+
+fn swap_range(v: i64) -> i64 {
+    match v {
+        0 => 1,
+        1 => 0,
+        v => v,
+    }
+}
+
+/// What mapGetIntArray hands out for a one-element `_Range` read as `_ColorRange`: R81 answers
+/// 1 when `_Range` is 0 and 0 for any other value, from storage that outlives the map.
+static LEGACY_ONE: i64 = 1;
+static LEGACY_ZERO: i64 = 0;
+
+impl Map {
+    /// The values mapGetType and mapNumElements describe: `_Range`'s for `_ColorRange`.
+    pub fn get_described(&self, key: &[u8]) -> Result<&Values, MapError> {
+        self.get(if key == LEGACY_RANGE { RANGE } else { key })
+    }
+
+    /// mapGetIntArray: an empty array is an index error, as in R81; `_ColorRange` gives a single
+    /// `_Range` value translated, a longer array untranslated (as R81 does).
+    pub fn get_int_array(&self, key: &[u8]) -> Result<&[i64], MapError> {
+        let legacy = key == LEGACY_RANGE;
+        match self.get_described(key)? {
+            Values::Int(v) if v.is_empty() => Err(MapError::Index),
+            Values::Int(v) if legacy && v.len() == 1 => Ok(std::slice::from_ref(if v[0] == 0 { &LEGACY_ONE } else { &LEGACY_ZERO })),
+            Values::Int(v) => Ok(v),
+            _ => Err(MapError::Type),
+        }
+    }
+
+    /// mapDeleteKey: whether anything was deleted.
+    pub fn delete_key(&mut self, key: &[u8]) -> bool {
+        let literal = self.delete(key);
+        let aliased = key == LEGACY_RANGE && self.delete(RANGE);
+        literal || aliased
+    }
+
+    /// One named property copied from `src` as R81's CopyFrameProps does: the name deleted here as
+    /// mapDeleteKey would, then `src`'s values stored unchanged (for `_ColorRange`: `_Range`'s).
+    pub fn copy_key_from(&mut self, src: &Map, key: &[u8]) {
+        self.delete_key(key);
+        let key = if key == LEGACY_RANGE { RANGE } else { key };
+        if let Ok(i) = src.find(key) {
+            let (k, v) = &src.entries[i];
+            if self.check_allowed(v).is_ok() {
+                let at = self.find(key).unwrap_or_else(|at| at);
+                self.entries.insert(at, (k.clone(), v.clone()));
+            }
+        }
     }
 }
 

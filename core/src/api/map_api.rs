@@ -112,18 +112,18 @@ pub unsafe extern "C" fn map_get_key(m: *const VSMap, index: c_int) -> *const c_
 }
 
 pub unsafe extern "C" fn map_delete_key(m: *mut VSMap, key: *const c_char) -> c_int {
-    guard("mapDeleteKey", || map_mut("mapDeleteKey", m).delete(req_str("mapDeleteKey", "key", key)) as c_int)
+    guard("mapDeleteKey", || map_mut("mapDeleteKey", m).delete_key(req_str("mapDeleteKey", "key", key)) as c_int)
 }
 
 pub unsafe extern "C" fn map_num_elements(m: *const VSMap, key: *const c_char) -> c_int {
-    guard("mapNumElements", || match map_ref("mapNumElements", m).get(req_str("mapNumElements", "key", key)) {
+    guard("mapNumElements", || match map_ref("mapNumElements", m).get_described(req_str("mapNumElements", "key", key)) {
         Ok(v) => v.len() as c_int,
         Err(_) => -1,
     })
 }
 
 pub unsafe extern "C" fn map_get_type(m: *const VSMap, key: *const c_char) -> c_int {
-    guard("mapGetType", || match map_ref("mapGetType", m).get(req_str("mapGetType", "key", key)) {
+    guard("mapGetType", || match map_ref("mapGetType", m).get_described(req_str("mapGetType", "key", key)) {
         Ok(v) => v.type_code(),
         Err(_) => ptUnset,
     })
@@ -150,10 +150,7 @@ pub unsafe extern "C" fn map_get_int_saturated(m: *const VSMap, key: *const c_ch
 pub unsafe extern "C" fn map_get_int_array(m: *const VSMap, key: *const c_char, error: *mut c_int) -> *const i64 {
     guard("mapGetIntArray", || {
         let k = req_str("mapGetIntArray", "key", key);
-        let r = map_ref("mapGetIntArray", m).get(k).and_then(|v| match v {
-            Values::Int(a) => Ok(a.as_ptr()),
-            _ => Err(MapError::Type),
-        });
+        let r = map_ref("mapGetIntArray", m).get_int_array(k).map(|a| a.as_ptr());
         match r {
             Ok(p) => {
                 set_err(error, Ok(()));
@@ -199,7 +196,9 @@ pub unsafe extern "C" fn map_get_float_saturated(m: *const VSMap, key: *const c_
 pub unsafe extern "C" fn map_get_float_array(m: *const VSMap, key: *const c_char, error: *mut c_int) -> *const f64 {
     guard("mapGetFloatArray", || {
         let k = req_str("mapGetFloatArray", "key", key);
+        // R81 answers an empty array with an index error and no pointer
         let r = map_ref("mapGetFloatArray", m).get(k).and_then(|v| match v {
+            Values::Float(a) if a.is_empty() => Err(MapError::Index),
             Values::Float(a) => Ok(a.as_ptr()),
             _ => Err(MapError::Type),
         });
