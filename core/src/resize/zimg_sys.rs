@@ -51,12 +51,21 @@ pub const ZIMG_DITHER_RANDOM: c_int = 2;
 pub const ZIMG_DITHER_ERROR_DIFFUSION: c_int = 3;
 
 #[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct ActiveRegion {
     pub left: f64,
     pub top: f64,
     pub width: f64,
     pub height: f64,
+}
+
+/// Equal when bit for bit the same: zimg's default region is NaN ("the whole image"), which a
+/// float comparison never finds equal, and formats are compared to find cached graphs.
+impl PartialEq for ActiveRegion {
+    fn eq(&self, o: &Self) -> bool {
+        let bits = |r: &Self| [r.left, r.top, r.width, r.height].map(f64::to_bits);
+        bits(self) == bits(o)
+    }
 }
 
 #[repr(C)]
