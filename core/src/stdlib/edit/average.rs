@@ -15,6 +15,7 @@ use super::super::util::{new_video, planes_arg, set_clip, video_info, Args};
 use crate::core::Core;
 use crate::frame::Frame;
 use crate::map::Map;
+use crate::stdlib::neighbour::plane::multiversion;
 
 const MAX_WEIGHTS: usize = 31;
 
@@ -269,22 +270,64 @@ impl IntSample for u16 {
 /// # Safety
 /// `srcs` and the destination are planes of `w` x `h` samples of T.
 #[allow(clippy::too_many_arguments)]
-unsafe fn int_plane<T: IntSample>(srcs: &[Src], dst: *mut u8, stride: isize, w: usize, h: usize, weights: &[i32], recip: f32, bias: i32, max: i32) {
+unsafe fn int_plane<T: IntRows>(srcs: &[Src], dst: *mut u8, stride: isize, w: usize, h: usize, weights: &[i32], recip: f32, bias: i32, max: i32) {
     let mut acc = vec![0i32; w];
     for y in 0..h {
         acc.fill(0);
         for (s, &wt) in srcs.iter().zip(weights) {
-            for (a, &v) in acc.iter_mut().zip(s.row::<T>(y)) {
-                *a += (v.get() - bias) * wt;
-            }
+            T::add_row(&mut acc, s.row::<T>(y), bias, wt);
         }
         let out = std::slice::from_raw_parts_mut(dst.offset(y as isize * stride).cast::<T>(), w);
-        for (o, &a) in out.iter_mut().zip(&acc) {
-            let v = ((a as f32) * recip).round_ties_even() as i32 + bias;
-            *o = T::put(v.clamp(0, max));
-        }
+        T::finish_row(&acc, out, recip, bias, max);
     }
 }
+
+/// The row loops, compiled once per instruction set: in the baseline x86-64 build rounding to
+/// nearest even is a call to `rintf` per sample (no SSE4.1), a third of the filter's time.
+trait IntRows: IntSample {
+    fn add_row(acc: &mut [i32], src: &[Self], bias: i32, wt: i32);
+    fn finish_row(acc: &[i32], out: &mut [Self], recip: f32, bias: i32, max: i32);
+}
+
+#[inline(always)]
+fn add_row_impl<T: IntSample>(acc: &mut [i32], src: &[T], bias: i32, wt: i32) {
+    for (a, &v) in acc.iter_mut().zip(src) {
+        *a += (v.get() - bias) * wt;
+    }
+}
+
+#[inline(always)]
+fn finish_row_impl<T: IntSample>(acc: &[i32], out: &mut [T], recip: f32, bias: i32, max: i32) {
+    for (o, &a) in out.iter_mut().zip(acc) {
+        let v = ((a as f32) * recip).round_ties_even() as i32 + bias;
+        *o = T::put(v.clamp(0, max));
+    }
+}
+
+macro_rules! int_rows {
+    ($t:ty, $add:ident, $fin:ident) => {
+        impl IntRows for $t {
+            fn add_row(acc: &mut [i32], src: &[$t], bias: i32, wt: i32) {
+                #[inline(always)]
+                fn imp(acc: &mut [i32], src: &[$t], bias: i32, wt: i32) {
+                    add_row_impl::<$t>(acc, src, bias, wt)
+                }
+                multiversion!(fn $add => imp(acc: &mut [i32], src: &[$t], bias: i32, wt: i32));
+                $add(acc, src, bias, wt)
+            }
+            fn finish_row(acc: &[i32], out: &mut [$t], recip: f32, bias: i32, max: i32) {
+                #[inline(always)]
+                fn imp(acc: &[i32], out: &mut [$t], recip: f32, bias: i32, max: i32) {
+                    finish_row_impl::<$t>(acc, out, recip, bias, max)
+                }
+                multiversion!(fn $fin => imp(acc: &[i32], out: &mut [$t], recip: f32, bias: i32, max: i32));
+                $fin(acc, out, recip, bias, max)
+            }
+        }
+    };
+}
+int_rows!(u8, add_row_u8, finish_row_u8);
+int_rows!(u16, add_row_u16, finish_row_u16);
 
 /// # Safety
 /// As for `int_plane`, with f32 samples (or half ones when `half`).
