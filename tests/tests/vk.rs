@@ -14,7 +14,7 @@ use std::path::Path;
 
 use common::{core_name, our_core, reference_core};
 use vsvk_tests::reference;
-use vsvk_tests::vk::{both, drive3 as drive, exact, half_to_f32};
+use vsvk_tests::vk::{both, drive as drive_sized, drive3 as drive, exact, half_to_f32};
 
 /// Float samples of a dump (halves widened).
 fn samples(path: &Path, half: bool) -> Vec<f32> {
@@ -112,8 +112,9 @@ fn pointwise_float_formats() {
 /// Filters where std computes `a * b + c` with one rounding (a fused multiply-add). GLSL's `fma`
 /// is only required to be as precise as a multiply followed by an add, and lavapipe does exactly
 /// that (two roundings; NVIDIA fuses): the result may then differ from std's in the last place.
+/// MaskedMerge emulates the fused operation exactly (its float results are std's).
 fn fused(steps: &str) -> bool {
-    steps.contains("Merge:") || steps.contains("Levels:min_in=0.1:max_in=0.9:min_out")
+    steps.contains("NS.Merge:") || steps.contains("Levels:min_in=0.1:max_in=0.9:min_out")
 }
 
 /// One unit in the last place of a sample in [-1, 2]: 2^-22 in single precision, 2^-9 in half.
@@ -192,6 +193,92 @@ fn lut2() {
     for f in [t88, to10, t810, to8, t108, tf, other] {
         let _ = std::fs::remove_file(f);
     }
+}
+
+/// `exact` at frame size `size` (subsamplings that `vk::size` does not fit).
+fn exact_at(format: &str, size: (u32, u32), steps: &str) {
+    let (s, v) = both(steps);
+    let run = |core: &Path, steps: &str| drive_sized(core, format, size, 3, 11, steps, None).unwrap_or_else(|e| panic!("{} {steps} ({format}): {e}", core_name(core)));
+    let want = run(&reference_core(), &s);
+    for core in [our_core(), reference_core()] {
+        assert_eq!(run(&core, &v), want, "{} {v} on {format}: vk against R81's std", core_name(&core));
+    }
+}
+
+const MASKED: &str = "NS.FlipVertical,NS.FlipHorizontal,NS.MaskedMerge:@:clipa=$0:clipb=$1:mask=$2";
+
+/// Every subsampling std takes, at frame sizes that fit it (odd chroma sizes where allowed).
+const SUBSAMPLED: [(&str, (u32, u32)); 9] = [
+    ("YUV420P8", (46, 30)),
+    ("YUV422P10", (46, 29)),
+    ("YUV420P16", (46, 30)),
+    ("YUV411P8", (48, 29)),
+    ("YUV410P8", (44, 28)),
+    ("YUV440P8", (45, 30)),
+    ("YUV420PS", (46, 30)),
+    ("YUV420PH", (46, 30)),
+    ("824181250", (44, 28)), // YUV410PS, which has no preset name
+];
+
+/// One mask plane on subsampled chroma: R81 resamples the luma mask to the chroma size as
+/// resize.Bilinear does, sited by the frames' _ChromaLocation (learned from R81's output).
+#[test]
+fn masked_merge_one_mask_plane_on_subsampled_chroma() {
+    for (f, size) in SUBSAMPLED {
+        exact_at(f, size, &format!("{MASKED}:first_plane=1"));
+        exact_at(f, size, &format!("{MASKED}:first_plane=1:premultiplied=1:planes=1:planes=2"));
+    }
+    // a Gray mask is a single plane too
+    exact_at("YUV420P10", (46, 30), "NS.FlipVertical,NS.FlipHorizontal,std.ShufflePlanes:@clips:planes=0:colorfamily=1,NS.MaskedMerge:@:clipa=$0:clipb=$1:mask=$3");
+    // every chroma location, and locations that change from frame to frame
+    for loc in 0..6 {
+        let steps = format!("std.SetFrameProps:_ChromaLocation={loc},NS.FlipVertical,NS.FlipHorizontal,NS.MaskedMerge:@:clipa=$1:clipb=$2:mask=$3:first_plane=1");
+        exact_at("YUV420P10", (46, 30), &steps);
+        if loc % 3 != 0 {
+            exact_at("YUV410P8", (44, 28), &steps);
+            exact_at("YUV420PH", (46, 30), &steps);
+        }
+    }
+    exact_at(
+        "YUV420P16",
+        (46, 30),
+        "std.SetFrameProps:_ChromaLocation=2,std.SetFrameProps:@:clip=$0:_ChromaLocation=5,std.Interleave:@:clips=$0:clips=$1:clips=$2,NS.FlipVertical,NS.FlipHorizontal,NS.MaskedMerge:@:clipa=$3:clipb=$4:mask=$5:first_plane=1",
+    );
+}
+
+/// premultiplied: clipa's distance from black (limited or full range, from each frame's
+/// _Range) or from grey (chroma) scaled by 1 - mask, plus clipb.
+#[test]
+fn masked_merge_premultiplied() {
+    for f in INT.iter().chain(&FLOAT).chain(&["Gray16", "YUV420P12", "RGB48", "YUV420PH"]) {
+        exact(f, &format!("{MASKED}:premultiplied=1"));
+    }
+    exact("YUV444P10", &format!("{MASKED}:premultiplied=1:planes=0:planes=2"));
+    // full range YUV, limited range RGB, and the range changing from frame to frame
+    exact("YUV420P8", "std.SetFrameProps:_Range=1,NS.FlipVertical,NS.FlipHorizontal,NS.MaskedMerge:@:clipa=$1:clipb=$2:mask=$3:premultiplied=1");
+    exact("RGB24", "std.SetFrameProps:_Range=0,NS.FlipVertical,NS.FlipHorizontal,NS.MaskedMerge:@:clipa=$1:clipb=$2:mask=$3:premultiplied=1");
+    exact("YUV444P16", "std.SetFrameProps:_Range=1,std.Interleave:@:clips=$0:clips=$1,NS.FlipVertical,NS.FlipHorizontal,NS.MaskedMerge:@:clipa=$2:clipb=$3:mask=$4:premultiplied=1");
+}
+
+/// Frames that disagree: std fails the frame, and so must vk, with std's words.
+#[test]
+fn masked_merge_frame_errors() {
+    for (steps, msg) in [
+        ("std.SetFrameProps:_ChromaLocation=3,NS.FlipVertical:@:clip=$0,NS.FlipHorizontal,NS.MaskedMerge:@:clipa=$1:clipb=$2:mask=$3:first_plane=1", "clipa and clipb have different chroma locations (_ChromaLocation 3 vs 0)"),
+        ("std.SetFrameProps:_ChromaLocation=3,NS.FlipVertical:@:clip=$0,NS.FlipHorizontal,NS.MaskedMerge:@:clipa=$1:clipb=$2:mask=$3", "clipa and clipb have different chroma locations (_ChromaLocation 3 vs 0)"),
+        ("std.SetFrameProps:_Range=1,NS.FlipVertical:@:clip=$0,NS.FlipHorizontal,NS.MaskedMerge:@:clipa=$1:clipb=$2:mask=$3:premultiplied=1", "Input frames must have the same range"),
+    ] {
+        let (s, v) = both(steps);
+        let e = drive(&reference_core(), "YUV420P8", &s, None).expect_err("std must fail");
+        assert!(e.contains(msg), "R81 {s}: {e}");
+        for core in [our_core(), reference_core()] {
+            let e = drive(&core, "YUV420P8", &v, None).expect_err("vk must fail");
+            assert!(e.contains(msg), "{} {v}: {e}", core_name(&core));
+        }
+    }
+    // on 4:4:4 the chroma location does not matter, and float clips have no range to check
+    exact("YUV444P8", "std.SetFrameProps:_ChromaLocation=3,NS.FlipVertical:@:clip=$0,NS.FlipHorizontal,NS.MaskedMerge:@:clipa=$1:clipb=$2:mask=$3:first_plane=1");
+    exact("YUV444PS", "std.SetFrameProps:_Range=1,NS.FlipVertical:@:clip=$0,NS.FlipHorizontal,NS.MaskedMerge:@:clipa=$1:clipb=$2:mask=$3:premultiplied=1");
 }
 
 const GEOMETRY: [&str; 10] = [

@@ -3,10 +3,19 @@
 //!
 //! Integer results are std's exactly (the same integer formulas; Levels goes through a table
 //! built on the host with std's own single precision steps). Float results are std's exactly too
-//! wherever std does plain IEEE operations (`precise` arithmetic, `fma` where std fuses); Levels
-//! with a gamma other than 1 calls `pow`, whose GPU precision Vulkan bounds only loosely.
+//! wherever std does plain IEEE operations (`precise` arithmetic; MaskedMerge's fused
+//! multiply-adds emulated exactly, Merge's `fma`, which lavapipe does not fuse, within one unit
+//! in the last place); Levels with a gamma other than 1 calls `pow`, whose GPU precision Vulkan
+//! bounds only loosely. What R81's MaskedMerge does with one mask plane on subsampled chroma
+//! and with premultiplied integer clips was learned from its output (see `chroma_mask` and
+//! `MaskedMerge::program`).
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
 use vsvk_plugin_api::abi::*;
 use vsvk_plugin_api::api::Core;
+use vsvk_plugin_api::filter::{self, Filter, Spec};
+use vsvk_plugin_api::frame::{Frame, PropsRef};
 use vsvk_plugin_api::map::{Args, Out, Value};
 use vsvk_plugin_api::{Error, Result};
 
@@ -449,6 +458,260 @@ fn diff(a: &Args, out: &mut Out, core: Core, make: bool) -> Result<()> {
     finish(out, core, if make { "MakeDiff" } else { "MergeDiff" }, vi, vec![ca, cb], prog)
 }
 
+/// Taps of R81's chroma mask along one direction subsampled by `2^ss`: MaskedMerge with one
+/// mask plane on subsampled chroma resamples the luma mask as resize.Bilinear does (zimg), with
+/// the chroma sample sited by `sign` (1 left/top, 0 centre, -1 bottom; learned from R81's
+/// output). Per output sample of `n_out`: the first input sample and the weights of a window of
+/// fixed span over `n_in` input samples, as (numerator, denominator `2 * 4^ss`). The triangle's
+/// weights are dyadic, so zimg's 14-bit taps hold them exactly. Taps past an edge fold back onto
+/// the plane and merge with the tap they land on; the window starts at the first nonzero tap,
+/// moved left where it would pass the right edge (which decides the order of float sums).
+fn mask_taps(ss: i32, sign: f64, n_in: i32, n_out: i32) -> (Vec<(i32, Vec<i32>)>, i32) {
+    let s = 1i32 << ss;
+    let den = 2 * s * s;
+    let pos = 0.5 * s as f64 - sign * (s - 1) as f64 / 2.0;
+    let taps: Vec<(i32, i32)> = (-2 * s..=2 * s)
+        .filter_map(|d| {
+            let w = 1.0 - (d as f64 + 0.5 - pos).abs() / s as f64;
+            (w > 0.0).then(|| (d, (w / s as f64 * den as f64).round() as i32))
+        })
+        .collect();
+    let span = taps.len() as i32;
+    let fold = |k: i32| if k < 0 { -1 - k } else if k >= n_in { 2 * n_in - 1 - k } else { k };
+    let rows = (0..n_out)
+        .map(|i| {
+            let mut w = vec![0i32; n_in as usize];
+            for &(d, t) in &taps {
+                w[fold(i * s + d) as usize] += t;
+            }
+            let first = w.iter().position(|&t| t != 0).unwrap_or(0) as i32;
+            let start = first.min(n_in - span).max(0);
+            (start, (start..start + span).map(|k| w.get(k as usize).copied().unwrap_or(0)).collect())
+        })
+        .collect();
+    (rows, den)
+}
+
+/// GLSL `cm(x, y)`: the mask of chroma sample (x, y) from the luma mask (input 2, `lw` x `lh`),
+/// chroma location `loc`, as R81 computes it (zimg's bilinear resampling, learned from its
+/// output): vertical pass first where both directions are subsampled. Integer passes round half
+/// up, 8-bit samples go through 16 bits and come back rounded half to even. Float passes sum
+/// each window in two interleaved fused multiply-add chains (even and odd taps) added at the
+/// end, fused exactly (`fmaE`); half is rounded between the passes and at the end.
+fn chroma_mask(f: &VSVideoFormat, lw: i32, lh: i32, loc: i32) -> String {
+    let hsign = if loc % 2 == 0 { 1.0 } else { 0.0 };
+    let vsign = match loc {
+        2 | 3 => 1.0,
+        4 | 5 => -1.0,
+        _ => 0.0,
+    };
+    let (sw, sh) = (f.subSamplingW, f.subSamplingH);
+    let float = f.sampleType == stFloat;
+    let half = float && f.bitsPerSample == 16;
+    let eight = !float && f.bitsPerSample == 8;
+    let ty = if float { "float" } else { "int" };
+    let weight = |n: i32, den: i32| if float { flt(n as f32 / den as f32) } else { n.to_string() };
+    // one direction: GLSL setting `{v}s` (start) and `{v}w[]` (weights) for output index `{i}`
+    let direction = |v: &str, i: &str, ss: i32, sign: f64, n_in: i32| -> (String, usize, i32) {
+        if ss == 0 {
+            return (format!("    int {v}s = {i}; {ty} {v}w[1] = {ty}[]({});\n", weight(1, 1)), 1, 1);
+        }
+        let s = 1i32 << ss;
+        let (rows, den) = mask_taps(ss, sign, n_in, n_in >> ss);
+        let span = rows[0].1.len();
+        // the interior rows all look like this one
+        let mid = rows.len() / 2;
+        let (reg_start, reg) = (rows[mid].0 - mid as i32 * s, rows[mid].1.clone());
+        let list = |w: &[i32]| w.iter().map(|&n| weight(n, den)).collect::<Vec<_>>().join(", ");
+        let mut g = format!("    int {v}s; {ty} {v}w[{span}];\n    ");
+        for (k, (start, w)) in rows.iter().enumerate() {
+            if *start != k as i32 * s + reg_start || *w != reg {
+                g += &format!("if ({i} == {k}) {{ {v}s = {start}; {v}w = {ty}[]({}); }} else ", list(w));
+            }
+        }
+        g += &format!("{{ {v}s = {i} * {s} + ({reg_start}); {v}w = {ty}[]({}); }}\n", list(&reg));
+        (g, span, den)
+    };
+    let (hg, hspan, hden) = direction("h", "x", sw, hsign, lw);
+    let (vg, vspan, vden) = direction("v", "y", sh, vsign, lh);
+    // one pass over `terms` (weight, sample) with `den` (integer) or in two chains (float)
+    let pass = |terms: &[(String, String)], den: i32| -> String {
+        if terms.len() == 1 {
+            return terms[0].1.clone();
+        }
+        if float {
+            let chain = |start: usize| {
+                let mut e = format!("({} * {})", terms[start].0, terms[start].1);
+                for t in terms.iter().skip(start + 2).step_by(2) {
+                    e = format!("fmaE({}, {}, {e})", t.0, t.1);
+                }
+                e
+            };
+            format!("({} + {})", chain(0), chain(1))
+        } else {
+            let sum: Vec<String> = terms.iter().map(|(w, v)| format!("{w} * {v}")).collect();
+            format!("(({}) + {}) / {den}", sum.join(" + "), den / 2)
+        }
+    };
+    // a window wider than a tiny plane reaches past it with zero weights: read inside it
+    let at = |base: &str, o: usize, span: usize, n: i32| if span as i32 > n { format!("min({base} + {o}, {})", n - 1) } else { format!("{base} + {o}") };
+    let load = |j: usize, k: usize| {
+        let l = format!("ld2({}, {})", at("hs", j, hspan, lw), at("vs", k, vspan, lh));
+        if eight {
+            format!("({l} << 8)")
+        } else {
+            l
+        }
+    };
+    let mut g = format!("{ty} cm(int x, int y) {{\n{hg}{vg}");
+    for j in 0..hspan {
+        let terms: Vec<(String, String)> = (0..vspan).map(|k| (format!("vw[{k}]"), load(j, k))).collect();
+        let c = pass(&terms, vden);
+        let c = if half && vspan > 1 { format!("h2f(f2h({c}))") } else { c };
+        g += &format!("    precise {ty} c{j} = {c};\n");
+    }
+    let terms: Vec<(String, String)> = (0..hspan).map(|j| (format!("hw[{j}]"), format!("c{j}"))).collect();
+    g += &format!("    precise {ty} r = {};\n", pass(&terms, hden));
+    if eight {
+        g += "    return (r >> 8) + ((r & 255) > 128 || ((r & 255) == 128 && (r & 256) != 0) ? 1 : 0);\n";
+    } else if half {
+        g += "    return h2f(f2h(r));\n";
+    } else {
+        g += "    return r;\n";
+    }
+    g += "}\n";
+    g
+}
+
+/// What MaskedMerge's kernels depend on beyond its arguments: the frames' chroma location (for
+/// a mask taken from luma onto subsampled chroma) and whether they are limited range (for
+/// premultiplied integer clips).
+type MergeKey = (i32, bool);
+
+struct MaskedMerge {
+    format: VSVideoFormat,
+    width: i32,
+    height: i32,
+    planes: [bool; 3],
+    single: bool,
+    premultiplied: bool,
+    /// a single mask plane resampled for chroma
+    resampled: bool,
+    /// the frames' chroma locations must agree
+    check_loc: bool,
+    /// the frames' ranges must agree and pick the offset
+    check_range: bool,
+    programs: Mutex<HashMap<MergeKey, Arc<Program>>>,
+}
+
+impl MaskedMerge {
+    fn program(&self, core: Core, (loc, limited): MergeKey) -> Result<Program> {
+        let f = self.format;
+        let mut prog = Program::new(core, f, self.width, self.height)?;
+        let t = St::of(&f);
+        let mx = max_value(&f);
+        let bits = f.bitsPerSample;
+        for p in 0..f.numPlanes as usize {
+            if !self.planes[p] {
+                prog.copies.push((0, p, p));
+                continue;
+            }
+            let resample = self.resampled && p > 0;
+            let (helpers, m) = if resample { (chroma_mask(&f, self.width, self.height, loc), "cm(x, y)") } else { (String::new(), "ld2(x, y)") };
+            let helpers = if t.is_float() { format!("{}{helpers}", crate::conv::EXACT) } else { helpers };
+            let body = if t.is_float() {
+                // R81 fuses these multiply-adds: exactly emulated (GLSL's fma need not be fused)
+                let merge = if self.premultiplied { "fmaE(a, 1.0 - c, b)" } else { "fmaE(b - a, c, a)" };
+                format!("float a = ld0(x, y), b = ld1(x, y), m = {m}; float c = m > 0.0 ? m : 0.0; c = c < 1.0 ? c : 1.0; precise float r = {merge}; st(x, y, r);")
+            } else if self.premultiplied {
+                // clipa's distance from black (or from grey for chroma) scaled by 1 - mask,
+                // rounded to nearest (no ties: the divisor is odd), then clipb added
+                let off = if is_chroma(&f, p) {
+                    1i64 << (bits - 1)
+                } else if limited {
+                    16i64 << (bits - 8)
+                } else {
+                    0
+                };
+                format!(
+                    "int a = ld0(x, y), b = ld1(x, y); uint m = min(uint({m}), {mx}u); int d = a - {off}; uint q = (uint(abs(d)) * ({mx}u - m) + {}u) / {mx}u; int r = d < 0 ? -int(q) : int(q); st(x, y, clamp(r + b, 0, {mx}));",
+                    mx / 2
+                )
+            } else if f.bytesPerSample == 1 {
+                format!("uint a = uint(ld0(x, y)), b = uint(ld1(x, y)), m = uint({m}); uint n = a * (255u - m) + b * m + 127u; st(x, y, int((n * 32897u) >> 23));")
+            } else {
+                format!("uint a = uint(ld0(x, y)), b = uint(ld1(x, y)), m = min(uint({m}), {mx}u); uint n = a * ({mx}u - m) + b * m + {}u; st(x, y, int((n + (n >> {bits}) + 1u) >> {bits}));", mx / 2)
+            };
+            let k = prog.kernel(t, &[t, t, t], "", &helpers, &body)?;
+            let mp = if self.single { 0 } else { p };
+            prog.plane_job(k, p, vec![Src::Plane { input: 0, plane: p }, Src::Plane { input: 1, plane: p }, Src::Plane { input: 2, plane: mp }]);
+        }
+        Ok(prog)
+    }
+}
+
+/// A frame's chroma location as R81's MaskedMerge reads it: absent, not an int or negative
+/// count as 0 (left).
+fn chroma_loc(p: &PropsRef<'_>) -> i64 {
+    p.int("_ChromaLocation").unwrap_or(0).max(0)
+}
+
+/// Whether R81's MaskedMerge takes a frame as limited range (offset black at 16): `_Range` 0,
+/// or no range at all on YUV and Gray. `_ColorRange` is the pre-API-4.2 name, values swapped.
+fn limited_range(p: &PropsRef<'_>, rgb: bool) -> bool {
+    let r = p.int("_Range").or_else(|| {
+        p.int("_ColorRange").map(|v| match v {
+            0 => 1,
+            1 => 0,
+            v => v,
+        })
+    });
+    match r {
+        None => !rgb,
+        Some(v) => v == 0,
+    }
+}
+
+impl Filter for MaskedMerge {
+    fn get_frame(&self, _n: i32, frames: Vec<Frame>, core: Core) -> Result<Frame> {
+        let (pa, pb) = (frames[0].props(), frames[1].props());
+        let mut key = (0, false);
+        if self.check_loc {
+            let (la, lb) = (chroma_loc(&pa), chroma_loc(&pb));
+            if la != lb {
+                return Err(Error::invalid(format!("clipa and clipb have different chroma locations (_ChromaLocation {la} vs {lb})")));
+            }
+            if self.resampled {
+                if la > 5 {
+                    return Err(Error::invalid(format!("unrecognized chroma location (_ChromaLocation {la})")));
+                }
+                key.0 = la as i32;
+            }
+        }
+        if self.check_range {
+            let rgb = self.format.colorFamily == cfRGB;
+            let (ra, rb) = (limited_range(&pa, rgb), limited_range(&pb, rgb));
+            if ra != rb {
+                return Err(Error::invalid("Input frames must have the same range"));
+            }
+            key.1 = ra;
+        }
+        drop((pa, pb));
+        let prog = {
+            let mut progs = self.programs.lock().map_err(|_| Error::invalid("a previous frame panicked"))?;
+            match progs.get(&key) {
+                Some(p) => p.clone(),
+                None => {
+                    let p = Arc::new(self.program(core, key)?);
+                    progs.insert(key, p.clone());
+                    p
+                }
+            }
+        };
+        prog.run(&frames)
+    }
+}
+
 fn masked_merge(a: &Args, out: &mut Out, core: Core) -> Result<()> {
     let (ca, cb, vi) = two(a)?;
     let mask = a.node("mask")?;
@@ -468,34 +731,25 @@ fn masked_merge(a: &Args, out: &mut Out, core: Core) -> Result<()> {
         return Err(Error::invalid("mask clip must have same dimensions, sample type and bitdepth as main clip and be the same format or grayscale"));
     }
     let subsampled = f.subSamplingW > 0 || f.subSamplingH > 0;
-    let mut prog = Program::new(core, f, vi.width, vi.height)?;
-    let t = St::of(&f);
-    let mx = max_value(&f);
-    for p in 0..f.numPlanes as usize {
-        if !planes[p] {
-            prog.copies.push((0, p, p));
-            continue;
-        }
-        if single && p > 0 && subsampled {
-            return Err(Error::invalid("a single mask plane on subsampled chroma (std downsamples it) is not implemented in vk yet"));
-        }
-        let body = if t.is_float() {
-            if premultiplied {
-                "float a = ld0(x, y), b = ld1(x, y), m = ld2(x, y); float c = m > 0.0 ? m : 0.0; c = c < 1.0 ? c : 1.0; precise float r = fma(a, 1.0 - c, b); st(x, y, r);".to_string()
-            } else {
-                "float a = ld0(x, y), b = ld1(x, y), m = ld2(x, y); float c = m > 0.0 ? m : 0.0; c = c < 1.0 ? c : 1.0; precise float r = fma(b - a, c, a); st(x, y, r);".to_string()
-            }
-        } else if premultiplied {
-            return Err(Error::invalid("premultiplied integer clips (which depend on each frame's range) are not implemented in vk yet"));
-        } else if f.bytesPerSample == 1 {
-            "uint a = uint(ld0(x, y)), b = uint(ld1(x, y)), m = uint(ld2(x, y)); uint n = a * (255u - m) + b * m + 127u; st(x, y, int((n * 32897u) >> 23));".to_string()
-        } else {
-            let bits = f.bitsPerSample;
-            format!("uint a = uint(ld0(x, y)), b = uint(ld1(x, y)), m = min(uint(ld2(x, y)), {mx}u); uint n = a * ({mx}u - m) + b * m + {}u; st(x, y, int((n + (n >> {bits}) + 1u) >> {bits}));", mx / 2)
-        };
-        let k = prog.kernel(t, &[t, t, t], "", "", &body)?;
-        let mp = if single { 0 } else { p };
-        prog.plane_job(k, p, vec![Src::Plane { input: 0, plane: p }, Src::Plane { input: 1, plane: p }, Src::Plane { input: 2, plane: mp }]);
-    }
-    finish(out, core, "MaskedMerge", vi, vec![ca, cb, mask], prog)
+    let chroma = planes[1] || planes[2];
+    let mm = MaskedMerge {
+        format: f,
+        width: vi.width,
+        height: vi.height,
+        planes,
+        single,
+        premultiplied,
+        resampled: single && subsampled && chroma,
+        check_loc: subsampled && chroma,
+        check_range: premultiplied && f.sampleType == stInteger && planes.iter().any(|&p| p),
+        programs: Mutex::new(HashMap::new()),
+    };
+    // the first program now: kernels that do not compile fail here, not on the first frame
+    let key = (0, mm.check_range && f.colorFamily != cfRGB);
+    let first = mm.program(core, key)?;
+    mm.programs.lock().map_err(|_| Error::invalid("a previous frame panicked"))?.insert(key, Arc::new(first));
+    let mut info = vi;
+    info.format = f;
+    filter::create(out, core, Spec { name: "MaskedMerge".into(), info, inputs: vec![ca, cb, mask], gpu_output: true }, mm);
+    Ok(())
 }
