@@ -219,6 +219,46 @@ fn mixed_cpu_gpu_chains() {
     same("YUV420P8", &["libknlmvulkan.so", "nnedi3vk/nnedi3vk.so", "cas.so"], "knlmvk.KNLMeans,nnedi3vk.NNEDI3:field=1,cas.CAS");
 }
 
+/// std, resize and text take GPU clips (`vnode:all`) as R81's do: pixel filters work on the
+/// frames in host memory and hand GPU frames on, property filters keep them where they are.
+/// (This crashed our core before: pixel filters read GPU planes as host memory.)
+#[test]
+fn std_resize_and_text_take_gpu_clips() {
+    let chains = [
+        "std.SetFrameProps:Foo=1",
+        "std.CopyFrameProps:@:clip=$1:prop_src=$0",
+        "std.ClipToProp:@:clip=$1:mclip=$0",
+        "std.Invert",
+        "std.Expr:@:clips=$1:expr='x 2 /",
+        "std.Merge:@:clipa=$1:clipb=$1:weight=0.3",
+        "std.MaskedMerge:@:clipa=$1:clipb=$1:mask=$1",
+        "std.Levels:min_in=16.0",
+        "std.Limiter:min=20.0",
+        "std.Minimum",
+        "std.Median",
+        "std.Convolution:matrix=1.0:matrix=2.0:matrix=1.0:matrix=2.0:matrix=4.0:matrix=2.0:matrix=1.0:matrix=2.0:matrix=1.0",
+        "std.BoxBlur",
+        "std.Sobel",
+        "std.AverageFrames:@:clips=$1:weights=1.0:weights=2.0:weights=1.0",
+        "std.PlaneStats:@clipa",
+        "text.Text:text='GPU",
+        "text.FrameNum",
+    ];
+    for c in chains {
+        same("YUV420P8", &[], &format!("std.GPUUpload,{c},std.GPUDownload"));
+    }
+    // clips of both residencies in one call are refused, with R81's words
+    let mixed = "std.GPUUpload,std.Merge:@:clipa=$1:clipb=$0,std.GPUDownload";
+    let want = chain(&reference_core(), "YUV420P8", &[], mixed, &[], &[]).expect_err("R81 refuses mixed residency");
+    let got = chain(&our_core(), "YUV420P8", &[], mixed, &[], &[]).expect_err("ours must refuse mixed residency");
+    assert_eq!(got.split_once(": ").map(|x| x.1), want.split_once(": ").map(|x| x.1), "mixed residency");
+    // resize on a GPU clip gives what it gives on the CPU clip (zimg); R81 resamples GPU clips
+    // with its own GPU code instead, whose integer results differ by a code value or two
+    let cpu = same("YUV420P16", &[], "resize.Bicubic:width=40:height=30");
+    let ours = chain(&our_core(), "YUV420P16", &[], "std.GPUUpload,resize.Bicubic:width=40:height=30,std.GPUDownload", &[], &[]);
+    assert_eq!(ours.as_deref(), Ok(cpu.as_str()), "resize.Bicubic on a GPU clip");
+}
+
 fn probe_run(core: &Path, scenario: &str) -> common::Output {
     let mut cmd = Command::new(probe());
     gpu_env(&mut cmd);

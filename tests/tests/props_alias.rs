@@ -107,7 +107,6 @@ fn std_set_and_copy_all_match_r81() {
 }
 
 #[test]
-#[ignore = "RemoveFrameProps and CopyFrameProps (core/src/stdlib/props.rs) do not use Map::delete_key / Map::copy_key_from yet"]
 fn std_remove_and_copy_by_name_match_r81() {
     compare(|h| h.starts_with("[std]") && needs_std_props_alias(h));
 }

@@ -336,9 +336,13 @@ fn create_resize(name: &str, filter: c_int, input: &Map, out: &mut Map, core: &A
     let vi_in = *node.video_info().ok_or("only video clips are supported")?;
     let params = parse_params(input, filter)?;
     let vi = output_info(name, input, &vi_in, &params)?;
-    let filter = Resizer { input: node.clone(), bob: false, vi, params: Arc::new(params), graphs: Mutex::new(Vec::new()) };
-    let creation = crate::api::creation_stack(core);
-    let n = Node::new(core.clone(), name, MediaInfo::Video(vi), FilterImpl::Rust(Box::new(filter)), fmParallel, 0, vec![(node, rpStrictSpatial)], creation);
+    // zimg works in host memory: a GPU clip is downloaded for it and the result uploaded again
+    let n = crate::stdlib::util::on_host(core, vec![node], |inputs| {
+        let node = inputs.into_iter().next().expect("one input");
+        let filter = Resizer { input: node.clone(), bob: false, vi, params: Arc::new(params), graphs: Mutex::new(Vec::new()) };
+        let creation = crate::api::creation_stack(core);
+        Node::new(core.clone(), name, MediaInfo::Video(vi), FilterImpl::Rust(Box::new(filter)), fmParallel, 0, vec![(node, rpStrictSpatial)], creation)
+    })?;
     out.set(b"clip", Value::Node(n), false).expect("clip is a valid key");
     Ok(())
 }
@@ -361,12 +365,15 @@ fn create_bob(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String
     if vi.fpsNum > 0 {
         (vi.fpsNum, vi.fpsDen) = reduce(vi.fpsNum.saturating_mul(2), vi.fpsDen);
     }
-    let filter = BobFilter {
-        resizer: Resizer { input: node.clone(), bob: true, vi, params: Arc::new(params), graphs: Mutex::new(Vec::new()) },
-        tff,
-    };
-    let creation = crate::api::creation_stack(core);
-    let n = Node::new(core.clone(), "Bob", MediaInfo::Video(vi), FilterImpl::Rust(Box::new(filter)), fmParallel, 0, vec![(node, rpGeneral)], creation);
+    let n = crate::stdlib::util::on_host(core, vec![node], |inputs| {
+        let node = inputs.into_iter().next().expect("one input");
+        let filter = BobFilter {
+            resizer: Resizer { input: node.clone(), bob: true, vi, params: Arc::new(params), graphs: Mutex::new(Vec::new()) },
+            tff,
+        };
+        let creation = crate::api::creation_stack(core);
+        Node::new(core.clone(), "Bob", MediaInfo::Video(vi), FilterImpl::Rust(Box::new(filter)), fmParallel, 0, vec![(node, rpGeneral)], creation)
+    })?;
     out.set(b"clip", Value::Node(n), false).expect("clip is a valid key");
     Ok(())
 }

@@ -166,9 +166,9 @@ fn make_filter(
     name: &str,
     c: &Common,
     f: impl Fn(&Frame, &mut Frame, usize) -> Result<(), String> + Send + Sync + 'static,
-) -> Arc<Node> {
+) -> Result<Arc<Node>, String> {
     let planes = c.planes;
-    util::spatial(core, name, c.vi, vec![c.node.clone()], move |_n, frames, core| {
+    util::on_host(core, vec![c.node.clone()], |inputs| util::spatial(core, name, c.vi, inputs, move |_n, frames, core| {
         let src = &frames[0];
         let fmt = *src.video_format().ok_or("only video clips are supported")?;
         let mut dst = util::new_video(core, &fmt, src.width, src.height, Some(src))?;
@@ -181,7 +181,7 @@ fn make_filter(
             }
         }
         Ok(Arc::new(dst))
-    })
+    }))
 }
 
 fn frame_kind(f: &Frame) -> Kind {
@@ -214,7 +214,7 @@ fn morph_filter(input: &Map, out: &mut Map, core: &Arc<Core>, name: &str, op: mo
     let node = make_filter(core, name, &c, move |src, dst, p| {
         morph::run(&job, frame_kind(src), src, dst, p);
         Ok(())
-    });
+    })?;
     util::set_clip(out, node);
     Ok(())
 }
@@ -249,7 +249,7 @@ fn edge_filter(input: &Map, out: &mut Map, core: &Arc<Core>, name: &str, sobel: 
     let node = make_filter(core, name, &c, move |src, dst, p| {
         edge::run(&job, frame_kind(src), src, dst, p);
         Ok(())
-    });
+    })?;
     util::set_clip(out, node);
     Ok(())
 }
@@ -346,7 +346,7 @@ fn convolution(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Strin
     let node = make_filter(core, "Convolution", &c, move |src, dst, p| {
         conv::run(&job, frame_kind(src), src, dst, p);
         Ok(())
-    });
+    })?;
     util::set_clip(out, node);
     Ok(())
 }
@@ -387,7 +387,7 @@ fn box_blur(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> 
     let node = make_filter(core, "BoxBlur", &c, move |src, dst, p| {
         boxblur::run(&job, frame_kind(src), src, dst, p);
         Ok(())
-    });
+    })?;
     util::set_clip(out, node);
     Ok(())
 }

@@ -390,15 +390,17 @@ pub(crate) fn pointwise_node(
     vi: VSVideoInfo,
     inputs: Vec<Arc<Node>>,
     make: impl Fn(i32, &[Arc<Frame>], &Arc<Core>) -> Result<Arc<Frame>, String> + Send + Sync + 'static,
-) -> Arc<Node> {
-    let lens: Vec<i32> = inputs.iter().map(|n| n.num_frames()).collect();
-    let deps = inputs.iter().map(|n| (n.clone(), rpStrictSpatial)).collect();
-    let filter = FnFilter {
-        inputs,
-        requests: Box::new(move |n| lens.iter().enumerate().map(|(i, &len)| (i, n.min(len - 1).max(0))).collect()),
-        make: Box::new(make),
-    };
-    util::make_node(core, name, MediaInfo::Video(vi), Box::new(filter), fmParallel, deps)
+) -> Result<Arc<Node>, String> {
+    util::on_host(core, inputs, |inputs| {
+        let lens: Vec<i32> = inputs.iter().map(|n| n.num_frames()).collect();
+        let deps = inputs.iter().map(|n| (n.clone(), rpStrictSpatial)).collect();
+        let filter = FnFilter {
+            inputs,
+            requests: Box::new(move |n| lens.iter().enumerate().map(|(i, &len)| (i, n.min(len - 1).max(0))).collect()),
+            make: Box::new(make),
+        };
+        util::make_node(core, name, MediaInfo::Video(vi), Box::new(filter), fmParallel, deps)
+    })
 }
 
 pub(crate) fn frame_format(f: &Frame) -> VSVideoFormat {
@@ -467,7 +469,7 @@ fn invert(input: &Map, out: &mut Map, core: &Arc<Core>, mask: bool) -> Result<()
             }
         }
         Ok(Arc::new(dst))
-    });
+    })?;
     util::set_clip(out, node);
     Ok(())
 }
@@ -553,7 +555,7 @@ fn limiter(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
             }
         }
         Ok(Arc::new(dst))
-    });
+    })?;
     util::set_clip(out, node);
     Ok(())
 }
@@ -648,7 +650,7 @@ fn binarize(input: &Map, out: &mut Map, core: &Arc<Core>, mask: bool) -> Result<
             }
         }
         Ok(Arc::new(dst))
-    });
+    })?;
     util::set_clip(out, node);
     Ok(())
 }
@@ -774,7 +776,7 @@ fn levels(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
             }
         }
         Ok(Arc::new(dst))
-    });
+    })?;
     util::set_clip(out, node);
     Ok(())
 }

@@ -33,12 +33,21 @@ pub fn register(r: &super::Registrar) {
 /// A filter whose frame n is frame n of `clip` with its properties changed by `edit`.
 fn props_filter(core: &Arc<Core>, name: &str, clip: Arc<Node>, edit: impl Fn(&mut Map) + Send + Sync + 'static) -> Arc<Node> {
     let vi = *clip.video_info().expect("video clip");
-    super::util::spatial(core, name, vi, vec![clip], move |_, frames, _| {
-        let f = frames[0].shallow_copy();
+    // props_node: the frames stay where they live (a GPU clip's output is GPU resident too)
+    super::geometry::props_node(core, name, vi, clip, move |frame, _| {
+        let f = frame.shallow_copy();
         // SAFETY: `f` is new and ours alone.
         edit(unsafe { f.props_mut() });
         Ok(Arc::new(f))
     })
+}
+
+/// A node whose frames are its first input's with other properties: its output lives where that
+/// input's frames do (GPU resident frames are declared so, never touched).
+fn props_only_node(core: &Arc<Core>, name: &str, vi: VSVideoInfo, filter: FnFilter, deps: Vec<(Arc<Node>, i32)>) -> Arc<Node> {
+    let flags = if deps[0].0.residency() == nrGPU { ffGPUOutput } else { 0 };
+    let creation = crate::api::creation_stack(core);
+    Node::new(core.clone(), name, MediaInfo::Video(vi), crate::node::FilterImpl::Rust(Box::new(filter)), fmParallel, flags, deps, creation)
 }
 
 /// The name R81 gives a clip's format in messages ("Undefined" for a variable format).
@@ -182,7 +191,7 @@ fn remove_frame_props(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<()
             let doomed: Vec<Vec<u8>> =
                 props.keys().map(|k| k.to_bytes().to_vec()).filter(|k| pats.iter().any(|p| glob_match(p.as_bytes(), k))).collect();
             for k in doomed {
-                props.delete(&k);
+                props.delete_key(&k);
             }
         }
     });
@@ -209,17 +218,14 @@ fn copy_frame_props(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), 
                 None => *props = from.clone(),
                 Some(names) => {
                     for k in names {
-                        props.delete(k.as_bytes());
-                        if let Ok(v) = from.get(k.as_bytes()) {
-                            let _ = props.set_values(k.as_bytes(), v.clone());
-                        }
+                        props.copy_key_from(from, k.as_bytes());
                     }
                 }
             }
             Ok(Arc::new(f))
         }),
     };
-    set_clip(out, make_node(core, "CopyFrameProps", MediaInfo::Video(vi), Box::new(filter), fmParallel, deps));
+    set_clip(out, props_only_node(core, "CopyFrameProps", vi, filter, deps));
     Ok(())
 }
 
@@ -251,7 +257,7 @@ fn clip_to_prop(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
             Ok(Arc::new(f))
         }),
     };
-    set_clip(out, make_node(core, "ClipToProp", MediaInfo::Video(vi), Box::new(filter), fmParallel, deps));
+    set_clip(out, props_only_node(core, "ClipToProp", vi, filter, deps));
     Ok(())
 }
 
@@ -390,36 +396,38 @@ fn plane_stats(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Strin
     let keys = ["Min", "Max", "Average", "Diff"].map(|s| format!("{prop}{s}"));
     let plane = plane as usize;
     let with_b = clipb.is_some();
-    let mut inputs = vec![clipa.clone()];
-    let mut deps = vec![(clipa, rpStrictSpatial)];
-    if let Some(b) = clipb {
-        inputs.push(b.clone());
-        deps.push((b, rpStrictSpatial));
-    }
-    let count = inputs.len();
-    let filter = FnFilter {
-        inputs,
-        requests: Box::new(move |n| (0..count).map(|i| (i, n)).collect()),
-        make: Box::new(move |_, frames, _| {
-            let s = compute_stats(&frames[0], if with_b { Some(&frames[1]) } else { None }, plane);
-            let f = frames[0].shallow_copy();
-            // SAFETY: `f` is new and ours alone.
-            let props = unsafe { f.props_mut() };
-            if s.float {
-                props.set_float(&keys[0], s.min);
-                props.set_float(&keys[1], s.max);
-            } else {
-                props.set_int(&keys[0], s.min as i64);
-                props.set_int(&keys[1], s.max as i64);
-            }
-            props.set_float(&keys[2], s.average);
-            if let Some(d) = s.diff {
-                props.set_float(&keys[3], d);
-            }
-            Ok(Arc::new(f))
-        }),
-    };
-    set_clip(out, make_node(core, "PlaneStats", MediaInfo::Video(vi), Box::new(filter), fmParallel, deps));
+    let mut given = vec![clipa];
+    given.extend(clipb);
+    // the statistics are computed in host memory: GPU clips are downloaded for it (and the
+    // frames, with their new properties, uploaded again)
+    let node = super::util::on_host(core, given, |inputs| {
+        let deps = inputs.iter().map(|n| (n.clone(), rpStrictSpatial)).collect();
+        let count = inputs.len();
+        let filter = FnFilter {
+            inputs,
+            requests: Box::new(move |n| (0..count).map(|i| (i, n)).collect()),
+            make: Box::new(move |_, frames, _| {
+                let s = compute_stats(&frames[0], if with_b { Some(&frames[1]) } else { None }, plane);
+                let f = frames[0].shallow_copy();
+                // SAFETY: `f` is new and ours alone.
+                let props = unsafe { f.props_mut() };
+                if s.float {
+                    props.set_float(&keys[0], s.min);
+                    props.set_float(&keys[1], s.max);
+                } else {
+                    props.set_int(&keys[0], s.min as i64);
+                    props.set_int(&keys[1], s.max as i64);
+                }
+                props.set_float(&keys[2], s.average);
+                if let Some(d) = s.diff {
+                    props.set_float(&keys[3], d);
+                }
+                Ok(Arc::new(f))
+            }),
+        };
+        make_node(core, "PlaneStats", MediaInfo::Video(vi), Box::new(filter), fmParallel, deps)
+    })?;
+    set_clip(out, node);
     Ok(())
 }
 

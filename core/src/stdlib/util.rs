@@ -218,6 +218,23 @@ pub fn make_node(core: &Arc<Core>, name: &str, info: MediaInfo, filter: Box<dyn 
     Node::new(core.clone(), name, info, FilterImpl::Rust(filter), mode, 0, deps, creation)
 }
 
+/// Builds a node that reads and writes samples in host memory (`build` gets the inputs) so that
+/// it takes GPU resident clips as R81's std does for its `vnode:all` arguments: such inputs are
+/// downloaded for it, and its output goes back to the GPU when its first input was there.
+pub fn on_host(core: &Arc<Core>, inputs: Vec<Arc<Node>>, build: impl FnOnce(Vec<Arc<Node>>) -> Arc<Node>) -> Result<Arc<Node>, String> {
+    if let Some(m) = (!inputs.is_empty()).then(|| super::geometry::residency_mismatch(&inputs)).flatten() {
+        return Err(m);
+    }
+    let gpu = inputs.first().is_some_and(|n| n.residency() == nrGPU);
+    let inputs = inputs.into_iter().map(|n| if n.residency() == nrGPU { super::gpu::convert(core, n, false) } else { Ok(n) }).collect::<Result<Vec<_>, _>>()?;
+    let node = build(inputs);
+    if gpu {
+        super::gpu::convert(core, node, true)
+    } else {
+        Ok(node)
+    }
+}
+
 /// A filter whose output frame n is made from frame n of each input (spatial filters).
 pub fn spatial(
     core: &Arc<Core>,

@@ -120,9 +120,13 @@ fn create(name: &str, input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<()
         "ClipInfo" => Kind::ClipInfo,
         _ => Kind::CoreInfo,
     };
-    let filter = TextFilter { input: node.clone(), vi, kind, alignment, scale, name };
-    let creation = crate::api::creation_stack(core);
-    let n = Node::new(core.clone(), name, MediaInfo::Video(vi), FilterImpl::Rust(Box::new(filter)), fmParallel, 0, vec![(node, rpStrictSpatial)], creation);
+    // drawn in host memory: a GPU clip is downloaded for it and the result uploaded again
+    let n = crate::stdlib::util::on_host(core, vec![node], |inputs| {
+        let node = inputs.into_iter().next().expect("one input");
+        let filter = TextFilter { input: node.clone(), vi, kind, alignment, scale, name };
+        let creation = crate::api::creation_stack(core);
+        Node::new(core.clone(), name, MediaInfo::Video(vi), FilterImpl::Rust(Box::new(filter)), fmParallel, 0, vec![(node, rpStrictSpatial)], creation)
+    })?;
     out.set(b"clip", Value::Node(n), false).expect("clip is a valid key");
     Ok(())
 }

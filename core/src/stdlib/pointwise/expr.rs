@@ -1389,7 +1389,7 @@ fn expr(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
             with_fast_math(|| run_plane(prog, &srcs, &mut d, &ofmt));
         }
         Ok(Arc::new(dst))
-    });
+    })?;
     util::set_clip(out, node);
     Ok(())
 }

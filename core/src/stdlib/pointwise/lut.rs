@@ -267,7 +267,7 @@ fn build(input: &Map, out: &mut Map, core: &Arc<Core>, two: bool) -> Result<(), 
             }
         }
         Ok(Arc::new(dst))
-    });
+    })?;
     util::set_clip(out, node);
     Ok(())
 }

@@ -99,7 +99,7 @@ fn merge(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
             }
         }
         Ok(Arc::new(dst))
-    });
+    })?;
     util::set_clip(out, node);
     Ok(())
 }
@@ -188,7 +188,7 @@ fn diff(input: &Map, out: &mut Map, core: &Arc<Core>, op: DiffOp) -> Result<(), 
             }
         }
         Ok(Arc::new(dst))
-    });
+    })?;
     util::set_clip(out, node);
     Ok(())
 }
@@ -246,7 +246,7 @@ fn make_full_diff(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), St
             }
         }
         Ok(Arc::new(dst))
-    });
+    })?;
     util::set_clip(out, node);
     Ok(())
 }
@@ -311,7 +311,7 @@ fn merge_full_diff(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), S
             }
         }
         Ok(Arc::new(dst))
-    });
+    })?;
     util::set_clip(out, node);
     Ok(())
 }
@@ -423,7 +423,7 @@ fn premultiply(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Strin
             }
         }
         Ok(Arc::new(dst))
-    });
+    })?;
     util::set_clip(out, node);
     Ok(())
 }
@@ -747,7 +747,7 @@ fn masked_merge(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
             }
         }
         Ok(Arc::new(dst))
-    });
+    })?;
     util::set_clip(out, node);
     Ok(())
 }
