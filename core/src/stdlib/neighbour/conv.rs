@@ -293,6 +293,19 @@ fn tap_op<const FMA: bool>(m: f32, x: f32, a: f32) -> f32 {
 #[inline(always)]
 fn taps_by4<const K: usize, const FMA: bool>(p: &[*const f32; K], m: &[f32; K], v: &mut [f32], base: usize, init: bool) {
     let len = v.len();
+    if K <= 9 {
+        // few enough taps for their pointers and coefficients to stay in registers: one pass,
+        // every tap per sample, vectorised across samples
+        for (x, a) in v.iter_mut().enumerate() {
+            let mut acc = if init { *a } else { 0.0 };
+            for k in 0..K {
+                // SAFETY: every tap slice holds at least n >= base + len samples (tap_ptrs checked).
+                acc = tap_op::<FMA>(m[k], unsafe { *p[k].add(base + x) }, acc);
+            }
+            *a = acc;
+        }
+        return;
+    }
     let mut k = 0;
     // without `init` the first group starts from 0 (as a chain from 0 would: 0 + m * x, or fused)
     let mut zero = !init;
@@ -646,16 +659,34 @@ fn even_odd<const K: usize, const SQ3: bool>(job: &Job, list: &[(&[f32], f32)], 
     let (mut eb, mut ob) = ([0f32; CHUNK], [0f32; CHUNK]);
     for (base, len) in chunks(n) {
         let (e, o) = (&mut eb[..len], &mut ob[..len]);
-        for k in 0..K {
-            let (s, mk) = (tap_at(&p, k, base, len), m[k]);
-            let acc = if k % 2 == 0 { &mut *e } else { &mut *o };
-            if k < 2 {
-                for (a, &x) in acc.iter_mut().zip(s) {
-                    *a = mk.mul_add(x, 0.0);
+        if K <= 10 {
+            // one pass: both chains per sample in registers (see `taps_by4`)
+            for x in 0..len {
+                let (mut ev, mut od) = (0f32, 0f32);
+                for k in 0..K {
+                    // SAFETY: every tap slice holds at least n >= base + len samples (tap_ptrs checked).
+                    let v = unsafe { *p[k].add(base + x) };
+                    if k % 2 == 0 {
+                        ev = m[k].mul_add(v, ev);
+                    } else {
+                        od = m[k].mul_add(v, od);
+                    }
                 }
-            } else {
-                for (a, &x) in acc.iter_mut().zip(s) {
-                    *a = mk.mul_add(x, *a);
+                e[x] = ev;
+                o[x] = od;
+            }
+        } else {
+            for k in 0..K {
+                let (s, mk) = (tap_at(&p, k, base, len), m[k]);
+                let acc = if k % 2 == 0 { &mut *e } else { &mut *o };
+                if k < 2 {
+                    for (a, &x) in acc.iter_mut().zip(s) {
+                        *a = mk.mul_add(x, 0.0);
+                    }
+                } else {
+                    for (a, &x) in acc.iter_mut().zip(s) {
+                        *a = mk.mul_add(x, *a);
+                    }
                 }
             }
         }
