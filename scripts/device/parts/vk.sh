@@ -14,6 +14,15 @@ drv() {  # core format chain [extra...]
 }
 hash() { local h=${1#*hash=}; echo "${h%% *}"; }
 fps() { echo "${1##*fps=}"; }
+# check LABEL FORMAT ORACLE_CHAIN VK_CHAIN: the oracle on R81, the vk chain (then a download) on
+# both cores; SAME when all three fingerprints agree
+check() {
+  local label=$1 f=$2 a b r v
+  a=$(drv "$CORE_REF" $f "$3" $S); b=$(drv "$CORE_OURS" $f "$4,std.GPUDownload" $S); r=$(drv "$CORE_REF" $f "$4,std.GPUDownload" $S)
+  [ "$(hash "$a")" = "$(hash "$b")" ] && [ "$(hash "$a")" = "$(hash "$r")" ] && [ "${a:0:2}" = ok ] && v=SAME || v=DIFF
+  printf '%-4s %-10s %s\n' $v $f "$label"
+  [ $v = SAME ] || { echo "  oracle R81: $a"; echo "  vk ours: $b"; echo "  vk R81:  $r"; }
+}
 S="--width 1920 --height 1080 --frames 24"
 echo "--- correctness at 1920x1080 (std on R81 | vk on ours | vk on R81)"
 for c in "YUV420P8 NS.Invert" "YUV420P10 NS.Limiter:min=64.0:max=900.0" "YUV420P8 NS.Levels:min_in=16.0:max_in=235.0:gamma=1.3" \
@@ -26,18 +35,12 @@ for c in "YUV420P8 NS.Invert" "YUV420P10 NS.Limiter:min=64.0:max=900.0" "YUV420P
          "YUV420P10 NS.BoxBlur:hradius=3:vradius=2:hpasses=2" "GrayS NS.BoxBlur:hradius=2:vradius=2" \
          "YUV420P8 NS.Sobel" "GrayS NS.Prewitt:scale=0.5"; do
   set -- $c
-  a=$(drv "$CORE_REF" $1 "${2//NS./std.}" $S); b=$(drv "$CORE_OURS" $1 "${2//NS./vk.},std.GPUDownload" $S); r=$(drv "$CORE_REF" $1 "${2//NS./vk.},std.GPUDownload" $S)
-  [ "$(hash "$a")" = "$(hash "$b")" ] && [ "$(hash "$a")" = "$(hash "$r")" ] && [ "${a:0:2}" = ok ] && v=SAME || v=DIFF
-  printf '%-4s %-10s %s\n' $v $1 "$2"
-  [ $v = SAME ] || { echo "  std R81: $a"; echo "  vk ours: $b"; echo "  vk R81:  $r"; }
+  check "$2" $1 "${2//NS./std.}" "${2//NS./vk.}"
 done
 for c in "YUV420P8|x 3 * 2 /" "YUV420P10|x y + 2 /" "GrayS|x x * 0.5 +" "GrayS|x y max z min"; do
   f=${c%%|*}; e=${c#*|}
   ex="NS.Invert,NS.Expr:@:clips=\$0:clips=\$1:clips=\$0:expr='$e"
-  a=$(drv "$CORE_REF" $f "${ex//NS./std.}" $S); b=$(drv "$CORE_OURS" $f "${ex//NS./vk.},std.GPUDownload" $S); r=$(drv "$CORE_REF" $f "${ex//NS./vk.},std.GPUDownload" $S)
-  [ "$(hash "$a")" = "$(hash "$b")" ] && [ "$(hash "$a")" = "$(hash "$r")" ] && [ "${a:0:2}" = ok ] && v=SAME || v=DIFF
-  printf '%-4s %-10s Expr %s\n' $v $f "$e"
-  [ $v = SAME ] || { echo "  std R81: $a"; echo "  vk ours: $b"; echo "  vk R81:  $r"; }
+  check "Expr $e" $f "${ex//NS./std.}" "${ex//NS./vk.}"
 done
 # the resizers against R81's resize (zimg): integer formats identical
 for c in "YUV420P8 RS.Bicubic:width=1280:height=720" "YUV420P10 RS.Spline36:width=3840:height=2160" \
@@ -45,10 +48,7 @@ for c in "YUV420P8 RS.Bicubic:width=1280:height=720" "YUV420P10 RS.Spline36:widt
          "YUV422P8 RS.Point:width=960:height=540" "YUV420P16 RS.Spline64:width=1440:height=1080:chromaloc_in=2" \
          "YUV444P12 RS.Spline16:width=1918:height=1078:src_top=1.5"; do
   set -- $c
-  a=$(drv "$CORE_REF" $1 "${2//RS./resize.}" $S); b=$(drv "$CORE_OURS" $1 "${2//RS./vk.},std.GPUDownload" $S); r=$(drv "$CORE_REF" $1 "${2//RS./vk.},std.GPUDownload" $S)
-  [ "$(hash "$a")" = "$(hash "$b")" ] && [ "$(hash "$a")" = "$(hash "$r")" ] && [ "${a:0:2}" = ok ] && v=SAME || v=DIFF
-  printf '%-4s %-10s %s\n' $v $1 "$2"
-  [ $v = SAME ] || { echo "  resize R81: $a"; echo "  vk ours: $b"; echo "  vk R81:  $r"; }
+  check "$2" $1 "${2//RS./resize.}" "${2//RS./vk.}"
 done
 echo "--- fps at 1920x1080, 200 frames: vk on ours | vk on R81 | std (CPU) on R81"
 S="--width 1920 --height 1080 --frames 200"
