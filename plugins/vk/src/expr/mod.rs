@@ -132,7 +132,7 @@ fn compile(expr: &str, types: &[St], out: St, max: i64) -> Result<Arc<glsl::Plan
         return Ok(p.clone());
     }
     let mut dag = parse::Dag::default();
-    let (root, depth) = parse::parse(expr, types.len(), &mut dag).map_err(Error::invalid)?;
+    let (root, depth) = parse::parse(expr, types.len(), &mut dag).map_err(|e| Error::invalid(e.to_string()))?;
     let types_owned = types.to_vec();
     let build = move || {
         let mut dag = dag;
