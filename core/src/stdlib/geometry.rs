@@ -82,7 +82,7 @@ pub(super) fn is_gpu(n: &Node) -> bool {
 
 /// R81's message when some clips are GPU resident and others not.
 pub(super) fn residency_mismatch(clips: &[Arc<Node>]) -> Option<String> {
-    let first = is_gpu(&clips[0]);
+    let first = is_gpu(clips.first()?);
     clips.iter().position(|c| is_gpu(c) != first).map(|i| {
         format!("clips are mismatched in residency starting at clip #{i}; all clips must be CPU or all GPU, insert GPUUpload or GPUDownload to make them match")
     })
@@ -118,14 +118,7 @@ pub(super) fn pixel_node(
     requests: Requests,
     make: Make,
 ) -> Result<Arc<Node>, String> {
-    let gpu = is_gpu(&inputs[0]);
-    let inputs = inputs.into_iter().map(|n| if is_gpu(&n) { super::gpu::convert(core, n, false) } else { Ok(n) }).collect::<Result<Vec<_>, _>>()?;
-    let node = gen_node(core, name, vi, inputs, patterns, requests, make);
-    if gpu {
-        super::gpu::convert(core, node, true)
-    } else {
-        Ok(node)
-    }
+    super::util::on_host(core, inputs, |inputs| gen_node(core, name, vi, inputs, patterns, requests, make))
 }
 
 /// Strictly spatial when the output is as long as the input.

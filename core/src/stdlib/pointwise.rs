@@ -391,6 +391,9 @@ pub(crate) fn pointwise_node(
     inputs: Vec<Arc<Node>>,
     make: impl Fn(i32, &[Arc<Frame>], &Arc<Core>) -> Result<Arc<Frame>, String> + Send + Sync + 'static,
 ) -> Result<Arc<Node>, String> {
+    if let Some(m) = super::geometry::residency_mismatch(&inputs) {
+        return Err(m);
+    }
     util::on_host(core, inputs, |inputs| {
         let lens: Vec<i32> = inputs.iter().map(|n| n.num_frames()).collect();
         let deps = inputs.iter().map(|n| (n.clone(), rpStrictSpatial)).collect();

@@ -398,6 +398,9 @@ fn plane_stats(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Strin
     let with_b = clipb.is_some();
     let mut given = vec![clipa];
     given.extend(clipb);
+    if let Some(m) = super::geometry::residency_mismatch(&given) {
+        return Err(m);
+    }
     // the statistics are computed in host memory: GPU clips are downloaded for it (and the
     // frames, with their new properties, uploaded again)
     let node = super::util::on_host(core, given, |inputs| {

@@ -222,9 +222,6 @@ pub fn make_node(core: &Arc<Core>, name: &str, info: MediaInfo, filter: Box<dyn 
 /// it takes GPU resident clips as R81's std does for its `vnode:all` arguments: such inputs are
 /// downloaded for it, and its output goes back to the GPU when its first input was there.
 pub fn on_host(core: &Arc<Core>, inputs: Vec<Arc<Node>>, build: impl FnOnce(Vec<Arc<Node>>) -> Arc<Node>) -> Result<Arc<Node>, String> {
-    if let Some(m) = (!inputs.is_empty()).then(|| super::geometry::residency_mismatch(&inputs)).flatten() {
-        return Err(m);
-    }
     let gpu = inputs.first().is_some_and(|n| n.residency() == nrGPU);
     let inputs = inputs.into_iter().map(|n| if n.residency() == nrGPU { super::gpu::convert(core, n, false) } else { Ok(n) }).collect::<Result<Vec<_>, _>>()?;
     let node = build(inputs);
