@@ -22,7 +22,7 @@ use common::{core_name, our_core, reference_core};
 use vsvk_tests::reference;
 use vsvk_tests::vk::{self, half_to_f32};
 
-/// One run over 2 noise frames of `format` at `w` x `h` (seed 5), `pre` steps first.
+/// One run of `steps` over 2 noise frames of `format` at `w` x `h` (seed 5), samples dumped to `dump` if given.
 fn drive(core: &Path, format: &str, (w, h): (u32, u32), steps: &str, dump: Option<&Path>) -> Result<String, String> {
     vk::drive(core, format, (w, h), 2, 5, steps, dump).map_err(|e| format!("{} {steps} ({format}): {e}", core_name(core)))
 }
