@@ -91,6 +91,16 @@ pub fn exact(format: &str, steps: &str) {
     }
 }
 
+/// The float samples of a dump (`--dump`), half floats widened.
+pub fn float_samples(path: &Path, half: bool) -> Vec<f32> {
+    let b = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    if half {
+        b.chunks_exact(2).map(|c| half_to_f32(u16::from_le_bytes([c[0], c[1]]))).collect()
+    } else {
+        b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+    }
+}
+
 /// A half float's value (for reading dumps).
 pub fn half_to_f32(h: u16) -> f32 {
     let (s, e, m) = ((h >> 15) as u32, ((h >> 10) & 0x1f) as u32, (h & 0x3ff) as u32);

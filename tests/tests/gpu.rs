@@ -172,9 +172,9 @@ fn same_within_ulps(plugins: &[&str], steps: &str) {
         let file = dir.join(format!("dump-{tag}-{}", std::process::id()));
         let dump = ["--threads", "1", "--dump", file.to_str().expect("utf-8 path")];
         chain(core, "GrayS", plugins, steps, &[], &dump).unwrap_or_else(|e| panic!("{e}"));
-        let bytes = std::fs::read(&file).unwrap_or_else(|e| panic!("{steps}: cannot read the dump: {e}"));
+        let samples = vsvk_tests::vk::float_samples(&file, false);
         let _ = std::fs::remove_file(&file);
-        bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect()
+        samples
     };
     let ours = samples(&our_core(), steps, "ours");
     let theirs = samples(&reference_core(), steps, "r81");

@@ -14,17 +14,7 @@ use std::path::Path;
 
 use common::{core_name, our_core, reference_core};
 use vsvk_tests::reference;
-use vsvk_tests::vk::{both, drive as drive_sized, drive3 as drive, exact, half_to_f32};
-
-/// Float samples of a dump (halves widened).
-fn samples(path: &Path, half: bool) -> Vec<f32> {
-    let b = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    if half {
-        b.chunks_exact(2).map(|c| half_to_f32(u16::from_le_bytes([c[0], c[1]]))).collect()
-    } else {
-        b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
-    }
-}
+use vsvk_tests::vk::{both, drive as drive_sized, drive3 as drive, exact, float_samples as samples};
 
 /// vk against std on a float format: the largest difference of any sample, which must be at
 /// most `bound`; returned so the caller can say what it was.

@@ -20,7 +20,7 @@ use std::path::Path;
 
 use common::{core_name, our_core, reference_core};
 use vsvk_tests::reference;
-use vsvk_tests::vk::{self, half_to_f32};
+use vsvk_tests::vk::{self, float_samples};
 
 /// One run of `steps` over 2 noise frames of `format` at `w` x `h` (seed 5), samples dumped to `dump` if given.
 fn drive(core: &Path, format: &str, (w, h): (u32, u32), steps: &str, dump: Option<&Path>) -> Result<String, String> {
@@ -96,16 +96,6 @@ fn chroma_siting_and_colour_properties_as_resize() {
     identical("Gray8", (64, 48), "std.SetFrameProps:_Range=1", "Spline16:width=40:height=30");
 }
 
-/// The samples `drive` dumped, as f64.
-fn samples(file: &Path, half: bool) -> Vec<f64> {
-    let bytes = std::fs::read(file).unwrap_or_else(|e| panic!("cannot read {}: {e}", file.display()));
-    if half {
-        bytes.chunks_exact(2).map(|b| half_to_f32(u16::from_le_bytes([b[0], b[1]])) as f64).collect()
-    } else {
-        bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]) as f64).collect()
-    }
-}
-
 #[test]
 fn float_formats_within_bound() {
     // single: 8 ulps of 1.0; half: 2 ulps of 1.0 (the largest seen on lavapipe is half that)
@@ -120,11 +110,11 @@ fn float_formats_within_bound() {
             let (r, v) = chains("", call);
             let want_file = dir.join(format!("r81-{}", std::process::id()));
             drive(&reference_core(), format, (64, 48), &r, Some(&want_file)).unwrap_or_else(|e| panic!("{e}"));
-            let want = samples(&want_file, half);
+            let want: Vec<f64> = float_samples(&want_file, half).into_iter().map(f64::from).collect();
             for core in [our_core(), reference_core()] {
                 let got_file = dir.join(format!("vk-{}", std::process::id()));
                 drive(&core, format, (64, 48), &v, Some(&got_file)).unwrap_or_else(|e| panic!("{e}"));
-                let got = samples(&got_file, half);
+                let got: Vec<f64> = float_samples(&got_file, half).into_iter().map(f64::from).collect();
                 assert_eq!(got.len(), want.len(), "{} {v} on {format}: sample count", core_name(&core));
                 let worst = got.iter().zip(&want).map(|(a, b)| if a == b { 0.0 } else { (a - b).abs() }).fold(0.0, f64::max);
                 let bound = if half { HALF } else { SINGLE };
