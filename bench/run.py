@@ -108,6 +108,11 @@ def blank(fmt, res, frames, gpu=False):
     return s + (":gpu=1" if gpu else "")
 
 
+# Frames let in before the clock starts: more than the driver keeps requested at once (2 x 16
+# threads on the H200), so that first-touch allocations of host and VRAM buffers, which each core
+# makes once per frame in flight, are not timed as the chain's speed.
+WARMUP = 40
+
 TINY = ["--width", "16", "--height", "16", "--format", "Gray8", "--frames", "1"]
 
 STD_FILTERS = [  # (short name, format, steps)
@@ -160,31 +165,31 @@ def all_cases():
     for name, fmt, steps in STD_FILTERS:
         args, loop = noise_source(fmt, "1080p", "{frames}")
         cases.append(Case(f"std/{name.replace(' ', '-').lower()}", f"{name}, {fmt} 1080p", loop + "," + steps, args,
-                          frames=60, warmup=3))
+                          frames=60, warmup=WARMUP))
     for res in ("1080p", "2160p"):
         for fmt in ("YUV420P8", "YUV420P16"):
             w, h = RES[res]
             b = frame_bytes(fmt, w, h)
             bits = FORMATS[fmt][2]
             cases.append(Case(f"bw/updown-{res}-{bits}", f"upload+download, {fmt} {res}", blank(fmt, res, "{frames}") + ",std.GPUUpload,std.GPUDownload",
-                              TINY, frames=200, warmup=10, bytes_per_frame=b, directions=2))
+                              TINY, frames=200, warmup=WARMUP, bytes_per_frame=b, directions=2))
             cases.append(Case(f"bw/up-{res}-{bits}", f"upload only, {fmt} {res}", blank(fmt, res, "{frames}") + ",std.GPUUpload",
-                              TINY, frames=200, warmup=10, bytes_per_frame=b, directions=1))
+                              TINY, frames=200, warmup=WARMUP, bytes_per_frame=b, directions=1))
             cases.append(Case(f"bw/down-{res}-{bits}", f"download only, {fmt} {res}", blank(fmt, res, "{frames}", gpu=True) + ",std.GPUDownload",
-                              TINY, frames=200, warmup=10, bytes_per_frame=b, directions=1))
+                              TINY, frames=200, warmup=WARMUP, bytes_per_frame=b, directions=1))
     for res in ("1080p", "2160p"):
         for name, fmt, plugin, steps in GPU_FILTERS:
             args, loop = noise_source(fmt, res, "{frames}")
             w, h = RES[res]
             cases.append(Case(f"gpu/{name.split('.')[1].lower()}-{res}", f"{name}, {fmt} {res}",
                               f"{loop},std.GPUUpload,{steps},std.GPUDownload", args, plugins=["@gpu/" + plugin],
-                              frames=20, warmup=3, bytes_per_frame=frame_bytes(fmt, w, h), directions=2))
+                              frames=20, warmup=WARMUP, bytes_per_frame=frame_bytes(fmt, w, h), directions=2))
         for name, fmt, fn, steps in VK_FILTERS:
             args, loop = noise_source(fmt, res, "{frames}")
             w, h = RES[res]
             cases.append(Case(f"gpu/{name.replace(' ', '-').replace('.', '-').lower()}-{res}", f"{name}, {fmt} {res}",
                               f"{loop},std.GPUUpload,{steps},std.GPUDownload", args, plugins=["@vk"], needs_vk=fn,
-                              frames=20, warmup=3, bytes_per_frame=frame_bytes(fmt, w, h), directions=2))
+                              frames=20, warmup=WARMUP, bytes_per_frame=frame_bytes(fmt, w, h), directions=2))
     # VRAM: four temporal KNLMeans (d=1 reads n-1, n, n+1) in a row; 256 MB is both cores' floor
     chain = "std.GPUUpload" + ",knlmvk.KNLMeans:d=1:a=1:s=1:h=1.2" * 4 + ",std.GPUDownload"
     for res in ("1080p",):
@@ -193,7 +198,7 @@ def all_cases():
             env = {"VS_VULKAN_MAX_VRAM_MB": str(lim)} if lim else {}
             cases.append(Case(f"vram/knlm4-{res}-{'256mb' if lim else 'default'}",
                               f"4 x KNLMeans d=1, YUV420P8 {res}, VRAM limit {str(lim) + ' MB' if lim else 'default'}",
-                              f"{loop},{chain}", args, env=env, plugins=["@gpu/libknlmvulkan.so"], frames=20, warmup=3,
+                              f"{loop},{chain}", args, env=env, plugins=["@gpu/libknlmvulkan.so"], frames=20, warmup=WARMUP,
                               vram=True))
     return cases
 

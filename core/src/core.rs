@@ -141,5 +141,8 @@ impl Drop for Core {
             p.unload(keep_loaded);
         }
         self.log.clear();
+        if crate::stats::enabled() {
+            eprint!("{}", crate::stats::report());
+        }
     }
 }

@@ -108,6 +108,7 @@ impl Buffer {
     fn allocate(len: usize, stats: &Arc<MemStats>, zeroed: bool) -> Buffer {
         let ptr = match stats.take(len) {
             Some(p) => {
+                crate::stats::count(crate::stats::Stat::HostReuse);
                 if zeroed {
                     // SAFETY: a pooled allocation of `len` bytes, owned by us now.
                     unsafe { std::ptr::write_bytes(p.as_ptr(), 0, len) };
@@ -115,6 +116,7 @@ impl Buffer {
                 p
             }
             None => {
+                let _t = crate::stats::time(crate::stats::Stat::HostNew);
                 let layout = Self::layout(len);
                 // SAFETY: the layout has non-zero size.
                 let raw = unsafe { alloc::alloc_zeroed(layout) };

@@ -17,4 +17,5 @@ pub mod node;
 pub mod plugin;
 pub mod resize; pub mod text;
 pub mod scheduler;
+pub mod stats;
 pub mod stdlib;

@@ -17,6 +17,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader ||
 for part in "$@"; do
   mkdir -p "$OUT/$part"
   echo "=== $part $(date +%T)"
-  timeout ${PART_TIMEOUT:-300} bash "scripts/device/parts/$part.sh" "$OUT/$part" 2>&1 | tee "$OUT/$part/log.txt" | tail -60
+  t=PART_TIMEOUT_$part  # a part's own limit, else PART_TIMEOUT, else 300 s
+  timeout ${!t:-${PART_TIMEOUT:-300}} bash "scripts/device/parts/$part.sh" "$OUT/$part" 2>&1 | tee "$OUT/$part/log.txt" | tail -60
   echo "=== $part rc=${PIPESTATUS[0]} $(date +%T)"
 done

@@ -22,6 +22,8 @@
  *                      and GPU resident frames may end the chain)
  *   --warmup N         start the clock once the first N frames are in (default 0: at the first
  *                      request); fps counts the frames after them
+ *   --timing           also print, on stderr, each node's processing time (setCoreNodeTiming and
+ *                      getNodeProcessingTime: where a chain's time goes, on either core)
  *   --vram             also print vram_peak=<bytes>, the most getVulkanCoreInfo's `allocated`
  *                      showed after any frame, and vram_limit=<bytes> (only in a build that found
  *                      <vulkan/vulkan_core.h>: bench/run.py builds it with the Vulkan headers)
@@ -196,7 +198,7 @@ typedef struct {
     int nplugins;
     int threads, requests, sync, frame_hashes, show_props, audio, use_float;
     const char *dump, *maxcpu;
-    int no_hash, warmup, vram;
+    int no_hash, warmup, vram, timing;
     int64_t width, height, frames, seed, samples, samplerate, channels, bits;
     const char *format;
 } Options;
@@ -242,6 +244,7 @@ static void parse_options(int argc, char **argv, Options *o) {
         else if (!strcmp(a, "--no-hash")) o->no_hash = 1;
         else if (!strcmp(a, "--warmup")) { WANT(); o->warmup = (int)number(a, v); }
         else if (!strcmp(a, "--vram")) o->vram = 1;
+        else if (!strcmp(a, "--timing")) o->timing = 1;
         else if (a[0] == '-' && a[1] == '-') fail("unknown option %s", a);
         else if (positional == 0) { o->lib = a; positional++; }
         else if (positional == 1) { o->chain = a; positional++; }
@@ -559,6 +562,7 @@ int main(int argc, char **argv) {
     if (!core) fail("createCore failed");
     api->addLogHandler(log_to_stderr, NULL, NULL, core);
     int threads = api->setThreadCount(o.threads, core);
+    if (o.timing) api->setCoreNodeTiming(core, 1);
 
     if (o.maxcpu) {
         VSMap *a = api->createMap();
@@ -678,6 +682,9 @@ int main(int argc, char **argv) {
 
     int timed = o.warmup > 0 && o.warmup < total ? total - o.warmup : total;
     if (o.no_hash) h = 0;
+    for (int i = 0; o.timing && i < made.count; i++)
+        fprintf(stderr, "timing %d %s %.1f ms\n", i, api->getNodeName(made.nodes[i]),
+                (double)api->getNodeProcessingTime(made.nodes[i], 0) / 1e6);
     printf("ok hash=%016llx frames=%d clip=%s threads=%d fps=%.2f", (unsigned long long)h, total, clip, threads,
            secs > 0 ? timed / secs : 0.0);
     if (o.vram) printf(" vram_peak=%lld vram_limit=%lld", (long long)vram_peak, (long long)vram_limit);

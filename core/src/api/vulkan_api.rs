@@ -585,6 +585,7 @@ fn drain_result(call: &str, o: crate::gpu::exec::WaitOutcome, e: E, s: c_int) ->
 unsafe extern "C" fn gpu_exec_pool_wait_idle(p: Pool, e: E, s: c_int) -> c_int {
     guard("gpuExecPoolWaitIdle", || {
         let pool = exec_pool("gpuExecPoolWaitIdle", p);
+        let _t = crate::stats::time(crate::stats::Stat::PluginWait);
         drain_result("gpuExecPoolWaitIdle", pool.wait_idle("gpuExecPoolWaitIdle"), e, s)
     })
 }
@@ -592,6 +593,7 @@ unsafe extern "C" fn gpu_exec_pool_wait_idle(p: Pool, e: E, s: c_int) -> c_int {
 unsafe extern "C" fn gpu_exec_wait_value(p: Pool, value: u64, e: E, s: c_int) -> c_int {
     guard("gpuExecWaitValue", || {
         let pool = exec_pool("gpuExecWaitValue", p);
+        let _t = crate::stats::time(crate::stats::Stat::PluginWait);
         drain_result("gpuExecWaitValue", pool.wait_value(value), e, s)
     })
 }
@@ -759,6 +761,7 @@ unsafe extern "C" fn wait_gpu_frame(f: F, e: E, s: c_int) -> c_int {
         frame("waitGPUFrame", f);
         // SAFETY: a live frame.
         let fr = unsafe { Frame::clone_raw(f) };
+        let _t = crate::stats::time(crate::stats::Stat::PluginWait);
         match crate::gpu::export::wait_frame(&fr) {
             Ok(()) => 0,
             Err((code, m)) => {

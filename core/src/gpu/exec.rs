@@ -287,11 +287,15 @@ impl PoolInner {
                         "gpuExecAcquire called by a thread already holding a context of this pool; submit or abandon it first".to_string()
                     });
                 }
+                let _t = crate::stats::time(crate::stats::Stat::AcquireWait);
                 self.cv.wait(&mut st);
             }
         };
         if let Some(v) = wait_for {
-            if let WaitOutcome::Lost = wait_value(&self.dev, self.timeline.sem, v) {
+            let t = crate::stats::time(crate::stats::Stat::AcquireWait);
+            let waited = wait_value(&self.dev, self.timeline.sem, v);
+            drop(t);
+            if let WaitOutcome::Lost = waited {
                 self.release_slot_owner(idx);
                 return Err(DEVICE_LOST.into());
             }
@@ -454,6 +458,7 @@ impl PoolInner {
             drop(writes);
             return fail(self, retained, format!("vkQueueSubmit2 failed: {DEVICE_LOST}"));
         }
+        let t = crate::stats::time(crate::stats::Stat::Submit);
         let result = self.queue.with(|q| {
             // Checked under the queue lock: a loss (a simulated one included) is final, and the
             // driver would refuse the submission.
@@ -470,6 +475,7 @@ impl PoolInner {
             let r = unsafe { self.dev.device.queue_submit2(q, &[submit], vk::Fence::null()) };
             r.map(|_| value)
         });
+        drop(t);
         let value = match result {
             Ok(v) => v,
             Err(r) => {
@@ -611,6 +617,7 @@ fn oldest_inflight(dev: &Device) -> Option<(Arc<PoolInner>, u64)> {
 fn gate_inflight(dev: &Arc<Device>) {
     let budget = (dev.pool.limit.load(Ordering::Relaxed) / 4).max(super::device::LIMIT_FLOOR);
     let mut rounds = 0;
+    let _t = (dev.inflight_bytes.load(Ordering::Acquire) > budget).then(|| crate::stats::time(crate::stats::Stat::InflightGate));
     while dev.inflight_bytes.load(Ordering::Acquire) > budget && rounds < 64 {
         rounds += 1;
         sweep_all(dev);

@@ -238,8 +238,10 @@ impl Pool {
         if let Some(mut b) = self.buckets.lock().get_mut(&key).and_then(Vec::pop) {
             self.bucketed.fetch_sub(b.region.size() as i64, Ordering::Relaxed);
             b.size = size;
+            crate::stats::count(crate::stats::Stat::VramReuse);
             return Ok(b);
         }
+        let _t = crate::stats::time(crate::stats::Stat::VramNew);
         let ci = self.buffer_info(key.0, usage);
         // SAFETY: a valid create info.
         let buffer = unsafe { dev.create_buffer(&ci, None) }.map_err(|r| format!("vkCreateBuffer failed (VkResult {})", r.as_raw()))?;

@@ -12,6 +12,7 @@ use super::frame::{gpu_plane, new_frame};
 use super::GpuBuffer;
 use crate::core::Core;
 use crate::frame::Frame;
+use crate::stats::{self, Stat};
 use vsvk_plugin_api::vulkan::vqTransfer;
 
 /// One filter instance's transfer machinery: an exec pool on the transfer queue.
@@ -69,6 +70,7 @@ impl Transfer {
         let np = dst.num_planes();
         let all_mapped = self.direct() && (0..np).all(|p| gpu_plane(&dst, p as i32).and_then(|g| g.mapped()).is_some());
         if all_mapped {
+            let _t = stats::time(Stat::UploadCopy);
             for p in 0..np {
                 let g = gpu_plane(&dst, p as i32).expect("GPU plane");
                 let (s, d) = (&src.planes()[p], &dst.planes()[p]);
@@ -81,6 +83,7 @@ impl Transfer {
             // Host written: ready now (NULL producers).
             return Ok(dst);
         }
+        let _t = stats::time(Stat::UploadStaged);
         let slot = self.pool.acquire()?;
         for p in 0..np {
             let g = gpu_plane(&dst, p as i32).expect("GPU plane");
@@ -170,11 +173,15 @@ impl Transfer {
         host_barrier(&self.dev, slot.cb);
         self.pool.reads_frame_internal(slot, src.clone());
         let v = self.pool.submit(slot)?;
-        match self.pool.wait_value(v) {
+        let t = stats::time(Stat::DownloadWait);
+        let waited = self.pool.wait_value(v);
+        drop(t);
+        match waited {
             WaitOutcome::Done => {}
             WaitOutcome::Lost => return Err(super::DEVICE_LOST.into()),
             WaitOutcome::Failed(e) => return Err(format!("GPU filter: the readback did not complete: {e}")),
         }
+        let _t = stats::time(Stat::DownloadCopy);
         for (p, staging) in stagings.iter().enumerate() {
             let (s, d) = (&src.planes()[p], &dst.planes()[p]);
             let row = d.width as usize * vf.bytesPerSample as usize;

@@ -41,6 +41,31 @@ if [ "${PROFILE_SET:-gpu}" = std ]; then
   done
   exit 0
 fi
+if [ "${PROFILE_SET:-gpu}" = stats ]; then
+  # Per node time (driver --timing: getNodeProcessingTime on both cores) and our core's host-side
+  # steps (VSVK_STATS: copies, GPU waits, VRAM and host buffer allocations) for the GPU chains
+  # where vsvk trails R81, long runs with 40 frames of warm-up; then pool and request variations.
+  one() {  # label env... -- core plugin format WxH frames chain [driver options]
+    local label=$1; shift; local envs=(); while [ "$1" != -- ]; do envs+=("$1"); shift; done; shift
+    local core=$1 plugin=$2 fmt=$3 size=$4 frames=$5 chain=$6; shift 6
+    echo "=== $label"
+    TIMEFORMAT="cpu: wall %R s, user %U s, sys %S s"
+    time env "${envs[@]}" "$D" "$core" --plugin "$N" --plugin "$plugin" --no-hash --timing --warmup 40 --width ${size%x*} --height ${size#*x} \
+      --format $fmt --frames 1 "$@" "std.Loop:times=$frames,std.GPUUpload,$chain,std.GPUDownload" 2>&1 | grep -v "^\[" | tail -16
+  }
+  G=$PLUGINS/vsfeel/libvsfeel.so K=$PLUGINS/libknlmvulkan.so V=$OURS/libvsvk_vk.so
+  for c in "gauss2160 $G GrayS 3840x2160 400 vsfeel.GaussBlur" "gauss1080 $G GrayS 1920x1080 1500 vsfeel.GaussBlur" \
+           "expr2160 $V YUV420P8 3840x2160 1000 vk.Expr:@clips:expr='x_3_*_2_/" "knlm2160 $K YUV420P8 3840x2160 200 knlmvk.KNLMeans:h=1.2"; do
+    set -- $c; ch=${6//_/ }
+    one "$1 ours" VSVK_STATS=1 -- "$CORE_OURS" $2 $3 $4 $5 "$ch"
+    one "$1 R81" X=1 -- "$CORE_REF" $2 $3 $4 $5 "$ch"
+  done
+  one "gauss2160 ours pool 16 GB" VSVK_STATS=1 VSVK_FRAME_POOL_MB=16384 -- "$CORE_OURS" $G GrayS 3840x2160 400 vsfeel.GaussBlur
+  one "gauss2160 ours 8 requests" VSVK_STATS=1 -- "$CORE_OURS" $G GrayS 3840x2160 400 vsfeel.GaussBlur --requests 8
+  one "gauss2160 R81 8 requests" X=1 -- "$CORE_REF" $G GrayS 3840x2160 400 vsfeel.GaussBlur --requests 8
+  one "gauss2160 ours compute-queue copies" VSVK_STATS=1 VSVK_TRANSFER_QUEUE=compute -- "$CORE_OURS" $G GrayS 3840x2160 400 vsfeel.GaussBlur
+  exit 0
+fi
 if [ "${PROFILE_SET:-gpu}" = pool ]; then
   # the frame-buffer pool's cap against vsvk's 2160p float chain (bimodal / 0.4x R81 in the bench)
   for mb in 1024 4096 16384; do
