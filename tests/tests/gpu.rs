@@ -471,3 +471,35 @@ fn a_bad_injection_value_is_named() {
     let out = run(cmd, LIMIT);
     assert!(out.stdout.contains("VSVK_INJECT_DEVICE_LOST=\"soon\"") || out.stderr.contains("VSVK_INJECT_DEVICE_LOST=\"soon\""), "{}", out.describe());
 }
+
+/// VSVK_STATS and the driver's --timing are what the H200 profile reads: each staged step is
+/// counted once per frame, nothing is printed without the variable, and R81 reports node times too.
+#[test]
+fn stats_and_node_timing_report_every_frame() {
+    let run_with = |core: &Path, env: &[(&str, &str)]| {
+        let mut cmd = Command::new(program(DRIVER));
+        gpu_env(&mut cmd);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        cmd.arg(core).arg("--plugin").arg(program(NOISE)).args(["--width", "64", "--height", "48", "--frames", "6", "--format", "YUV420P8", "--timing"]);
+        cmd.arg("std.GPUUpload,std.GPUDownload");
+        let out = run(cmd, LIMIT);
+        assert!(out.success(), "{}", out.describe());
+        out.stderr
+    };
+    let count = |err: &str, step: &str| -> Option<u64> {
+        err.lines().find_map(|l| l.strip_prefix("vsvk stats: ")?.strip_prefix(step)?.split_whitespace().next()?.parse().ok())
+    };
+    let err = run_with(&our_core(), &[("VSVK_STATS", "1"), ("VS_VULKAN_FORCE_STAGING", "1")]);
+    for step in ["upload staged", "download wait", "download copy"] {
+        assert_eq!(count(&err, step), Some(6), "{step} in:\n{err}");
+    }
+    assert_eq!(count(&err, "upload copy"), None, "a staged upload is not a direct copy:\n{err}");
+    let quiet = run_with(&our_core(), &[]);
+    assert!(!quiet.contains("vsvk stats"), "{quiet}");
+    for (core, err) in [(our_core(), quiet), (reference_core(), run_with(&reference_core(), &[]))] {
+        let nodes: Vec<&str> = err.lines().filter_map(|l| l.strip_prefix("timing ")).map(|l| l.split_whitespace().nth(1).unwrap_or("")).collect();
+        assert_eq!(nodes, ["Noise", "GPUUpload", "GPUDownload"], "{}:\n{err}", core_name(&core));
+    }
+}
