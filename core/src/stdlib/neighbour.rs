@@ -331,7 +331,7 @@ fn convolution(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Strin
             }
         }
     }
-    let job = conv::Job {
+    let mut job = conv::Job {
         mode,
         taps,
         mi,
@@ -342,7 +342,9 @@ fn convolution(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Strin
         max: max_value(&fmt),
         path: cpu_path(core),
         half: false,
+        fin16: None,
     };
+    job.fin16 = conv::find_fin16(&job);
     let node = make_filter(core, "Convolution", &c, move |src, dst, p| {
         conv::run(&job, frame_kind(src), src, dst, p);
         Ok(())

@@ -44,6 +44,9 @@ pub struct Job {
     pub path: Path,
     /// Samples are half floats (worked on as single precision).
     pub half: bool,
+    /// The integer finish of 16-bit sums, where one reproduces the single-precision one (see
+    /// `find_fin16`).
+    pub fin16: Option<Fin16>,
 }
 
 // ---- integer ------------------------------------------------------------------------------------
@@ -84,6 +87,286 @@ impl Acc for i64 {
     }
 }
 
+/// A 16-bit sum that wraps: exact whenever the final sum fits 16 bits, whatever the partial sums
+/// (arithmetic modulo 2^16), so 8-bit kernels whose sums fit run twice as wide as in 32 bits.
+#[derive(Clone, Copy, Default)]
+pub struct W16(i16);
+impl std::ops::AddAssign for W16 {
+    #[inline(always)]
+    fn add_assign(&mut self, o: W16) {
+        self.0 = self.0.wrapping_add(o.0);
+    }
+}
+impl Acc for W16 {
+    #[inline(always)]
+    fn row<T: ConvPx>(job: &Job, taps: &[ITap<T>], acc: &mut [W16], out: &mut [T]) {
+        T::row_w16(job, taps, acc, out)
+    }
+    #[inline(always)]
+    fn prod(m: i32, v: i32) -> W16 {
+        W16((m as i16).wrapping_mul(v as i16))
+    }
+    #[inline(always)]
+    fn to_f32(self) -> f32 {
+        self.0 as f32
+    }
+}
+
+/// Whether every sum of the kernel (each pass of a separable one) fits 16 signed bits.
+fn fits_i16(job: &Job) -> bool {
+    let pos: i64 = job.mi.iter().filter(|&&m| m > 0).map(|&m| m as i64).sum();
+    let neg: i64 = job.mi.iter().filter(|&&m| m < 0).map(|&m| -(m as i64)).sum();
+    pos * job.max as i64 <= i16::MAX as i64 && neg * job.max as i64 <= -(i16::MIN as i64)
+}
+
+/// How a 16-bit sum becomes an output sample in 16-bit integer arithmetic. A candidate is kept
+/// only if it gives the single-precision finish's result (`fin_int`) for every sum the kernel can
+/// produce, so either way the output is the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fin16 {
+    /// Divided by 2^k, rounded to nearest even, plus c.
+    Shift { k: u32, c: i16 },
+    /// Times a / 2^15, rounded half up, plus c.
+    MulHrs { a: i16, c: i16 },
+}
+
+/// `f` applied to sum `s`, made positive unless saturating, clamped to 0..=max.
+#[inline(always)]
+fn fin16_apply<const SAT: bool>(f: Fin16, s: i16, max: i16) -> i16 {
+    let t = match f {
+        Fin16::Shift { k: 0, c } => s.wrapping_add(c),
+        Fin16::Shift { k, c } => {
+            let half = (1i16 << (k - 1)) - 1;
+            (s.wrapping_add(half).wrapping_add((s >> k) & 1) >> k).wrapping_add(c)
+        }
+        Fin16::MulHrs { a, c } => ((((s as i32) * (a as i32) + (1 << 14)) >> 15) as i16).wrapping_add(c),
+    };
+    let t = if SAT { t } else { t.wrapping_abs() };
+    t.clamp(0, max)
+}
+
+/// The integer finish for a kernel whose sums fit 16 bits (`fits_i16`), if one matches.
+pub fn find_fin16(job: &Job) -> Option<Fin16> {
+    if !fits_i16(job) {
+        return None;
+    }
+    let max = job.max as i64;
+    let lo = -job.mi.iter().filter(|&&m| m < 0).map(|&m| -(m as i64)).sum::<i64>() * max;
+    let hi = job.mi.iter().filter(|&&m| m > 0).map(|&m| m as i64).sum::<i64>() * max;
+    let (rdiv, bias, maxf) = (job.rdiv, job.bias, job.max as f32);
+    let c = bias.round();
+    if !(-32768.0..=32767.0).contains(&c) {
+        return None;
+    }
+    let c = c as i16;
+    let mut cands = Vec::new();
+    for k in 0..15 {
+        if rdiv == 1.0 / (1u32 << k) as f32 {
+            cands.push(Fin16::Shift { k, c });
+        }
+    }
+    let a = (rdiv as f64 * 32768.0).round();
+    if a.abs() <= 32767.0 && a != 0.0 {
+        cands.push(Fin16::MulHrs { a: a as i16, c });
+    }
+    cands.into_iter().find(|&f| {
+        (lo..=hi).all(|s| {
+            let want = fin_int::<u16, i32>(s as i32, rdiv, bias, maxf, job.saturate).get();
+            let got = if job.saturate {
+                fin16_apply::<true>(f, s as i16, job.max as i16)
+            } else {
+                fin16_apply::<false>(f, s as i16, job.max as i16)
+            };
+            got as i32 == want
+        })
+    })
+}
+
+/// One output row of a kernel whose sums fit 16 bits.
+#[inline(always)]
+fn w16_row<T: IntPx>(job: &Job, taps: &[ITap<T>], acc: &mut [W16], out: &mut [T]) {
+    macro_rules! call {
+        ($k:literal) => {
+            w16_k::<T, $k>(job, taps, out)
+        };
+    }
+    if !with_k!(taps.len(), call, [1, 2, 3, 4, 5, 6, 7, 8, 9]) {
+        int_row::<T, W16>(job, taps, acc, out)
+    }
+}
+
+/// All K taps summed in 16 bits and finished in one pass, through `job.fin16` where there is one.
+#[inline(always)]
+fn w16_k<T: IntPx, const K: usize>(job: &Job, taps: &[ITap<T>], out: &mut [T]) {
+    let Some(f) = job.fin16 else {
+        return fused_k::<T, W16, K>(job, taps, out);
+    };
+    let n = out.len();
+    let p = tap_ptrs::<T, K>(taps, n);
+    let m: [i16; K] = std::array::from_fn(|k| taps[k].1 as i16);
+    let max = job.max as i16;
+    #[cfg(target_arch = "x86_64")]
+    if T::BITS == 8 {
+        // (the compiler widens the portable loop below to 32 bits: half the samples per vector)
+        let p8: [*const u8; K] = std::array::from_fn(|k| p[k].cast::<u8>());
+        let o8 = out.as_mut_ptr().cast::<u8>();
+        let done = if super::plane::has_avx512() {
+            // SAFETY: the CPU has AVX-512 F/BW/VL (checked); every tap holds n samples and out
+            // n (tap_ptrs checked), T is u8 (8 bits).
+            unsafe { x86::w16_u8_avx512::<K>(&p8, &m, f, job.saturate, o8, n) }
+        } else if super::plane::has_avx2() {
+            // SAFETY: as above, with AVX2.
+            unsafe { x86::w16_u8_avx2::<K>(&p8, &m, f, job.saturate, o8, n) }
+        } else {
+            0
+        };
+        if done > 0 {
+            let p: [*const T; K] = std::array::from_fn(|k| p[k].wrapping_add(done));
+            return w16_tail::<T, K>(&p, &m, f, job.saturate, max, &mut out[done..]);
+        }
+    }
+    w16_tail::<T, K>(&p, &m, f, job.saturate, max, out)
+}
+
+/// The portable loop of `w16_k` (also the tail after the vector loops).
+#[inline(always)]
+fn w16_tail<T: IntPx, const K: usize>(p: &[*const T; K], m: &[i16; K], f: Fin16, saturate: bool, max: i16, out: &mut [T]) {
+    let n = out.len();
+    macro_rules! go {
+        ($sat:literal, $f:expr) => {{
+            let f = $f;
+            for x in 0..n {
+                let mut s = 0i16;
+                for k in 0..K {
+                    // SAFETY: every tap slice holds at least n samples (tap_ptrs checked).
+                    s = s.wrapping_add(m[k].wrapping_mul(unsafe { *p[k].add(x) }.get() as i16));
+                }
+                out[x] = T::put(fin16_apply::<$sat>(f, s, max) as i32);
+            }
+        }};
+    }
+    // one loop per variant, so the choice is not made per sample
+    match (saturate, f) {
+        (true, Fin16::Shift { k: 0, c }) => go!(true, Fin16::Shift { k: 0, c }),
+        (true, Fin16::Shift { k, c }) => go!(true, Fin16::Shift { k: k.max(1), c }),
+        (true, Fin16::MulHrs { a, c }) => go!(true, Fin16::MulHrs { a, c }),
+        (false, Fin16::Shift { k: 0, c }) => go!(false, Fin16::Shift { k: 0, c }),
+        (false, Fin16::Shift { k, c }) => go!(false, Fin16::Shift { k: k.max(1), c }),
+        (false, Fin16::MulHrs { a, c }) => go!(false, Fin16::MulHrs { a, c }),
+    }
+}
+
+/// The 16-bit kernels for 8-bit samples in AVX2 and AVX-512 (the same arithmetic as `w16_tail`).
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::Fin16;
+    use std::arch::x86_64::*;
+
+    /// The samples done: all of them from 16 on, else none; the caller finishes the rest.
+    ///
+    /// # Safety
+    /// The CPU has AVX2; each `p[k]` points to `n` readable samples and `out` to `n` writable.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn w16_u8_avx2<const K: usize>(p: &[*const u8; K], m: &[i16; K], f: Fin16, saturate: bool, out: *mut u8, n: usize) -> usize {
+        let mv: [__m256i; K] = std::array::from_fn(|k| _mm256_set1_epi16(m[k]));
+        let zero = _mm256_setzero_si256();
+        let one = _mm256_set1_epi16(1);
+        let (k, half, a, c) = match f {
+            Fin16::Shift { k, c } => (k, (1i16 << k.max(1) - 1) - 1, 0, c),
+            Fin16::MulHrs { a, c } => (0, 0, a, c),
+        };
+        let (kc, halfv, av, cv) = (_mm_cvtsi32_si128(k as i32), _mm256_set1_epi16(half), _mm256_set1_epi16(a), _mm256_set1_epi16(c));
+        let sum = |x: usize| {
+            let mut s = zero;
+            for t in 0..K {
+                // SAFETY: x + 16 <= n samples of tap t are readable (the caller's contract).
+                let v = _mm256_cvtepu8_epi16(unsafe { _mm_loadu_si128(p[t].add(x).cast()) });
+                s = _mm256_add_epi16(s, _mm256_mullo_epi16(v, mv[t]));
+            }
+            s
+        };
+        macro_rules! go {
+            ($fin:expr) => {{
+                let mut x = 0;
+                while x + 16 <= n {
+                    let t = $fin(sum(x));
+                    let t = if saturate { t } else { _mm256_abs_epi16(t) };
+                    // packing saturates to 0..=255, the clamp of 8-bit samples
+                    let b = _mm256_permute4x64_epi64::<0b1000>(_mm256_packus_epi16(t, t));
+                    // SAFETY: x + 16 <= n samples of out are writable.
+                    unsafe { _mm_storeu_si128(out.add(x).cast(), _mm256_castsi256_si128(b)) };
+                    x += 16;
+                    if x < n && x + 16 > n {
+                        // the last samples through one vector that overlaps the previous one
+                        x = n - 16;
+                    }
+                }
+                x
+            }};
+        }
+        match f {
+            Fin16::Shift { k: 0, .. } => go!(|s| _mm256_add_epi16(s, cv)),
+            Fin16::Shift { .. } => go!(|s| {
+                let odd = _mm256_and_si256(_mm256_sra_epi16(s, kc), one);
+                _mm256_add_epi16(_mm256_sra_epi16(_mm256_add_epi16(_mm256_add_epi16(s, halfv), odd), kc), cv)
+            }),
+            Fin16::MulHrs { .. } => go!(|s| _mm256_add_epi16(_mm256_mulhrs_epi16(s, av), cv)),
+        }
+    }
+
+    /// As `w16_u8_avx2`, 32 samples at a time.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512 F/BW/VL; as `w16_u8_avx2` otherwise.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
+    pub unsafe fn w16_u8_avx512<const K: usize>(p: &[*const u8; K], m: &[i16; K], f: Fin16, saturate: bool, out: *mut u8, n: usize) -> usize {
+        let mv: [__m512i; K] = std::array::from_fn(|k| _mm512_set1_epi16(m[k]));
+        let zero = _mm512_setzero_si512();
+        let one = _mm512_set1_epi16(1);
+        let (k, half, a, c) = match f {
+            Fin16::Shift { k, c } => (k, (1i16 << k.max(1) - 1) - 1, 0, c),
+            Fin16::MulHrs { a, c } => (0, 0, a, c),
+        };
+        let (kc, halfv, av, cv) = (_mm_cvtsi32_si128(k as i32), _mm512_set1_epi16(half), _mm512_set1_epi16(a), _mm512_set1_epi16(c));
+        let sum = |x: usize| {
+            let mut s = zero;
+            for t in 0..K {
+                // SAFETY: x + 32 <= n samples of tap t are readable (the caller's contract).
+                let v = _mm512_cvtepu8_epi16(unsafe { _mm256_loadu_si256(p[t].add(x).cast()) });
+                s = _mm512_add_epi16(s, _mm512_mullo_epi16(v, mv[t]));
+            }
+            s
+        };
+        macro_rules! go {
+            ($fin:expr) => {{
+                let mut x = 0;
+                while x + 32 <= n {
+                    let t = $fin(sum(x));
+                    let t = if saturate { t } else { _mm512_abs_epi16(t) };
+                    // negatives to 0, then the unsigned narrowing saturates at 255
+                    let b = _mm512_cvtusepi16_epi8(_mm512_max_epi16(t, zero));
+                    // SAFETY: x + 32 <= n samples of out are writable.
+                    unsafe { _mm256_storeu_si256(out.add(x).cast(), b) };
+                    x += 32;
+                    if x < n && x + 32 > n {
+                        // the last samples through one vector that overlaps the previous one
+                        x = n - 32;
+                    }
+                }
+                x
+            }};
+        }
+        match f {
+            Fin16::Shift { k: 0, .. } => go!(|s| _mm512_add_epi16(s, cv)),
+            Fin16::Shift { .. } => go!(|s| {
+                let odd = _mm512_and_si512(_mm512_sra_epi16(s, kc), one);
+                _mm512_add_epi16(_mm512_sra_epi16(_mm512_add_epi16(_mm512_add_epi16(s, halfv), odd), kc), cv)
+            }),
+            Fin16::MulHrs { .. } => go!(|s| _mm512_add_epi16(_mm512_mulhrs_epi16(s, av), cv)),
+        }
+    }
+}
+
 /// Integer taps: a slice (already offset to the tap's position) and its coefficient.
 type ITap<'a, T> = (&'a [T], i32);
 
@@ -93,11 +376,12 @@ type ITap<'a, T> = (&'a [T], i32);
 pub trait ConvPx: IntPx {
     fn row_i32(job: &Job, taps: &[ITap<Self>], acc: &mut [i32], out: &mut [Self]);
     fn row_i64(job: &Job, taps: &[ITap<Self>], acc: &mut [i64], out: &mut [Self]);
+    fn row_w16(job: &Job, taps: &[ITap<Self>], acc: &mut [W16], out: &mut [Self]);
     fn row_f32(job: &Job, list: &[(&[f32], f32)], acc: &mut [f32], out: &mut [Self]);
 }
 
 macro_rules! conv_px {
-    ($t:ty, $i32:ident, $i64:ident, $f32:ident) => {
+    ($t:ty, $i32:ident, $i64:ident, $w16:ident, $f32:ident) => {
         impl ConvPx for $t {
             #[inline(always)]
             fn row_i32(job: &Job, taps: &[ITap<$t>], acc: &mut [i32], out: &mut [$t]) {
@@ -118,6 +402,15 @@ macro_rules! conv_px {
                 $i64(job, taps, acc, out)
             }
             #[inline(always)]
+            fn row_w16(job: &Job, taps: &[ITap<$t>], acc: &mut [W16], out: &mut [$t]) {
+                #[inline(always)]
+                fn imp(job: &Job, taps: &[ITap<$t>], acc: &mut [W16], out: &mut [$t]) {
+                    w16_row::<$t>(job, taps, acc, out)
+                }
+                multiversion!(fn $w16 => imp(job: &Job, taps: &[ITap<$t>], acc: &mut [W16], out: &mut [$t]));
+                $w16(job, taps, acc, out)
+            }
+            #[inline(always)]
             fn row_f32(job: &Job, list: &[(&[f32], f32)], acc: &mut [f32], out: &mut [$t]) {
                 #[inline(always)]
                 fn imp(job: &Job, list: &[(&[f32], f32)], acc: &mut [f32], out: &mut [$t]) {
@@ -129,8 +422,8 @@ macro_rules! conv_px {
         }
     };
 }
-conv_px!(u8, row_i32_u8, row_i64_u8, row_f32_u8);
-conv_px!(u16, row_i32_u16, row_i64_u16, row_f32_u16);
+conv_px!(u8, row_i32_u8, row_i64_u8, row_w16_u8, row_f32_u8);
+conv_px!(u16, row_i32_u16, row_i64_u16, row_w16_u16, row_f32_u16);
 
 /// acc[x] (= 0 when `first`) += sum over the K taps of m * v[x].
 #[inline(always)]
@@ -452,29 +745,48 @@ fn int_f32_plane<T: ConvPx>(job: &Job, src: &PlaneIn<T>, dst: &mut PlaneOut<T>) 
     }
 }
 
-/// Square kernels and horizontal ones (a square of height 1).
+/// Square kernels and horizontal ones (a square of height 1), read in place: the interior
+/// columns straight from the source rows, the `r` columns at each edge (or the whole row when no
+/// column has all its taps inside) one sample at a time through a table of mirrored columns.
 #[inline(always)]
 fn int_2d<T: ConvPx, A: Acc>(job: &Job, src: &impl RowSrc<T>, dst: &mut impl RowDst<T>, n: usize, rows: usize) {
     let (w, h) = (src.w(), src.h());
     let r = n / 2;
     let ry = rows / 2;
-    let _ = ry;
-    let mut pad = PadRows::<T>::new(w, h, r, rows);
     let mut acc = vec![A::default(); w];
+    let inner = w > 2 * r;
+    let len = if inner { w - 2 * r } else { 0 };
+    let edge_cols: Vec<usize> = if inner { (0..r).chain(w - r..w).collect() } else { (0..w).collect() };
+    // (window row, source column per edge column, coefficient) for each nonzero tap
+    let edge_taps: Vec<(usize, Vec<usize>, i32)> = (0..rows)
+        .flat_map(|ky| (0..n).map(move |kx| (ky, kx)))
+        .filter(|&(ky, kx)| job.mi[ky * n + kx] != 0)
+        .map(|(ky, kx)| {
+            let cols = edge_cols.iter().map(|&x| sym(x as isize + kx as isize - r as isize, w)).collect();
+            (ky, cols, job.mi[ky * n + kx])
+        })
+        .collect();
+    let nonzero: Vec<(usize, usize, i32)> =
+        (0..rows).flat_map(|ky| (0..n).map(move |kx| (ky, kx))).map(|(ky, kx)| (ky, kx, job.mi[ky * n + kx])).filter(|t| t.2 != 0).collect();
+    let (rdiv, bias, maxf) = (job.rdiv, job.bias, job.max as f32);
+    let mut taps: Vec<ITap<T>> = Vec::with_capacity(n * rows);
+    let mut win: Vec<&[T]> = Vec::with_capacity(rows);
     for y in 0..h {
         let out = dst.row(y);
-        let mut taps: Vec<ITap<T>> = Vec::with_capacity(n * rows);
-        pad.prepare(src, y);
-        let win = pad.window(y);
-        for (ky, row) in win.iter().enumerate() {
-            for kx in 0..n {
-                let m = job.mi[ky * n + kx];
-                if m != 0 {
-                    taps.push((&row[kx..kx + w], m));
-                }
-            }
+        win.clear();
+        win.extend((0..rows).map(|k| src.row(sym(y as isize + k as isize - ry as isize, h))));
+        if inner {
+            taps.clear();
+            taps.extend(nonzero.iter().map(|&(ky, kx, m)| (&win[ky][kx..kx + len], m)));
+            A::row(job, &taps, &mut acc[..len], &mut out[r..w - r]);
         }
-        A::row(job, &taps, &mut acc, out);
+        for (i, &x) in edge_cols.iter().enumerate() {
+            let mut s = A::default();
+            for (ky, cols, m) in &edge_taps {
+                s += A::prod(*m, win[*ky][cols[i]].get());
+            }
+            out[x] = fin_int::<T, A>(s, rdiv, bias, maxf, job.saturate);
+        }
         dst.done(y);
     }
 }
@@ -983,7 +1295,9 @@ fn half_plane(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>) {
 
 #[inline(always)]
 fn u8_plane(job: &Job, wide: bool, src: &PlaneIn<u8>, dst: &mut PlaneOut<u8>) {
-    if exact_in_f32(job) {
+    if fits_i16(job) {
+        int_plane::<u8, W16>(job, src, dst)
+    } else if exact_in_f32(job) {
         int_f32_plane(job, src, dst)
     } else if wide {
         int_plane::<u8, i64>(job, src, dst)
@@ -993,7 +1307,9 @@ fn u8_plane(job: &Job, wide: bool, src: &PlaneIn<u8>, dst: &mut PlaneOut<u8>) {
 }
 #[inline(always)]
 fn u16_plane(job: &Job, wide: bool, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>) {
-    if exact_in_f32(job) {
+    if fits_i16(job) {
+        int_plane::<u16, W16>(job, src, dst)
+    } else if exact_in_f32(job) {
         int_f32_plane(job, src, dst)
     } else if wide {
         int_plane::<u16, i64>(job, src, dst)

@@ -55,6 +55,10 @@ impl<'a, T: Copy> PlaneOut<'a, T> {
 /// periodic beyond one reflection.
 #[inline(always)]
 pub fn sym(i: isize, n: usize) -> usize {
+    if (0..n as isize).contains(&i) {
+        // most calls: no division
+        return i as usize;
+    }
     let n2 = 2 * n as isize;
     let m = i.rem_euclid(n2) as usize;
     if m < n {
