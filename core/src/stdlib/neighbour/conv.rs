@@ -54,6 +54,13 @@ pub struct Job {
 /// Integer accumulators: 32 bits where the coefficients cannot overflow them, else 64.
 pub trait Acc: Copy + Default + std::ops::AddAssign + Send + Sync + 'static {
     fn prod(m: i32, v: i32) -> Self;
+    /// self + m * v.
+    #[inline(always)]
+    fn mac(self, m: i32, v: i32) -> Self {
+        let mut s = self;
+        s += Self::prod(m, v);
+        s
+    }
     fn to_f32(self) -> f32;
     /// One output row through the row kernel compiled for this accumulator and `T`.
     fn row<T: ConvPx>(job: &Job, taps: &[ITap<T>], acc: &mut [Self], out: &mut [T]);
@@ -109,6 +116,36 @@ impl Acc for W16 {
     #[inline(always)]
     fn to_f32(self) -> f32 {
         self.0 as f32
+    }
+}
+
+/// Sums in single precision for kernels whose sums stay below 2^24 (`exact_in_f32`): every
+/// product and partial sum is exact, so one fused multiply-add per tap, in any order, gives the
+/// integer sum (where 32-bit integer multiplies are slower).
+#[derive(Clone, Copy, Default)]
+pub struct ExactF32(f32);
+impl std::ops::AddAssign for ExactF32 {
+    #[inline(always)]
+    fn add_assign(&mut self, o: ExactF32) {
+        self.0 += o.0;
+    }
+}
+impl Acc for ExactF32 {
+    #[inline(always)]
+    fn row<T: ConvPx>(job: &Job, taps: &[ITap<T>], acc: &mut [ExactF32], out: &mut [T]) {
+        T::row_exact(job, taps, acc, out)
+    }
+    #[inline(always)]
+    fn prod(m: i32, v: i32) -> ExactF32 {
+        ExactF32(m as f32 * v as f32)
+    }
+    #[inline(always)]
+    fn mac(self, m: i32, v: i32) -> ExactF32 {
+        ExactF32((m as f32).mul_add(v as f32, self.0))
+    }
+    #[inline(always)]
+    fn to_f32(self) -> f32 {
+        self.0
     }
 }
 
@@ -180,6 +217,34 @@ pub fn find_fin16(job: &Job) -> Option<Fin16> {
             got as i32 == want
         })
     })
+}
+
+/// One output row of a kernel summed in single precision (`ExactF32`).
+#[inline(always)]
+fn exact_row<T: IntPx>(job: &Job, taps: &[ITap<T>], acc: &mut [ExactF32], out: &mut [T]) {
+    #[cfg(target_arch = "x86_64")]
+    if T::BITS == 16 && super::plane::has_avx512() {
+        macro_rules! call {
+            ($k:literal) => {{
+                let n = out.len();
+                let p = tap_ptrs::<T, $k>(taps, n);
+                let p16: [*const u16; $k] = std::array::from_fn(|k| p[k].cast::<u16>());
+                let m: [f32; $k] = std::array::from_fn(|k| taps[k].1 as f32);
+                let (rdiv, bias, maxf) = (job.rdiv, job.bias, job.max as f32);
+                // SAFETY: the CPU has AVX-512 F/BW/VL (checked); every tap holds n samples and
+                // out n (tap_ptrs checked); T is u16 (16 bits).
+                let done = unsafe { x86::exact_u16_avx512::<$k>(&p16, &m, rdiv, bias, maxf, job.saturate, out.as_mut_ptr().cast(), n) };
+                if done < n {
+                    let rest: Vec<ITap<T>> = taps.iter().map(|&(t, m)| (&t[done..], m)).collect();
+                    int_row::<T, ExactF32>(job, &rest, &mut acc[done..], &mut out[done..]);
+                }
+            }};
+        }
+        if with_k!(taps.len(), call, [1, 2, 3, 4, 5, 6, 7, 8, 9]) {
+            return;
+        }
+    }
+    int_row::<T, ExactF32>(job, taps, acc, out)
 }
 
 /// One output row of a kernel whose sums fit 16 bits.
@@ -277,13 +342,14 @@ mod x86 {
         };
         let (kc, halfv, av, cv) = (_mm_cvtsi32_si128(k as i32), _mm256_set1_epi16(half), _mm256_set1_epi16(a), _mm256_set1_epi16(c));
         let sum = |x: usize| {
-            let mut s = zero;
+            // three chains (wrapping sums in any order): shorter dependencies
+            let mut s = [zero; 3];
             for t in 0..K {
                 // SAFETY: x + 16 <= n samples of tap t are readable (the caller's contract).
                 let v = _mm256_cvtepu8_epi16(unsafe { _mm_loadu_si128(p[t].add(x).cast()) });
-                s = _mm256_add_epi16(s, _mm256_mullo_epi16(v, mv[t]));
+                s[t % 3] = _mm256_add_epi16(s[t % 3], _mm256_mullo_epi16(v, mv[t]));
             }
-            s
+            _mm256_add_epi16(_mm256_add_epi16(s[0], s[1]), s[2])
         };
         macro_rules! go {
             ($fin:expr) => {{
@@ -314,6 +380,45 @@ mod x86 {
         }
     }
 
+    /// `ExactF32` kernels of 16-bit samples, 16 at a time: the samples done (all of them from 16
+    /// on, else none).
+    ///
+    /// # Safety
+    /// The CPU has AVX-512 F/BW/VL; each `p[k]` points to `n` readable samples and `out` to `n`
+    /// writable.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,fma")]
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn exact_u16_avx512<const K: usize>(p: &[*const u16; K], m: &[f32; K], rdiv: f32, bias: f32, maxf: f32, saturate: bool, out: *mut u16, n: usize) -> usize {
+        let mv: [__m512; K] = std::array::from_fn(|k| _mm512_set1_ps(m[k]));
+        let (rv, bv, maxv, zero) = (_mm512_set1_ps(rdiv), _mm512_set1_ps(bias), _mm512_set1_ps(maxf), _mm512_setzero_ps());
+        let sign = _mm512_set1_ps(-0.0);
+        let mut x = 0;
+        while x + 16 <= n {
+            // three chains (the sums are exact in any order): shorter dependencies
+            let mut s = [zero; 3];
+            for t in 0..K {
+                // SAFETY: x + 16 <= n samples of tap t are readable (the caller's contract).
+                let v = _mm512_cvtepi32_ps(_mm512_cvtepu16_epi32(unsafe { _mm256_loadu_si256(p[t].add(x).cast()) }));
+                s[t % 3] = _mm512_fmadd_ps(mv[t], v, s[t % 3]);
+            }
+            let s = _mm512_add_ps(_mm512_add_ps(s[0], s[1]), s[2]);
+            // as fin_int: one rounding of s * rdiv + bias, to nearest even; made positive unless
+            // saturating; NaN and negatives to 0 (max takes its second operand for NaN), clamped
+            // (rounding after the clamp is the same, the bounds being integers)
+            let v = _mm512_fmadd_ps(s, rv, bv);
+            let v = if saturate { v } else { _mm512_andnot_ps(sign, v) };
+            let v = _mm512_min_ps(_mm512_max_ps(v, zero), maxv);
+            let i = _mm512_cvt_roundps_epi32::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(v);
+            // SAFETY: x + 16 <= n samples of out are writable.
+            unsafe { _mm256_storeu_si256(out.add(x).cast(), _mm512_cvtepi32_epi16(i)) };
+            x += 16;
+            if x < n && x + 16 > n {
+                x = n - 16;
+            }
+        }
+        x
+    }
+
     /// As `w16_u8_avx2`, 32 samples at a time.
     ///
     /// # Safety
@@ -329,13 +434,14 @@ mod x86 {
         };
         let (kc, halfv, av, cv) = (_mm_cvtsi32_si128(k as i32), _mm512_set1_epi16(half), _mm512_set1_epi16(a), _mm512_set1_epi16(c));
         let sum = |x: usize| {
-            let mut s = zero;
+            // three chains (wrapping sums in any order): shorter dependencies
+            let mut s = [zero; 3];
             for t in 0..K {
                 // SAFETY: x + 32 <= n samples of tap t are readable (the caller's contract).
                 let v = _mm512_cvtepu8_epi16(unsafe { _mm256_loadu_si256(p[t].add(x).cast()) });
-                s = _mm512_add_epi16(s, _mm512_mullo_epi16(v, mv[t]));
+                s[t % 3] = _mm512_add_epi16(s[t % 3], _mm512_mullo_epi16(v, mv[t]));
             }
-            s
+            _mm512_add_epi16(_mm512_add_epi16(s[0], s[1]), s[2])
         };
         macro_rules! go {
             ($fin:expr) => {{
@@ -377,11 +483,11 @@ pub trait ConvPx: IntPx {
     fn row_i32(job: &Job, taps: &[ITap<Self>], acc: &mut [i32], out: &mut [Self]);
     fn row_i64(job: &Job, taps: &[ITap<Self>], acc: &mut [i64], out: &mut [Self]);
     fn row_w16(job: &Job, taps: &[ITap<Self>], acc: &mut [W16], out: &mut [Self]);
-    fn row_f32(job: &Job, list: &[(&[f32], f32)], acc: &mut [f32], out: &mut [Self]);
+    fn row_exact(job: &Job, taps: &[ITap<Self>], acc: &mut [ExactF32], out: &mut [Self]);
 }
 
 macro_rules! conv_px {
-    ($t:ty, $i32:ident, $i64:ident, $w16:ident, $f32:ident) => {
+    ($t:ty, $i32:ident, $i64:ident, $w16:ident, $ex:ident) => {
         impl ConvPx for $t {
             #[inline(always)]
             fn row_i32(job: &Job, taps: &[ITap<$t>], acc: &mut [i32], out: &mut [$t]) {
@@ -411,19 +517,19 @@ macro_rules! conv_px {
                 $w16(job, taps, acc, out)
             }
             #[inline(always)]
-            fn row_f32(job: &Job, list: &[(&[f32], f32)], acc: &mut [f32], out: &mut [$t]) {
+            fn row_exact(job: &Job, taps: &[ITap<$t>], acc: &mut [ExactF32], out: &mut [$t]) {
                 #[inline(always)]
-                fn imp(job: &Job, list: &[(&[f32], f32)], acc: &mut [f32], out: &mut [$t]) {
-                    int_row_f32::<$t>(job, list, acc, out)
+                fn imp(job: &Job, taps: &[ITap<$t>], acc: &mut [ExactF32], out: &mut [$t]) {
+                    exact_row::<$t>(job, taps, acc, out)
                 }
-                multiversion!(fn $f32 => imp(job: &Job, list: &[(&[f32], f32)], acc: &mut [f32], out: &mut [$t]));
-                $f32(job, list, acc, out)
+                multiversion!(fn $ex => imp(job: &Job, taps: &[ITap<$t>], acc: &mut [ExactF32], out: &mut [$t]));
+                $ex(job, taps, acc, out)
             }
         }
     };
 }
-conv_px!(u8, row_i32_u8, row_i64_u8, row_w16_u8, row_f32_u8);
-conv_px!(u16, row_i32_u16, row_i64_u16, row_w16_u16, row_f32_u16);
+conv_px!(u8, row_i32_u8, row_i64_u8, row_w16_u8, row_exact_u8);
+conv_px!(u16, row_i32_u16, row_i64_u16, row_w16_u16, row_exact_u16);
 
 /// acc[x] (= 0 when `first`) += sum over the K taps of m * v[x].
 #[inline(always)]
@@ -436,7 +542,7 @@ fn sum_k<T: IntPx, A: Acc, const K: usize>(acc: &mut [A], taps: &[ITap<T>], firs
             let mut v = A::default();
             for k in 0..K {
                 // SAFETY: every tap slice holds at least n samples (tap_ptrs checked).
-                v += A::prod(m[k], unsafe { *p[k].add(x) }.get());
+                v = v.mac(m[k], unsafe { *p[k].add(x) }.get());
             }
             acc[x] = v;
         }
@@ -445,7 +551,7 @@ fn sum_k<T: IntPx, A: Acc, const K: usize>(acc: &mut [A], taps: &[ITap<T>], firs
             let mut v = acc[x];
             for k in 0..K {
                 // SAFETY: as above.
-                v += A::prod(m[k], unsafe { *p[k].add(x) }.get());
+                v = v.mac(m[k], unsafe { *p[k].add(x) }.get());
             }
             acc[x] = v;
         }
@@ -482,7 +588,7 @@ fn fused_k<T: IntPx, A: Acc, const K: usize>(job: &Job, taps: &[ITap<T>], out: &
                 let mut v = A::default();
                 for k in 0..K {
                     // SAFETY: every tap slice holds at least n samples (tap_ptrs checked).
-                    v += A::prod(m[k], unsafe { *p[k].add(x) }.get());
+                    v = v.mac(m[k], unsafe { *p[k].add(x) }.get());
                 }
                 out[x] = fin_int::<T, A>(v, rdiv, bias, maxf, $saturate);
             }
@@ -636,111 +742,6 @@ fn taps_by4<const K: usize, const FMA: bool>(p: &[*const f32; K], m: &[f32; K], 
                 }
                 k += 4;
             }
-        }
-    }
-}
-
-/// Integer kernels whose sums stay below 2^24 in magnitude: every partial sum is exact in
-/// single precision too, so they are added up there with fused multiply-adds (in any order),
-/// which is faster than 32-bit integer multiplies.
-#[inline(always)]
-fn int_fin_f32_k<T: IntPx, const K: usize>(job: &Job, list: &[(&[f32], f32)], init: Option<&[f32]>, out: &mut [T]) {
-    let n = out.len();
-    let p = tap_ptrs::<f32, K>(list, n);
-    let m: [f32; K] = std::array::from_fn(|k| list[k].1);
-    let (rdiv, bias, maxf) = (job.rdiv, job.bias, job.max as f32);
-    let mut buf = [0f32; CHUNK];
-    macro_rules! go {
-        ($sat:literal) => {
-            for (base, len) in chunks(n) {
-                let v = &mut buf[..len];
-                if let Some(a) = init {
-                    v.copy_from_slice(&a[base..base + len]);
-                }
-                fma_taps(&p, &m, v, base, init.is_some());
-                for (o, &s) in out[base..base + len].iter_mut().zip(v.iter()) {
-                    let r = s.mul_add(rdiv, bias).round_ties_even();
-                    *o = T::put(clamp_to_int(if $sat { r } else { r.abs() }, maxf));
-                }
-            }
-        };
-    }
-    if job.saturate {
-        go!(true)
-    } else {
-        go!(false)
-    }
-}
-
-/// One output row of an integer kernel through single precision (see `int_fin_f32_k`).
-#[inline(always)]
-fn int_row_f32<T: IntPx>(job: &Job, list: &[(&[f32], f32)], acc: &mut [f32], out: &mut [T]) {
-    let chunks = list.len().div_ceil(25).max(1);
-    let last = list.len().saturating_sub(25 * (chunks - 1));
-    let (head, tail) = list.split_at(list.len() - last);
-    if !head.is_empty() {
-        chain_list(acc, head, Op::Fma, true);
-    }
-    let init = if head.is_empty() { None } else { Some(&acc[..]) };
-    macro_rules! call {
-        ($k:literal) => {
-            int_fin_f32_k::<T, $k>(job, tail, init, out)
-        };
-    }
-    if !with_k!(tail.len(), call, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25]) {
-        // no taps at all: every coefficient is zero
-        let v = 0f32.mul_add(job.rdiv, job.bias).round_ties_even();
-        out.fill(T::put(clamp_to_int(if job.saturate { v } else { v.abs() }, job.max as f32)));
-    }
-}
-
-#[inline(always)]
-fn int_f32_2d<T: ConvPx>(job: &Job, src: &impl RowSrc<T>, dst: &mut impl RowDst<T>, n: usize, rows: usize, vertical: bool) {
-    let (w, h) = (src.w(), src.h());
-    let r = if vertical { 0 } else { n / 2 };
-    let mut pad = PadRows::<f32>::new(w, h, r, rows);
-    let mut acc = vec![0f32; w];
-    let conv = |a: &[T], b: &mut [f32]| {
-        for (d, &s) in b.iter_mut().zip(a) {
-            *d = s.get() as f32;
-        }
-    };
-    for y in 0..h {
-        let out = dst.row(y);
-        pad.prepare_conv(src, y, conv);
-        let win = pad.window(y);
-        let mut list: Vec<(&[f32], f32)> = Vec::with_capacity(n * rows);
-        for (ky, row) in win.iter().enumerate() {
-            if vertical {
-                let m = job.mi[ky];
-                if m != 0 {
-                    list.push((&row[..w], m as f32));
-                }
-                continue;
-            }
-            for kx in 0..n {
-                let m = job.mi[ky * n + kx];
-                if m != 0 {
-                    list.push((&row[kx..kx + w], m as f32));
-                }
-            }
-        }
-        T::row_f32(job, &list, &mut acc, out);
-        dst.done(y);
-    }
-}
-
-#[inline(always)]
-fn int_f32_plane<T: ConvPx>(job: &Job, src: &PlaneIn<T>, dst: &mut PlaneOut<T>) {
-    let n = job.taps;
-    match job.mode {
-        Mode::Square => int_f32_2d(job, src, dst, n, n, false),
-        Mode::H => int_f32_2d(job, src, dst, n, 1, false),
-        Mode::V => int_f32_2d(job, src, dst, n, n, true),
-        Mode::HV => {
-            let mut mid = Packed::<T>::new(src.w, src.h);
-            int_f32_2d(job, src, &mut mid, n, n, true);
-            int_f32_2d(job, &mid, dst, n, 1, false);
         }
     }
 }
@@ -1298,7 +1299,7 @@ fn u8_plane(job: &Job, wide: bool, src: &PlaneIn<u8>, dst: &mut PlaneOut<u8>) {
     if fits_i16(job) {
         int_plane::<u8, W16>(job, src, dst)
     } else if exact_in_f32(job) {
-        int_f32_plane(job, src, dst)
+        int_plane::<u8, ExactF32>(job, src, dst)
     } else if wide {
         int_plane::<u8, i64>(job, src, dst)
     } else {
@@ -1310,7 +1311,7 @@ fn u16_plane(job: &Job, wide: bool, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>)
     if fits_i16(job) {
         int_plane::<u16, W16>(job, src, dst)
     } else if exact_in_f32(job) {
-        int_f32_plane(job, src, dst)
+        int_plane::<u16, ExactF32>(job, src, dst)
     } else if wide {
         int_plane::<u16, i64>(job, src, dst)
     } else {
