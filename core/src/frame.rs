@@ -83,6 +83,9 @@ pub struct Buffer {
     stats: Arc<MemStats>,
     /// GPU resident storage (a plane in VRAM); `ptr` is then dangling and nothing is host side.
     gpu: Option<Box<crate::gpu::frame::GpuPlane>>,
+    /// Host memory that is a mapped Vulkan buffer (GPUDownload's readback, which the transfer
+    /// queue wrote into directly); `ptr` is its mapping. Returned to the GPU pool when dropped.
+    mapped: Option<Box<crate::gpu::GpuBuffer>>,
 }
 
 // SAFETY: the buffer is plain bytes owned by this value; shared access is read-only by the API's
@@ -124,11 +127,23 @@ impl Buffer {
             }
         };
         stats.used.fetch_add((len + ALIGNMENT) as i64, Ordering::Relaxed);
-        Buffer { ptr, len, stats: stats.clone(), gpu: None }
+        Buffer { ptr, len, stats: stats.clone(), gpu: None, mapped: None }
     }
     /// A GPU resident plane of `len` bytes; no host memory.
     pub fn new_gpu(len: usize, gpu: crate::gpu::frame::GpuPlane, stats: &Arc<MemStats>) -> Buffer {
-        Buffer { ptr: NonNull::dangling(), len, stats: stats.clone(), gpu: Some(Box::new(gpu)) }
+        Buffer { ptr: NonNull::dangling(), len, stats: stats.clone(), gpu: Some(Box::new(gpu)), mapped: None }
+    }
+    /// Host plane memory that is the mapping of `b` (at least `len` bytes, mapped, 64-byte
+    /// aligned: GpuBuffer::host_transfer's promise), counted as the core's framebuffer memory.
+    pub fn new_mapped(len: usize, b: crate::gpu::GpuBuffer, stats: &Arc<MemStats>) -> Buffer {
+        let ptr = NonNull::new(b.get().mapped()).expect("host transfer buffers are mapped");
+        debug_assert!(ptr.as_ptr() as usize % ALIGNMENT == 0 && b.get().size as usize >= len);
+        stats.used.fetch_add((len + ALIGNMENT) as i64, Ordering::Relaxed);
+        Buffer { ptr, len, stats: stats.clone(), gpu: None, mapped: Some(Box::new(b)) }
+    }
+    /// The Vulkan buffer behind a mapped host plane.
+    pub fn mapped_vk(&self) -> Option<&crate::gpu::GpuBuffer> {
+        self.mapped.as_deref()
     }
     pub fn gpu(&self) -> Option<&crate::gpu::frame::GpuPlane> {
         self.gpu.as_deref()
@@ -162,6 +177,10 @@ impl Drop for Buffer {
             return;
         }
         self.stats.used.fetch_sub((self.len + ALIGNMENT) as i64, Ordering::Relaxed);
+        if self.mapped.take().is_some() {
+            // The GPU buffer went back to its bucket as it dropped.
+            return;
+        }
         self.stats.give(self.ptr, self.len);
     }
 }
@@ -221,6 +240,20 @@ pub enum FrameError {
 
 impl Frame {
     pub fn new_video(f: &VSVideoFormat, w: i32, h: i32, stats: &Arc<MemStats>) -> Result<Frame, FrameError> {
+        match Frame::new_video_in(f, w, h, |len| Ok(Buffer::new_unzeroed(len, stats)))? {
+            Ok(fr) => Ok(fr),
+            Err(e) => unreachable!("host allocation reports no error: {e}"),
+        }
+    }
+
+    /// A video frame whose planes (`stride * height` bytes each, the layout every video frame
+    /// has) come from `make`, after the format and size checks every video frame passes.
+    pub fn new_video_in(
+        f: &VSVideoFormat,
+        w: i32,
+        h: i32,
+        mut make: impl FnMut(usize) -> Result<Buffer, String>,
+    ) -> Result<Result<Frame, String>, FrameError> {
         if !format::is_valid_video(f) {
             return Err(FrameError::BadFormat);
         }
@@ -230,18 +263,26 @@ impl Frame {
         if w % (1 << f.subSamplingW) != 0 || h % (1 << f.subSamplingH) != 0 {
             return Err(FrameError::Subsampling(w, h));
         }
-        let planes = (0..f.numPlanes as usize)
-            .map(|p| {
-                let (pw, ph) = format::plane_dims(f, w, h, p);
-                let stride = aligned_stride(pw as usize * f.bytesPerSample as usize);
-                Plane { buf: Arc::new(Buffer::new_unzeroed(stride * ph as usize, stats)), offset: 0, stride: stride as isize, width: pw, height: ph }
-            })
-            .collect();
-        Ok(Frame::assemble(FrameFormat::Video(*f), w, h, planes))
+        let mut planes = Vec::with_capacity(f.numPlanes as usize);
+        for p in 0..f.numPlanes as usize {
+            let (pw, ph) = format::plane_dims(f, w, h, p);
+            let stride = aligned_stride(pw as usize * f.bytesPerSample as usize);
+            let buf = match make(stride * ph as usize) {
+                Ok(b) => b,
+                Err(e) => return Ok(Err(e)),
+            };
+            planes.push(Plane { buf: Arc::new(buf), offset: 0, stride: stride as isize, width: pw, height: ph });
+        }
+        let gpu = planes.iter().any(|p| p.buf.gpu().is_some());
+        let mut fr = Frame::assemble(FrameFormat::Video(*f), w, h, planes);
+        if gpu {
+            fr.residency = nrGPU;
+        }
+        Ok(Ok(fr))
     }
 
     /// A GPU resident video frame: the CPU frame's layout, each plane's `stride * height` bytes
-    /// coming from `alloc` instead of host memory.
+    /// coming from `alloc` instead of host memory (a CPU frame of the size is never allocated).
     pub fn new_gpu_video(
         f: &VSVideoFormat,
         w: i32,
@@ -249,30 +290,7 @@ impl Frame {
         stats: &Arc<MemStats>,
         mut alloc: impl FnMut(usize) -> Result<crate::gpu::frame::GpuPlane, String>,
     ) -> Result<Result<Frame, String>, FrameError> {
-        // The same checks (and layout) as a CPU frame; a CPU frame of the size is never allocated.
-        if !format::is_valid_video(f) {
-            return Err(FrameError::BadFormat);
-        }
-        if w <= 0 || h <= 0 {
-            return Err(FrameError::BadDimensions(w, h));
-        }
-        if w % (1 << f.subSamplingW) != 0 || h % (1 << f.subSamplingH) != 0 {
-            return Err(FrameError::Subsampling(w, h));
-        }
-        let mut planes = Vec::new();
-        for p in 0..f.numPlanes as usize {
-            let (pw, ph) = format::plane_dims(f, w, h, p);
-            let stride = aligned_stride(pw as usize * f.bytesPerSample as usize);
-            let len = stride * ph as usize;
-            let gpu = match alloc(len) {
-                Ok(g) => g,
-                Err(e) => return Ok(Err(e)),
-            };
-            planes.push(Plane { buf: Arc::new(Buffer::new_gpu(len, gpu, stats)), offset: 0, stride: stride as isize, width: pw, height: ph });
-        }
-        let mut fr = Frame::assemble(FrameFormat::Video(*f), w, h, planes);
-        fr.residency = nrGPU;
-        Ok(Ok(fr))
+        Frame::new_video_in(f, w, h, |len| alloc(len).map(|g| Buffer::new_gpu(len, g, stats)))
     }
 
     pub fn new_audio(f: &VSAudioFormat, samples: i32, stats: &Arc<MemStats>) -> Result<Frame, FrameError> {

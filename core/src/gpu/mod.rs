@@ -228,6 +228,22 @@ impl GpuBuffer {
     pub fn get(&self) -> &pool::PooledBuffer {
         self.buf.as_ref().expect("live until dropped")
     }
+
+    /// A mapped host cached transfer buffer (see Pool::create_host_transfer): a downloaded
+    /// plane, or upload staging. No room is made in the VRAM budget: on a discrete card this is
+    /// system memory.
+    pub fn host_transfer(dev: &Arc<Device>, size: u64, usage: vk::BufferUsageFlags) -> Result<GpuBuffer, String> {
+        exec::forbid_in_release("a GPU allocation");
+        let b = dev.pool.create_host_transfer(&dev.device, size, usage).or_else(|_| {
+            relieve(dev);
+            dev.pool.create_host_transfer(&dev.device, size, usage)
+        })?;
+        let b = GpuBuffer { dev: dev.clone(), buf: Some(b) };
+        if b.get().mapped().is_null() {
+            return Err("the host transfer memory is not host visible".into());
+        }
+        Ok(b)
+    }
 }
 
 /// A bare region (`VSGPUMemory`).

@@ -18,6 +18,9 @@ pub const HOST_BLOCK_SIZE: u64 = 16 << 20;
 /// A region of a pooled block.
 pub struct Region {
     alloc: Allocation,
+    /// Counted in `used` (device memory); host transfer memory in system RAM is not (the guide's
+    /// `allocated`: such staging counts toward the host's framebuffer bytes instead).
+    counted: bool,
 }
 
 impl Region {
@@ -46,6 +49,7 @@ pub struct PooledBuffer {
     pub size: u64,
     pub usage: vk::BufferUsageFlags,
     location: MemoryLocation,
+    host_transfer: bool,
 }
 
 // SAFETY: handles and a mapping pointer into memory the pool owns; no thread affinity.
@@ -58,6 +62,8 @@ impl PooledBuffer {
     }
 }
 
+/// A bucket: size, usage, location, and (bit 3) whether it holds host transfer buffers, which are
+/// counted differently.
 type BucketKey = (u64, u32, u8);
 
 pub struct Pool {
@@ -112,6 +118,10 @@ fn location_code(l: MemoryLocation) -> u8 {
         MemoryLocation::GpuToCpu => 2,
         _ => 3,
     }
+}
+
+fn bucket_key(size: u64, usage: vk::BufferUsageFlags, location: MemoryLocation, host_transfer: bool) -> BucketKey {
+    (bucket_size(size), usage.as_raw(), location_code(location) | if host_transfer { 8 } else { 0 })
 }
 
 fn bucket_size(size: u64) -> u64 {
@@ -189,6 +199,17 @@ impl Pool {
         required: vk::MemoryPropertyFlags,
         linear: bool,
     ) -> Result<Region, String> {
+        self.alloc_region_as(req, location, required, linear, false)
+    }
+
+    fn alloc_region_as(
+        &self,
+        req: vk::MemoryRequirements,
+        location: MemoryLocation,
+        required: vk::MemoryPropertyFlags,
+        linear: bool,
+        host_transfer: bool,
+    ) -> Result<Region, String> {
         // gpu-allocator keeps linear and optimal resources a granularity page apart; a page
         // coarser than a 64 KB region is refused, as the API says.
         if !linear && self.granularity > 65536 {
@@ -211,12 +232,17 @@ impl Pool {
             let _ = a.free(alloc);
             return Err("No memory type provides the requested properties for this allocation".into());
         }
-        self.used.fetch_add(alloc.size() as i64, Ordering::Relaxed);
-        Ok(Region { alloc })
+        let counted = !host_transfer || alloc.memory_properties().contains(vk::MemoryPropertyFlags::DEVICE_LOCAL);
+        if counted {
+            self.used.fetch_add(alloc.size() as i64, Ordering::Relaxed);
+        }
+        Ok(Region { alloc, counted })
     }
 
     pub fn free_region(&self, r: Region) {
-        self.used.fetch_sub(r.alloc.size() as i64, Ordering::Relaxed);
+        if r.counted {
+            self.used.fetch_sub(r.alloc.size() as i64, Ordering::Relaxed);
+        }
         if let Some(a) = self.alloc.lock().as_mut() {
             let _ = a.free(r.alloc);
         }
@@ -231,10 +257,29 @@ impl Pool {
         location: MemoryLocation,
         required: vk::MemoryPropertyFlags,
     ) -> Result<PooledBuffer, String> {
+        self.create_buffer_as(dev, size, usage, location, required, false)
+    }
+
+    /// A host cached transfer buffer: a plane GPUDownload copies into and hands on as the CPU
+    /// frame's memory (TRANSFER_DST), or GPUUpload's staging (TRANSFER_SRC). Mapped, 64-byte
+    /// aligned like every frame plane, and (in system RAM) not counted as device memory.
+    pub fn create_host_transfer(&self, dev: &ash::Device, size: u64, usage: vk::BufferUsageFlags) -> Result<PooledBuffer, String> {
+        self.create_buffer_as(dev, size, usage, MemoryLocation::GpuToCpu, vk::MemoryPropertyFlags::HOST_VISIBLE, true)
+    }
+
+    fn create_buffer_as(
+        &self,
+        dev: &ash::Device,
+        size: u64,
+        usage: vk::BufferUsageFlags,
+        location: MemoryLocation,
+        required: vk::MemoryPropertyFlags,
+        host_transfer: bool,
+    ) -> Result<PooledBuffer, String> {
         if size == 0 {
             return Err("A GPU buffer needs a nonzero size".into());
         }
-        let key = (bucket_size(size), usage.as_raw(), location_code(location));
+        let key = bucket_key(size, usage, location, host_transfer);
         if let Some(mut b) = self.buckets.lock().get_mut(&key).and_then(Vec::pop) {
             self.bucketed.fetch_sub(b.region.size() as i64, Ordering::Relaxed);
             b.size = size;
@@ -246,8 +291,11 @@ impl Pool {
         // SAFETY: a valid create info.
         let buffer = unsafe { dev.create_buffer(&ci, None) }.map_err(|r| format!("vkCreateBuffer failed (VkResult {})", r.as_raw()))?;
         // SAFETY: a buffer just created.
-        let req = unsafe { dev.get_buffer_memory_requirements(buffer) };
-        let region = match self.alloc_region(req, location, required, true) {
+        let mut req = unsafe { dev.get_buffer_memory_requirements(buffer) };
+        if host_transfer {
+            req.alignment = req.alignment.max(crate::frame::ALIGNMENT as u64);
+        }
+        let region = match self.alloc_region_as(req, location, required, true, host_transfer) {
             Ok(r) => r,
             Err(e) => {
                 // SAFETY: unused buffer.
@@ -262,7 +310,7 @@ impl Pool {
             self.free_region(region);
             return Err(format!("vkBindBufferMemory failed (VkResult {})", r.as_raw()));
         }
-        Ok(PooledBuffer { buffer, region, size, usage, location })
+        Ok(PooledBuffer { buffer, region, size, usage, location, host_transfer })
     }
 
     /// Gives a buffer back: kept in its bucket unless the pool is over its limit.
@@ -272,7 +320,7 @@ impl Pool {
             return;
         }
         self.bucketed.fetch_add(b.region.size() as i64, Ordering::Relaxed);
-        let key = (bucket_size(b.size), b.usage.as_raw(), location_code(b.location));
+        let key = bucket_key(b.size, b.usage, b.location, b.host_transfer);
         self.buckets.lock().entry(key).or_default().push(b);
     }
 

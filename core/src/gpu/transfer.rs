@@ -11,7 +11,7 @@ use super::exec::{PoolInner, Retained, WaitOutcome};
 use super::frame::{gpu_plane, new_frame};
 use super::GpuBuffer;
 use crate::core::Core;
-use crate::frame::Frame;
+use crate::frame::{Buffer, Frame};
 use crate::stats::{self, Stat};
 use vsvk_plugin_api::vulkan::vqTransfer;
 
@@ -88,13 +88,9 @@ impl Transfer {
         for p in 0..np {
             let g = gpu_plane(&dst, p as i32).expect("GPU plane");
             let n = plane_bytes(&dst, p);
-            let staging = match GpuBuffer::new(
-                &self.dev,
-                n as u64,
-                vk::BufferUsageFlags::TRANSFER_SRC,
-                vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT,
-                vk::MemoryPropertyFlags::empty(),
-            ) {
+            // Cached system memory: the host writes it at memory speed, the copy engine reads it
+            // over the bus (where the direct path writes the BAR with the CPU).
+            let staging = match GpuBuffer::host_transfer(&self.dev, n as u64, vk::BufferUsageFlags::TRANSFER_SRC) {
                 Ok(b) => b,
                 Err(e) => {
                     self.pool.abandon(slot);
@@ -122,14 +118,14 @@ impl Transfer {
             return Err(super::DEVICE_LOST.into());
         }
         let vf = *src.video_format().ok_or("GPUDownload: only video frames can be downloaded")?;
-        let dst = Frame::new_video(&vf, src.width, src.height, &core.mem).map_err(|e| format!("Error in frame creation: {e}"))?;
-        // SAFETY: `dst` is new and unshared.
-        unsafe { *dst.props_mut() = src.props().clone() };
-        let np = dst.num_planes();
+        let np = src.num_planes();
         // Direct reads only where device memory is the host's: reading a BAR mapping over the bus
         // is slow, so discrete cards copy to cached host memory first.
         let mapped = self.direct() && self.dev.unified && (0..np).all(|p| gpu_plane(src, p as i32).and_then(|g| g.mapped()).is_some());
         if mapped {
+            let dst = Frame::new_video(&vf, src.width, src.height, &core.mem).map_err(|e| format!("Error in frame creation: {e}"))?;
+            // SAFETY: `dst` is new and unshared.
+            unsafe { *dst.props_mut() = src.props().clone() };
             let pending = (0..np).any(|p| gpu_plane(src, p as i32).is_some_and(|g| g.producer().timeline.is_some()));
             if pending {
                 super::frame::wait_frame(src).map_err(|e| e.1)?;
@@ -144,31 +140,34 @@ impl Transfer {
             }
             return Ok(Arc::new(dst));
         }
+        // The transfer queue writes the planes straight into host cached Vulkan memory that then
+        // is the CPU frame's (no second pass through host memory, which in a 2160p chain cost
+        // more CPU time than everything else together).
+        let dev = &self.dev;
+        let dst = match Frame::new_video_in(&vf, src.width, src.height, |len| GpuBuffer::host_transfer(dev, len as u64, vk::BufferUsageFlags::TRANSFER_DST).map(|b| Buffer::new_mapped(len, b, &core.mem))) {
+            Ok(Ok(f)) => f,
+            Ok(Err(e)) => return Err(e),
+            Err(e) => return Err(format!("Error in frame creation: {e}")),
+        };
+        // SAFETY: `dst` is new and unshared.
+        unsafe { *dst.props_mut() = src.props().clone() };
         let slot = self.pool.acquire()?;
-        let mut stagings = Vec::new();
         for p in 0..np {
             let Some(g) = gpu_plane(src, p as i32) else {
                 self.pool.abandon(slot);
                 return Err("GPUDownload: source frame is not GPU resident".into());
             };
-            let n = plane_bytes(src, p);
-            let staging = match GpuBuffer::new(
-                &self.dev,
-                n as u64,
-                vk::BufferUsageFlags::TRANSFER_DST,
-                vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT,
-                vk::MemoryPropertyFlags::HOST_CACHED,
-            ) {
-                Ok(b) => b,
-                Err(e) => {
-                    self.pool.abandon(slot);
-                    return Err(e);
-                }
+            let (s, d) = (&src.planes()[p], &dst.planes()[p]);
+            let rb = d.buf.mapped_vk().expect("a readback plane");
+            let row = d.width as u64 * vf.bytesPerSample as u64;
+            // One region per row only where a plugin's frame has other strides than ours.
+            let regions: Vec<vk::BufferCopy> = if s.stride == d.stride {
+                vec![vk::BufferCopy { src_offset: 0, dst_offset: 0, size: plane_bytes(src, p) as u64 }]
+            } else {
+                (0..d.height as u64).map(|y| vk::BufferCopy { src_offset: y * s.stride as u64, dst_offset: y * d.stride as u64, size: row }).collect()
             };
-            let region = vk::BufferCopy { src_offset: 0, dst_offset: 0, size: n as u64 };
-            // SAFETY: recording into our context.
-            unsafe { self.dev.device.cmd_copy_buffer(slot.cb, g.buffer(), staging.get().buffer, &[region]) };
-            stagings.push(staging);
+            // SAFETY: recording into our context; both buffers cover the regions.
+            unsafe { self.dev.device.cmd_copy_buffer(slot.cb, g.buffer(), rb.get().buffer, &regions) };
         }
         host_barrier(&self.dev, slot.cb);
         self.pool.reads_frame_internal(slot, src.clone());
@@ -177,18 +176,10 @@ impl Transfer {
         let waited = self.pool.wait_value(v);
         drop(t);
         match waited {
-            WaitOutcome::Done => {}
-            WaitOutcome::Lost => return Err(super::DEVICE_LOST.into()),
-            WaitOutcome::Failed(e) => return Err(format!("GPU filter: the readback did not complete: {e}")),
+            WaitOutcome::Done => Ok(Arc::new(dst)),
+            WaitOutcome::Lost => Err(super::DEVICE_LOST.into()),
+            WaitOutcome::Failed(e) => Err(format!("GPU filter: the readback did not complete: {e}")),
         }
-        let _t = stats::time(Stat::DownloadCopy);
-        for (p, staging) in stagings.iter().enumerate() {
-            let (s, d) = (&src.planes()[p], &dst.planes()[p]);
-            let row = d.width as usize * vf.bytesPerSample as usize;
-            // SAFETY: the copy completed; `dst` is ours.
-            unsafe { copy_rows(dst.write_ptr(p as i32).expect("plane"), d.stride as usize, staging.get().mapped(), s.stride as usize, row, d.height as usize) };
-        }
-        Ok(Arc::new(dst))
     }
 
     /// A GPU copy of a GPU frame in exportable allocations.
