@@ -43,9 +43,12 @@ fn selection(job: &Job) -> [(usize, isize); 9] {
 }
 
 /// Runs `px` over one output row from the rows above (`a`), at (`b`) and below (`c`): the
-/// interior as straight slices (vectorisable), the first and last samples with clamped indices.
+/// interior as straight slices in blocks of a fixed size (each one a few full vectors; the last
+/// block overlaps the one before rather than leaving a narrow tail), the first and last samples
+/// with clamped indices.
 #[inline(always)]
 pub fn row9<T: Copy, U: Copy>(a: &[T], b: &[T], c: &[T], sel: &[(usize, isize); 9], out: &mut [U], px: impl Fn([T; 9]) -> U) {
+    const BLOCK: usize = 64;
     let w = b.len();
     let rows = [a, b, c];
     if w >= 3 {
@@ -56,20 +59,36 @@ pub fn row9<T: Copy, U: Copy>(a: &[T], b: &[T], c: &[T], sel: &[(usize, isize); 
         };
         let (s0, s1, s2, s3, s4, s5, s6, s7, s8) = (s(0), s(1), s(2), s(3), s(4), s(5), s(6), s(7), s(8));
         let o = &mut out[1..][..n];
-        for i in 0..n {
-            o[i] = px([s0[i], s1[i], s2[i], s3[i], s4[i], s5[i], s6[i], s7[i], s8[i]]);
+        if n >= BLOCK {
+            let mut i = 0;
+            loop {
+                let b0 = i.min(n - BLOCK);
+                let t = |s: &[T]| -> [T; BLOCK] { s[b0..b0 + BLOCK].try_into().expect("a block") };
+                let (t0, t1, t2, t3, t4, t5, t6, t7, t8) = (t(s0), t(s1), t(s2), t(s3), t(s4), t(s5), t(s6), t(s7), t(s8));
+                let ob = &mut o[b0..b0 + BLOCK];
+                for j in 0..BLOCK {
+                    ob[j] = px([t0[j], t1[j], t2[j], t3[j], t4[j], t5[j], t6[j], t7[j], t8[j]]);
+                }
+                if b0 + BLOCK == n {
+                    break;
+                }
+                i += BLOCK;
+            }
+        } else {
+            for i in 0..n {
+                o[i] = px([s0[i], s1[i], s2[i], s3[i], s4[i], s5[i], s6[i], s7[i], s8[i]]);
+            }
         }
     }
-    let mut edge = |x: usize| {
-        let v: [T; 9] = std::array::from_fn(|k| {
-            let (r, dx) = sel[k];
-            rows[r][clamp_idx(x as isize + dx, w)]
-        });
+    if w == 0 {
+        return;
+    }
+    for x in [0, w - 1] {
+        let mut v = [b[x]; 9];
+        for (k, &(r, dx)) in sel.iter().enumerate() {
+            v[k] = rows[r][clamp_idx(x as isize + dx, w)];
+        }
         out[x] = px(v);
-    };
-    edge(0);
-    if w > 1 {
-        edge(w - 1);
     }
 }
 
