@@ -50,8 +50,10 @@ if [ "${PROFILE_SET:-gpu}" = stats ]; then
     local core=$1 plugin=$2 fmt=$3 size=$4 frames=$5 chain=$6; shift 6
     echo "=== $label"
     TIMEFORMAT="cpu: wall %R s, user %U s, sys %S s"
+    local steps="std.Loop:times=$frames,std.GPUUpload,$chain,std.GPUDownload"
+    [ "$chain" = - ] && steps="std.Loop:times=$frames,std.GPUUpload,std.GPUDownload"
     time env "${envs[@]}" "$D" "$core" --plugin "$N" --plugin "$plugin" --no-hash --timing --warmup 40 --width ${size%x*} --height ${size#*x} \
-      --format $fmt --frames 1 "$@" "std.Loop:times=$frames,std.GPUUpload,$chain,std.GPUDownload" 2>&1 | grep -v "^\[" | tail -16
+      --format $fmt --frames 1 "$@" "$steps" 2>&1 | grep -v "^\[" | tail -16
   }
   G=$PLUGINS/vsfeel/libvsfeel.so K=$PLUGINS/libknlmvulkan.so V=$OURS/libvsvk_vk.so
   for c in "gauss2160 $G GrayS 3840x2160 400 vsfeel.GaussBlur" "gauss1080 $G GrayS 1920x1080 1500 vsfeel.GaussBlur" \
@@ -60,10 +62,15 @@ if [ "${PROFILE_SET:-gpu}" = stats ]; then
     one "$1 ours" VSVK_STATS=1 -- "$CORE_OURS" $2 $3 $4 $5 "$ch"
     one "$1 R81" X=1 -- "$CORE_REF" $2 $3 $4 $5 "$ch"
   done
+  # uploads staged through cached system RAM and the copy engine, against direct writes into
+  # the BAR mapping (the default where planes are host visible)
+  one "gauss2160 ours staged uploads" VSVK_STATS=1 VS_VULKAN_FORCE_STAGING=1 -- "$CORE_OURS" $G GrayS 3840x2160 400 vsfeel.GaussBlur
+  one "gauss1080 ours staged uploads" VSVK_STATS=1 VS_VULKAN_FORCE_STAGING=1 -- "$CORE_OURS" $G GrayS 1920x1080 1500 vsfeel.GaussBlur
+  for e in X=1 VS_VULKAN_FORCE_STAGING=1; do
+    one "updown2160p16 ours $e" VSVK_STATS=1 $e -- "$CORE_OURS" $G YUV420P16 3840x2160 1000 -
+  done
+  one "updown2160p16 R81" X=1 -- "$CORE_REF" $G YUV420P16 3840x2160 1000 -
   one "gauss2160 ours pool 16 GB" VSVK_STATS=1 VSVK_FRAME_POOL_MB=16384 -- "$CORE_OURS" $G GrayS 3840x2160 400 vsfeel.GaussBlur
-  one "gauss2160 ours 8 requests" VSVK_STATS=1 -- "$CORE_OURS" $G GrayS 3840x2160 400 vsfeel.GaussBlur --requests 8
-  one "gauss2160 R81 8 requests" X=1 -- "$CORE_REF" $G GrayS 3840x2160 400 vsfeel.GaussBlur --requests 8
-  one "gauss2160 ours compute-queue copies" VSVK_STATS=1 VSVK_TRANSFER_QUEUE=compute -- "$CORE_OURS" $G GrayS 3840x2160 400 vsfeel.GaussBlur
   exit 0
 fi
 if [ "${PROFILE_SET:-gpu}" = pool ]; then
