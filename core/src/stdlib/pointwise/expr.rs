@@ -67,7 +67,7 @@ fn optimize(dag: &mut Dag, root: u32) -> u32 {
 
 // ---- the program ---------------------------------------------------------------------------------------------
 
-const BLOCK: usize = 64;
+const BLOCK: usize = 256;
 
 #[derive(Clone, Copy, Debug)]
 enum Ins {
@@ -92,6 +92,8 @@ enum Ins {
 #[derive(Clone, Debug)]
 struct Program {
     ins: Vec<Ins>,
+    /// The constants, each in a register of its own: filled once per plane, not once per block.
+    consts: Vec<Ins>,
     regs: usize,
     result: u16,
     clips: Vec<u8>,
@@ -126,10 +128,20 @@ fn compile(dag: &Dag, root: u32) -> Program {
     let mut free: Vec<u16> = Vec::new();
     let mut regs = 0u16;
     let mut ins = Vec::new();
+    let mut consts = Vec::new();
+    let mut pinned: Vec<u16> = Vec::new();
     let mut clips = Vec::new();
     for (i, &id) in order.iter().enumerate() {
         let n = dag.nodes[id as usize];
         let args: Vec<u16> = (0..n.k.arity()).map(|j| reg_of[&n.a[j]]).collect();
+        if let K::Const(b) = n.k {
+            // never freed, so never overwritten
+            regs += 1;
+            pinned.push(regs - 1);
+            reg_of.insert(id, regs - 1);
+            consts.push(Ins::Const { dst: regs - 1, v: f32::from_bits(b) });
+            continue;
+        }
         let dst = free.pop().unwrap_or_else(|| {
             regs += 1;
             regs - 1
@@ -138,7 +150,7 @@ fn compile(dag: &Dag, root: u32) -> Program {
         // destination of this one, so that an instruction never writes what it reads)
         for j in 0..n.k.arity() {
             let p = pos[&n.a[j]];
-            if last_use[p] == i && !free.contains(&reg_of[&n.a[j]]) {
+            if last_use[p] == i && !free.contains(&reg_of[&n.a[j]]) && !pinned.contains(&reg_of[&n.a[j]]) {
                 free.insert(0, reg_of[&n.a[j]]);
             }
         }
@@ -166,6 +178,7 @@ fn compile(dag: &Dag, root: u32) -> Program {
     }
     Program {
         ins,
+        consts,
         regs: regs.max(1) as usize,
         result: reg_of[&root],
         clips,
@@ -265,6 +278,11 @@ fn run_plane(
 ) {
     let (w, h) = (dst.width, dst.height);
     let mut regs = vec![[0f32; BLOCK]; prog.regs];
+    for c in &prog.consts {
+        if let Ins::Const { dst, v } = *c {
+            regs[dst as usize] = [v; BLOCK];
+        }
+    }
     let max = max_value(ofmt) as f32;
     for y in 0..h {
         let ptrs: Vec<Src> = srcs
