@@ -610,16 +610,17 @@ unsafe fn turn_bytes(s: Src, d: Dst, o: Orient) {
         _ => (sy, s.w - 1 - sx),
     };
     let (w8, h8) = (s.w / 8 * 8, s.h / 8 * 8);
-    // Transpose and Turn270 keep each source column's bytes in order: 16 x 16 blocks through
-    // SSE2 (baseline on x86-64), the rest of the 8 x 8 grid below
-    let (w16, h16) = if cfg!(target_arch = "x86_64") && o != Orient::Turn90 { (s.w / 16 * 16, s.h / 16 * 16) } else { (0, 0) };
+    // 16 x 16 blocks through SSE2 (baseline on x86-64), the rest of the 8 x 8 grid below; Turn90
+    // reads the block's rows bottom up, which reverses each column as it needs
+    let (w16, h16) = if cfg!(target_arch = "x86_64") { (s.w / 16 * 16, s.h / 16 * 16) } else { (0, 0) };
     #[cfg(target_arch = "x86_64")]
     for by in (0..h16).step_by(16) {
         for bx in (0..w16).step_by(16) {
-            let rows: [*const u8; 16] = std::array::from_fn(|i| s.row::<u8>(by + i)[bx..bx + 16].as_ptr());
+            let up = o == Orient::Turn90;
+            let rows: [*const u8; 16] = std::array::from_fn(|i| s.row::<u8>(if up { by + 15 - i } else { by + i })[bx..bx + 16].as_ptr());
             let cols = transpose16(&rows);
             for (j, c) in cols.iter().enumerate() {
-                let (dx, dy) = dest(bx + j, by);
+                let (dx, dy) = dest(bx + j, if up { by + 15 } else { by });
                 std::arch::x86_64::_mm_storeu_si128(at(dx, dy).cast(), *c);
             }
         }
