@@ -19,6 +19,27 @@ pub const ALIGNMENT: usize = 64;
 pub struct MemStats {
     pub used: AtomicI64,
     pool: parking_lot::Mutex<BufferPool>,
+    /// Where large video planes come from once set: host cached Vulkan memory of a discrete
+    /// device, which GPUUpload copies from with the copy engine instead of the CPU.
+    pinned: std::sync::OnceLock<PinnedHost>,
+}
+
+/// The device whose host memory backs large frames ($VSVK_PINNED_FRAMES=1, an experiment: the
+/// memory is pinned, and its idle buffers are kept in the device pool's buckets uncapped).
+pub struct PinnedHost(pub Arc<crate::gpu::device::Device>);
+
+impl std::fmt::Debug for PinnedHost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PinnedHost")
+    }
+}
+
+/// Planes smaller than this stay in the heap: the copy engine's setup is not worth it for them.
+const PINNED_MIN: usize = 1 << 20;
+
+pub fn pinned_frames_requested() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("VSVK_PINNED_FRAMES").is_some_and(|v| v == "1"))
 }
 
 /// Freed frame buffers kept for the next frame of the same size. Without it every large frame was
@@ -45,6 +66,10 @@ fn pool_bytes() -> usize {
 }
 
 impl MemStats {
+    /// Large video planes come from `dev`'s host memory from now on.
+    pub fn use_pinned(&self, dev: &Arc<crate::gpu::device::Device>) {
+        let _ = self.pinned.set(PinnedHost(dev.clone()));
+    }
     fn take(&self, len: usize) -> Option<NonNull<u8>> {
         let mut p = self.pool.lock();
         let ptr = p.by_len.get_mut(&len)?.pop()?.0;
@@ -109,6 +134,14 @@ impl Buffer {
     /// A pooled buffer of the same size, else a fresh one (zeroed, so that no byte is ever
     /// uninitialised); cleared when `zeroed`.
     fn allocate(len: usize, stats: &Arc<MemStats>, zeroed: bool) -> Buffer {
+        if !zeroed && len >= PINNED_MIN && !crate::gpu::exec::in_release() {
+            if let Some(PinnedHost(dev)) = stats.pinned.get() {
+                let usage = ash::vk::BufferUsageFlags::TRANSFER_SRC | ash::vk::BufferUsageFlags::TRANSFER_DST;
+                if let Ok(b) = crate::gpu::GpuBuffer::host_transfer(dev, len as u64, usage) {
+                    return Buffer::new_mapped(len, b, stats);
+                }
+            }
+        }
         let ptr = match stats.take(len) {
             Some(p) => {
                 crate::stats::count(crate::stats::Stat::HostReuse);

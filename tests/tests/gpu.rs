@@ -149,6 +149,32 @@ fn upload_download_is_identity_on_every_format() {
         let staged = chain(&our_core(), "YUV420P10", &[], &format!("std.GPUUpload,std.GPUDownload,{after}"), &[("VS_VULKAN_FORCE_STAGING", "1")], &[]);
         assert_eq!(staged.as_deref(), Ok(want.as_str()), "{after} after a staged download");
     }
+    // A downloaded frame goes back up with the copy engine (its planes are transfer memory).
+    let plain = chain(&our_core(), "YUV444P16", &[], "std.Invert", &[], &[]).unwrap_or_else(|e| panic!("{e}"));
+    let again = chain(&our_core(), "YUV444P16", &[], "std.GPUUpload,std.GPUDownload,std.GPUUpload,std.Invert,std.GPUDownload", &[("VS_VULKAN_FORCE_STAGING", "1")], &[]);
+    assert_eq!(again.as_deref(), Ok(plain.as_str()), "a staged download uploaded again");
+}
+
+/// VSVK_PINNED_FRAMES=1: planes of 1 MiB and more live in host transfer memory and go up by the
+/// copy engine (all planes pinned), or by the usual path (some planes small); CPU filters write
+/// into such frames and copy them on write. Every result equals the plain chain's.
+#[test]
+fn pinned_frames_give_the_same_clips() {
+    let big = ["--width", "1280", "--height", "832"];
+    for (f, steps) in [
+        ("Gray8", "std.GPUUpload,std.GPUDownload"),
+        ("YUV444P16", "std.Invert,std.GPUUpload,std.GPUDownload,text.Text:text='pinned"),
+        ("YUV420P16", "std.GPUUpload,std.GPUDownload,std.FlipVertical"),
+        ("RGBS", "std.GPUUpload,std.GPUDownload,std.GPUUpload,std.GPUDownload,std.Invert"),
+    ] {
+        let cpu_only: Vec<&str> = steps.split(',').filter(|s| !s.starts_with("std.GPU")).collect();
+        let cpu_only = if cpu_only.is_empty() { "-".to_string() } else { cpu_only.join(",") };
+        let want = chain(&our_core(), f, &[], &cpu_only, &[], &big).unwrap_or_else(|e| panic!("{e}"));
+        for env in [&[("VSVK_PINNED_FRAMES", "1")][..], &[("VSVK_PINNED_FRAMES", "1"), ("VS_VULKAN_FORCE_STAGING", "1")][..]] {
+            let got = chain(&our_core(), f, &[], steps, env, &big);
+            assert_eq!(got.as_deref(), Ok(want.as_str()), "{f} {steps} {env:?}");
+        }
+    }
 }
 
 #[test]

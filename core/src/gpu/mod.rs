@@ -71,6 +71,9 @@ impl CoreGpu {
                 cores.push((key, Arc::downgrade(&core.arc())));
                 drop(cores);
                 s.1 = DeviceState::Up(d.clone());
+                if crate::frame::pinned_frames_requested() {
+                    core.mem.use_pinned(&d);
+                }
                 let mb = |b: i64| b >> 20;
                 core.log_message(
                     vsvk_plugin_api::abi::mtInformation,

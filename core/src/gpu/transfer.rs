@@ -68,6 +68,24 @@ impl Transfer {
         unsafe { *dst.props_mut() = src.props().clone() };
         let dst = Arc::new(dst);
         let np = dst.num_planes();
+        // Planes already in host transfer memory (a download's, or VSVK_PINNED_FRAMES) go up
+        // with the copy engine: no CPU pass at all.
+        let pinned: Option<Vec<&GpuBuffer>> = (0..np).map(|p| src.planes()[p].buf.mapped_vk()).collect();
+        if let Some(bufs) = pinned.filter(|b| b.iter().all(|b| b.get().usage.contains(vk::BufferUsageFlags::TRANSFER_SRC))) {
+            let _t = stats::time(Stat::UploadStaged);
+            let slot = self.pool.acquire()?;
+            for (p, b) in bufs.iter().enumerate() {
+                let g = gpu_plane(&dst, p as i32).expect("GPU plane");
+                let (s, d) = (&src.planes()[p], &dst.planes()[p]);
+                let regions = plane_regions(s, d, vf.bytesPerSample as u64, plane_bytes(&dst, p) as u64);
+                // SAFETY: recording into our context; both buffers cover the regions.
+                unsafe { self.dev.device.cmd_copy_buffer(slot.cb, b.get().buffer, g.buffer(), &regions) };
+                self.pool.writes_plane(slot, dst.clone(), p as i32);
+            }
+            self.pool.retain(slot, "GPUUpload", Retained::Frame(src.clone()), 0);
+            self.pool.submit(slot)?;
+            return Ok(dst);
+        }
         let all_mapped = self.direct() && (0..np).all(|p| gpu_plane(&dst, p as i32).and_then(|g| g.mapped()).is_some());
         if all_mapped {
             let _t = stats::time(Stat::UploadCopy);
@@ -144,7 +162,7 @@ impl Transfer {
         // is the CPU frame's (no second pass through host memory, which in a 2160p chain cost
         // more CPU time than everything else together).
         let dev = &self.dev;
-        let dst = match Frame::new_video_in(&vf, src.width, src.height, |len| GpuBuffer::host_transfer(dev, len as u64, vk::BufferUsageFlags::TRANSFER_DST).map(|b| Buffer::new_mapped(len, b, &core.mem))) {
+        let dst = match Frame::new_video_in(&vf, src.width, src.height, |len| GpuBuffer::host_transfer(dev, len as u64, vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST).map(|b| Buffer::new_mapped(len, b, &core.mem))) {
             Ok(Ok(f)) => f,
             Ok(Err(e)) => return Err(e),
             Err(e) => return Err(format!("Error in frame creation: {e}")),
@@ -159,13 +177,7 @@ impl Transfer {
             };
             let (s, d) = (&src.planes()[p], &dst.planes()[p]);
             let rb = d.buf.mapped_vk().expect("a readback plane");
-            let row = d.width as u64 * vf.bytesPerSample as u64;
-            // One region per row only where a plugin's frame has other strides than ours.
-            let regions: Vec<vk::BufferCopy> = if s.stride == d.stride {
-                vec![vk::BufferCopy { src_offset: 0, dst_offset: 0, size: plane_bytes(src, p) as u64 }]
-            } else {
-                (0..d.height as u64).map(|y| vk::BufferCopy { src_offset: y * s.stride as u64, dst_offset: y * d.stride as u64, size: row }).collect()
-            };
+            let regions = plane_regions(s, d, vf.bytesPerSample as u64, plane_bytes(src, p) as u64);
             // SAFETY: recording into our context; both buffers cover the regions.
             unsafe { self.dev.device.cmd_copy_buffer(slot.cb, g.buffer(), rb.get().buffer, &regions) };
         }
@@ -204,6 +216,16 @@ impl Transfer {
         self.pool.submit(slot)?;
         Ok(dst)
     }
+}
+
+/// The copy of plane `s` into `d`: one region, or one per row only where a frame has other
+/// strides than ours (a plugin's).
+fn plane_regions(s: &crate::frame::Plane, d: &crate::frame::Plane, bytes_per_sample: u64, whole: u64) -> Vec<vk::BufferCopy> {
+    if s.stride == d.stride {
+        return vec![vk::BufferCopy { src_offset: 0, dst_offset: 0, size: whole }];
+    }
+    let row = d.width as u64 * bytes_per_sample;
+    (0..d.height as u64).map(|y| vk::BufferCopy { src_offset: y * s.stride as u64, dst_offset: y * d.stride as u64, size: row }).collect()
 }
 
 /// A global barrier from every device write to host (and foreign) reads.
