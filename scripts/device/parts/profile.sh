@@ -73,6 +73,17 @@ if [ "${PROFILE_SET:-gpu}" = stats ]; then
   one "gauss2160 ours pool 16 GB" VSVK_STATS=1 VSVK_FRAME_POOL_MB=16384 -- "$CORE_OURS" $G GrayS 3840x2160 400 vsfeel.GaussBlur
   exit 0
 fi
+if [ "${PROFILE_SET:-gpu}" = pinned ]; then
+  # VSVK_PINNED_FRAMES=1 (planes in host transfer memory, uploads by the copy engine) against the
+  # default (the CPU writes the BAR mapping), round trips and a GPU chain
+  G=$PLUGINS/vsfeel/libvsfeel.so
+  for e in X=1 VSVK_PINNED_FRAMES=1; do
+    one "updown2160p16 ours $e" VSVK_STATS=1 $e -- "$CORE_OURS" $G YUV420P16 3840x2160 1500 -
+    one "updown1080p8 ours $e" VSVK_STATS=1 $e -- "$CORE_OURS" $G YUV420P8 1920x1080 4000 -
+    one "gauss2160 ours $e" VSVK_STATS=1 $e -- "$CORE_OURS" $G GrayS 3840x2160 600 vsfeel.GaussBlur
+  done
+  exit 0
+fi
 if [ "${PROFILE_SET:-gpu}" = pool ]; then
   # the frame-buffer pool's cap against vsvk's 2160p float chain (bimodal / 0.4x R81 in the bench)
   for mb in 1024 4096 16384; do
