@@ -41,20 +41,22 @@ if [ "${PROFILE_SET:-gpu}" = std ]; then
   done
   exit 0
 fi
+# one LABEL ENV... -- CORE PLUGIN FORMAT WxH FRAMES CHAIN [driver options]: a long run with node
+# times (--timing) and, for our core with VSVK_STATS=1, the host steps; CHAIN '-' for none
+one() {  # label env... -- core plugin format WxH frames chain [driver options]
+  local label=$1; shift; local envs=(); while [ "$1" != -- ]; do envs+=("$1"); shift; done; shift
+  local core=$1 plugin=$2 fmt=$3 size=$4 frames=$5 chain=$6; shift 6
+  echo "=== $label"
+  TIMEFORMAT="cpu: wall %R s, user %U s, sys %S s"
+  local steps="std.Loop:times=$frames,std.GPUUpload,$chain,std.GPUDownload"
+  [ "$chain" = - ] && steps="std.Loop:times=$frames,std.GPUUpload,std.GPUDownload"
+  time env "${envs[@]}" "$D" "$core" --plugin "$N" --plugin "$plugin" --no-hash --timing --warmup 40 --width ${size%x*} --height ${size#*x} \
+    --format $fmt --frames 1 "$@" "$steps" 2>&1 | grep -v "^\[" | tail -16
+}
 if [ "${PROFILE_SET:-gpu}" = stats ]; then
   # Per node time (driver --timing: getNodeProcessingTime on both cores) and our core's host-side
   # steps (VSVK_STATS: copies, GPU waits, VRAM and host buffer allocations) for the GPU chains
   # where vsvk trails R81, long runs with 40 frames of warm-up; then pool and request variations.
-  one() {  # label env... -- core plugin format WxH frames chain [driver options]
-    local label=$1; shift; local envs=(); while [ "$1" != -- ]; do envs+=("$1"); shift; done; shift
-    local core=$1 plugin=$2 fmt=$3 size=$4 frames=$5 chain=$6; shift 6
-    echo "=== $label"
-    TIMEFORMAT="cpu: wall %R s, user %U s, sys %S s"
-    local steps="std.Loop:times=$frames,std.GPUUpload,$chain,std.GPUDownload"
-    [ "$chain" = - ] && steps="std.Loop:times=$frames,std.GPUUpload,std.GPUDownload"
-    time env "${envs[@]}" "$D" "$core" --plugin "$N" --plugin "$plugin" --no-hash --timing --warmup 40 --width ${size%x*} --height ${size#*x} \
-      --format $fmt --frames 1 "$@" "$steps" 2>&1 | grep -v "^\[" | tail -16
-  }
   G=$PLUGINS/vsfeel/libvsfeel.so K=$PLUGINS/libknlmvulkan.so V=$OURS/libvsvk_vk.so
   for c in "gauss2160 $G GrayS 3840x2160 400 vsfeel.GaussBlur" "gauss1080 $G GrayS 1920x1080 1500 vsfeel.GaussBlur" \
            "expr2160 $V YUV420P8 3840x2160 1000 vk.Expr:@clips:expr='x_3_*_2_/" "knlm2160 $K YUV420P8 3840x2160 200 knlmvk.KNLMeans:h=1.2"; do
