@@ -35,7 +35,7 @@ impl std::fmt::Debug for PinnedHost {
 }
 
 /// Planes smaller than this stay in the heap: the copy engine's setup is not worth it for them.
-const PINNED_MIN: usize = 1 << 20;
+const PINNED_MIN: usize = 256 << 10;
 
 pub fn pinned_frames_requested() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
