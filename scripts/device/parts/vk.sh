@@ -52,6 +52,18 @@ for c in "YUV420P8 RS.Bicubic:width=1280:height=720" "YUV420P10 RS.Spline36:widt
   check "$2" $1 "${2//RS./resize.}" "${2//RS./vk.}"
 done
 fi
+if [ "${VK_EXTRA:-1}" = 1 ]; then
+echo "--- more filters at 1920x1080 (std on R81 | vk on ours | vk on R81)"
+seq 255 -1 0 > /tmp/lut8.txt
+for c in "YUV420P8 NS.Lut:lut=</tmp/lut8.txt" "YUV420P8 NS.FlipVertical,NS.MaskedMerge:@:clipa=\$0:clipb=\$1:mask=\$0" \
+         "YUV420P10 NS.FlipVertical,NS.MergeDiff:@:clipa=\$0:clipb=\$1" "YUV420P16 NS.Maximum" "RGB24 NS.FlipHorizontal" \
+         "YUV420P8 NS.FlipVertical,NS.StackHorizontal:@:clips=\$0:clips=\$1" "YUV420P8 NS.FlipVertical,NS.StackVertical:@:clips=\$0:clips=\$1" \
+         "YUV444P8 NS.ShufflePlanes:@clips:planes=2:planes=0:planes=1:colorfamily=3" "GrayS NS.Binarize:threshold=0.5" \
+         "YUV420P8 NS.Turn180" "YUV444PS NS.Expr:@:clips=\$0:expr='x_0.5_*_0.25_+"; do
+  set -- $c; e=${2//_/ }
+  check "$e" $1 "${e//NS./std.}" "${e//NS./vk.}"
+done
+fi
 # fps: one noise frame looped (the source's cost left out), 40 frames of warm-up (past the
 # requests in flight), then 600 timed
 echo "--- fps at 1920x1080, 600 frames: vk on ours | vk on R81 | std (CPU) on R81"
