@@ -83,7 +83,9 @@ if [ "${PROFILE_SET:-gpu}" = pinned ]; then
     one "updown2160p16 ours $e" VSVK_STATS=1 $e -- "$CORE_OURS" $G YUV420P16 3840x2160 1500 -
     one "updown1080p8 ours $e" VSVK_STATS=1 $e -- "$CORE_OURS" $G YUV420P8 1920x1080 4000 -
     one "gauss2160 ours $e" VSVK_STATS=1 $e -- "$CORE_OURS" $G GrayS 3840x2160 600 vsfeel.GaussBlur
+    one "vkexpr1080 ours $e" VSVK_STATS=1 $e -- "$CORE_OURS" $OURS/libvsvk_vk.so YUV420P8 1920x1080 4000 "vk.Expr:@clips:expr='x 3 * 2 /"
   done
+  one "vkexpr1080 R81" X=1 -- "$CORE_REF" $OURS/libvsvk_vk.so YUV420P8 1920x1080 4000 "vk.Expr:@clips:expr='x 3 * 2 /"
   exit 0
 fi
 if [ "${PROFILE_SET:-gpu}" = pool ]; then
