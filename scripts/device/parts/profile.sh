@@ -86,6 +86,8 @@ if [ "${PROFILE_SET:-gpu}" = pinned ]; then
     one "vkexpr1080 ours $e" VSVK_STATS=1 $e -- "$CORE_OURS" $OURS/libvsvk_vk.so YUV420P8 1920x1080 4000 "vk.Expr:@clips:expr='x 3 * 2 /"
   done
   one "vkexpr1080 R81" X=1 -- "$CORE_REF" $OURS/libvsvk_vk.so YUV420P8 1920x1080 4000 "vk.Expr:@clips:expr='x 3 * 2 /"
+  one "bm3d1080 ours" VSVK_STATS=1 -- "$CORE_OURS" $PLUGINS/bm3dvk2.so GrayS 1920x1080 1500 bm3dvk2.BM3D
+  one "bm3d1080 R81" X=1 -- "$CORE_REF" $PLUGINS/bm3dvk2.so GrayS 1920x1080 1500 bm3dvk2.BM3D
   exit 0
 fi
 if [ "${PROFILE_SET:-gpu}" = pool ]; then
