@@ -175,6 +175,11 @@ cases! {
         check("YUV444P16", 333, 97, &conv(&[1023.0; 121], ":divisor=123783.0"));
         check("Gray8", 333, 97, &conv(&[2.5, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, -0.5], ":divisor=-3.0"));
         check("Gray8", 320, 240, &conv(&[0.4; 9], ""));
+        // the integer finishes of 8-bit kernels: a rounded multiply (box, divisor 9), a rounded
+        // shift (binomial, divisor 16), on odd sizes and in both 4:2:0 chroma and luma
+        check("Gray8", 333, 97, &conv(&[1.0; 9], ""));
+        check("YUV420P8", 334, 98, &conv(&[1.0, 2.0, 1.0, 2.0, 4.0, 2.0, 1.0, 2.0, 1.0], ""));
+        check("Gray8", 333, 97, &conv(&[1.0; 25], ":bias=2.0"));
     };
     convolution_float_options => {
         check_both("GrayS", 333, 97, &conv(&EDGE, ":saturate=0:bias=0.1"));
