@@ -153,6 +153,10 @@ fn upload_download_is_identity_on_every_format() {
     let plain = chain(&our_core(), "YUV444P16", &[], "std.Invert", &[], &[]).unwrap_or_else(|e| panic!("{e}"));
     let again = chain(&our_core(), "YUV444P16", &[], "std.GPUUpload,std.GPUDownload,std.GPUUpload,std.Invert,std.GPUDownload", &[("VS_VULKAN_FORCE_STAGING", "1")], &[]);
     assert_eq!(again.as_deref(), Ok(plain.as_str()), "a staged download uploaded again");
+    // ... also when its planes are views into it (a field: an offset and twice the stride)
+    let fields = chain(&our_core(), "YUV420P10", &[], "std.SeparateFields:tff=1", &[], &[]).unwrap_or_else(|e| panic!("{e}"));
+    let up = chain(&our_core(), "YUV420P10", &[], "std.GPUUpload,std.GPUDownload,std.SeparateFields:tff=1,std.GPUUpload,std.GPUDownload", &[("VS_VULKAN_FORCE_STAGING", "1")], &[]);
+    assert_eq!(up.as_deref(), Ok(fields.as_str()), "fields of a staged download uploaded again");
 }
 
 /// VSVK_PINNED_FRAMES=1: planes of 256 KiB and more live in host transfer memory and go up by

@@ -218,14 +218,16 @@ impl Transfer {
     }
 }
 
-/// The copy of plane `s` into `d`: one region, or one per row only where a frame has other
-/// strides than ours (a plugin's).
+/// The copy of plane `s` into `d` (each at its offset in its buffer): one region, or one per row
+/// where the layouts differ (a plugin's strides, or a plane that is a view into a larger buffer,
+/// as SeparateFields' fields are).
 fn plane_regions(s: &crate::frame::Plane, d: &crate::frame::Plane, bytes_per_sample: u64, whole: u64) -> Vec<vk::BufferCopy> {
-    if s.stride == d.stride {
+    if s.stride == d.stride && s.offset == 0 && d.offset == 0 {
         return vec![vk::BufferCopy { src_offset: 0, dst_offset: 0, size: whole }];
     }
     let row = d.width as u64 * bytes_per_sample;
-    (0..d.height as u64).map(|y| vk::BufferCopy { src_offset: y * s.stride as u64, dst_offset: y * d.stride as u64, size: row }).collect()
+    let (so, doff) = (s.offset as u64, d.offset as u64);
+    (0..d.height as u64).map(|y| vk::BufferCopy { src_offset: so + y * s.stride as u64, dst_offset: doff + y * d.stride as u64, size: row }).collect()
 }
 
 /// A global barrier from every device write to host (and foreign) reads.
