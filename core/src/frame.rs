@@ -19,7 +19,7 @@ pub const ALIGNMENT: usize = 64;
 pub struct MemStats {
     pub used: AtomicI64,
     pool: parking_lot::Mutex<BufferPool>,
-    /// Where large video planes come from once set: host cached Vulkan memory of a discrete
+    /// Where large video planes come from once set: host cached Vulkan memory of the core's
     /// device, which GPUUpload copies from with the copy engine instead of the CPU.
     pinned: std::sync::OnceLock<PinnedHost>,
 }
