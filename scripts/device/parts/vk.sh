@@ -55,7 +55,8 @@ fi
 if [ "${VK_EXTRA:-1}" = 1 ]; then
 echo "--- more filters at 1920x1080 (std on R81 | vk on ours | vk on R81)"
 seq 255 -1 0 > /tmp/lut8.txt
-for c in "YUV420P8 NS.Lut:lut=</tmp/lut8.txt" "YUV420P8 NS.FlipVertical,NS.MaskedMerge:@:clipa=\$0:clipb=\$1:mask=\$0" \
+awk 'BEGIN { for (i = 0; i < 65536; i++) print int((i % 256 + int(i / 256) * 3) / 4) }' > /tmp/lut2.txt
+for c in "YUV420P8 NS.Lut:lut=</tmp/lut8.txt" "YUV420P8 NS.FlipVertical,NS.Lut2:@:clipa=\$0:clipb=\$1:lut=</tmp/lut2.txt" "YUV420P8 NS.FlipVertical,NS.MaskedMerge:@:clipa=\$0:clipb=\$1:mask=\$0" \
          "YUV420P10 NS.FlipVertical,NS.MergeDiff:@:clipa=\$0:clipb=\$1" "YUV420P16 NS.Maximum" "RGB24 NS.FlipHorizontal" \
          "YUV420P8 NS.FlipVertical,NS.StackHorizontal:@:clips=\$0:clips=\$1" "YUV420P8 NS.FlipVertical,NS.StackVertical:@:clips=\$0:clips=\$1" \
          "YUV444P8 NS.ShufflePlanes:@clips:planes=2:planes=0:planes=1:colorfamily=3" "GrayS NS.Binarize:threshold=0.5" \
