@@ -152,6 +152,17 @@ cases! {
         check_both("GrayS", 333, 97, "std.Sobel:scale=0.7");
         check_both("YUV420PH", 334, 98, "std.Prewitt:scale=1.7");
     };
+    sobel_prewitt_8bit_widths_scales => {
+        // the 8-bit rows go 16 or 32 samples at a time with an overlapping last block
+        for w in [4, 17, 18, 19, 33, 34, 35, 66, 97] {
+            check("Gray8", w, 9, "std.Sobel");
+            check("Gray8", w, 9, "std.Prewitt");
+        }
+        for scale in ["0.0", "1.0", "0.5", "3.0", "100000.0"] {
+            check("Gray8", 130, 33, &format!("std.Sobel:scale={scale}"));
+            check("Gray8", 130, 33, &format!("std.Prewitt:scale={scale}"));
+        }
+    };
     boxblur_options => {
         for chain in [
             "std.BoxBlur:hradius=3:hpasses=2:vradius=2:vpasses=3",

@@ -110,7 +110,162 @@ fn half_plane(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>) {
 
 #[inline(always)]
 fn u8_plane(job: &Job, src: &PlaneIn<u8>, dst: &mut PlaneOut<u8>) {
+    #[cfg(target_arch = "x86_64")]
+    if src.w >= 18 && super::plane::has_avx2() {
+        let (w, h) = (src.w, src.h);
+        let avx512 = super::plane::has_avx512();
+        for y in 0..h {
+            let a = src.row(clamp_idx(y as isize - 1, h));
+            let b = src.row(y);
+            let c = src.row(clamp_idx(y as isize + 1, h));
+            let out = dst.row_mut(y);
+            // SAFETY: the CPU has AVX2 and FMA (checked above), and AVX-512 F/BW where that row
+            // function is taken; the rows are w >= 18 (w >= 34 for AVX-512) samples long.
+            unsafe {
+                if w >= 34 && avx512 {
+                    match (job.scale == 1.0, job.sobel) {
+                        (true, true) => u8_row_avx512::<true, true>(job, a, b, c, out),
+                        (true, false) => u8_row_avx512::<true, false>(job, a, b, c, out),
+                        (false, true) => u8_row_avx512::<false, true>(job, a, b, c, out),
+                        (false, false) => u8_row_avx512::<false, false>(job, a, b, c, out),
+                    }
+                    continue;
+                }
+                match (job.scale == 1.0, job.sobel) {
+                    (true, true) => u8_row_avx2::<true, true>(job, a, b, c, out),
+                    (true, false) => u8_row_avx2::<true, false>(job, a, b, c, out),
+                    (false, true) => u8_row_avx2::<false, true>(job, a, b, c, out),
+                    (false, false) => u8_row_avx2::<false, false>(job, a, b, c, out),
+                }
+            }
+        }
+        return;
+    }
     int_plane(job, src, dst, 8)
+}
+
+/// One row of 8-bit samples, 16 at a time: the squares summed exactly in 32-bit integers
+/// (vpmaddwd on interleaved gradients), the square root in single precision as the scalar path
+/// takes it, and the conversion rounding to nearest even itself (the default MXCSR mode), which
+/// equals rounding first; clamping to 255 before it and the packs' saturation after it give the
+/// scalar path's clamp.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn u8_row_avx2<const UNIT: bool, const SOBEL: bool>(job: &Job, a: &[u8], b: &[u8], c: &[u8], out: &mut [u8]) {
+    use std::arch::x86_64::*;
+    let w = b.len();
+    debug_assert!(w >= 18 && a.len() == w && c.len() == w && out.len() >= w);
+    let n = w - 2;
+    let (scale, maxf) = (job.scale, job.max as f32);
+    let vscale = _mm256_set1_ps(scale);
+    let vmax = _mm256_set1_ps(maxf);
+    // SAFETY (whole loop): x + 18 <= w, so every 16-byte load at x, x + 1, x + 2 and the store at
+    // x + 1 stay inside rows of w samples.
+    let ld = |r: &[u8], x: usize| _mm256_cvtepu8_epi16(_mm_loadu_si128(r.as_ptr().add(x).cast()));
+    let fin = |s: __m256i| -> __m256i {
+        let mut f = _mm256_sqrt_ps(_mm256_cvtepi32_ps(s));
+        if !UNIT {
+            f = _mm256_mul_ps(f, vscale);
+        }
+        // NaN stays NaN here (second operand), converts to i32::MIN and packs to 0, as the
+        // scalar clamp turns NaN into 0.
+        _mm256_cvtps_epi32(_mm256_min_ps(vmax, f))
+    };
+    let mut i = 0;
+    loop {
+        let x = i.min(n - 16);
+        let (tl, t, tr) = (ld(a, x), ld(a, x + 1), ld(a, x + 2));
+        let (l, r) = (ld(b, x), ld(b, x + 2));
+        let (bl, bm, br) = (ld(c, x), ld(c, x + 1), ld(c, x + 2));
+        // The corners feed both gradients: with d1 = br - tl and d2 = tr - bl,
+        // gx = d1 + d2 + k (r - l) and gy = d1 - d2 + k (b - t) (exact in 16 bits).
+        let (d1, d2) = (_mm256_sub_epi16(br, tl), _mm256_sub_epi16(tr, bl));
+        let (mut hx, mut hy) = (_mm256_sub_epi16(r, l), _mm256_sub_epi16(bm, t));
+        if SOBEL {
+            hx = _mm256_add_epi16(hx, hx);
+            hy = _mm256_add_epi16(hy, hy);
+        }
+        let gx = _mm256_add_epi16(_mm256_add_epi16(d1, d2), hx);
+        let gy = _mm256_add_epi16(_mm256_sub_epi16(d1, d2), hy);
+        let lo = _mm256_unpacklo_epi16(gx, gy);
+        let hi = _mm256_unpackhi_epi16(gx, gy);
+        let slo = fin(_mm256_madd_epi16(lo, lo));
+        let shi = fin(_mm256_madd_epi16(hi, hi));
+        // The unpacks and packs both work within 128-bit lanes, so the order comes back.
+        let p16 = _mm256_packs_epi32(slo, shi);
+        let p8 = _mm256_packus_epi16(p16, p16);
+        let q = _mm256_permute4x64_epi64::<0b1000>(p8);
+        _mm_storeu_si128(out.as_mut_ptr().add(x + 1).cast(), _mm256_castsi256_si128(q));
+        if x == n - 16 {
+            break;
+        }
+        i += 16;
+    }
+    let k = if SOBEL { 2 } else { 1 };
+    for x in [0, w - 1] {
+        let at = |r: &[u8], dx: isize| r[clamp_idx(x as isize + dx, w)];
+        let v = [at(a, -1), at(a, 0), at(a, 1), at(b, -1), at(b, 0), at(b, 1), at(c, -1), at(c, 0), at(c, 1)];
+        let (gx, gy) = int_grad(v, k);
+        out[x] = clamp_to_int(((gx * gx + gy * gy).sqrt() * scale).round_ties_even(), maxf) as u8;
+    }
+}
+
+/// `u8_row_avx2` 32 samples at a time (half the instructions per sample, which is what bounds it).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,fma")]
+unsafe fn u8_row_avx512<const UNIT: bool, const SOBEL: bool>(job: &Job, a: &[u8], b: &[u8], c: &[u8], out: &mut [u8]) {
+    use std::arch::x86_64::*;
+    let w = b.len();
+    debug_assert!(w >= 34 && a.len() == w && c.len() == w && out.len() >= w);
+    let n = w - 2;
+    let (scale, maxf) = (job.scale, job.max as f32);
+    let vscale = _mm512_set1_ps(scale);
+    let vmax = _mm512_set1_ps(maxf);
+    // SAFETY (whole loop): x + 34 <= w, so every 32-byte load at x, x + 1, x + 2 and the store at
+    // x + 1 stay inside rows of w samples.
+    let ld = |r: &[u8], x: usize| _mm512_cvtepu8_epi16(_mm256_loadu_si256(r.as_ptr().add(x).cast()));
+    let fin = |s: __m512i| -> __m512i {
+        let mut f = _mm512_sqrt_ps(_mm512_cvtepi32_ps(s));
+        if !UNIT {
+            f = _mm512_mul_ps(f, vscale);
+        }
+        _mm512_cvtps_epi32(_mm512_min_ps(vmax, f))
+    };
+    let order = _mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0);
+    let mut i = 0;
+    loop {
+        let x = i.min(n - 32);
+        let (tl, t, tr) = (ld(a, x), ld(a, x + 1), ld(a, x + 2));
+        let (l, r) = (ld(b, x), ld(b, x + 2));
+        let (bl, bm, br) = (ld(c, x), ld(c, x + 1), ld(c, x + 2));
+        let (d1, d2) = (_mm512_sub_epi16(br, tl), _mm512_sub_epi16(tr, bl));
+        let (mut hx, mut hy) = (_mm512_sub_epi16(r, l), _mm512_sub_epi16(bm, t));
+        if SOBEL {
+            hx = _mm512_add_epi16(hx, hx);
+            hy = _mm512_add_epi16(hy, hy);
+        }
+        let gx = _mm512_add_epi16(_mm512_add_epi16(d1, d2), hx);
+        let gy = _mm512_add_epi16(_mm512_sub_epi16(d1, d2), hy);
+        let lo = _mm512_unpacklo_epi16(gx, gy);
+        let hi = _mm512_unpackhi_epi16(gx, gy);
+        let slo = fin(_mm512_madd_epi16(lo, lo));
+        let shi = fin(_mm512_madd_epi16(hi, hi));
+        let p16 = _mm512_packs_epi32(slo, shi);
+        let p8 = _mm512_packus_epi16(p16, p16);
+        let q = _mm512_permutexvar_epi64(order, p8);
+        _mm256_storeu_si256(out.as_mut_ptr().add(x + 1).cast(), _mm512_castsi512_si256(q));
+        if x == n - 32 {
+            break;
+        }
+        i += 32;
+    }
+    let k = if SOBEL { 2 } else { 1 };
+    for x in [0, w - 1] {
+        let at = |r: &[u8], dx: isize| r[clamp_idx(x as isize + dx, w)];
+        let v = [at(a, -1), at(a, 0), at(a, 1), at(b, -1), at(b, 0), at(b, 1), at(c, -1), at(c, 0), at(c, 1)];
+        let (gx, gy) = int_grad(v, k);
+        out[x] = clamp_to_int(((gx * gx + gy * gy).sqrt() * scale).round_ties_even(), maxf) as u8;
+    }
 }
 #[inline(always)]
 fn u16_plane(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>, bits: u32) {
