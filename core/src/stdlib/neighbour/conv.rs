@@ -1103,11 +1103,31 @@ fn float_square(job: &Job, src: &impl RowSrc<f32>, dst: &mut impl RowDst<f32>) {
         (Path::Simd, 3) => {
             let order: Vec<(usize, usize)> = (0..9).map(|i| (i / 3, i % 3)).collect();
             let taps = taps_in(job, 3, 3, order.into_iter());
+            if w < 3 {
+                for y in 0..h {
+                    let out = dst.row(y);
+                    pad.prepare(src, y);
+                    let rows = pad.window(y);
+                    square3_simd(job, &tap_list(&rows, &taps, &(0..w)), out);
+                    dst.done(y);
+                }
+                return;
+            }
+            // Every sample is computed alone (same taps, same order), so the interior reads the
+            // plane's rows in place and only the two edge columns get their mirrored neighbours
+            // copied: no padded copy of the whole plane.
             for y in 0..h {
                 let out = dst.row(y);
-                pad.prepare(src, y);
-                let rows = pad.window(y);
-                square3_simd(job, &tap_list(&rows, &taps, &(0..w)), out);
+                let rows = [src.row(sym(y as isize - 1, h)), src.row(y), src.row(sym(y as isize + 1, h))];
+                let list: Vec<(&[f32], f32)> = taps.iter().map(|&(ky, kx, m)| (&rows[ky][kx..], m)).collect();
+                square3_simd(job, &list, &mut out[1..w - 1]);
+                for x in [0, w - 1] {
+                    let e: [[f32; 3]; 3] = std::array::from_fn(|ky| {
+                        std::array::from_fn(|kx| rows[ky][sym(x as isize + kx as isize - 1, w)])
+                    });
+                    let list: Vec<(&[f32], f32)> = taps.iter().map(|&(ky, kx, m)| (&e[ky][kx..], m)).collect();
+                    square3_simd(job, &list, &mut out[x..x + 1]);
+                }
                 dst.done(y);
             }
         }
