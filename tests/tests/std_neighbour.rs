@@ -198,7 +198,7 @@ cases! {
         check_both("YUV444PS", 333, 97, &conv(&[0.1, -2.3, 3.0, 2.7, 5.0, 2.0, 1.1, 2.0, 1.0], ":bias=0.3:saturate=0"));
         check_both("GrayS", 320, 240, &conv(&[1.0, 1.0, 1.0, 1.0, -8.0, 1.0, 1.0, 1.0, 1.0], ""));
         // the 3x3 float rows are read in place with only the edge columns mirrored
-        for w in [4, 5, 17, 33] {
+        for w in [4, 5, 17, 33, 34, 35, 50, 66] {
             check_both("GrayS", w, 5, &conv(&[0.1, -2.3, 3.0, 2.7, 5.0, 2.0, 1.1, 2.0, 1.0], ":bias=0.3"));
             check_both("YUV444PH", w, 5, &conv(&[0.1, -2.3, 3.0, 2.7, 5.0, 2.0, 1.1, 2.0, 1.0], ":saturate=0"));
         }

@@ -1034,6 +1034,65 @@ fn square3_simd_impl(job: &Job, list: &[(&[f32], f32)], out: &mut [f32]) {
 }
 multiversion!(fn square3_simd => square3_simd_impl(job: &Job, list: &[(&[f32], f32)], out: &mut [f32]));
 
+/// `square3_simd`'s row of at least 32 samples. Each tap pointer must be readable for
+/// `out.len()` samples.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vl,avx2,fma")]
+unsafe fn square3_avx512(p: [*const f32; 9], m: [f32; 9], bias: f32, saturate: bool, out: &mut [f32]) {
+    use std::arch::x86_64::*;
+    let n = out.len();
+    debug_assert!(n >= 32);
+    let mv: [__m512; 9] = std::array::from_fn(|k| _mm512_set1_ps(m[k]));
+    let (bv, zero) = (_mm512_set1_ps(bias), _mm512_setzero_ps());
+    let o = out.as_mut_ptr();
+    let mut i = 0;
+    loop {
+        // the last block overlaps the one before; each sample is computed alone, so that is safe
+        let x = i.min(n - 32);
+        for h in [x, x + 16] {
+            // SAFETY: h + 16 <= n <= the length every tap pointer and `out` are valid for.
+            let ld = |k: usize| _mm512_loadu_ps(p[k].add(h));
+            let mut ev = _mm512_fmadd_ps(mv[0], ld(0), zero);
+            let mut od = _mm512_fmadd_ps(mv[1], ld(1), zero);
+            ev = _mm512_fmadd_ps(mv[2], ld(2), ev);
+            od = _mm512_fmadd_ps(mv[3], ld(3), od);
+            ev = _mm512_fmadd_ps(mv[4], ld(4), ev);
+            od = _mm512_fmadd_ps(mv[5], ld(5), od);
+            ev = _mm512_fmadd_ps(mv[6], ld(6), ev);
+            od = _mm512_fmadd_ps(mv[7], ld(7), od);
+            ev = _mm512_fmadd_ps(mv[8], ld(8), ev);
+            let mut v = _mm512_add_ps(_mm512_add_ps(od, bv), ev);
+            if !saturate {
+                v = _mm512_abs_ps(v);
+            }
+            _mm512_storeu_ps(o.add(h), v);
+        }
+        if x == n - 32 {
+            break;
+        }
+        i += 32;
+    }
+}
+
+/// One sample of `square3_simd` (the same chains in the same order), for the edge columns.
+#[inline(always)]
+fn square3_one(v: [f32; 9], m: &[f32; 9], bias: f32, saturate: bool) -> f32 {
+    let (mut ev, mut od) = (0f32, 0f32);
+    for k in 0..9 {
+        if k % 2 == 0 {
+            ev = m[k].mul_add(v[k], ev);
+        } else {
+            od = m[k].mul_add(v[k], od);
+        }
+    }
+    let r = (od + bias) + ev;
+    if saturate {
+        r
+    } else {
+        r.abs()
+    }
+}
+
 /// `even_odd_fin_k` for the one-dimensional kernel lengths R81's SIMD code fuses; false for others.
 #[inline(always)]
 fn even_odd_fin_impl(job: &Job, list: &[(&[f32], f32)], out: &mut [f32]) -> bool {
@@ -1116,6 +1175,24 @@ fn float_square(job: &Job, src: &impl RowSrc<f32>, dst: &mut impl RowDst<f32>) {
             // Every sample is computed alone (same taps, same order), so the interior reads the
             // plane's rows in place and only the two edge columns get their mirrored neighbours
             // copied: no padded copy of the whole plane.
+            #[cfg(target_arch = "x86_64")]
+            if w >= 34 && super::plane::has_avx512() {
+                let m: [f32; 9] = std::array::from_fn(|k| taps[k].2 * job.rdiv);
+                for y in 0..h {
+                    let out = dst.row(y);
+                    let rows = [src.row(sym(y as isize - 1, h)), src.row(y), src.row(sym(y as isize + 1, h))];
+                    let p: [*const f32; 9] = std::array::from_fn(|k| rows[taps[k].0][taps[k].1..].as_ptr());
+                    // SAFETY: the CPU has AVX-512 F (checked above); tap k reads row[kx..kx + w - 2]
+                    // with kx <= 2, inside the row of w samples.
+                    unsafe { square3_avx512(p, m, job.bias, job.saturate, &mut out[1..w - 1]) };
+                    for x in [0, w - 1] {
+                        let v = std::array::from_fn(|k| rows[taps[k].0][sym(x as isize + taps[k].1 as isize - 1, w)]);
+                        out[x] = square3_one(v, &m, job.bias, job.saturate);
+                    }
+                    dst.done(y);
+                }
+                return;
+            }
             for y in 0..h {
                 let out = dst.row(y);
                 let rows = [src.row(sym(y as isize - 1, h)), src.row(y), src.row(sym(y as isize + 1, h))];
