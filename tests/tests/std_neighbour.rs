@@ -182,6 +182,13 @@ cases! {
         check("Gray8", 333, 97, &conv(&[1.4, -2.6, 1.0, -2.0, 3.0, 2.0, -1.0, 2.0, 1.5], ":divisor=7.0:bias=3.3"));
         check("Gray8", 333, 97, &conv(&[1.0, -2.0, 1.0, -2.0, 3.0, 2.0, -1.0, 2.0, 1.0], ":divisor=2.0:bias=-20.5:saturate=0"));
         check("YUV420P8", 320, 240, &conv(&EDGE, ":saturate=0"));
+        // 16-bit sums exact in single precision go two taps at a time, 32 samples per block
+        for w in [33, 34, 35, 66, 333] {
+            check("Gray16", w, 7, &conv(&EDGE, ":saturate=0:bias=-3.5"));
+            check("Gray16", w, 7, &conv(&[1.0; 9], ""));
+            check("Gray10", w, 7, &conv(&[-5.0, 2.0, 7.0, 2.0, -9.0, 1.0, 3.0, 2.0, 1.0], ":saturate=0:divisor=3.0"));
+            check("Gray16", w, 7, &conv(&[1.0, -3.0, 6.0, 2.0, 1.0], ":mode='h:saturate=0"));
+        }
         check("YUV444P16", 333, 97, &conv(&[1023.0; 9], ":divisor=10088.458450591905"));
         check("YUV444P16", 333, 97, &conv(&[1023.0; 121], ":divisor=123783.0"));
         check("Gray8", 333, 97, &conv(&[2.5, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, -0.5], ":divisor=-3.0"));

@@ -233,7 +233,19 @@ fn exact_row<T: IntPx>(job: &Job, taps: &[ITap<T>], acc: &mut [ExactF32], out: &
                 let (rdiv, bias, maxf) = (job.rdiv, job.bias, job.max as f32);
                 // SAFETY: the CPU has AVX-512 F/BW/VL (checked); every tap holds n samples and
                 // out n (tap_ptrs checked); T is u16 (16 bits).
-                let done = unsafe { x86::exact_u16_avx512::<$k>(&p16, &m, rdiv, bias, maxf, job.saturate, out.as_mut_ptr().cast(), n) };
+                let done = if taps.iter().all(|t| t.1.unsigned_abs() <= 32767) {
+                    let mi: [i16; $k] = std::array::from_fn(|k| taps[k].1 as i16);
+                    // SAFETY: as below; |m| <= 32767, and the sums are exact in f32 (exact_in_f32).
+                    unsafe { x86::exact_u16_madd_avx512::<$k>(&p16, &mi, rdiv, bias, maxf, job.saturate, out.as_mut_ptr().cast(), n) }
+                } else {
+                    0
+                };
+                let done = if done == n {
+                    done
+                } else {
+                    // SAFETY: as below.
+                    unsafe { x86::exact_u16_avx512::<$k>(&p16, &m, rdiv, bias, maxf, job.saturate, out.as_mut_ptr().cast(), n) }
+                };
                 if done < n {
                     let rest: Vec<ITap<T>> = taps.iter().map(|&(t, m)| (&t[done..], m)).collect();
                     int_row::<T, ExactF32>(job, &rest, &mut acc[done..], &mut out[done..]);
@@ -417,6 +429,60 @@ mod x86 {
             }
         }
         x
+    }
+
+    /// `exact_u16_avx512` for integer coefficients that fit i16, 32 samples at a time: the sums
+    /// are exact integers either way, here taken two taps at a time by vpmaddwd (on samples
+    /// moved to signed by -32768, added back as one constant), then finished the same way.
+    /// Returns how many samples it did (n, or 0 when n < 32).
+    ///
+    /// # Safety
+    /// As `exact_u16_avx512`; besides, |m| <= 32767 (so no vpmaddwd pair overflows; the 32-bit
+    /// additions may wrap on the way, which leaves the final sum exact) and every sum of the
+    /// kernel is below 2^24 (exact in f32).
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,fma")]
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn exact_u16_madd_avx512<const K: usize>(p: &[*const u16; K], m: &[i16; K], rdiv: f32, bias: f32, maxf: f32, saturate: bool, out: *mut u16, n: usize) -> usize {
+        if n < 32 {
+            return 0;
+        }
+        let pair = |j: usize| {
+            let hi = if 2 * j + 1 < K { m[2 * j + 1] } else { 0 };
+            _mm512_set1_epi32((((hi as u16 as u32) << 16) | m[2 * j] as u16 as u32) as i32)
+        };
+        let pairs: [__m512i; 5] = std::array::from_fn(|j| if 2 * j < K { pair(j) } else { _mm512_setzero_si512() });
+        let off = _mm512_set1_epi32(32768 * m.iter().map(|&v| v as i32).sum::<i32>());
+        let flip = _mm512_set1_epi16(i16::MIN);
+        let (rv, bv, maxv, zero) = (_mm512_set1_ps(rdiv), _mm512_set1_ps(bias), _mm512_set1_ps(maxf), _mm512_setzero_ps());
+        let sign = _mm512_set1_ps(-0.0);
+        let fin = |s: __m512i| {
+            let v = _mm512_fmadd_ps(_mm512_cvtepi32_ps(s), rv, bv);
+            let v = if saturate { v } else { _mm512_andnot_ps(sign, v) };
+            let v = _mm512_min_ps(_mm512_max_ps(v, zero), maxv);
+            _mm512_cvt_roundps_epi32::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(v)
+        };
+        let mut i = 0;
+        loop {
+            let x = i.min(n - 32);
+            // SAFETY: x + 32 <= n samples of tap k are readable (the caller's contract).
+            let ld = |k: usize| _mm512_xor_si512(unsafe { _mm512_loadu_si512(p[k].add(x).cast()) }, flip);
+            let (mut lo, mut hi) = (off, off);
+            for j in 0..(K + 1) / 2 {
+                let a = ld(2 * j);
+                let b = if 2 * j + 1 < K { ld(2 * j + 1) } else { _mm512_setzero_si512() };
+                lo = _mm512_add_epi32(lo, _mm512_madd_epi16(_mm512_unpacklo_epi16(a, b), pairs[j]));
+                hi = _mm512_add_epi32(hi, _mm512_madd_epi16(_mm512_unpackhi_epi16(a, b), pairs[j]));
+            }
+            // the unpacks and the pack both work within 128-bit lanes, so the order comes back
+            let r = _mm512_packus_epi32(fin(lo), fin(hi));
+            // SAFETY: x + 32 <= n samples of out are writable.
+            unsafe { _mm512_storeu_si512(out.add(x).cast(), r) };
+            if x == n - 32 {
+                break;
+            }
+            i += 32;
+        }
+        n
     }
 
     /// As `w16_u8_avx2`, 32 samples at a time.
