@@ -12,9 +12,10 @@ pub enum Stat {
     UploadCopy,
     /// GPUUpload through a staging buffer: allocation, copy and submission.
     UploadStaged,
-    /// GPUDownload: waiting for the transfer queue's copy into staging memory.
+    /// GPUDownload: waiting for the transfer queue's copy into the frame's host transfer memory.
     DownloadWait,
-    /// GPUDownload: the copy out of staging memory into the CPU frame.
+    /// GPUDownload where planes are mapped host memory (unified memory): the host's copy out of
+    /// them into the CPU frame.
     DownloadCopy,
     /// A GPU buffer or frame plane that came from a bucket.
     VramReuse,

@@ -537,6 +537,12 @@ fn stats_and_node_timing_report_every_frame() {
     assert_eq!(count(&err, "upload copy"), None, "a staged upload is not a direct copy:\n{err}");
     // The transfer queue writes a download into the CPU frame's own memory: no host copy after.
     assert_eq!(count(&err, "download copy"), None, "{err}");
+    // Without staging (lavapipe's memory is the host's) both directions are host copies.
+    let direct = run_with(&our_core(), &[("VSVK_STATS", "1")]);
+    for step in ["upload copy", "download copy"] {
+        assert_eq!(count(&direct, step), Some(6), "{step} in:\n{direct}");
+    }
+    assert_eq!(count(&direct, "download wait"), None, "{direct}");
     let quiet = run_with(&our_core(), &[]);
     assert!(!quiet.contains("vsvk stats"), "{quiet}");
     for (core, err) in [(our_core(), quiet), (reference_core(), run_with(&reference_core(), &[]))] {

@@ -149,6 +149,7 @@ impl Transfer {
                 super::frame::wait_frame(src).map_err(|e| e.1)?;
                 round_trip(&self.pool, src)?;
             }
+            let _t = stats::time(Stat::DownloadCopy);
             for p in 0..np {
                 let g = gpu_plane(src, p as i32).expect("GPU plane");
                 let (s, d) = (&src.planes()[p], &dst.planes()[p]);
