@@ -25,7 +25,7 @@ pub struct MemStats {
 }
 
 /// The device whose host memory backs large frames ($VSVK_PINNED_FRAMES=1, an experiment: the
-/// memory is pinned, and its idle buffers are kept in the device pool's buckets uncapped).
+/// memory is pinned, and up to `pool_bytes` of it is kept idle in the device pool's buckets).
 pub struct PinnedHost(pub Arc<crate::gpu::device::Device>);
 
 impl std::fmt::Debug for PinnedHost {
@@ -60,7 +60,8 @@ unsafe impl Send for PooledPtr {}
 
 /// The most bytes of freed buffers a core keeps: 1 GiB, or $VSVK_FRAME_POOL_MB (read once; for
 /// measuring how much reuse large frames need, e.g. 2160p float chains with many requests in flight).
-fn pool_bytes() -> usize {
+/// A device keeps as much idle host transfer memory (download planes, pinned frames) at most.
+pub(crate) fn pool_bytes() -> usize {
     static BYTES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *BYTES.get_or_init(|| std::env::var("VSVK_FRAME_POOL_MB").ok().and_then(|v| v.trim().parse::<usize>().ok()).map_or(1 << 30, |mb| mb << 20))
 }

@@ -543,6 +543,12 @@ fn stats_and_node_timing_report_every_frame() {
         assert_eq!(count(&direct, step), Some(6), "{step} in:\n{direct}");
     }
     assert_eq!(count(&direct, "download wait"), None, "{direct}");
+    // Idle host transfer buffers are kept up to VSVK_FRAME_POOL_MB: with none kept, every staged
+    // frame allocates its staging and download planes anew.
+    let staged = [("VSVK_STATS", "1"), ("VS_VULKAN_FORCE_STAGING", "1")];
+    let kept = count(&err, "vram new").expect("allocations counted");
+    let none_kept = count(&run_with(&our_core(), &[staged[0], staged[1], ("VSVK_FRAME_POOL_MB", "0")]), "vram new").expect("allocations counted");
+    assert!(none_kept > kept, "{none_kept} new buffers with no idle host memory kept, {kept} with the default");
     let quiet = run_with(&our_core(), &[]);
     assert!(!quiet.contains("vsvk stats"), "{quiet}");
     for (core, err) in [(our_core(), quiet), (reference_core(), run_with(&reference_core(), &[]))] {

@@ -74,6 +74,9 @@ pub struct Pool {
     /// Bytes of live regions, bucketed buffers included.
     pub used: AtomicI64,
     pub bucketed: AtomicI64,
+    /// Bytes of idle host transfer buffers in the buckets: pinned system memory the VRAM limit
+    /// never reclaims (it is not counted there), so it is capped like the host's frame pool.
+    host_bucketed: AtomicI64,
     /// Bytes of live frame planes (their allocations), for freeCore's warning.
     pub frame_bytes: AtomicI64,
     /// Bytes declared through reserveGPUMemory.
@@ -161,6 +164,7 @@ impl Pool {
             buckets: Mutex::new(HashMap::new()),
             used: AtomicI64::new(0),
             bucketed: AtomicI64::new(0),
+            host_bucketed: AtomicI64::new(0),
             frame_bytes: AtomicI64::new(0),
             reserved: AtomicI64::new(0),
             limit: AtomicI64::new(limit),
@@ -281,7 +285,7 @@ impl Pool {
         }
         let key = bucket_key(size, usage, location, host_transfer);
         if let Some(mut b) = self.buckets.lock().get_mut(&key).and_then(Vec::pop) {
-            self.bucketed.fetch_sub(b.region.size() as i64, Ordering::Relaxed);
+            self.unbucket(&b);
             b.size = size;
             crate::stats::count(crate::stats::Stat::VramReuse);
             return Ok(b);
@@ -315,13 +319,27 @@ impl Pool {
 
     /// Gives a buffer back: kept in its bucket unless the pool is over its limit.
     pub fn recycle(&self, dev: &ash::Device, b: PooledBuffer) {
-        if self.over_limit() {
+        let n = b.region.size() as i64;
+        let host_full = b.host_transfer && self.host_bucketed.load(Ordering::Relaxed) + n > crate::frame::pool_bytes() as i64;
+        if host_full || self.over_limit() {
             self.destroy_buffer(dev, b);
             return;
         }
-        self.bucketed.fetch_add(b.region.size() as i64, Ordering::Relaxed);
+        self.bucketed.fetch_add(n, Ordering::Relaxed);
+        if b.host_transfer {
+            self.host_bucketed.fetch_add(n, Ordering::Relaxed);
+        }
         let key = bucket_key(b.size, b.usage, b.location, b.host_transfer);
         self.buckets.lock().entry(key).or_default().push(b);
+    }
+
+    /// Takes a buffer's bytes off the idle counts as it leaves its bucket.
+    fn unbucket(&self, b: &PooledBuffer) {
+        let n = b.region.size() as i64;
+        self.bucketed.fetch_sub(n, Ordering::Relaxed);
+        if b.host_transfer {
+            self.host_bucketed.fetch_sub(n, Ordering::Relaxed);
+        }
     }
 
     pub fn destroy_buffer(&self, dev: &ash::Device, b: PooledBuffer) {
@@ -354,7 +372,7 @@ impl Pool {
         let mut n = 0;
         for b in all {
             n += b.region.size() as i64;
-            self.bucketed.fetch_sub(b.region.size() as i64, Ordering::Relaxed);
+            self.unbucket(&b);
             self.destroy_buffer(dev, b);
         }
         n
