@@ -227,51 +227,13 @@ unsafe fn f32_to_half_f16c(src: &[f32], dst: &mut [u16]) {
     }
 }
 
-pub(crate) fn f32_to_half(v: f32) -> u16 {
-    super::blank::f32_to_half(v)
-}
-
-pub(crate) fn half_to_f32(h: u16) -> f32 {
-    half_table()[h as usize]
-}
-
 // ---- planes as rows of samples ------------------------------------------------------------------
 
 /// Samples a plane can hold.
-pub(crate) trait Pix: Copy + Default + Send + Sync + 'static {
-    fn to_u32(self) -> u32;
-    fn from_u32(v: u32) -> Self;
-}
-impl Pix for u8 {
-    #[inline(always)]
-    fn to_u32(self) -> u32 {
-        self as u32
-    }
-    #[inline(always)]
-    fn from_u32(v: u32) -> Self {
-        v as u8
-    }
-}
-impl Pix for u16 {
-    #[inline(always)]
-    fn to_u32(self) -> u32 {
-        self as u32
-    }
-    #[inline(always)]
-    fn from_u32(v: u32) -> Self {
-        v as u16
-    }
-}
-impl Pix for u32 {
-    #[inline(always)]
-    fn to_u32(self) -> u32 {
-        self
-    }
-    #[inline(always)]
-    fn from_u32(v: u32) -> Self {
-        v
-    }
-}
+pub(crate) trait Pix: Copy + Default + Send + Sync + 'static {}
+impl Pix for u8 {}
+impl Pix for u16 {}
+impl Pix for u32 {}
 
 /// A read-only view of one plane.
 #[derive(Clone, Copy)]

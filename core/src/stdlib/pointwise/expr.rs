@@ -96,7 +96,6 @@ struct Program {
     consts: Vec<Ins>,
     regs: usize,
     result: u16,
-    clips: Vec<u8>,
 }
 
 fn compile(dag: &Dag, root: u32) -> Program {
@@ -130,7 +129,6 @@ fn compile(dag: &Dag, root: u32) -> Program {
     let mut ins = Vec::new();
     let mut consts = Vec::new();
     let mut pinned: Vec<u16> = Vec::new();
-    let mut clips = Vec::new();
     for (i, &id) in order.iter().enumerate() {
         let n = dag.nodes[id as usize];
         let args: Vec<u16> = (0..n.k.arity()).map(|j| reg_of[&n.a[j]]).collect();
@@ -157,12 +155,7 @@ fn compile(dag: &Dag, root: u32) -> Program {
         reg_of.insert(id, dst);
         let g = |j: usize| args.get(j).or(args.first()).copied().unwrap_or(0);
         ins.push(match n.k {
-            K::Load(c) => {
-                if !clips.contains(&c) {
-                    clips.push(c);
-                }
-                Ins::Load { dst, clip: c }
-            }
+            K::Load(c) => Ins::Load { dst, clip: c },
             K::Const(b) => Ins::Const {
                 dst,
                 v: f32::from_bits(b),
@@ -181,7 +174,6 @@ fn compile(dag: &Dag, root: u32) -> Program {
         consts,
         regs: regs.max(1) as usize,
         result: reg_of[&root],
-        clips,
     }
 }
 
