@@ -299,7 +299,10 @@ fn add_row_impl<T: IntSample>(acc: &mut [i32], src: &[T], bias: i32, wt: i32) {
 #[inline(always)]
 fn finish_row_impl<T: IntSample>(acc: &[i32], out: &mut [T], recip: f32, bias: i32, max: i32) {
     for (o, &a) in out.iter_mut().zip(acc) {
-        let v = ((a as f32) * recip).round_ties_even() as i32 + bias;
+        // SAFETY: |a| <= 31 * 1023 * 65535 < 2^31 and 0 < recip <= 1 (the scale is a positive
+        // integer), so the rounded product is finite and an i32. The plain conversion is what lets
+        // the loop vectorise: `as` adds a NaN and range check per sample (80% of the filter's time).
+        let v = unsafe { ((a as f32) * recip).round_ties_even().to_int_unchecked::<i32>() } + bias;
         *o = T::put(v.clamp(0, max));
     }
 }
@@ -333,16 +336,17 @@ int_rows!(u16, add_row_u16, finish_row_u16);
 /// As for `int_plane`, with f32 samples (or half ones when `half`).
 #[allow(clippy::too_many_arguments)]
 unsafe fn float_plane(srcs: &[Src], dst: *mut u8, stride: isize, w: usize, h: usize, weights: &[f32], recip: f32, half: bool) {
-    // mul_add is a true fused multiply-add either way; with the instruction it is also fast.
+    // mul_add is a true fused multiply-add either way; with the instruction (and 256-bit lanes) it
+    // is also fast.
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("fma") {
+    if std::arch::is_x86_feature_detected!("fma") && std::arch::is_x86_feature_detected!("avx2") {
         return float_plane_fma(srcs, dst, stride, w, h, weights, recip, half);
     }
     float_plane_impl(srcs, dst, stride, w, h, weights, recip, half)
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "fma")]
+#[target_feature(enable = "avx2,fma")]
 #[allow(clippy::too_many_arguments)]
 unsafe fn float_plane_fma(srcs: &[Src], dst: *mut u8, stride: isize, w: usize, h: usize, weights: &[f32], recip: f32, half: bool) {
     float_plane_impl(srcs, dst, stride, w, h, weights, recip, half)
