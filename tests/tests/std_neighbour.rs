@@ -12,7 +12,10 @@
 //!
 //! Needs what tests/tests/oracle.rs needs: `scripts/setup.sh` and our core built in release mode.
 
-use vsvk_tests::oracle::{self, check_in, list, our_core, reference_core, Case};
+use std::path::Path;
+use std::sync::OnceLock;
+
+use vsvk_tests::oracle::{self, check_in, compile_wrapped_driver, list, our_core, reference_core, Case};
 
 /// The noise source in one format and size, three frames, then `chain`.
 fn case(format: &str, width: u32, height: u32, chain: &str) -> Case {
@@ -33,6 +36,33 @@ fn check_both(format: &str, width: u32, height: u32, chain: &str) {
 /// Both cores fail, with the same message.
 fn check_error(format: &str, width: u32, height: u32, chain: &str) {
     oracle::check_error(case(format, width, height, chain));
+}
+
+/// The driver with VSVK_NO_AVX512=1 set before it starts: our core then runs the AVX2 builds of its
+/// kernels, as on a CPU without AVX-512 (the variable is read once, at the first kernel; R81 does
+/// not read it).
+const NO_AVX512_WRAPPER: &str = r#"
+#include <stdlib.h>
+
+__attribute__((constructor)) static void vsvk_no_avx512(void) {
+    setenv("VSVK_NO_AVX512", "1", 1);
+}
+
+#include "driver.c"
+"#;
+
+fn no_avx512_driver() -> &'static Path {
+    static DRIVER: OnceLock<Result<std::path::PathBuf, String>> = OnceLock::new();
+    match DRIVER.get_or_init(|| compile_wrapped_driver("noavx512driver", NO_AVX512_WRAPPER)) {
+        Ok(d) => d,
+        Err(e) => panic!("cannot build the C programs: {e}"),
+    }
+}
+
+/// `check_both` with our AVX2 kernels (`NO_AVX512_WRAPPER`).
+fn check_avx2(format: &str, width: u32, height: u32, chain: &str) {
+    let case = case(format, width, height, chain).with_driver(no_avx512_driver());
+    check_in(&case, &[&[], &["--maxcpu", "none"]]);
 }
 
 /// `std.Convolution` with these coefficients and extra arguments.
@@ -209,6 +239,45 @@ cases! {
             check_both("GrayS", w, 5, &conv(&[0.1, -2.3, 3.0, 2.7, 5.0, 2.0, 1.1, 2.0, 1.0], ":bias=0.3"));
             check_both("YUV444PH", w, 5, &conv(&[0.1, -2.3, 3.0, 2.7, 5.0, 2.0, 1.1, 2.0, 1.0], ":saturate=0"));
         }
+    };
+    convolution_avx2 => {
+        // the AVX2 kernels that stand in for the AVX-512 ones: float and half 3x3 rows of 16
+        // samples (two vectors) with an overlapping last block, half rows converted as the kernel
+        // first reads them; 16-bit sums exact in f32 16 samples a block (two taps per vpmaddwd),
+        // 8 at a time below that; widths around each block size, the plain code below 18
+        let float3 = conv(&[0.1, -2.3, 3.0, 2.7, 5.0, 2.0, 1.1, 2.0, 1.0], ":bias=0.3");
+        let float3_abs = conv(&[0.1, -2.3, 3.0, 2.7, 5.0, 2.0, 1.1, 2.0, 1.0], ":saturate=0:divisor=-1.5");
+        for w in [4, 5, 9, 10, 11, 16, 17, 18, 19, 20, 25, 33, 34, 35, 36, 50, 66, 333] {
+            check_avx2("GrayS", w, 7, &float3);
+            check_avx2("GrayH", w, 7, &float3_abs);
+            check_avx2("YUV444PH", w, 5, &conv(&BINOMIAL, ":bias=0.1"));
+            check_avx2("Gray16", w, 7, &conv(&EDGE, ":saturate=0:bias=-3.5"));
+            check_avx2("Gray16", w, 7, &conv(&[1.0; 9], ""));
+            check_avx2("Gray10", w, 7, &conv(&[-5.0, 2.0, 7.0, 2.0, -9.0, 1.0, 3.0, 2.0, 1.0], ":saturate=0:divisor=3.0"));
+            check_avx2("Gray16", w, 7, &conv(&[1.0, -3.0, 6.0, 2.0, 1.0], ":mode='h:saturate=0"));
+            check_avx2("Gray16", w, 7, &conv(&[1.0, -3.0, 6.0, 2.0, 1.0, 4.0, 1.0], ":mode='v:divisor=5.0"));
+        }
+        // whole frames: 4:2:0 (chroma half as wide and high), heights down to R81's smallest
+        check_avx2("YUV420PH", 334, 98, &conv(&BINOMIAL, ""));
+        check_avx2("YUV420PS", 334, 98, &float3);
+        check_avx2("YUV420P16", 334, 98, &conv(&BINOMIAL, ":bias=1.5"));
+        check_avx2("YUV444P16", 333, 97, &conv(&[1023.0; 9], ":divisor=10088.458450591905"));
+        for h in [4, 5, 6] {
+            check_avx2("GrayH", 70, h, &float3);
+            check_avx2("GrayS", 70, h, &float3);
+        }
+    };
+    convolution_half_rows => {
+        // half 3x3 through the AVX-512 kernels, the row below converted as the kernel reads it:
+        // around the block sizes and the smallest heights
+        let chain = conv(&[0.1, -2.3, 3.0, 2.7, 5.0, 2.0, 1.1, 2.0, 1.0], ":bias=-0.2");
+        for w in [18, 19, 31, 32, 33, 34, 35, 36, 63, 64, 65, 66, 67, 333] {
+            check_both("GrayH", w, 7, &chain);
+        }
+        for h in [4, 5, 6] {
+            check_both("GrayH", 70, h, &chain);
+        }
+        check_both("YUV420PH", 1920, 64, &conv(&BINOMIAL, ":saturate=0:bias=-2.0"));
     };
     convolution_sizes => {
         for (i, n) in [9usize, 25, 49, 81, 121].into_iter().enumerate() {

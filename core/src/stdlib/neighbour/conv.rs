@@ -6,7 +6,7 @@
 //! Float: single precision in the order of additions R81 uses (see `Path`).
 use std::ops::Range;
 
-use super::plane::{clamp_to_int, f32_to_half, half_to_f32, halves_to_f32, multiversion, sym, HalfOut, IntPx, Packed, PadRows, PlaneIn, PlaneOut, RowDst, RowSrc};
+use super::plane::{clamp_to_int, f32_to_half, f32_to_halves, half_to_f32, halves_to_f32, multiversion, sym, HalfOut, IntPx, Packed, PadRows, PlaneIn, PlaneOut, RowDst, RowSrc};
 use super::Path;
 use crate::frame::Frame;
 use crate::stdlib::util::Kind;
@@ -222,6 +222,40 @@ pub fn find_fin16(job: &Job) -> Option<Fin16> {
 /// One output row of a kernel summed in single precision (`ExactF32`).
 #[inline(always)]
 fn exact_row<T: IntPx>(job: &Job, taps: &[ITap<T>], acc: &mut [ExactF32], out: &mut [T]) {
+    #[cfg(target_arch = "x86_64")]
+    if T::BITS == 16 && !super::plane::has_avx512() && super::plane::has_avx2() {
+        macro_rules! call {
+            ($k:literal) => {{
+                let n = out.len();
+                let p = tap_ptrs::<T, $k>(taps, n);
+                let p16: [*const u16; $k] = std::array::from_fn(|k| p[k].cast::<u16>());
+                let m: [f32; $k] = std::array::from_fn(|k| taps[k].1 as f32);
+                let (rdiv, bias, maxf) = (job.rdiv, job.bias, job.max as f32);
+                let done = if taps.iter().all(|t| t.1.unsigned_abs() <= 32767) {
+                    let mi: [i16; $k] = std::array::from_fn(|k| taps[k].1 as i16);
+                    // SAFETY: the CPU has AVX2 and FMA (checked); every tap holds n samples and
+                    // out n (tap_ptrs checked); T is u16 (16 bits); |m| <= 32767, and the sums
+                    // are exact in f32 (exact_in_f32).
+                    unsafe { x86::exact_u16_madd_avx2::<$k>(&p16, &mi, rdiv, bias, maxf, job.saturate, out.as_mut_ptr().cast(), n) }
+                } else {
+                    0
+                };
+                let done = if done == n {
+                    done
+                } else {
+                    // SAFETY: as above.
+                    unsafe { x86::exact_u16_avx2::<$k>(&p16, &m, rdiv, bias, maxf, job.saturate, out.as_mut_ptr().cast(), n) }
+                };
+                if done < n {
+                    let rest: Vec<ITap<T>> = taps.iter().map(|&(t, m)| (&t[done..], m)).collect();
+                    int_row::<T, ExactF32>(job, &rest, &mut acc[done..], &mut out[done..]);
+                }
+            }};
+        }
+        if with_k!(taps.len(), call, [1, 2, 3, 4, 5, 6, 7, 8, 9]) {
+            return;
+        }
+    }
     #[cfg(target_arch = "x86_64")]
     if T::BITS == 16 && super::plane::has_avx512() {
         macro_rules! call {
@@ -481,6 +515,97 @@ mod x86 {
                 break;
             }
             i += 32;
+        }
+        n
+    }
+
+    /// `exact_u16_avx512` in AVX2 registers, 8 samples at a time: the samples done (all of them
+    /// from 8 on, else none).
+    ///
+    /// # Safety
+    /// The CPU has AVX2 and FMA; each `p[k]` points to `n` readable samples and `out` to `n`
+    /// writable.
+    #[target_feature(enable = "avx2,fma")]
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn exact_u16_avx2<const K: usize>(p: &[*const u16; K], m: &[f32; K], rdiv: f32, bias: f32, maxf: f32, saturate: bool, out: *mut u16, n: usize) -> usize {
+        let mv: [__m256; K] = std::array::from_fn(|k| _mm256_set1_ps(m[k]));
+        let (rv, bv, maxv, zero) = (_mm256_set1_ps(rdiv), _mm256_set1_ps(bias), _mm256_set1_ps(maxf), _mm256_setzero_ps());
+        let sign = _mm256_set1_ps(-0.0);
+        let mut x = 0;
+        while x + 8 <= n {
+            // three chains (the sums are exact in any order): shorter dependencies
+            let mut s = [zero; 3];
+            for t in 0..K {
+                // SAFETY: x + 8 <= n samples of tap t are readable (the caller's contract).
+                let v = _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(unsafe { _mm_loadu_si128(p[t].add(x).cast()) }));
+                s[t % 3] = _mm256_fmadd_ps(mv[t], v, s[t % 3]);
+            }
+            let s = _mm256_add_ps(_mm256_add_ps(s[0], s[1]), s[2]);
+            // the finish of exact_u16_avx512 (the conversion rounds to nearest even, the default
+            // rounding mode)
+            let v = _mm256_fmadd_ps(s, rv, bv);
+            let v = if saturate { v } else { _mm256_andnot_ps(sign, v) };
+            let v = _mm256_min_ps(_mm256_max_ps(v, zero), maxv);
+            let i = _mm256_cvtps_epi32(v);
+            // 0..=65535 packs unchanged; the pack works within 128-bit lanes, so the two halves
+            // are brought together after it
+            let h = _mm256_permute4x64_epi64::<0b1000>(_mm256_packus_epi32(i, i));
+            // SAFETY: x + 8 <= n samples of out are writable.
+            unsafe { _mm_storeu_si128(out.add(x).cast(), _mm256_castsi256_si128(h)) };
+            x += 8;
+            if x < n && x + 8 > n {
+                x = n - 8;
+            }
+        }
+        x
+    }
+
+    /// `exact_u16_madd_avx512` in AVX2 registers, 16 samples at a time. Returns how many samples
+    /// it did (n, or 0 when n < 16).
+    ///
+    /// # Safety
+    /// The CPU has AVX2 and FMA; as `exact_u16_madd_avx512` otherwise.
+    #[target_feature(enable = "avx2,fma")]
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn exact_u16_madd_avx2<const K: usize>(p: &[*const u16; K], m: &[i16; K], rdiv: f32, bias: f32, maxf: f32, saturate: bool, out: *mut u16, n: usize) -> usize {
+        if n < 16 {
+            return 0;
+        }
+        let pair = |j: usize| {
+            let hi = if 2 * j + 1 < K { m[2 * j + 1] } else { 0 };
+            _mm256_set1_epi32((((hi as u16 as u32) << 16) | m[2 * j] as u16 as u32) as i32)
+        };
+        let pairs: [__m256i; 5] = std::array::from_fn(|j| if 2 * j < K { pair(j) } else { _mm256_setzero_si256() });
+        let off = _mm256_set1_epi32(m.iter().map(|&v| v as i32).sum::<i32>().wrapping_mul(32768));
+        let flip = _mm256_set1_epi16(i16::MIN);
+        let (rv, bv, maxv, zero) = (_mm256_set1_ps(rdiv), _mm256_set1_ps(bias), _mm256_set1_ps(maxf), _mm256_setzero_ps());
+        let sign = _mm256_set1_ps(-0.0);
+        let fin = |s: __m256i| {
+            let v = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), rv, bv);
+            let v = if saturate { v } else { _mm256_andnot_ps(sign, v) };
+            let v = _mm256_min_ps(_mm256_max_ps(v, zero), maxv);
+            _mm256_cvtps_epi32(v)
+        };
+        let mut i = 0;
+        loop {
+            let x = i.min(n - 16);
+            // SAFETY: x + 16 <= n samples of tap k are readable (the caller's contract).
+            let ld = |k: usize| _mm256_xor_si256(unsafe { _mm256_loadu_si256(p[k].add(x).cast()) }, flip);
+            let (mut lo, mut hi) = (off, off);
+            for j in 0..(K + 1) / 2 {
+                let a = ld(2 * j);
+                let b = if 2 * j + 1 < K { ld(2 * j + 1) } else { _mm256_setzero_si256() };
+                lo = _mm256_add_epi32(lo, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), pairs[j]));
+                hi = _mm256_add_epi32(hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), pairs[j]));
+            }
+            // the unpacks and the pack both work within 128-bit lanes, so the order comes back
+            let r = _mm256_packus_epi32(fin(lo), fin(hi));
+            // SAFETY: x + 16 <= n samples of out are writable.
+            unsafe { _mm256_storeu_si256(out.add(x).cast(), r) };
+            if x == n - 16 {
+                break;
+            }
+            i += 16;
         }
         n
     }
@@ -1100,11 +1225,157 @@ fn square3_simd_impl(job: &Job, list: &[(&[f32], f32)], out: &mut [f32]) {
 }
 multiversion!(fn square3_simd => square3_simd_impl(job: &Job, list: &[(&[f32], f32)], out: &mut [f32]));
 
-/// `square3_simd`'s row of at least 32 samples. Each tap pointer must be readable for
-/// `out.len()` samples.
+/// The taps of the SIMD 3x3 kernel, in its order.
+fn square3_taps(job: &Job) -> Vec<Tap> {
+    taps_in(job, 3, 3, (0..9).map(|i| (i / 3, i % 3)))
+}
+
+/// The samples a row of the SIMD 3x3 kernel is stored as: single precision, or half (each result
+/// converted as it is stored, rounded to nearest even, as `f32_to_halves`).
+trait Out3: Copy {
+    const HALF: bool;
+    fn put(v: f32) -> Self;
+}
+impl Out3 for f32 {
+    const HALF: bool = false;
+    #[inline(always)]
+    fn put(v: f32) -> f32 {
+        v
+    }
+}
+impl Out3 for u16 {
+    const HALF: bool = true;
+    #[inline(always)]
+    fn put(v: f32) -> u16 {
+        f32_to_half(v)
+    }
+}
+
+/// One output row of the SIMD 3x3 kernel (`square3_taps`) from the three source rows around it,
+/// each of out.len() >= 3 samples: the interior read in place, the two edge columns with their
+/// mirrored neighbours.
+#[inline(always)]
+fn square3_row(job: &Job, taps: &[Tap], rows: [&[f32]; 3], out: &mut [f32]) {
+    if square3_fast(job, taps, rows, out) {
+        return;
+    }
+    let w = out.len();
+    let list: Vec<(&[f32], f32)> = taps.iter().map(|&(ky, kx, m)| (&rows[ky][kx..], m)).collect();
+    square3_simd(job, &list, &mut out[1..w - 1]);
+    for x in [0, w - 1] {
+        let e: [[f32; 3]; 3] = std::array::from_fn(|ky| std::array::from_fn(|kx| rows[ky][sym(x as isize + kx as isize - 1, w)]));
+        let list: Vec<(&[f32], f32)> = taps.iter().map(|&(ky, kx, m)| (&e[ky][kx..], m)).collect();
+        square3_simd(job, &list, &mut out[x..x + 1]);
+    }
+}
+
+/// `square3_row` through the AVX-512 or AVX2 kernel, where the CPU and the width allow one;
+/// false, with nothing written, where not.
+#[inline(always)]
+fn square3_fast<O: Out3>(job: &Job, taps: &[Tap], rows: [&[f32]; 3], out: &mut [O]) -> bool {
+    let w = out.len();
+    assert!(w >= 3 && rows.iter().all(|r| r.len() >= w));
+    #[cfg(target_arch = "x86_64")]
+    {
+        // (every CPU with AVX2 has F16C; the kernels are built with it for half output)
+        if !super::plane::has_f16c() {
+            return false;
+        }
+        let avx512 = w >= 34 && super::plane::has_avx512();
+        if avx512 || (w >= 18 && super::plane::has_avx2()) {
+            let m: [f32; 9] = std::array::from_fn(|k| taps[k].2 * job.rdiv);
+            let p: [*const f32; 9] = std::array::from_fn(|k| rows[taps[k].0][taps[k].1..].as_ptr());
+            let inner = &mut out[1..w - 1];
+            let none = (std::ptr::null(), std::ptr::null_mut());
+            if avx512 {
+                // SAFETY: the CPU has AVX-512 F/VL, AVX2, FMA and F16C (checked above); tap k
+                // reads row[kx..kx + w - 2] with kx <= 2, inside the row of at least w samples.
+                unsafe { square3_avx512::<O, false>(p, none, m, job.bias, job.saturate, inner) };
+            } else {
+                // SAFETY: the CPU has AVX2, FMA and F16C (checked above); the reads as above.
+                unsafe { square3_avx2::<O, false>(p, none, m, job.bias, job.saturate, inner) };
+            }
+            square3_edges(job, taps, &m, rows, out);
+            return true;
+        }
+    }
+    false
+}
+
+/// The two edge columns of `square3_fast`, computed alone with their mirrored neighbours.
+#[inline(always)]
+fn square3_edges<O: Out3>(job: &Job, taps: &[Tap], m: &[f32; 9], rows: [&[f32]; 3], out: &mut [O]) {
+    let w = out.len();
+    for x in [0, w - 1] {
+        let v = std::array::from_fn(|k| rows[taps[k].0][sym(x as isize + taps[k].1 as isize - 1, w)]);
+        out[x] = O::put(square3_one(v, m, job.bias, job.saturate));
+    }
+}
+
+/// `square3_avx512` in AVX2 registers, for a row of at least 16 samples: the same two chains,
+/// the same operations per sample (and the same `FUSE`).
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512vl,avx2,fma")]
-unsafe fn square3_avx512(p: [*const f32; 9], m: [f32; 9], bias: f32, saturate: bool, out: &mut [f32]) {
+#[target_feature(enable = "avx2,fma,f16c")]
+unsafe fn square3_avx2<O: Out3, const FUSE: bool>(p: [*const f32; 9], fuse: (*const u16, *mut f32), m: [f32; 9], bias: f32, saturate: bool, out: &mut [O]) {
+    use std::arch::x86_64::*;
+    let n = out.len();
+    debug_assert!(n >= 16);
+    let mv: [__m256; 9] = std::array::from_fn(|k| _mm256_set1_ps(m[k]));
+    let (bv, zero, sign) = (_mm256_set1_ps(bias), _mm256_setzero_ps(), _mm256_set1_ps(-0.0));
+    let o = out.as_mut_ptr();
+    let mut i = 0;
+    loop {
+        // the last block overlaps the one before; each sample is computed alone, so that is safe
+        let x = i.min(n - 16);
+        for h in [x, x + 8] {
+            // SAFETY: h + 8 <= n <= the length every tap pointer, the fused row and `out` are
+            // valid for.
+            let ld = |k: usize| {
+                if FUSE && k >= 6 {
+                    _mm256_cvtph_ps(_mm_loadu_si128(fuse.0.add(h + k - 6).cast()))
+                } else {
+                    _mm256_loadu_ps(p[k].add(h))
+                }
+            };
+            let b0 = ld(6);
+            if FUSE {
+                _mm256_storeu_ps(fuse.1.add(h), b0);
+            }
+            let mut ev = _mm256_fmadd_ps(mv[0], ld(0), zero);
+            let mut od = _mm256_fmadd_ps(mv[1], ld(1), zero);
+            ev = _mm256_fmadd_ps(mv[2], ld(2), ev);
+            od = _mm256_fmadd_ps(mv[3], ld(3), od);
+            ev = _mm256_fmadd_ps(mv[4], ld(4), ev);
+            od = _mm256_fmadd_ps(mv[5], ld(5), od);
+            ev = _mm256_fmadd_ps(mv[6], b0, ev);
+            od = _mm256_fmadd_ps(mv[7], ld(7), od);
+            ev = _mm256_fmadd_ps(mv[8], ld(8), ev);
+            let mut v = _mm256_add_ps(_mm256_add_ps(od, bv), ev);
+            if !saturate {
+                // the sign bit cleared, as abs
+                v = _mm256_andnot_ps(sign, v);
+            }
+            if O::HALF {
+                _mm_storeu_si128(o.add(h).cast(), _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(v));
+            } else {
+                _mm256_storeu_ps(o.add(h).cast(), v);
+            }
+        }
+        if x == n - 16 {
+            break;
+        }
+        i += 16;
+    }
+}
+
+/// `square3_simd`'s row of at least 32 samples. Each tap pointer must be readable for
+/// `out.len()` samples. With `FUSE`, the bottom row's taps (6, 7, 8) are read as half samples
+/// from `fuse.0` (readable for out.len() + 2) instead, and their conversion stored to `fuse.1`
+/// (writable for out.len(), apart from what the other taps read): the row is converted while it
+/// is first used.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vl,avx2,fma,f16c")]
+unsafe fn square3_avx512<O: Out3, const FUSE: bool>(p: [*const f32; 9], fuse: (*const u16, *mut f32), m: [f32; 9], bias: f32, saturate: bool, out: &mut [O]) {
     use std::arch::x86_64::*;
     let n = out.len();
     debug_assert!(n >= 32);
@@ -1116,22 +1387,37 @@ unsafe fn square3_avx512(p: [*const f32; 9], m: [f32; 9], bias: f32, saturate: b
         // the last block overlaps the one before; each sample is computed alone, so that is safe
         let x = i.min(n - 32);
         for h in [x, x + 16] {
-            // SAFETY: h + 16 <= n <= the length every tap pointer and `out` are valid for.
-            let ld = |k: usize| _mm512_loadu_ps(p[k].add(h));
+            // SAFETY: h + 16 <= n <= the length every tap pointer, the fused row and `out` are
+            // valid for.
+            let ld = |k: usize| {
+                if FUSE && k >= 6 {
+                    _mm512_cvtph_ps(_mm256_loadu_si256(fuse.0.add(h + k - 6).cast()))
+                } else {
+                    _mm512_loadu_ps(p[k].add(h))
+                }
+            };
+            let b0 = ld(6);
+            if FUSE {
+                _mm512_storeu_ps(fuse.1.add(h), b0);
+            }
             let mut ev = _mm512_fmadd_ps(mv[0], ld(0), zero);
             let mut od = _mm512_fmadd_ps(mv[1], ld(1), zero);
             ev = _mm512_fmadd_ps(mv[2], ld(2), ev);
             od = _mm512_fmadd_ps(mv[3], ld(3), od);
             ev = _mm512_fmadd_ps(mv[4], ld(4), ev);
             od = _mm512_fmadd_ps(mv[5], ld(5), od);
-            ev = _mm512_fmadd_ps(mv[6], ld(6), ev);
+            ev = _mm512_fmadd_ps(mv[6], b0, ev);
             od = _mm512_fmadd_ps(mv[7], ld(7), od);
             ev = _mm512_fmadd_ps(mv[8], ld(8), ev);
             let mut v = _mm512_add_ps(_mm512_add_ps(od, bv), ev);
             if !saturate {
                 v = _mm512_abs_ps(v);
             }
-            _mm512_storeu_ps(o.add(h), v);
+            if O::HALF {
+                _mm256_storeu_si256(o.add(h).cast(), _mm512_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(v));
+            } else {
+                _mm512_storeu_ps(o.add(h).cast(), v);
+            }
         }
         if x == n - 32 {
             break;
@@ -1226,8 +1512,7 @@ fn float_square(job: &Job, src: &impl RowSrc<f32>, dst: &mut impl RowDst<f32>) {
             }
         }
         (Path::Simd, 3) => {
-            let order: Vec<(usize, usize)> = (0..9).map(|i| (i / 3, i % 3)).collect();
-            let taps = taps_in(job, 3, 3, order.into_iter());
+            let taps = square3_taps(job);
             if w < 3 {
                 for y in 0..h {
                     let out = dst.row(y);
@@ -1241,36 +1526,10 @@ fn float_square(job: &Job, src: &impl RowSrc<f32>, dst: &mut impl RowDst<f32>) {
             // Every sample is computed alone (same taps, same order), so the interior reads the
             // plane's rows in place and only the two edge columns get their mirrored neighbours
             // copied: no padded copy of the whole plane.
-            #[cfg(target_arch = "x86_64")]
-            if w >= 34 && super::plane::has_avx512() {
-                let m: [f32; 9] = std::array::from_fn(|k| taps[k].2 * job.rdiv);
-                for y in 0..h {
-                    let out = dst.row(y);
-                    let rows = [src.row(sym(y as isize - 1, h)), src.row(y), src.row(sym(y as isize + 1, h))];
-                    let p: [*const f32; 9] = std::array::from_fn(|k| rows[taps[k].0][taps[k].1..].as_ptr());
-                    // SAFETY: the CPU has AVX-512 F (checked above); tap k reads row[kx..kx + w - 2]
-                    // with kx <= 2, inside the row of w samples.
-                    unsafe { square3_avx512(p, m, job.bias, job.saturate, &mut out[1..w - 1]) };
-                    for x in [0, w - 1] {
-                        let v = std::array::from_fn(|k| rows[taps[k].0][sym(x as isize + taps[k].1 as isize - 1, w)]);
-                        out[x] = square3_one(v, &m, job.bias, job.saturate);
-                    }
-                    dst.done(y);
-                }
-                return;
-            }
             for y in 0..h {
                 let out = dst.row(y);
                 let rows = [src.row(sym(y as isize - 1, h)), src.row(y), src.row(sym(y as isize + 1, h))];
-                let list: Vec<(&[f32], f32)> = taps.iter().map(|&(ky, kx, m)| (&rows[ky][kx..], m)).collect();
-                square3_simd(job, &list, &mut out[1..w - 1]);
-                for x in [0, w - 1] {
-                    let e: [[f32; 3]; 3] = std::array::from_fn(|ky| {
-                        std::array::from_fn(|kx| rows[ky][sym(x as isize + kx as isize - 1, w)])
-                    });
-                    let list: Vec<(&[f32], f32)> = taps.iter().map(|&(ky, kx, m)| (&e[ky][kx..], m)).collect();
-                    square3_simd(job, &list, &mut out[x..x + 1]);
-                }
+                square3_row(job, &taps, rows, out);
                 dst.done(y);
             }
         }
@@ -1446,6 +1705,9 @@ fn f32_plane(job: &Job, src: &PlaneIn<f32>, dst: &mut PlaneOut<f32>) {
 
 #[inline(always)]
 fn half_plane(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>) {
+    if job.mode == Mode::Square && job.taps == 3 && matches!(job.path, Path::Simd) && src.w >= 3 {
+        return half_square3(job, src, dst);
+    }
     let mut f = Packed::<f32>::new(src.w, src.h);
     for y in 0..src.h {
         halves_to_f32(src.row(y), f.row_mut(y));
@@ -1455,6 +1717,81 @@ fn half_plane(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>) {
     let job = Job { path, mi: Vec::new(), mf: job.mf.clone(), half: true, ..*job };
     let mut out = HalfOut { out: dst, tmp: vec![0f32; src.w] };
     float_any(&job, &f, &mut out, true);
+}
+
+/// The SIMD 3x3 kernel on half samples: each source row converted to single precision once, into
+/// a ring of three rows (row y in slot y % 3, so rows y - 1, y and y + 1 never share a slot), and
+/// each output row converted back as it is stored; the whole plane is never held as floats. Where
+/// the AVX kernels run, the row below is converted by the kernel itself as it first reads it (a
+/// separate conversion pass waited on memory for a third of the time).
+#[inline(always)]
+fn half_square3(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>) {
+    let (w, h) = (src.w, src.h);
+    let job = Job { mi: Vec::new(), mf: job.mf.clone(), half: true, ..*job };
+    let taps = square3_taps(&job);
+    let mut ring = vec![0f32; 3 * w];
+    let mut tag = [usize::MAX; 3];
+    let mut tmp = vec![0f32; w];
+    #[cfg(target_arch = "x86_64")]
+    let (avx512, avx2) = {
+        let f16c = super::plane::has_f16c();
+        let avx512 = f16c && w >= 34 && super::plane::has_avx512();
+        (avx512, f16c && !avx512 && w >= 18 && super::plane::has_avx2())
+    };
+    let m: [f32; 9] = std::array::from_fn(|k| taps[k].2 * job.rdiv);
+    for y in 0..h {
+        let ys = [sym(y as isize - 1, h), y, sym(y as isize + 1, h)];
+        #[cfg(target_arch = "x86_64")]
+        if (avx512 || avx2) && y >= 1 && y + 1 < h && tag[(y + 1) % 3] != y + 1 {
+            // rows y - 1 and y are in the ring (y >= 1: row y + 1 was converted for row y - 1
+            // or at the start), row y + 1 goes to the third slot
+            debug_assert!(tag[(y - 1) % 3] == y - 1 && tag[y % 3] == y);
+            let below = src.row(y + 1);
+            let base = ring.as_mut_ptr();
+            // SAFETY: slots are w samples each, 3 of them; tap k's pointer is inside the slot of
+            // its row (kx <= 2 < w).
+            let p: [*const f32; 9] = std::array::from_fn(|k| {
+                let (ky, kx) = (taps[k].0, taps[k].1);
+                if ky == 2 {
+                    std::ptr::null()
+                } else {
+                    unsafe { base.add((ys[ky] % 3) * w + kx) as *const f32 }
+                }
+            });
+            // SAFETY: as above; the slot of row y + 1 is neither of the two the other taps read.
+            let fuse = (below.as_ptr(), unsafe { base.add(((y + 1) % 3) * w) });
+            let out = dst.row_mut(y);
+            let inner = &mut out[1..w - 1];
+            if avx512 {
+                // SAFETY: the CPU has AVX-512 F/VL, AVX2, FMA and F16C (checked above); every
+                // tap reads w - 2 samples from column kx <= 2 of a row of w (the fused row as
+                // half samples from `below`), and the fused row's first w - 2 columns are
+                // written to its slot.
+                unsafe { square3_avx512::<u16, true>(p, fuse, m, job.bias, job.saturate, inner) };
+            } else {
+                // SAFETY: as above, with AVX2, FMA and F16C.
+                unsafe { square3_avx2::<u16, true>(p, fuse, m, job.bias, job.saturate, inner) };
+            }
+            // the last two columns of the row below, converted the same way (w >= 18)
+            halves_to_f32(&below[w - 8..], &mut ring[((y + 1) % 3) * w + w - 8..][..8]);
+            tag[(y + 1) % 3] = y + 1;
+            let rows = ys.map(|r| &ring[(r % 3) * w..][..w]);
+            square3_edges(&job, &taps, &m, rows, out);
+            continue;
+        }
+        for r in ys {
+            if tag[r % 3] != r {
+                halves_to_f32(src.row(r), &mut ring[(r % 3) * w..][..w]);
+                tag[r % 3] = r;
+            }
+        }
+        let rows = ys.map(|r| &ring[(r % 3) * w..][..w]);
+        let out = dst.row_mut(y);
+        if !square3_fast(&job, &taps, rows, out) {
+            square3_row(&job, &taps, rows, &mut tmp);
+            f32_to_halves(&tmp, out);
+        }
+    }
 }
 
 #[inline(always)]

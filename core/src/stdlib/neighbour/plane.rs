@@ -366,7 +366,7 @@ pub fn f32_to_halves(src: &[f32], dst: &mut [u16]) {
 }
 
 #[cfg(target_arch = "x86_64")]
-fn has_f16c() -> bool {
+pub fn has_f16c() -> bool {
     std::is_x86_feature_detected!("f16c") && std::is_x86_feature_detected!("avx")
 }
 
@@ -416,13 +416,21 @@ pub fn has_avx2() -> bool {
 }
 
 /// Whether the AVX-512 builds of the kernels may run here.
+///
+/// `VSVK_NO_AVX512=1` (read once, at the first call) makes this false on a CPU that has AVX-512,
+/// so that the AVX2 builds, which CPUs without AVX-512 run, can be tested and timed on one that
+/// has it.
 pub fn has_avx512() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        has_avx2()
-            && std::is_x86_feature_detected!("avx512f")
-            && std::is_x86_feature_detected!("avx512bw")
-            && std::is_x86_feature_detected!("avx512vl")
+        static AVX512: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *AVX512.get_or_init(|| {
+            let off = std::env::var_os("VSVK_NO_AVX512").is_some_and(|v| v == "1");
+            !off && has_avx2()
+                && std::is_x86_feature_detected!("avx512f")
+                && std::is_x86_feature_detected!("avx512bw")
+                && std::is_x86_feature_detected!("avx512vl")
+        })
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
