@@ -349,6 +349,12 @@ fn transfer_family(instance: &ash::Instance, pd: vk::PhysicalDevice) -> Option<u
         .map(|i| i as u32)
 }
 
+/// How many private copy queues the core asks for: VSVK_DOWNLOAD_QUEUES (0 puts downloads back on
+/// the shared transfer queue), else 1.
+fn copy_queues_wanted() -> usize {
+    std::env::var("VSVK_DOWNLOAD_QUEUES").ok().and_then(|v| v.trim().parse::<usize>().ok()).unwrap_or(1).min(8)
+}
+
 /// Lists every physical device through a temporary instance.
 pub fn enumerate() -> Result<Vec<DeviceInfo>, String> {
     let inst = Instance::new()?;
@@ -417,6 +423,9 @@ pub struct Device {
     pub compute: Arc<Queue>,
     /// Equal (the same Arc) to `compute` without a dedicated transfer family.
     pub transfer: Arc<Queue>,
+    /// The transfer family's other queues, private to the core (GPUDownload's copies); none where
+    /// the family has one queue.
+    pub copy: Vec<Arc<Queue>>,
     pub functions: Box<VSVulkanFunctions>,
     pub get_instance_proc_addr: vk::PFN_vkGetInstanceProcAddr,
     pub memory_fd: Option<ash::khr::external_memory_fd::Device>,
@@ -523,9 +532,17 @@ impl Device {
         let transfer_fam =
             if std::env::var_os("VS_VULKAN_NO_TRANSFER_QUEUE").is_some() { None } else { transfer_family(inst, pd) };
         let prio = [1.0f32];
+        // Queues of the transfer family beyond the shared one, for the core's own downloads: a
+        // download waits for its frame's producer on the GPU, and on one queue every copy queued
+        // behind it waits too (uploads included), where the copy engines could run them.
+        let extra_copy = match transfer_fam {
+            Some(t) => (families(inst, pd)[t as usize].queue_count as usize).saturating_sub(1).min(copy_queues_wanted()),
+            None => 0,
+        };
+        let tprio = vec![1.0f32; 1 + extra_copy];
         let mut qcis = vec![vk::DeviceQueueCreateInfo::default().queue_family_index(compute_fam).queue_priorities(&prio)];
         if let Some(t) = transfer_fam {
-            qcis.push(vk::DeviceQueueCreateInfo::default().queue_family_index(t).queue_priorities(&prio));
+            qcis.push(vk::DeviceQueueCreateInfo::default().queue_family_index(t).queue_priorities(&tprio));
         }
         let mut dci = vk::DeviceCreateInfo::default().queue_create_infos(&qcis).enabled_extension_names(&enabled_exts);
         dci.p_next = head;
@@ -541,6 +558,13 @@ impl Device {
             Some(t) => Arc::new(Queue { family: t, index: 0, queue: unsafe { device.get_device_queue(t, 0) }, lock: RawMutex::INIT }),
             None => compute.clone(),
         };
+        let copy: Vec<Arc<Queue>> = (1..=extra_copy as u32)
+            .map(|i| {
+                let t = transfer.family;
+                // SAFETY: created above (the family has more than `extra_copy` queues).
+                Arc::new(Queue { family: t, index: i, queue: unsafe { device.get_device_queue(t, i) }, lock: RawMutex::INIT })
+            })
+            .collect();
 
         let gipa = instance.entry.static_fn().get_instance_proc_addr;
         let functions = match load_functions(&instance, &device) {
@@ -602,6 +626,7 @@ impl Device {
             device,
             compute,
             transfer,
+            copy,
             functions,
             get_instance_proc_addr: gipa,
             memory_fd,
@@ -690,6 +715,9 @@ impl Device {
         if two {
             self.transfer.lock();
         }
+        for q in &self.copy {
+            q.lock();
+        }
         // SAFETY: every queue of the device is held by this thread.
         unsafe {
             let _ = self.device.device_wait_idle();
@@ -697,10 +725,23 @@ impl Device {
         self.mark_lost();
         // SAFETY: locked above by this thread.
         unsafe {
+            for q in self.copy.iter().rev() {
+                q.unlock();
+            }
             if two {
                 self.transfer.unlock();
             }
             self.compute.unlock();
+        }
+    }
+
+    /// The queues GPUDownload's copies go to: the private copy queues where the device has them
+    /// (VSVK_DOWNLOAD_QUEUES=N uses N of them in turn), else the shared transfer queue.
+    pub fn download_queues(&self) -> Vec<Arc<Queue>> {
+        if self.copy.is_empty() {
+            vec![self.transfer.clone()]
+        } else {
+            self.copy.clone()
         }
     }
 

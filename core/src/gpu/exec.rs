@@ -209,11 +209,16 @@ impl Drop for PoolInner {
 
 impl PoolInner {
     pub fn create(dev: &Arc<Device>, queue: i32, threads: usize) -> Result<Arc<PoolInner>, String> {
+        Self::create_on(dev, dev.queue(queue).clone(), queue != vqTransfer, threads)
+    }
+
+    /// An exec pool on `q` (also the core's private copy queues); `counts`: whether what its
+    /// submissions retain counts against the device's in-flight budget (compute work does).
+    pub fn create_on(dev: &Arc<Device>, q: Arc<super::device::Queue>, counts: bool, threads: usize) -> Result<Arc<PoolInner>, String> {
         forbid_in_release("createGPUExecPool");
         if dev.is_lost() {
             return Err(DEVICE_LOST.into());
         }
-        let q = dev.queue(queue).clone();
         let submitted = Arc::new(AtomicU64::new(0));
         let timeline = Timeline::new(dev, Some(submitted.clone()))?;
         let n = threads.clamp(2, 8);
@@ -229,7 +234,7 @@ impl PoolInner {
         }
         let pool = Arc::new_cyclic(|me: &Weak<PoolInner>| PoolInner {
             dev: dev.clone(),
-            counts: queue != vqTransfer,
+            counts,
             queue: q,
             timeline,
             submitted,

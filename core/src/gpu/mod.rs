@@ -93,7 +93,7 @@ impl CoreGpu {
                         if Arc::ptr_eq(&d.compute, &d.transfer) {
                             "no transfer family so transfers share the compute queue".to_string()
                         } else {
-                            format!("transfer queue family {}", d.transfer.family)
+                            format!("transfer queue family {} with {} private copy queue(s) for downloads", d.transfer.family, d.copy.len())
                         }
                     ),
                 );

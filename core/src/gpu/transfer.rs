@@ -2,6 +2,7 @@
 //! planes for getExportableFrameFilter. Where plane memory is host visible (unified memory
 //! devices) uploads are direct copies into the mapped plane; otherwise they are staged through a
 //! host visible buffer and a copy on the transfer queue.
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use ash::vk;
@@ -15,15 +16,21 @@ use crate::frame::{Buffer, Frame};
 use crate::stats::{self, Stat};
 use vsvk_plugin_api::vulkan::vqTransfer;
 
-/// One filter instance's transfer machinery: an exec pool on the transfer queue.
+/// One filter instance's transfer machinery: an exec pool on the transfer queue, and for
+/// GPUDownload pools on the core's private copy queues, used in turn.
 pub struct Transfer {
     pub dev: Arc<Device>,
     pool: Arc<PoolInner>,
+    down: Vec<Arc<PoolInner>>,
+    next: AtomicUsize,
 }
 
 impl Drop for Transfer {
     fn drop(&mut self) {
         self.pool.clone().destroy();
+        for p in &self.down {
+            p.clone().destroy();
+        }
     }
 }
 
@@ -47,7 +54,27 @@ impl Transfer {
     pub fn new(dev: &Arc<Device>, threads: usize) -> Result<Transfer, String> {
         // VSVK_TRANSFER_QUEUE=compute puts the copies on the compute queue (latency experiments).
         let q = if std::env::var("VSVK_TRANSFER_QUEUE").is_ok_and(|v| v == "compute") { vsvk_plugin_api::vulkan::vqCompute } else { vqTransfer };
-        Ok(Transfer { dev: dev.clone(), pool: PoolInner::create(dev, q, threads)? })
+        Ok(Transfer { dev: dev.clone(), pool: PoolInner::create(dev, q, threads)?, down: Vec::new(), next: AtomicUsize::new(0) })
+    }
+
+    /// A Transfer whose downloads go to the private copy queues, so that a download waiting on
+    /// its frame's producer holds up no upload (nor, with several queues, other downloads).
+    pub fn for_download(dev: &Arc<Device>, threads: usize) -> Result<Transfer, String> {
+        let mut t = Transfer::new(dev, threads)?;
+        for q in dev.download_queues() {
+            if !Arc::ptr_eq(&q, &dev.transfer) {
+                t.down.push(PoolInner::create_on(dev, q, false, threads)?);
+            }
+        }
+        Ok(t)
+    }
+
+    /// The pool a download goes to: the copy queues in turn, else the transfer queue's.
+    fn download_pool(&self) -> &Arc<PoolInner> {
+        if self.down.is_empty() {
+            return &self.pool;
+        }
+        &self.down[self.next.fetch_add(1, Ordering::Relaxed) % self.down.len()]
     }
 
     fn direct(&self) -> bool {
@@ -170,10 +197,16 @@ impl Transfer {
         };
         // SAFETY: `dst` is new and unshared.
         unsafe { *dst.props_mut() = src.props().clone() };
-        let slot = self.pool.acquire()?;
+        if host_wait_first() {
+            // An experiment: the copy is queued only once its source is ready, so no copy waits
+            // on the GPU behind another frame's producer.
+            super::frame::wait_frame(src).map_err(|e| e.1)?;
+        }
+        let pool = self.download_pool();
+        let slot = pool.acquire()?;
         for p in 0..np {
             let Some(g) = gpu_plane(src, p as i32) else {
-                self.pool.abandon(slot);
+                pool.abandon(slot);
                 return Err("GPUDownload: source frame is not GPU resident".into());
             };
             let (s, d) = (&src.planes()[p], &dst.planes()[p]);
@@ -183,10 +216,10 @@ impl Transfer {
             unsafe { self.dev.device.cmd_copy_buffer(slot.cb, g.buffer(), rb.get().buffer, &regions) };
         }
         host_barrier(&self.dev, slot.cb);
-        self.pool.reads_frame_internal(slot, src.clone());
-        let v = self.pool.submit(slot)?;
+        pool.reads_frame_internal(slot, src.clone());
+        let v = pool.submit(slot)?;
         let t = stats::time(Stat::DownloadWait);
-        let waited = self.pool.wait_value(v);
+        let waited = pool.wait_value(v);
         drop(t);
         match waited {
             WaitOutcome::Done => Ok(Arc::new(dst)),
@@ -217,6 +250,12 @@ impl Transfer {
         self.pool.submit(slot)?;
         Ok(dst)
     }
+}
+
+/// VSVK_DOWNLOAD_HOST_WAIT=1: downloads wait for their source on the host before queueing the copy.
+fn host_wait_first() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("VSVK_DOWNLOAD_HOST_WAIT").is_some_and(|v| v == "1"))
 }
 
 /// The copy of plane `s` into `d` (each at its offset in its buffer): one region, or one per row

@@ -75,6 +75,47 @@ if [ "${PROFILE_SET:-gpu}" = stats ]; then
   one "gauss2160 ours pool 16 GB" VSVK_STATS=1 VSVK_FRAME_POOL_MB=16384 -- "$CORE_OURS" $G GrayS 3840x2160 400 vsfeel.GaussBlur
   exit 0
 fi
+if [ "${PROFILE_SET:-gpu}" = queues ]; then
+  # GPUDownload's copies on the core's private copy queues (VSVK_DOWNLOAD_QUEUES=N, N of the
+  # transfer family's other queues in turn; 0: the shared transfer queue, as before), with and
+  # without waiting for the source on the host first (VSVK_DOWNLOAD_HOST_WAIT=1), and with
+  # pinned frames (uploads then go by the copy engine on the transfer queue too)
+  G=$PLUGINS/vsfeel/libvsfeel.so V=$OURS/libvsvk_vk.so B=$PLUGINS/bm3dvk2.so
+  E="vk.Expr:@clips:expr='x 3 * 2 /"
+  for e in VSVK_DOWNLOAD_QUEUES=0 VSVK_DOWNLOAD_QUEUES=1 VSVK_DOWNLOAD_QUEUES=2 "VSVK_DOWNLOAD_QUEUES=1 VSVK_DOWNLOAD_HOST_WAIT=1" \
+           "VSVK_DOWNLOAD_QUEUES=0 VSVK_PINNED_FRAMES=1" "VSVK_DOWNLOAD_QUEUES=1 VSVK_PINNED_FRAMES=1" "VSVK_DOWNLOAD_QUEUES=2 VSVK_PINNED_FRAMES=1"; do
+    one "vkexpr1080 ours $e" VSVK_STATS=1 $e -- "$CORE_OURS" $V YUV420P8 1920x1080 4000 "$E"
+    one "updown2160p16 ours $e" VSVK_STATS=1 $e -- "$CORE_OURS" $G YUV420P16 3840x2160 1000 -
+  done
+  one "vkexpr1080 R81" X=1 -- "$CORE_REF" $V YUV420P8 1920x1080 4000 "$E"
+  one "updown2160p16 R81" X=1 -- "$CORE_REF" $G YUV420P16 3840x2160 1000 -
+  for e in VSVK_DOWNLOAD_QUEUES=0 VSVK_DOWNLOAD_QUEUES=1 "VSVK_DOWNLOAD_QUEUES=1 VSVK_DOWNLOAD_HOST_WAIT=1"; do
+    one "bm3d1080 ours $e" VSVK_STATS=1 $e -- "$CORE_OURS" $B GrayS 1920x1080 1500 bm3dvk2.BM3D
+    one "gauss1080 ours $e" VSVK_STATS=1 $e -- "$CORE_OURS" $G GrayS 1920x1080 3000 vsfeel.GaussBlur
+  done
+  one "bm3d1080 R81" X=1 -- "$CORE_REF" $B GrayS 1920x1080 1500 bm3dvk2.BM3D
+  one "gauss1080 R81" X=1 -- "$CORE_REF" $G GrayS 1920x1080 3000 vsfeel.GaussBlur
+  exit 0
+fi
+if [ "${PROFILE_SET:-gpu}" = float ]; then
+  # std on float (and 8-bit for reference) 1080p frames, one thread and all threads, both cores
+  # (a looped noise frame: the filter's cost only)
+  for t in 1 0; do
+    for c in "GrayS std.Expr:@clips:expr='x_0.5_*" "YUV444PS std.Expr:@clips:expr='x_0.5_*_0.25_+" "GrayS std.Merge:@:clipa=\$1:clipb=\$1:weight=0.3" \
+             "GrayS std.AverageFrames:@clips:weights=1.0:weights=1.0:weights=1.0" "YUV420P8 std.AverageFrames:@clips:weights=1.0:weights=1.0:weights=1.0" \
+             "GrayS std.MaskedMerge:@:clipa=\$1:clipb=\$1:mask=\$1" "GrayS std.Invert" "GrayS std.Levels:min_in=0.1:max_in=0.9:gamma=1.3" \
+             "GrayS std.Convolution:matrix=1.0:matrix=2.0:matrix=1.0:matrix=2.0:matrix=4.0:matrix=2.0:matrix=1.0:matrix=2.0:matrix=1.0" \
+             "GrayS std.Median" "GrayS std.Sobel" "GrayS std.BoxBlur:hradius=2:vradius=2" "GrayS std.Transpose" "GrayH std.Convolution:matrix=1.0:matrix=1.0:matrix=1.0:matrix=1.0:matrix=1.0:matrix=1.0:matrix=1.0:matrix=1.0:matrix=1.0"; do
+      set -- $c; ch=${2//_/ }; n=600; [ $t = 0 ] && n=3000
+      for core in ours R81; do
+        cc=$CORE_OURS; [ $core = R81 ] && cc=$CORE_REF
+        r=$("$D" "$cc" --plugin "$N" --no-hash --threads $t --warmup 20 --width 1920 --height 1080 --format $1 --frames 1 "std.Loop:times=$n,$ch" 2>&1 | tail -1)
+        printf 'threads=%s %-4s %-9s %-70s %s\n' $t $core $1 "$ch" "${r##*fps=}"
+      done
+    done
+  done
+  exit 0
+fi
 if [ "${PROFILE_SET:-gpu}" = pinned ]; then
   # VSVK_PINNED_FRAMES=1 (planes in host transfer memory, uploads by the copy engine) against the
   # default (the CPU writes the BAR mapping), round trips and a GPU chain
