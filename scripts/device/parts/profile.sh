@@ -101,12 +101,14 @@ if [ "${PROFILE_SET:-gpu}" = float ]; then
   # std on float (and 8-bit for reference) 1080p frames, one thread and all threads, both cores
   # (a looped noise frame: the filter's cost only)
   for t in 1 0; do
-    for c in "GrayS std.Expr:@clips:expr='x_0.5_*" "YUV444PS std.Expr:@clips:expr='x_0.5_*_0.25_+" "GrayS std.Merge:@:clipa=\$1:clipb=\$1:weight=0.3" \
+    for c in "GrayS std.Expr:@clips:expr='x~0.5~*" "YUV444PS std.Expr:@clips:expr='x~0.5~*~0.25~+" "GrayS std.Merge:@:clipa=\$1:clipb=\$1:weight=0.3" \
              "GrayS std.AverageFrames:@clips:weights=1.0:weights=1.0:weights=1.0" "YUV420P8 std.AverageFrames:@clips:weights=1.0:weights=1.0:weights=1.0" \
              "GrayS std.MaskedMerge:@:clipa=\$1:clipb=\$1:mask=\$1" "GrayS std.Invert" "GrayS std.Levels:min_in=0.1:max_in=0.9:gamma=1.3" \
              "GrayS std.Convolution:matrix=1.0:matrix=2.0:matrix=1.0:matrix=2.0:matrix=4.0:matrix=2.0:matrix=1.0:matrix=2.0:matrix=1.0" \
              "GrayS std.Median" "GrayS std.Sobel" "GrayS std.BoxBlur:hradius=2:vradius=2" "GrayS std.Transpose" "GrayH std.Convolution:matrix=1.0:matrix=1.0:matrix=1.0:matrix=1.0:matrix=1.0:matrix=1.0:matrix=1.0:matrix=1.0:matrix=1.0"; do
-      set -- $c; ch=${2//_/ }; n=600; [ $t = 0 ] && n=3000
+      set -- $c; ch=${2//\~/ }; n=600; [ $t = 0 ] && n=3000
+      # FLOAT_ONLY=regex: only the chains it matches (re-measuring what changed)
+      [ -n "${FLOAT_ONLY:-}" ] && ! [[ "$1 $ch" =~ $FLOAT_ONLY ]] && continue
       for core in ours R81; do
         cc=$CORE_OURS; [ $core = R81 ] && cc=$CORE_REF
         r=$("$D" "$cc" --plugin "$N" --no-hash --threads $t --warmup 20 --width 1920 --height 1080 --format $1 --frames 1 "std.Loop:times=$n,$ch" 2>&1 | tail -1)
