@@ -598,7 +598,6 @@ fn premultiply() {
 
 /// The black level: limited (_Range=0) or full (_Range=1); RGB is full unless told otherwise.
 #[test]
-#[ignore = "needs std.SetFrameProps, not in this core yet"]
 fn premultiply_range() {
     let mut cases = Vec::new();
     for (f, props) in [("Gray8", "_Range=1"), ("RGB24", "_Range=0"), ("YUV444P8", "_Range=1"), ("YUV444P8", "_Range=0")] {
