@@ -1738,35 +1738,35 @@ fn half_square3(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>) {
         let avx512 = f16c && w >= 34 && super::plane::has_avx512();
         (avx512, f16c && !avx512 && w >= 18 && super::plane::has_avx2())
     };
-    let m: [f32; 9] = std::array::from_fn(|k| taps[k].2 * job.rdiv);
     for y in 0..h {
         let ys = [sym(y as isize - 1, h), y, sym(y as isize + 1, h)];
         #[cfg(target_arch = "x86_64")]
         if (avx512 || avx2) && y >= 1 && y + 1 < h && tag[(y + 1) % 3] != y + 1 {
+            let m: [f32; 9] = std::array::from_fn(|k| taps[k].2 * job.rdiv);
             // rows y - 1 and y are in the ring (y >= 1: row y + 1 was converted for row y - 1
             // or at the start), row y + 1 goes to the third slot
             debug_assert!(tag[(y - 1) % 3] == y - 1 && tag[y % 3] == y);
             let below = src.row(y + 1);
+            // every pointer from one, so that the kernel may write one slot while reading two
             let base = ring.as_mut_ptr();
-            // SAFETY: slots are w samples each, 3 of them; tap k's pointer is inside the slot of
-            // its row (kx <= 2 < w).
+            // the upper taps in their rows' slots (the lower ones are read from `below`)
             let p: [*const f32; 9] = std::array::from_fn(|k| {
                 let (ky, kx) = (taps[k].0, taps[k].1);
                 if ky == 2 {
                     std::ptr::null()
                 } else {
-                    unsafe { base.add((ys[ky] % 3) * w + kx) as *const f32 }
+                    base.wrapping_add((ys[ky] % 3) * w + kx).cast_const()
                 }
             });
-            // SAFETY: as above; the slot of row y + 1 is neither of the two the other taps read.
-            let fuse = (below.as_ptr(), unsafe { base.add(((y + 1) % 3) * w) });
+            // the slot of row y + 1, neither of the two the upper taps read
+            let fuse = (below.as_ptr(), base.wrapping_add(((y + 1) % 3) * w));
             let out = dst.row_mut(y);
             let inner = &mut out[1..w - 1];
             if avx512 {
                 // SAFETY: the CPU has AVX-512 F/VL, AVX2, FMA and F16C (checked above); every
-                // tap reads w - 2 samples from column kx <= 2 of a row of w (the fused row as
-                // half samples from `below`), and the fused row's first w - 2 columns are
-                // written to its slot.
+                // tap reads w - 2 samples from column kx <= 2 of a row of w (a slot of the ring
+                // of 3 * w, or for the row below `below`), and the row below's first w - 2
+                // columns are written to its own slot.
                 unsafe { square3_avx512::<u16, true>(p, fuse, m, job.bias, job.saturate, inner) };
             } else {
                 // SAFETY: as above, with AVX2, FMA and F16C.
