@@ -281,10 +281,12 @@ struct BlankAudioFilter {
 
 impl BlankAudioFilter {
     fn sample(&self, t: i64) -> f64 {
-        // Cycles per sample first, then times the sample index: R81's association, whose rounding
-        // decides which period an exact boundary falls in.
-        let x = t as f64 * (self.frequency / self.info.sampleRate as f64);
-        let phase = x.fract();
+        // The position within a period of rate / frequency samples, by fmod: where a boundary
+        // is not exact in binary (440 Hz at 44100: 100.227... samples) the rounding decides which
+        // period sample 2205 falls in, and R81's output is this formula's (its last sample of a
+        // period, where t * (f / r) is exactly 22 and would start the next one).
+        let period = self.info.sampleRate as f64 / self.frequency;
+        let phase = (t as f64 % period) / period;
         let v = match self.waveform {
             Waveform::None => 0.0,
             Waveform::Sine => (2.0 * std::f64::consts::PI * self.frequency * t as f64 / self.info.sampleRate as f64).sin(),
@@ -424,7 +426,10 @@ pub fn blank_audio(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), S
     };
     let amplitude = input.opt_float("amplitude").unwrap_or(1.0);
     let frequency = input.opt_float("frequency").unwrap_or(440.0);
-    let keep = input.opt_int("keep").unwrap_or(0) != 0;
+    // keep reuses one frame only for silence: R81 generates a waveform frame by frame whatever
+    // keep says (its keep=1 square wave is its keep=0 one), and a reused first frame would repeat
+    // the first 3072 samples' phase.
+    let keep = input.opt_int("keep").unwrap_or(0) != 0 && waveform == Waveform::None;
     let filter = BlankAudioFilter { info: ai, waveform, amplitude, frequency, keep: OnceLock::new(), core: core.clone() };
     if keep {
         let f = filter.make(0)?;
