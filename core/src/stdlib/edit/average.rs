@@ -15,37 +15,12 @@ use super::super::util::{new_video, planes_arg, set_clip, video_info, Args};
 use crate::core::Core;
 use crate::frame::Frame;
 use crate::map::Map;
-use crate::stdlib::neighbour::plane::multiversion;
+use crate::stdlib::neighbour::plane::{f32_to_halves, halves_to_f32, multiversion};
 
 const MAX_WEIGHTS: usize = 31;
 
 fn round_half_away(v: f64) -> f64 {
     v.signum() * (v.abs() + 0.5).floor()
-}
-
-pub(crate) fn half_to_f32(h: u16) -> f32 {
-    let sign = ((h as u32) & 0x8000) << 16;
-    let exp = ((h >> 10) & 0x1f) as u32;
-    let mant = (h & 0x3ff) as u32;
-    let bits = if exp == 0 {
-        if mant == 0 {
-            sign
-        } else {
-            // subnormal: shift the mantissa up until it is normal
-            let mut e = 127 - 15 + 1;
-            let mut m = mant;
-            while m & 0x400 == 0 {
-                m <<= 1;
-                e -= 1;
-            }
-            sign | ((e as u32) << 23) | ((m & 0x3ff) << 13)
-        }
-    } else if exp == 0x1f {
-        sign | 0x7f80_0000 | (mant << 13)
-    } else {
-        sign | ((exp + 127 - 15) << 23) | (mant << 13)
-    };
-    f32::from_bits(bits)
 }
 
 #[derive(Clone)]
@@ -267,37 +242,45 @@ impl IntSample for u16 {
     }
 }
 
+/// Samples per chunk: a chunk's sums stay in registers while every source is added to them, so
+/// the sums are neither stored nor re-read per source (a whole-row accumulator was, and the
+/// stores were most of the filter's time with many threads sharing the memory bus).
+const CHUNK: usize = 64;
+
 /// # Safety
 /// `srcs` and the destination are planes of `w` x `h` samples of T.
 #[allow(clippy::too_many_arguments)]
 unsafe fn int_plane<T: IntRows>(srcs: &[Src], dst: *mut u8, stride: isize, w: usize, h: usize, weights: &[i32], recip: f32, bias: i32, max: i32) {
-    let mut acc = vec![0i32; w];
+    let mut rows: Vec<&[T]> = Vec::with_capacity(srcs.len());
     for y in 0..h {
-        acc.fill(0);
-        for (s, &wt) in srcs.iter().zip(weights) {
-            T::add_row(&mut acc, s.row::<T>(y), bias, wt);
-        }
+        rows.clear();
+        rows.extend(srcs.iter().map(|s| s.row::<T>(y)));
         let out = std::slice::from_raw_parts_mut(dst.offset(y as isize * stride).cast::<T>(), w);
-        T::finish_row(&acc, out, recip, bias, max);
+        T::row(&rows, weights, out, recip, bias, max);
     }
 }
 
-/// The row loops, compiled once per instruction set: in the baseline x86-64 build rounding to
-/// nearest even is a call to `rintf` per sample (no SSE4.1), a third of the filter's time.
+/// The row loop, compiled once per instruction set: in the baseline x86-64 build rounding to
+/// nearest even is a call to `rintf` per sample (no SSE4.1).
 trait IntRows: IntSample {
-    fn add_row(acc: &mut [i32], src: &[Self], bias: i32, wt: i32);
-    fn finish_row(acc: &[i32], out: &mut [Self], recip: f32, bias: i32, max: i32);
+    fn row(srcs: &[&[Self]], weights: &[i32], out: &mut [Self], recip: f32, bias: i32, max: i32);
 }
 
+/// The exact weighted sums of `n` samples from `x`, source by source in weight order.
 #[inline(always)]
-fn add_row_impl<T: IntSample>(acc: &mut [i32], src: &[T], bias: i32, wt: i32) {
-    for (a, &v) in acc.iter_mut().zip(src) {
-        *a += (v.get() - bias) * wt;
+fn int_sums<T: IntSample, const N: usize>(srcs: &[&[T]], weights: &[i32], x: usize, n: usize, bias: i32) -> [i32; N] {
+    let mut acc = [0i32; N];
+    for (s, &wt) in srcs.iter().zip(weights) {
+        let s = &s[x..x + n];
+        for (a, &v) in acc[..n].iter_mut().zip(s) {
+            *a += (v.get() - bias) * wt;
+        }
     }
+    acc
 }
 
 #[inline(always)]
-fn finish_row_impl<T: IntSample>(acc: &[i32], out: &mut [T], recip: f32, bias: i32, max: i32) {
+fn int_finish<T: IntSample>(acc: &[i32], out: &mut [T], recip: f32, bias: i32, max: i32) {
     for (o, &a) in out.iter_mut().zip(acc) {
         // SAFETY: |a| <= 31 * 1023 * 65535 < 2^31 and 0 < recip <= 1 (the scale is a positive
         // integer), so the rounded product is finite and an i32. The plain conversion is what lets
@@ -307,79 +290,116 @@ fn finish_row_impl<T: IntSample>(acc: &[i32], out: &mut [T], recip: f32, bias: i
     }
 }
 
+#[inline(always)]
+fn int_row_impl<T: IntSample>(srcs: &[&[T]], weights: &[i32], out: &mut [T], recip: f32, bias: i32, max: i32) {
+    let w = out.len();
+    let mut x = 0;
+    while x + CHUNK <= w {
+        // fixed length: the sums live in registers
+        let acc = int_sums::<T, CHUNK>(srcs, weights, x, CHUNK, bias);
+        int_finish(&acc, &mut out[x..x + CHUNK], recip, bias, max);
+        x += CHUNK;
+    }
+    if x < w {
+        let acc = int_sums::<T, CHUNK>(srcs, weights, x, w - x, bias);
+        int_finish(&acc[..w - x], &mut out[x..], recip, bias, max);
+    }
+}
+
 macro_rules! int_rows {
-    ($t:ty, $add:ident, $fin:ident) => {
+    ($t:ty, $name:ident) => {
         impl IntRows for $t {
-            fn add_row(acc: &mut [i32], src: &[$t], bias: i32, wt: i32) {
+            fn row(srcs: &[&[$t]], weights: &[i32], out: &mut [$t], recip: f32, bias: i32, max: i32) {
                 #[inline(always)]
-                fn imp(acc: &mut [i32], src: &[$t], bias: i32, wt: i32) {
-                    add_row_impl::<$t>(acc, src, bias, wt)
+                fn imp(srcs: &[&[$t]], weights: &[i32], out: &mut [$t], recip: f32, bias: i32, max: i32) {
+                    int_row_impl::<$t>(srcs, weights, out, recip, bias, max)
                 }
-                multiversion!(fn $add => imp(acc: &mut [i32], src: &[$t], bias: i32, wt: i32));
-                $add(acc, src, bias, wt)
-            }
-            fn finish_row(acc: &[i32], out: &mut [$t], recip: f32, bias: i32, max: i32) {
-                #[inline(always)]
-                fn imp(acc: &[i32], out: &mut [$t], recip: f32, bias: i32, max: i32) {
-                    finish_row_impl::<$t>(acc, out, recip, bias, max)
-                }
-                multiversion!(fn $fin => imp(acc: &[i32], out: &mut [$t], recip: f32, bias: i32, max: i32));
-                $fin(acc, out, recip, bias, max)
+                multiversion!(fn $name => imp(srcs: &[&[$t]], weights: &[i32], out: &mut [$t], recip: f32, bias: i32, max: i32));
+                $name(srcs, weights, out, recip, bias, max)
             }
         }
     };
 }
-int_rows!(u8, add_row_u8, finish_row_u8);
-int_rows!(u16, add_row_u16, finish_row_u16);
+int_rows!(u8, int_row_u8);
+int_rows!(u16, int_row_u16);
 
 /// # Safety
 /// As for `int_plane`, with f32 samples (or half ones when `half`).
 #[allow(clippy::too_many_arguments)]
 unsafe fn float_plane(srcs: &[Src], dst: *mut u8, stride: isize, w: usize, h: usize, weights: &[f32], recip: f32, half: bool) {
-    // mul_add is a true fused multiply-add either way; with the instruction (and 256-bit lanes) it
-    // is also fast.
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("fma") && std::arch::is_x86_feature_detected!("avx2") {
-        return float_plane_fma(srcs, dst, stride, w, h, weights, recip, half);
+    if half {
+        let mut rows: Vec<&[u16]> = Vec::with_capacity(srcs.len());
+        for y in 0..h {
+            rows.clear();
+            rows.extend(srcs.iter().map(|s| s.row::<u16>(y)));
+            let out = std::slice::from_raw_parts_mut(dst.offset(y as isize * stride).cast::<u16>(), w);
+            half_row(&rows, weights, out, recip);
+        }
+    } else {
+        let mut rows: Vec<&[f32]> = Vec::with_capacity(srcs.len());
+        for y in 0..h {
+            rows.clear();
+            rows.extend(srcs.iter().map(|s| s.row::<f32>(y)));
+            let out = std::slice::from_raw_parts_mut(dst.offset(y as isize * stride).cast::<f32>(), w);
+            float_row(&rows, weights, out, recip);
+        }
     }
-    float_plane_impl(srcs, dst, stride, w, h, weights, recip, half)
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-#[allow(clippy::too_many_arguments)]
-unsafe fn float_plane_fma(srcs: &[Src], dst: *mut u8, stride: isize, w: usize, h: usize, weights: &[f32], recip: f32, half: bool) {
-    float_plane_impl(srcs, dst, stride, w, h, weights, recip, half)
+/// Fused multiply-adds of `n` samples from `x` onto zero, source by source in weight order.
+/// `mul_add` is a true fused multiply-add in every build; with the instruction it is also fast.
+#[inline(always)]
+fn float_sums<const N: usize>(srcs: &[&[f32]], weights: &[f32], x: usize, n: usize) -> [f32; N] {
+    let mut acc = [0f32; N];
+    for (s, &wt) in srcs.iter().zip(weights) {
+        for (a, &v) in acc[..n].iter_mut().zip(&s[x..x + n]) {
+            *a = v.mul_add(wt, *a);
+        }
+    }
+    acc
 }
 
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-unsafe fn float_plane_impl(srcs: &[Src], dst: *mut u8, stride: isize, w: usize, h: usize, weights: &[f32], recip: f32, half: bool) {
-    let mut acc = vec![0f32; w];
-    for y in 0..h {
-        acc.fill(0.0);
-        for (s, &wt) in srcs.iter().zip(weights) {
-            if half {
-                for (a, &v) in acc.iter_mut().zip(s.row::<u16>(y)) {
-                    *a = half_to_f32(v).mul_add(wt, *a);
-                }
-            } else {
-                for (a, &v) in acc.iter_mut().zip(s.row::<f32>(y)) {
-                    *a = v.mul_add(wt, *a);
-                }
-            }
+fn float_row_impl(srcs: &[&[f32]], weights: &[f32], out: &mut [f32], recip: f32) {
+    let w = out.len();
+    let mut x = 0;
+    while x + CHUNK <= w {
+        let acc = float_sums::<CHUNK>(srcs, weights, x, CHUNK);
+        for (o, &a) in out[x..x + CHUNK].iter_mut().zip(&acc) {
+            *o = a * recip;
         }
-        let row = dst.offset(y as isize * stride);
-        if half {
-            let out = std::slice::from_raw_parts_mut(row.cast::<u16>(), w);
-            for (o, &a) in out.iter_mut().zip(&acc) {
-                *o = super::super::blank::f32_to_half(a * recip);
-            }
-        } else {
-            let out = std::slice::from_raw_parts_mut(row.cast::<f32>(), w);
-            for (o, &a) in out.iter_mut().zip(&acc) {
-                *o = a * recip;
-            }
+        x += CHUNK;
+    }
+    if x < w {
+        let acc = float_sums::<CHUNK>(srcs, weights, x, w - x);
+        for (o, &a) in out[x..].iter_mut().zip(&acc) {
+            *o = a * recip;
         }
     }
 }
+multiversion!(fn float_row => float_row_impl(srcs: &[&[f32]], weights: &[f32], out: &mut [f32], recip: f32));
+
+/// Half rows: each chunk of each source is widened to single precision (exactly), then summed
+/// as the float rows are; the result is rounded to half once.
+#[inline(always)]
+fn half_row_impl(srcs: &[&[u16]], weights: &[f32], out: &mut [u16], recip: f32) {
+    let w = out.len();
+    let mut wide = [0f32; CHUNK];
+    let mut x = 0;
+    while x < w {
+        let n = (w - x).min(CHUNK);
+        let mut acc = [0f32; CHUNK];
+        for (s, &wt) in srcs.iter().zip(weights) {
+            halves_to_f32(&s[x..x + n], &mut wide[..n]);
+            for (a, &v) in acc[..n].iter_mut().zip(&wide[..n]) {
+                *a = v.mul_add(wt, *a);
+            }
+        }
+        for a in &mut acc[..n] {
+            *a *= recip;
+        }
+        f32_to_halves(&acc[..n], &mut out[x..x + n]);
+        x += n;
+    }
+}
+multiversion!(fn half_row => half_row_impl(srcs: &[&[u16]], weights: &[f32], out: &mut [u16], recip: f32));
