@@ -1,7 +1,7 @@
 //! BoxBlur: `hpasses` horizontal then `vpasses` vertical box filters of width 2r+1, edge samples
 //! repeated. Integer passes round up and down in turn (first pass of each direction up), which
 //! keeps repeated passes from drifting; float passes use a running sum in R81's order.
-use super::plane::{clamp_idx, f32_to_half, f32_to_halves, half_to_f32, halves_to_f32, multiversion, IntPx, PlaneIn, PlaneOut};
+use super::plane::{clamp_idx, f32_to_halves, halves_to_f32, multiversion, IntPx, PlaneIn, PlaneOut};
 use crate::frame::Frame;
 use crate::stdlib::util::Kind;
 
@@ -291,98 +291,237 @@ fn h_float<const G: usize>(src: [&[f32]; G], dst: &mut [f32], r: usize) {
     }
 }
 
-/// One horizontal pass over a whole plane of `w` x `h` samples (rows packed).
-#[inline(always)]
-fn h_float_plane(src: &[f32], dst: &mut [f32], w: usize, h: usize, r: usize) {
-    const G: usize = 8;
-    let mut y = 0;
-    while y < h {
-        let g = (h - y).min(G);
-        let row = |k: usize| &src[(y + k) * w..][..w];
-        if g == G {
-            h_float::<G>(std::array::from_fn(row), &mut dst[y * w..(y + G) * w], r);
-        } else {
-            for k in 0..g {
-                h_float::<1>([row(k)], &mut dst[(y + k) * w..(y + k + 1) * w], r);
-            }
-        }
-        y += g;
+/// Rows of one pass kept for the next: a ring of the last `n` rows made (row y in slot y % n).
+struct Ring {
+    buf: Vec<f32>,
+    n: usize,
+    w: usize,
+}
+
+impl Ring {
+    fn new(n: usize, w: usize) -> Ring {
+        Ring { buf: vec![0f32; n * w], n, w }
+    }
+    #[inline(always)]
+    fn row(&self, y: usize) -> &[f32] {
+        &self.buf[(y % self.n) * self.w..][..self.w]
+    }
+    #[inline(always)]
+    fn row_mut(&mut self, y: usize) -> &mut [f32] {
+        &mut self.buf[(y % self.n) * self.w..][..self.w]
     }
 }
 
+/// Where the samples come from and go to: single precision, or half (widened exactly on reading,
+/// rounded to half after every pass as R81 stores them).
+enum Io<'s, 'a, 'b> {
+    F32(&'s PlaneIn<'a, f32>, &'s mut PlaneOut<'b, f32>),
+    F16(&'s PlaneIn<'a, u16>, &'s mut PlaneOut<'b, u16>),
+}
+
+/// Rows a horizontal pass makes at once (independent running sums that overlap in time).
+const G: usize = 8;
+
+/// One horizontal pass over the `g` rows of `rows` (`g` <= G) into `dst` (rows packed).
 #[inline(always)]
-fn v_float(src: &[f32], dst: &mut [f32], w: usize, h: usize, r: usize) {
+fn h_group(rows: &[&[f32]; G], g: usize, dst: &mut [f32], r: usize) {
+    let w = rows[0].len();
+    if g == G {
+        h_float::<G>(*rows, &mut dst[..G * w], r);
+    } else {
+        for k in 0..g {
+            h_float::<1>([rows[k]], &mut dst[k * w..(k + 1) * w], r);
+        }
+    }
+}
+
+/// Rounds single precision samples to the nearest half, as a pass's half output is stored.
+#[inline(always)]
+fn round_to_half(v: &mut [f32], tmp: &mut Vec<u16>) {
+    tmp.resize(v.len(), 0);
+    f32_to_halves(v, tmp);
+    halves_to_f32(tmp, v);
+}
+
+/// One vertical pass making row `y` from the rows of the pass before, held in `input`: a running
+/// sum started at row 0 as r times the first row plus rows 0..=r, then one row leaves and one
+/// enters per step (edge rows repeated), times 1 / (2r + 1).
+#[inline(always)]
+fn v_row(input: &Ring, y: usize, h: usize, r: usize, sum: &mut [f32], out: &mut [f32]) {
     let inv = 1.0f32 / (2 * r + 1) as f32;
-    let row = |y: isize| &src[clamp_idx(y, h) * w..][..w];
-    let mut sum: Vec<f32> = row(0).iter().map(|&v| v * r as f32).collect();
-    for k in 0..=r {
-        for (s, &v) in sum.iter_mut().zip(row(k as isize)) {
-            *s += v;
+    if y == 0 {
+        for (s, &v) in sum.iter_mut().zip(input.row(0)) {
+            *s = v * r as f32;
         }
-    }
-    for y in 0..h {
-        if y > 0 {
-            let add = row(y as isize + r as isize);
-            let sub = row(y as isize - r as isize - 1);
-            for i in 0..w {
-                sum[i] = (sum[i] - sub[i]) + add[i];
+        for k in 0..=r {
+            for (s, &v) in sum.iter_mut().zip(input.row(k.min(h - 1))) {
+                *s += v;
             }
         }
-        let out = &mut dst[y * w..][..w];
+        for (o, &s) in out.iter_mut().zip(sum.iter()) {
+            *o = s * inv;
+        }
+    } else {
+        let add = input.row((y + r).min(h - 1));
+        let sub = input.row(y.saturating_sub(r + 1));
+        let w = sum.len();
+        let (add, sub, out) = (&add[..w], &sub[..w], &mut out[..w]);
         for i in 0..w {
-            out[i] = sum[i] * inv;
+            let s = (sum[i] - sub[i]) + add[i];
+            sum[i] = s;
+            out[i] = s * inv;
         }
     }
 }
 
+/// Scratch of the horizontal passes.
+struct HScratch {
+    /// half source rows widened to single precision
+    conv: Vec<f32>,
+    /// rows between horizontal passes
+    ta: Vec<f32>,
+    tb: Vec<f32>,
+    tmp16: Vec<u16>,
+}
+
+/// All horizontal passes over the rows y0 .. y0 + g of the source (g <= G) into `out` (packed).
 #[inline(always)]
-fn float_passes(job: &Job, mut a: Vec<f32>, w: usize, h: usize, half: bool) -> Vec<f32> {
-    let mut b = vec![0f32; w * h];
-    // half samples are stored as half between passes
-    let store = |b: &mut Vec<f32>| {
-        if half {
-            for v in b.iter_mut() {
-                *v = half_to_f32(f32_to_half(*v));
+fn h_rows(job: &Job, io: &Io, y0: usize, g: usize, out: &mut [f32], sc: &mut HScratch) {
+    let w = match io {
+        Io::F32(s, _) => s.w,
+        Io::F16(s, _) => s.w,
+    };
+    let half = matches!(io, Io::F16(..));
+    let HScratch { conv, ta, tb, tmp16 } = sc;
+    let rows: [&[f32]; G] = match io {
+        Io::F32(s, _) => std::array::from_fn(|i| s.row(y0 + i.min(g - 1))),
+        Io::F16(s, _) => {
+            for i in 0..g {
+                halves_to_f32(s.row(y0 + i), &mut conv[i * w..(i + 1) * w]);
             }
+            std::array::from_fn(|i| &conv[i.min(g - 1) * w..][..w])
         }
     };
-    for _ in 0..job.hpasses {
-        h_float_plane(&a, &mut b, w, h, job.hradius);
-        store(&mut b);
-        std::mem::swap(&mut a, &mut b);
+    let (hp, r) = (job.hpasses, job.hradius);
+    if hp == 0 {
+        for (i, row) in rows.iter().take(g).enumerate() {
+            out[i * w..(i + 1) * w].copy_from_slice(row);
+        }
+        return;
     }
-    for _ in 0..job.vpasses {
-        v_float(&a, &mut b, w, h, job.vradius);
-        store(&mut b);
-        std::mem::swap(&mut a, &mut b);
+    if hp == 1 {
+        h_group(&rows, g, out, r);
+        if half {
+            round_to_half(out, tmp16);
+        }
+        return;
     }
-    a
+    h_group(&rows, g, &mut ta[..g * w], r);
+    if half {
+        round_to_half(&mut ta[..g * w], tmp16);
+    }
+    for p in 1..hp {
+        let from: [&[f32]; G] = std::array::from_fn(|i| &ta[i.min(g - 1) * w..][..w]);
+        let to = if p == hp - 1 { &mut out[..] } else { &mut tb[..g * w] };
+        h_group(&from, g, to, r);
+        if half {
+            round_to_half(to, tmp16);
+        }
+        if p < hp - 1 {
+            std::mem::swap(ta, tb);
+        }
+    }
+}
+
+/// The float passes streamed through rings of rows: the horizontal passes make G rows at a time
+/// from the source, each vertical pass but the last keeps the rows the next one still reads, and
+/// the last writes the destination. Nothing is as large as the plane (whole-plane temporaries
+/// were page faults, clearing and copies: most of the filter's time). The operations per sample
+/// and their order are those of the passes made one after another over the whole plane.
+#[inline(always)]
+fn float_stream(job: &Job, mut io: Io) {
+    let (w, h) = match &io {
+        Io::F32(s, _) => (s.w, s.h),
+        Io::F16(s, _) => (s.w, s.h),
+    };
+    let half = matches!(io, Io::F16(..));
+    let (vr, vp) = (job.vradius, job.vpasses);
+    // For output row y, pass k (0: all horizontal passes, 1..=vp: the vertical ones) is made up
+    // to row t[k]: t[vp] = y and t[k] = min(t[k + 1] + r, h - 1). Pass k + 1 then reads rows
+    // t[k + 1] - r - 1 ..= t[k] of ring k, 2r + 2 rows once running; at y = 0 rows 0 ..= t[k].
+    // The horizontal rows are made G at a time from a multiple of G, so up to G - 1 more.
+    let span = |k: usize| ((vp - k) * vr + 1).max(2 * vr + 2).min(h);
+    let mut rings: Vec<Ring> = Vec::with_capacity(vp.max(1));
+    rings.push(Ring::new(if vp == 0 { G } else { (span(0) + G - 1).div_ceil(G) * G }, w));
+    for k in 1..vp {
+        rings.push(Ring::new(span(k), w));
+    }
+    let mut made = vec![0usize; rings.len()];
+    let mut t = vec![0usize; vp + 1];
+    let mut sums: Vec<Vec<f32>> = (0..vp).map(|_| vec![0f32; w]).collect();
+    let mut sc = HScratch {
+        conv: if half { vec![0f32; G * w] } else { Vec::new() },
+        ta: if job.hpasses > 1 { vec![0f32; G * w] } else { Vec::new() },
+        tb: if job.hpasses > 2 { vec![0f32; G * w] } else { Vec::new() },
+        tmp16: Vec::new(),
+    };
+    let mut last = if half { vec![0f32; w] } else { Vec::new() };
+    for y in 0..h {
+        t[vp] = y;
+        for k in (0..vp).rev() {
+            t[k] = (t[k + 1] + vr).min(h - 1);
+        }
+        while made[0] <= t[0] {
+            let y0 = made[0];
+            let g = (h - y0).min(G);
+            // slots y0 .. y0 + g are adjacent: the ring's size and y0 are multiples of G
+            let ring = &mut rings[0];
+            let slot = (y0 % ring.n) * w;
+            h_rows(job, &io, y0, g, &mut ring.buf[slot..slot + g * w], &mut sc);
+            made[0] += g;
+        }
+        for k in 1..vp {
+            let (before, after) = rings.split_at_mut(k);
+            while made[k] <= t[k] {
+                let out = after[0].row_mut(made[k]);
+                v_row(&before[k - 1], made[k], h, vr, &mut sums[k - 1], out);
+                if half {
+                    round_to_half(out, &mut sc.tmp16);
+                }
+                made[k] += 1;
+            }
+        }
+        match &mut io {
+            Io::F32(_, d) => {
+                let out = d.row_mut(y);
+                if vp == 0 {
+                    out.copy_from_slice(rings[0].row(y));
+                } else {
+                    v_row(&rings[vp - 1], y, h, vr, &mut sums[vp - 1], out);
+                }
+            }
+            Io::F16(_, d) => {
+                // the conversion to half is the last pass's rounding
+                let row = if vp == 0 {
+                    rings[0].row(y)
+                } else {
+                    v_row(&rings[vp - 1], y, h, vr, &mut sums[vp - 1], &mut last);
+                    &last[..]
+                };
+                f32_to_halves(row, d.row_mut(y));
+            }
+        }
+    }
 }
 
 #[inline(always)]
 fn f32_plane(job: &Job, src: &PlaneIn<f32>, dst: &mut PlaneOut<f32>) {
-    let (w, h) = (src.w, src.h);
-    let mut a = vec![0f32; w * h];
-    for y in 0..h {
-        a[y * w..(y + 1) * w].copy_from_slice(src.row(y));
-    }
-    let a = float_passes(job, a, w, h, false);
-    for y in 0..h {
-        dst.row_mut(y).copy_from_slice(&a[y * w..][..w]);
-    }
+    float_stream(job, Io::F32(src, dst))
 }
 
 #[inline(always)]
 fn half_plane(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>) {
-    let (w, h) = (src.w, src.h);
-    let mut a = vec![0f32; w * h];
-    for y in 0..h {
-        halves_to_f32(src.row(y), &mut a[y * w..(y + 1) * w]);
-    }
-    let a = float_passes(job, a, w, h, true);
-    for y in 0..h {
-        f32_to_halves(&a[y * w..][..w], dst.row_mut(y));
-    }
+    float_stream(job, Io::F16(src, dst))
 }
 
 #[inline(always)]
