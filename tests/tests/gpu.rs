@@ -183,22 +183,6 @@ fn pinned_frames_give_the_same_clips() {
     }
 }
 
-/// Uploads written with streaming stores (VSVK_UPLOAD_NT=1; the default only behind a BAR, so
-/// lavapipe needs it forced): odd widths and heights put rows and planes at every alignment, so the
-/// unaligned head, the 128-byte blocks and the tail of each run are all taken.
-#[test]
-fn streamed_uploads_give_the_same_clips() {
-    for (f, size) in [("Gray8", (1279, 833)), ("YUV420P8", (1918, 1082)), ("YUV444P8", (1917, 1081)), ("YUV444P16", (333, 97)), ("RGBS", (641, 17)), ("Gray8", (7, 5))] {
-        let (w, h) = (size.0.to_string(), size.1.to_string());
-        let dims = ["--width", w.as_str(), "--height", h.as_str()];
-        let want = chain(&our_core(), f, &[], "std.Invert", &[], &dims).unwrap_or_else(|e| panic!("{e}"));
-        for nt in ["1", "0"] {
-            let got = chain(&our_core(), f, &[], "std.Invert,std.GPUUpload,std.GPUDownload", &[("VSVK_UPLOAD_NT", nt)], &dims);
-            assert_eq!(got.as_deref(), Ok(want.as_str()), "{f} {size:?} VSVK_UPLOAD_NT={nt}");
-        }
-    }
-}
-
 #[test]
 fn knlmeans() {
     same("YUV420P8", &["libknlmvulkan.so"], "std.GPUUpload,knlmvk.KNLMeans:h=8.0,std.GPUDownload");

@@ -50,55 +50,6 @@ unsafe fn copy_rows(dst: *mut u8, dst_stride: usize, src: *const u8, src_stride:
     }
 }
 
-/// As `copy_rows`, with non-temporal stores where the CPU has AVX2 and the plane is device memory
-/// behind a BAR (write-combined: streaming full lines avoids partial-line flushes and leaves the
-/// cache to the source). On unified memory the GPU reads the plane next, from the cache if the
-/// stores left it there. VSVK_UPLOAD_NT=0 never streams, =1 always does (tests, measuring).
-unsafe fn copy_rows_to_device(unified: bool, dst: *mut u8, dst_stride: usize, src: *const u8, src_stride: usize, row: usize, height: usize) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        static NT: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
-        let forced = *NT.get_or_init(|| std::env::var("VSVK_UPLOAD_NT").ok().map(|v| v != "0"));
-        if forced.unwrap_or(!unified) && std::is_x86_feature_detected!("avx2") {
-            // SAFETY: AVX2 checked above; the caller's contract is copy_rows'.
-            return copy_rows_nt(dst, dst_stride, src, src_stride, row, height);
-        }
-    }
-    copy_rows(dst, dst_stride, src, src_stride, row, height)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn copy_rows_nt(dst: *mut u8, dst_stride: usize, src: *const u8, src_stride: usize, row: usize, height: usize) {
-    use std::arch::x86_64::*;
-    // One run when the rows are contiguous in both, else row by row.
-    let (runs, len) = if dst_stride == src_stride { (1, dst_stride * height) } else { (height, row) };
-    for y in 0..runs {
-        let (d, s) = (dst.add(y * dst_stride), src.add(y * src_stride));
-        // Plain copies up to the first 32-byte aligned destination byte and after the last block.
-        let head = (d.align_offset(32)).min(len);
-        std::ptr::copy_nonoverlapping(s, d, head);
-        let blocks = (len - head) / 128;
-        let (mut dp, mut sp) = (d.add(head), s.add(head));
-        for _ in 0..blocks {
-            let a = _mm256_loadu_si256(sp.cast());
-            let b = _mm256_loadu_si256(sp.add(32).cast());
-            let c = _mm256_loadu_si256(sp.add(64).cast());
-            let e = _mm256_loadu_si256(sp.add(96).cast());
-            _mm256_stream_si256(dp.cast(), a);
-            _mm256_stream_si256(dp.add(32).cast(), b);
-            _mm256_stream_si256(dp.add(64).cast(), c);
-            _mm256_stream_si256(dp.add(96).cast(), e);
-            dp = dp.add(128);
-            sp = sp.add(128);
-        }
-        let done = head + blocks * 128;
-        std::ptr::copy_nonoverlapping(s.add(done), d.add(done), len - done);
-    }
-    // Streaming stores are weakly ordered: fence them before the frame is published.
-    _mm_sfence();
-}
-
 impl Transfer {
     pub fn new(dev: &Arc<Device>, threads: usize) -> Result<Transfer, String> {
         // VSVK_TRANSFER_QUEUE=compute puts the copies on the compute queue (latency experiments).
@@ -171,7 +122,7 @@ impl Transfer {
                 let row = d.width as usize * vf.bytesPerSample as usize;
                 // SAFETY: the mapping covers stride * height bytes; the source plane is readable.
                 unsafe {
-                    copy_rows_to_device(self.dev.unified, g.mapped().expect("mapped"), d.stride as usize, src.read_ptr(p as i32).expect("plane"), s.stride as usize, row, d.height as usize)
+                    copy_rows(g.mapped().expect("mapped"), d.stride as usize, src.read_ptr(p as i32).expect("plane"), s.stride as usize, row, d.height as usize)
                 };
             }
             // Host written: ready now (NULL producers).
