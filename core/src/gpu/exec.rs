@@ -215,13 +215,19 @@ impl PoolInner {
     /// An exec pool on `q` (also the core's private copy queues); `counts`: whether what its
     /// submissions retain counts against the device's in-flight budget (compute work does).
     pub fn create_on(dev: &Arc<Device>, q: Arc<super::device::Queue>, counts: bool, threads: usize) -> Result<Arc<PoolInner>, String> {
+        Self::create_with_ring(dev, q, counts, threads.clamp(2, 8))
+    }
+
+    /// An exec pool of `n` contexts (at least 2), for the core's own pools whose ring is not a
+    /// plugin's concern (GPUDownload's, which a thread holds for the whole copy and its wait).
+    pub fn create_with_ring(dev: &Arc<Device>, q: Arc<super::device::Queue>, counts: bool, n: usize) -> Result<Arc<PoolInner>, String> {
         forbid_in_release("createGPUExecPool");
         if dev.is_lost() {
             return Err(DEVICE_LOST.into());
         }
         let submitted = Arc::new(AtomicU64::new(0));
         let timeline = Timeline::new(dev, Some(submitted.clone()))?;
-        let n = threads.clamp(2, 8);
+        let n = n.max(2);
         let mut handles = Vec::new();
         for _ in 0..n {
             let ci = vk::CommandPoolCreateInfo::default().queue_family_index(q.family).flags(vk::CommandPoolCreateFlags::TRANSIENT);

@@ -61,9 +61,13 @@ impl Transfer {
     /// its frame's producer holds up no upload (nor, with several queues, other downloads).
     pub fn for_download(dev: &Arc<Device>, threads: usize) -> Result<Transfer, String> {
         let mut t = Transfer::new(dev, threads)?;
+        // VSVK_DOWNLOAD_RING=N: contexts per download pool (default as any pool's: the thread
+        // count, 2 to 8). Each download holds one until its copy completes, so the ring caps the
+        // downloads in flight.
+        let ring = std::env::var("VSVK_DOWNLOAD_RING").ok().and_then(|v| v.trim().parse::<usize>().ok()).unwrap_or(threads.clamp(2, 8)).clamp(2, 64);
         for q in dev.download_queues() {
             if !Arc::ptr_eq(&q, &dev.transfer) {
-                t.down.push(PoolInner::create_on(dev, q, false, threads)?);
+                t.down.push(PoolInner::create_with_ring(dev, q, false, ring)?);
             }
         }
         Ok(t)

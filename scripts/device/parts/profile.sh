@@ -97,23 +97,20 @@ if [ "${PROFILE_SET:-gpu}" = queues ]; then
   one "gauss1080 R81" X=1 -- "$CORE_REF" $G GrayS 1920x1080 3000 vsfeel.GaussBlur
   exit 0
 fi
-if [ "${PROFILE_SET:-gpu}" = upload ]; then
-  # uploads with streaming stores into the BAR mapping (the default on discrete cards) against
-  # plain memcpy (VSVK_UPLOAD_NT=0); and the driver's in-order window (--requests) on both cores,
-  # since a frame that finishes late holds back every request behind it
-  G=$PLUGINS/vsfeel/libvsfeel.so V=$OURS/libvsvk_vk.so
+if [ "${PROFILE_SET:-gpu}" = window ]; then
+  # the driver's in-order window (--requests; a frame that finishes late holds back every request
+  # behind it) on both cores, and the download pools' ring (VSVK_DOWNLOAD_RING: contexts, each
+  # held by a download until its copy completes)
+  V=$OURS/libvsvk_vk.so B=$PLUGINS/bm3dvk2.so
   E="vk.Expr:@clips:expr='x 3 * 2 /"
-  for e in VSVK_UPLOAD_NT=1 VSVK_UPLOAD_NT=0; do
-    one "vkexpr1080 ours $e" VSVK_STATS=1 $e -- "$CORE_OURS" $V YUV420P8 1920x1080 4000 "$E"
-    one "updown2160p16 ours $e" VSVK_STATS=1 $e -- "$CORE_OURS" $G YUV420P16 3840x2160 1000 -
-    one "updown1080p8 ours $e" VSVK_STATS=1 $e -- "$CORE_OURS" $G YUV420P8 1920x1080 4000 -
-    one "gauss2160 ours $e" VSVK_STATS=1 $e -- "$CORE_OURS" $G GrayS 3840x2160 600 vsfeel.GaussBlur
-  done
-  one "updown1080p8 R81" X=1 -- "$CORE_REF" $G YUV420P8 1920x1080 4000 -
-  one "gauss2160 R81" X=1 -- "$CORE_REF" $G GrayS 3840x2160 600 vsfeel.GaussBlur
-  for rq in 64 128; do
-    one "vkexpr1080 ours requests $rq" VSVK_STATS=1 -- "$CORE_OURS" $V YUV420P8 1920x1080 4000 "$E" --requests $rq
+  for rq in 32 64; do
+    for e in X=1 VSVK_DOWNLOAD_RING=16 VSVK_DOWNLOAD_RING=32; do
+      one "vkexpr1080 ours requests $rq $e" VSVK_STATS=1 $e -- "$CORE_OURS" $V YUV420P8 1920x1080 4000 "$E" --requests $rq
+    done
     one "vkexpr1080 R81 requests $rq" X=1 -- "$CORE_REF" $V YUV420P8 1920x1080 4000 "$E" --requests $rq
+  done
+  for e in X=1 VSVK_DOWNLOAD_RING=32; do
+    one "bm3d1080 ours $e" VSVK_STATS=1 $e -- "$CORE_OURS" $B GrayS 1920x1080 1500 bm3dvk2.BM3D
   done
   exit 0
 fi
