@@ -222,21 +222,29 @@ pub fn find_fin16(job: &Job) -> Option<Fin16> {
 /// One output row of a kernel summed in single precision (`ExactF32`).
 #[inline(always)]
 fn exact_row<T: IntPx>(job: &Job, taps: &[ITap<T>], acc: &mut [ExactF32], out: &mut [T]) {
+    // AVX-512 where the CPU has it, else the AVX2 twins (same sums in the same order).
     #[cfg(target_arch = "x86_64")]
-    if T::BITS == 16 && !super::plane::has_avx512() && super::plane::has_avx2() {
+    if T::BITS == 16 && super::plane::has_avx2() {
+        let wide = super::plane::has_avx512();
         macro_rules! call {
             ($k:literal) => {{
                 let n = out.len();
                 let p = tap_ptrs::<T, $k>(taps, n);
                 let p16: [*const u16; $k] = std::array::from_fn(|k| p[k].cast::<u16>());
                 let m: [f32; $k] = std::array::from_fn(|k| taps[k].1 as f32);
-                let (rdiv, bias, maxf) = (job.rdiv, job.bias, job.max as f32);
+                let (rdiv, bias, maxf, sat, o) = (job.rdiv, job.bias, job.max as f32, job.saturate, out.as_mut_ptr().cast::<u16>());
                 let done = if taps.iter().all(|t| t.1.unsigned_abs() <= 32767) {
                     let mi: [i16; $k] = std::array::from_fn(|k| taps[k].1 as i16);
-                    // SAFETY: the CPU has AVX2 and FMA (checked); every tap holds n samples and
-                    // out n (tap_ptrs checked); T is u16 (16 bits); |m| <= 32767, and the sums
-                    // are exact in f32 (exact_in_f32).
-                    unsafe { x86::exact_u16_madd_avx2::<$k>(&p16, &mi, rdiv, bias, maxf, job.saturate, out.as_mut_ptr().cast(), n) }
+                    // SAFETY: the CPU has AVX-512 F/BW/VL where `wide`, else AVX2 and FMA
+                    // (checked); every tap holds n samples and out n (tap_ptrs checked); T is u16;
+                    // |m| <= 32767, and the sums are exact in f32 (exact_in_f32).
+                    unsafe {
+                        if wide {
+                            x86::exact_u16_madd_avx512::<$k>(&p16, &mi, rdiv, bias, maxf, sat, o, n)
+                        } else {
+                            x86::exact_u16_madd_avx2::<$k>(&p16, &mi, rdiv, bias, maxf, sat, o, n)
+                        }
+                    }
                 } else {
                     0
                 };
@@ -244,41 +252,13 @@ fn exact_row<T: IntPx>(job: &Job, taps: &[ITap<T>], acc: &mut [ExactF32], out: &
                     done
                 } else {
                     // SAFETY: as above.
-                    unsafe { x86::exact_u16_avx2::<$k>(&p16, &m, rdiv, bias, maxf, job.saturate, out.as_mut_ptr().cast(), n) }
-                };
-                if done < n {
-                    let rest: Vec<ITap<T>> = taps.iter().map(|&(t, m)| (&t[done..], m)).collect();
-                    int_row::<T, ExactF32>(job, &rest, &mut acc[done..], &mut out[done..]);
-                }
-            }};
-        }
-        if with_k!(taps.len(), call, [1, 2, 3, 4, 5, 6, 7, 8, 9]) {
-            return;
-        }
-    }
-    #[cfg(target_arch = "x86_64")]
-    if T::BITS == 16 && super::plane::has_avx512() {
-        macro_rules! call {
-            ($k:literal) => {{
-                let n = out.len();
-                let p = tap_ptrs::<T, $k>(taps, n);
-                let p16: [*const u16; $k] = std::array::from_fn(|k| p[k].cast::<u16>());
-                let m: [f32; $k] = std::array::from_fn(|k| taps[k].1 as f32);
-                let (rdiv, bias, maxf) = (job.rdiv, job.bias, job.max as f32);
-                // SAFETY: the CPU has AVX-512 F/BW/VL (checked); every tap holds n samples and
-                // out n (tap_ptrs checked); T is u16 (16 bits).
-                let done = if taps.iter().all(|t| t.1.unsigned_abs() <= 32767) {
-                    let mi: [i16; $k] = std::array::from_fn(|k| taps[k].1 as i16);
-                    // SAFETY: as below; |m| <= 32767, and the sums are exact in f32 (exact_in_f32).
-                    unsafe { x86::exact_u16_madd_avx512::<$k>(&p16, &mi, rdiv, bias, maxf, job.saturate, out.as_mut_ptr().cast(), n) }
-                } else {
-                    0
-                };
-                let done = if done == n {
-                    done
-                } else {
-                    // SAFETY: as below.
-                    unsafe { x86::exact_u16_avx512::<$k>(&p16, &m, rdiv, bias, maxf, job.saturate, out.as_mut_ptr().cast(), n) }
+                    unsafe {
+                        if wide {
+                            x86::exact_u16_avx512::<$k>(&p16, &m, rdiv, bias, maxf, sat, o, n)
+                        } else {
+                            x86::exact_u16_avx2::<$k>(&p16, &m, rdiv, bias, maxf, sat, o, n)
+                        }
+                    }
                 };
                 if done < n {
                     let rest: Vec<ITap<T>> = taps.iter().map(|&(t, m)| (&t[done..], m)).collect();
