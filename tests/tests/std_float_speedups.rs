@@ -1,4 +1,4 @@
-//! The chunked, streamed and tiled kernels of std.AverageFrames, std.BoxBlur and std.Transpose /
+//! The chunked, streamed and block kernels of std.AverageFrames, std.BoxBlur and std.Transpose /
 //! Turn90 / Turn270 against the reference at sizes that are not multiples of their chunks, rings
 //! or tiles: one sample, narrower than a chunk, one past a chunk or tile, odd heights, radii wider
 //! than the plane. Every chain runs on R81 and on our core through the oracle driver; the
@@ -62,7 +62,9 @@ fn box_blur_odd_sizes() {
     .iter()
     .map(|s| s.to_string())
     .collect();
-    check_all(&cases(&["GrayS", "GrayH", "YUV444PS", "YUV420PH"], &BLUR_SIZES, &chains));
+    check_all(&cases(&["GrayS", "GrayH", "YUV444PS", "YUV420PH", "Gray8", "YUV420P10", "Gray16", "YUV444P16"], &BLUR_SIZES, &chains));
+    // 16-bit windows too wide for 32-bit sums: the whole-plane integer path
+    check_all(&cases(&["Gray16"], &BLUR_SIZES[5..], &["std.BoxBlur:hradius=130:vradius=2".to_string(), "std.BoxBlur:hradius=2:vradius=150:vpasses=2".to_string()]));
 }
 
 #[test]

@@ -175,6 +175,11 @@ fn h_sums<T: IntPx, const G: usize>(rows: [&[T]; G], r: usize, sums: &mut [i32])
 #[inline(always)]
 fn int_plane<T: IntPx>(job: &Job, src: &PlaneIn<T>, dst: &mut PlaneOut<T>, max: i32) {
     let (w, h) = (src.w, src.h);
+    let exact = |r: usize| (2 * r as i64 + 1) * max as i64 + 2 * r as i64 + 2 < (1 << 24);
+    if exact(job.hradius) && exact(job.vradius) {
+        return int_stream(job, src, dst);
+    }
+    // sums beyond 32-bit floats' exact range: whole planes (very wide 16-bit windows only)
     let mut a = vec![T::default(); w * h];
     for y in 0..h {
         a[y * w..(y + 1) * w].copy_from_slice(src.row(y));
@@ -228,6 +233,112 @@ fn int_plane<T: IntPx>(job: &Job, src: &PlaneIn<T>, dst: &mut PlaneOut<T>, max: 
     }
     for y in 0..h {
         dst.row_mut(y).copy_from_slice(&a[y * w..][..w]);
+    }
+}
+
+/// One integer horizontal pass over the `g` rows of `rows` (g <= G) into `dst` (rows packed).
+#[inline(always)]
+fn h_group_int<T: IntPx>(rows: &[&[T]; G], g: usize, dst: &mut [T], r: usize, up: bool, sums: &mut [i32]) {
+    let w = rows[0].len();
+    if g == G {
+        h_sums::<T, G>(*rows, r, sums);
+    } else {
+        for k in 0..g {
+            h_sums::<T, 1>([rows[k]], r, &mut sums[k * w..(k + 1) * w]);
+        }
+    }
+    for k in 0..g {
+        div_row_f32(&sums[k * w..(k + 1) * w], &mut dst[k * w..(k + 1) * w], (2 * r + 1) as i32, up);
+    }
+}
+
+/// One integer vertical pass making row `y` from the rows of the pass before, held in `input`:
+/// 32-bit running sums (exact: the caller checked), started at row 0 as r + 1 times the first row
+/// plus the rows below it.
+#[inline(always)]
+fn v_row_int<T: IntPx>(input: &Ring<T>, y: usize, h: usize, r: usize, up: bool, sum: &mut [i32], out: &mut [T]) {
+    if y == 0 {
+        for (s, &v) in sum.iter_mut().zip(input.row(0)) {
+            *s = (r as i32 + 1) * v.get();
+        }
+        let direct = r.min(h - 1);
+        for k in 1..=direct {
+            for (s, &v) in sum.iter_mut().zip(input.row(k)) {
+                *s += v.get();
+            }
+        }
+        if r > direct {
+            let extra = (r - direct) as i32;
+            for (s, &v) in sum.iter_mut().zip(input.row(h - 1)) {
+                *s += extra * v.get();
+            }
+        }
+    } else {
+        let add = input.row((y + r).min(h - 1));
+        let sub = input.row(y.saturating_sub(r + 1));
+        for ((s, &p), &m) in sum.iter_mut().zip(add).zip(sub) {
+            *s += p.get() - m.get();
+        }
+    }
+    div_row_f32(sum, out, (2 * r + 1) as i32, up);
+}
+
+/// The integer passes streamed through rings of rows, as `float_stream` does, when every window
+/// sum is exact in 32 bits and single precision; the rounding alternates per pass of each
+/// direction, first up.
+#[inline(always)]
+fn int_stream<T: IntPx>(job: &Job, src: &PlaneIn<T>, dst: &mut PlaneOut<T>) {
+    let (w, h) = (src.w, src.h);
+    let (hr, hp, vr, vp) = (job.hradius, job.hpasses, job.vradius, job.vpasses);
+    let mut rings: Vec<Ring<T>> = ring_sizes(job, h).into_iter().map(|n| Ring::new(n, w)).collect();
+    let mut made = vec![0usize; rings.len()];
+    let mut t = vec![0usize; vp + 1];
+    let mut vsums: Vec<Vec<i32>> = (0..vp).map(|_| vec![0i32; w]).collect();
+    let mut hsums = if hp > 0 { vec![0i32; G * w] } else { Vec::new() };
+    let (mut ta, mut tb) = (vec![T::default(); if hp > 1 { G * w } else { 0 }], vec![T::default(); if hp > 2 { G * w } else { 0 }]);
+    for y in 0..h {
+        targets(&mut t, y, vr, h);
+        while made[0] <= t[0] {
+            let y0 = made[0];
+            let g = (h - y0).min(G);
+            // slots y0 .. y0 + g are adjacent: the ring's size and y0 are multiples of G
+            let ring = &mut rings[0];
+            let slot = (y0 % ring.n) * w;
+            let out = &mut ring.buf[slot..slot + g * w];
+            let rows: [&[T]; G] = std::array::from_fn(|i| src.row(y0 + i.min(g - 1)));
+            if hp == 0 {
+                for (i, row) in rows.iter().take(g).enumerate() {
+                    out[i * w..(i + 1) * w].copy_from_slice(row);
+                }
+            } else if hp == 1 {
+                h_group_int(&rows, g, out, hr, true, &mut hsums);
+            } else {
+                h_group_int(&rows, g, &mut ta[..g * w], hr, true, &mut hsums);
+                for p in 1..hp {
+                    let from: [&[T]; G] = std::array::from_fn(|i| &ta[i.min(g - 1) * w..][..w]);
+                    let to = if p == hp - 1 { &mut out[..] } else { &mut tb[..g * w] };
+                    h_group_int(&from, g, to, hr, p % 2 == 0, &mut hsums);
+                    if p < hp - 1 {
+                        std::mem::swap(&mut ta, &mut tb);
+                    }
+                }
+            }
+            made[0] += g;
+        }
+        for k in 1..vp {
+            let (before, after) = rings.split_at_mut(k);
+            while made[k] <= t[k] {
+                let out = after[0].row_mut(made[k]);
+                v_row_int(&before[k - 1], made[k], h, vr, (k - 1) % 2 == 0, &mut vsums[k - 1], out);
+                made[k] += 1;
+            }
+        }
+        let out = dst.row_mut(y);
+        if vp == 0 {
+            out.copy_from_slice(rings[0].row(y));
+        } else {
+            v_row_int(&rings[vp - 1], y, h, vr, (vp - 1) % 2 == 0, &mut vsums[vp - 1], out);
+        }
     }
 }
 
@@ -292,23 +403,47 @@ fn h_float<const G: usize>(src: [&[f32]; G], dst: &mut [f32], r: usize) {
 }
 
 /// Rows of one pass kept for the next: a ring of the last `n` rows made (row y in slot y % n).
-struct Ring {
-    buf: Vec<f32>,
+struct Ring<T> {
+    buf: Vec<T>,
     n: usize,
     w: usize,
 }
 
-impl Ring {
-    fn new(n: usize, w: usize) -> Ring {
-        Ring { buf: vec![0f32; n * w], n, w }
+impl<T: Copy + Default> Ring<T> {
+    fn new(n: usize, w: usize) -> Ring<T> {
+        Ring { buf: vec![T::default(); n * w], n, w }
     }
     #[inline(always)]
-    fn row(&self, y: usize) -> &[f32] {
+    fn row(&self, y: usize) -> &[T] {
         &self.buf[(y % self.n) * self.w..][..self.w]
     }
     #[inline(always)]
-    fn row_mut(&mut self, y: usize) -> &mut [f32] {
+    fn row_mut(&mut self, y: usize) -> &mut [T] {
         &mut self.buf[(y % self.n) * self.w..][..self.w]
+    }
+}
+
+/// The sizes of the rings of a streamed blur: ring 0 holds the rows of all horizontal passes,
+/// ring k (1 <= k < vp) those of vertical pass k; the last vertical pass writes the destination.
+/// For output row y, pass k is made up to row t[k]: t[vp] = y and t[k] = min(t[k + 1] + r,
+/// h - 1). Pass k + 1 then reads rows t[k + 1] - r - 1 ..= t[k] of ring k, 2r + 2 rows once
+/// running, rows 0 ..= t[k] at y = 0. The horizontal rows are made G at a time from a multiple
+/// of G, so up to G - 1 more.
+fn ring_sizes(job: &Job, h: usize) -> Vec<usize> {
+    let (vr, vp) = (job.vradius, job.vpasses);
+    let span = |k: usize| ((vp - k) * vr + 1).max(2 * vr + 2).min(h);
+    let mut n = vec![if vp == 0 { G } else { (span(0) + G - 1).div_ceil(G) * G }];
+    n.extend((1..vp).map(span));
+    n
+}
+
+/// The rows each pass is to have made before output row `y` is made (see `ring_sizes`).
+#[inline(always)]
+fn targets(t: &mut [usize], y: usize, vr: usize, h: usize) {
+    let vp = t.len() - 1;
+    t[vp] = y;
+    for k in (0..vp).rev() {
+        t[k] = (t[k + 1] + vr).min(h - 1);
     }
 }
 
@@ -347,7 +482,7 @@ fn round_to_half(v: &mut [f32], tmp: &mut Vec<u16>) {
 /// sum started at row 0 as r times the first row plus rows 0..=r, then one row leaves and one
 /// enters per step (edge rows repeated), times 1 / (2r + 1).
 #[inline(always)]
-fn v_row(input: &Ring, y: usize, h: usize, r: usize, sum: &mut [f32], out: &mut [f32]) {
+fn v_row(input: &Ring<f32>, y: usize, h: usize, r: usize, sum: &mut [f32], out: &mut [f32]) {
     let inv = 1.0f32 / (2 * r + 1) as f32;
     if y == 0 {
         for (s, &v) in sum.iter_mut().zip(input.row(0)) {
@@ -446,16 +581,7 @@ fn float_stream(job: &Job, mut io: Io) {
     };
     let half = matches!(io, Io::F16(..));
     let (vr, vp) = (job.vradius, job.vpasses);
-    // For output row y, pass k (0: all horizontal passes, 1..=vp: the vertical ones) is made up
-    // to row t[k]: t[vp] = y and t[k] = min(t[k + 1] + r, h - 1). Pass k + 1 then reads rows
-    // t[k + 1] - r - 1 ..= t[k] of ring k, 2r + 2 rows once running; at y = 0 rows 0 ..= t[k].
-    // The horizontal rows are made G at a time from a multiple of G, so up to G - 1 more.
-    let span = |k: usize| ((vp - k) * vr + 1).max(2 * vr + 2).min(h);
-    let mut rings: Vec<Ring> = Vec::with_capacity(vp.max(1));
-    rings.push(Ring::new(if vp == 0 { G } else { (span(0) + G - 1).div_ceil(G) * G }, w));
-    for k in 1..vp {
-        rings.push(Ring::new(span(k), w));
-    }
+    let mut rings: Vec<Ring<f32>> = ring_sizes(job, h).into_iter().map(|n| Ring::new(n, w)).collect();
     let mut made = vec![0usize; rings.len()];
     let mut t = vec![0usize; vp + 1];
     let mut sums: Vec<Vec<f32>> = (0..vp).map(|_| vec![0f32; w]).collect();
@@ -467,10 +593,7 @@ fn float_stream(job: &Job, mut io: Io) {
     };
     let mut last = if half { vec![0f32; w] } else { Vec::new() };
     for y in 0..h {
-        t[vp] = y;
-        for k in (0..vp).rev() {
-            t[k] = (t[k + 1] + vr).min(h - 1);
-        }
+        targets(&mut t, y, vr, h);
         while made[0] <= t[0] {
             let y0 = made[0];
             let g = (h - y0).min(G);
