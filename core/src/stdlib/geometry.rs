@@ -509,7 +509,13 @@ unsafe fn orient_plane<T: Copy>(s: Src, d: Dst, o: Orient) {
         #[cfg(target_arch = "x86_64")]
         _ if std::mem::size_of::<T>() == 2 => turn_blocks::<u16, 8>(s, d, o, transpose8x16),
         #[cfg(target_arch = "x86_64")]
-        _ if std::mem::size_of::<T>() == 4 => turn_blocks::<u32, 4>(s, d, o, transpose4x32),
+        _ if std::mem::size_of::<T>() == 4 => {
+            if std::arch::is_x86_feature_detected!("avx") {
+                turn_u32_avx(s, d, o)
+            } else {
+                turn_blocks::<u32, 4>(s, d, o, transpose4x32)
+            }
+        }
         _ => {
             // d is s.h wide and s.w high. In 16 x 16 tiles read row by row into a small array and
             // written back as whole destination rows: both planes stay in cache and the inner
@@ -664,14 +670,77 @@ unsafe fn turn_blocks<T: Copy, const B: usize>(s: Src, d: Dst, o: Orient, tr: un
             }
         }
     }
+    turn_rest::<T>(&s, &d, o, wb, hb);
+}
+
+/// The samples of a turn outside the whole blocks: columns from `wb` on in rows above `hb`, and
+/// every row from `hb` on.
+///
+/// # Safety
+/// As for `orient_plane`, with samples of T.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn turn_rest<T: Copy>(s: &Src, d: &Dst, o: Orient, wb: usize, hb: usize) {
     for sy in 0..s.h {
         let row = s.row::<T>(sy);
         let from = if sy < hb { wb } else { 0 };
         for (sx, &v) in row.iter().enumerate().skip(from) {
-            let (dx, dy) = dest(sx, sy);
-            *at(dx, dy) = v;
+            let (dx, dy) = match o {
+                Orient::Transpose => (sy, sx),
+                Orient::Turn90 => (s.h - 1 - sy, sx),
+                _ => (sy, s.w - 1 - sx),
+            };
+            *d.ptr.offset(dy as isize * d.stride).cast::<T>().add(dx) = v;
         }
     }
+}
+
+/// As `turn_blocks` for 32-bit samples in 8 x 8 blocks through AVX: each destination row gets
+/// 32 bytes per block instead of 16 (half as many partial cache lines in flight).
+///
+/// # Safety
+/// As for `orient_plane`, with 32-bit samples; the CPU has AVX.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+unsafe fn turn_u32_avx(s: Src, d: Dst, o: Orient) {
+    use std::arch::x86_64::*;
+    let at = |dx: usize, dy: usize| -> *mut f32 { d.ptr.offset(dy as isize * d.stride).cast::<f32>().add(dx) };
+    let (wb, hb) = (s.w / 8 * 8, s.h / 8 * 8);
+    let up = o == Orient::Turn90;
+    for by in (0..hb).step_by(8) {
+        for bx in (0..wb).step_by(8) {
+            // plain loops, not closures: they are compiled with AVX like this function
+            let mut r = [_mm256_setzero_ps(); 8];
+            for (i, v) in r.iter_mut().enumerate() {
+                // SAFETY: 8 samples from bx in each of the block's rows (bx + 8 <= wb <= w).
+                *v = _mm256_loadu_ps(s.row::<f32>(if up { by + 7 - i } else { by + i }).as_ptr().add(bx));
+            }
+            // pairs of rows interleaved, then pairs of pairs: u[k] holds columns k and k + 4 of
+            // rows 0-3 (k < 4) or 4-7 (k >= 4), one per 128-bit half
+            let mut t = [_mm256_setzero_ps(); 8];
+            for k in (0..8).step_by(2) {
+                t[k] = _mm256_unpacklo_ps(r[k], r[k + 1]);
+                t[k + 1] = _mm256_unpackhi_ps(r[k], r[k + 1]);
+            }
+            let mut u = [_mm256_setzero_ps(); 8];
+            for q in [0, 4] {
+                u[q] = _mm256_shuffle_ps::<0x44>(t[q], t[q + 2]);
+                u[q + 1] = _mm256_shuffle_ps::<0xee>(t[q], t[q + 2]);
+                u[q + 2] = _mm256_shuffle_ps::<0x44>(t[q + 1], t[q + 3]);
+                u[q + 3] = _mm256_shuffle_ps::<0xee>(t[q + 1], t[q + 3]);
+            }
+            for j in 0..8 {
+                let c = if j < 4 { _mm256_permute2f128_ps::<0x20>(u[j], u[j + 4]) } else { _mm256_permute2f128_ps::<0x31>(u[j - 4], u[j]) };
+                let (dx, dy) = match o {
+                    Orient::Transpose => (by, bx + j),
+                    Orient::Turn90 => (s.h - by - 8, bx + j),
+                    _ => (by, s.w - 1 - bx - j),
+                };
+                _mm256_storeu_ps(at(dx, dy), c);
+            }
+        }
+    }
+    turn_rest::<u32>(&s, &d, o, wb, hb);
 }
 
 /// Transpose, Turn90 and Turn270 of 8-bit planes: whole 8 x 8 blocks through `transpose8` (eight
