@@ -35,6 +35,14 @@ impl Div {
             q
         }
     }
+    /// `floor` of a window sum plus rounding as an i32.
+    #[inline(always)]
+    fn quot(self, s: f64) -> i32 {
+        // SAFETY: s is a sum of at most 2r + 1 samples below 2^16 plus 2r, all non-negative, so
+        // the quotient is a finite sample value in 0..=65535. The plain conversion lets the loops
+        // vectorise: `as` adds a NaN and range check per sample.
+        unsafe { self.floor(s).to_int_unchecked::<i32>() }
+    }
 }
 
 // ---- integer ------------------------------------------------------------------------------------
@@ -69,21 +77,21 @@ fn h_int<T: IntPx>(src: &[T], dst: &mut [T], r: usize, up: bool, pre: &mut Vec<i
     if 2 * r + 1 <= w {
         // left and right ends read repeated edge samples; the middle is a plain difference
         for x in 0..r {
-            dst[x] = T::put(div.floor(sum_at(x) as f64 + round) as i32);
+            dst[x] = T::put(div.quot(sum_at(x) as f64 + round));
         }
         let n = w - 2 * r;
         let hi = &pre[2 * r + 1..][..n];
         let lo = &pre[..n];
         let out = &mut dst[r..][..n];
         for i in 0..n {
-            out[i] = T::put(div.floor((hi[i] - lo[i]) as f64 + round) as i32);
+            out[i] = T::put(div.quot((hi[i] - lo[i]) as f64 + round));
         }
         for x in w - r..w {
-            dst[x] = T::put(div.floor(sum_at(x) as f64 + round) as i32);
+            dst[x] = T::put(div.quot(sum_at(x) as f64 + round));
         }
     } else {
         for x in 0..w {
-            dst[x] = T::put(div.floor(sum_at(x) as f64 + round) as i32);
+            dst[x] = T::put(div.quot(sum_at(x) as f64 + round));
         }
     }
 }
@@ -122,7 +130,7 @@ fn v_int<T: IntPx>(src: &[T], dst: &mut [T], w: usize, h: usize, r: usize, up: b
         }
         let out = &mut dst[y * w..][..w];
         for i in 0..w {
-            out[i] = T::put(div.floor(sum[i] + round) as i32);
+            out[i] = T::put(div.quot(sum[i] + round));
         }
     }
 }
