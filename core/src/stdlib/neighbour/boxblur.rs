@@ -1,7 +1,7 @@
 //! BoxBlur: `hpasses` horizontal then `vpasses` vertical box filters of width 2r+1, edge samples
 //! repeated. Integer passes round up and down in turn (first pass of each direction up), which
 //! keeps repeated passes from drifting; float passes use a running sum in R81's order.
-use super::plane::{clamp_idx, f32_to_halves, halves_to_f32, multiversion, IntPx, PlaneIn, PlaneOut};
+use super::plane::{f32_to_halves, halves_to_f32, multiversion, IntPx, PlaneIn, PlaneOut};
 use crate::frame::Frame;
 use crate::stdlib::util::Kind;
 
@@ -96,45 +96,6 @@ fn h_int<T: IntPx>(src: &[T], dst: &mut [T], r: usize, up: bool, pre: &mut Vec<i
     }
 }
 
-/// One vertical pass over a whole plane of `w` x `h` samples (rows packed).
-#[inline(always)]
-fn v_int<T: IntPx>(src: &[T], dst: &mut [T], w: usize, h: usize, r: usize, up: bool) {
-    let div = Div::new(2 * r + 1);
-    let round = if up { (2 * r) as f64 } else { 0.0 };
-    let row = |y: isize| &src[clamp_idx(y, h) * w..][..w];
-    // running sums of the window around row 0: r+1 copies of row 0, then rows 1..=r (clamped)
-    let mut sum = vec![0f64; w];
-    let first = row(0);
-    for (s, &v) in sum.iter_mut().zip(first) {
-        *s = (r as f64 + 1.0) * v.get() as f64;
-    }
-    let direct = r.min(h - 1);
-    for k in 1..=direct {
-        for (s, &v) in sum.iter_mut().zip(row(k as isize)) {
-            *s += v.get() as f64;
-        }
-    }
-    if r > direct {
-        let extra = (r - direct) as f64;
-        for (s, &v) in sum.iter_mut().zip(row(h as isize - 1)) {
-            *s += extra * v.get() as f64;
-        }
-    }
-    for y in 0..h {
-        if y > 0 {
-            let add = row(y as isize + r as isize);
-            let sub = row(y as isize - r as isize - 1);
-            for i in 0..w {
-                sum[i] += add[i].get() as f64 - sub[i].get() as f64;
-            }
-        }
-        let out = &mut dst[y * w..][..w];
-        for i in 0..w {
-            out[i] = T::put(div.quot(sum[i] + round));
-        }
-    }
-}
-
 /// floor(s / d) (`up`: rounded up instead) for a row of window sums, when every sum plus d is
 /// below 2^24 (exact in single precision): a reciprocal estimate, then one correction.
 #[inline(always)]
@@ -182,72 +143,21 @@ fn h_sums<T: IntPx, const G: usize>(rows: [&[T]; G], r: usize, sums: &mut [i32])
 
 #[inline(always)]
 fn int_plane<T: IntPx>(job: &Job, src: &PlaneIn<T>, dst: &mut PlaneOut<T>, max: i32) {
-    let (w, h) = (src.w, src.h);
     let exact = |r: usize| (2 * r as i64 + 1) * max as i64 + 2 * r as i64 + 2 < (1 << 24);
-    if exact(job.hradius) && exact(job.vradius) {
-        return int_stream(job, src, dst);
-    }
-    // sums beyond 32-bit floats' exact range: whole planes (very wide 16-bit windows only)
-    let mut a = vec![T::default(); w * h];
-    for y in 0..h {
-        a[y * w..(y + 1) * w].copy_from_slice(src.row(y));
-    }
-    let mut b = vec![T::default(); w * h];
-    let fits = |r: usize| (2 * r as i64 + 1) * max as i64 + 2 * r as i64 + 2 < (1 << 24);
-    if job.hpasses > 0 {
-        let r = job.hradius;
-        let d = (2 * r + 1) as i32;
-        if fits(r) {
-            const G: usize = 8;
-            let mut sums = vec![0i32; G * w];
-            for pass in 0..job.hpasses {
-                let up = pass % 2 == 0;
-                let mut y = 0;
-                while y < h {
-                    let g = (h - y).min(G);
-                    let row = |k: usize| &a[(y + k.min(g - 1)) * w..][..w];
-                    if g == G {
-                        h_sums::<T, G>(std::array::from_fn(row), r, &mut sums);
-                    } else {
-                        for k in 0..g {
-                            h_sums::<T, 1>([row(k)], r, &mut sums[k * w..(k + 1) * w]);
-                        }
-                    }
-                    for k in 0..g {
-                        div_row_f32(&sums[k * w..(k + 1) * w], &mut b[(y + k) * w..(y + k + 1) * w], d, up);
-                    }
-                    y += g;
-                }
-                std::mem::swap(&mut a, &mut b);
-            }
-        } else {
-            let mut pre = Vec::with_capacity(w + 1);
-            for pass in 0..job.hpasses {
-                for y in 0..h {
-                    h_int(&a[y * w..][..w], &mut b[y * w..][..w], r, pass % 2 == 0, &mut pre);
-                }
-                std::mem::swap(&mut a, &mut b);
-            }
-        }
-    }
-    for pass in 0..job.vpasses {
-        let r = job.vradius;
-        if fits(r) {
-            v_int_i32(&a, &mut b, w, h, r, pass % 2 == 0);
-        } else {
-            v_int(&a, &mut b, w, h, r, pass % 2 == 0);
-        }
-        std::mem::swap(&mut a, &mut b);
-    }
-    for y in 0..h {
-        dst.row_mut(y).copy_from_slice(&a[y * w..][..w]);
-    }
+    int_stream(job, src, dst, exact(job.hradius), exact(job.vradius))
 }
 
-/// One integer horizontal pass over the `g` rows of `rows` (g <= G) into `dst` (rows packed).
+/// One integer horizontal pass over the `g` rows of `rows` (g <= G) into `dst` (rows packed):
+/// 32-bit running sums where `exact`, else prefix sums in 64 bits (`pre` is their scratch).
 #[inline(always)]
-fn h_group_int<T: IntPx>(rows: &[&[T]; G], g: usize, dst: &mut [T], r: usize, up: bool, sums: &mut [i32]) {
+fn h_group_int<T: IntPx>(rows: &[&[T]; G], g: usize, dst: &mut [T], r: usize, up: bool, sums: &mut [i32], exact: bool, pre: &mut Vec<i64>) {
     let w = rows[0].len();
+    if !exact {
+        for k in 0..g {
+            h_int(rows[k], &mut dst[k * w..(k + 1) * w], r, up, pre);
+        }
+        return;
+    }
     if g == G {
         h_sums::<T, G>(*rows, r, sums);
     } else {
@@ -291,18 +201,65 @@ fn v_row_int<T: IntPx>(input: &Ring<T>, y: usize, h: usize, r: usize, up: bool, 
     div_row_f32(sum, out, (2 * r + 1) as i32, up);
 }
 
-/// The integer passes streamed through rings of rows, as `float_stream` does, when every window
-/// sum is exact in 32 bits and single precision; the rounding alternates per pass of each
-/// direction, first up.
+/// As `v_row_int` for windows whose sums are not exact in single precision: sums in double
+/// precision (exact integers), quotients through `Div`.
 #[inline(always)]
-fn int_stream<T: IntPx>(job: &Job, src: &PlaneIn<T>, dst: &mut PlaneOut<T>) {
+fn v_row_wide<T: IntPx>(input: &Ring<T>, y: usize, h: usize, r: usize, up: bool, sum: &mut [f64], out: &mut [T]) {
+    if y == 0 {
+        for (s, &v) in sum.iter_mut().zip(input.row(0)) {
+            *s = (r as f64 + 1.0) * v.get() as f64;
+        }
+        let direct = r.min(h - 1);
+        for k in 1..=direct {
+            for (s, &v) in sum.iter_mut().zip(input.row(k)) {
+                *s += v.get() as f64;
+            }
+        }
+        if r > direct {
+            let extra = (r - direct) as f64;
+            for (s, &v) in sum.iter_mut().zip(input.row(h - 1)) {
+                *s += extra * v.get() as f64;
+            }
+        }
+    } else {
+        let add = input.row((y + r).min(h - 1));
+        let sub = input.row(y.saturating_sub(r + 1));
+        for ((s, &p), &m) in sum.iter_mut().zip(add).zip(sub) {
+            *s += p.get() as f64 - m.get() as f64;
+        }
+    }
+    let div = Div::new(2 * r + 1);
+    let round = if up { (2 * r) as f64 } else { 0.0 };
+    for (o, &s) in out.iter_mut().zip(sum.iter()) {
+        *o = T::put(div.quot(s + round));
+    }
+}
+
+/// One integer vertical pass (see `v_row_int` and `v_row_wide`).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn v_row_any<T: IntPx>(input: &Ring<T>, y: usize, h: usize, r: usize, up: bool, sum: &mut [i32], wide: &mut [f64], out: &mut [T]) {
+    if wide.is_empty() {
+        v_row_int(input, y, h, r, up, sum, out)
+    } else {
+        v_row_wide(input, y, h, r, up, wide, out)
+    }
+}
+
+/// The integer passes streamed through rings of rows, as `float_stream` does; the rounding
+/// alternates per pass of each direction, first up. `hx` and `vx`: whether the window sums of
+/// each direction are exact in 32 bits and single precision.
+#[inline(always)]
+fn int_stream<T: IntPx>(job: &Job, src: &PlaneIn<T>, dst: &mut PlaneOut<T>, hx: bool, vx: bool) {
     let (w, h) = (src.w, src.h);
     let (hr, hp, vr, vp) = (job.hradius, job.hpasses, job.vradius, job.vpasses);
     let mut rings: Vec<Ring<T>> = ring_sizes(job, h).into_iter().map(|n| Ring::new(n, w)).collect();
     let mut made = vec![0usize; rings.len()];
     let mut t = vec![0usize; vp + 1];
-    let mut vsums: Vec<Vec<i32>> = (0..vp).map(|_| vec![0i32; w]).collect();
-    let mut hsums = if hp > 0 { vec![0i32; G * w] } else { Vec::new() };
+    let mut vsums: Vec<Vec<i32>> = (0..vp).map(|_| vec![0i32; if vx { w } else { 0 }]).collect();
+    let mut vwide: Vec<Vec<f64>> = (0..vp).map(|_| vec![0f64; if vx { 0 } else { w }]).collect();
+    let mut hsums = if hp > 0 && hx { vec![0i32; G * w] } else { Vec::new() };
+    let mut pre = Vec::new();
     let (mut ta, mut tb) = (vec![T::default(); if hp > 1 { G * w } else { 0 }], vec![T::default(); if hp > 2 { G * w } else { 0 }]);
     for y in 0..h {
         targets(&mut t, y, vr, h);
@@ -319,13 +276,13 @@ fn int_stream<T: IntPx>(job: &Job, src: &PlaneIn<T>, dst: &mut PlaneOut<T>) {
                     out[i * w..(i + 1) * w].copy_from_slice(row);
                 }
             } else if hp == 1 {
-                h_group_int(&rows, g, out, hr, true, &mut hsums);
+                h_group_int(&rows, g, out, hr, true, &mut hsums, hx, &mut pre);
             } else {
-                h_group_int(&rows, g, &mut ta[..g * w], hr, true, &mut hsums);
+                h_group_int(&rows, g, &mut ta[..g * w], hr, true, &mut hsums, hx, &mut pre);
                 for p in 1..hp {
                     let from: [&[T]; G] = std::array::from_fn(|i| &ta[i.min(g - 1) * w..][..w]);
                     let to = if p == hp - 1 { &mut out[..] } else { &mut tb[..g * w] };
-                    h_group_int(&from, g, to, hr, p % 2 == 0, &mut hsums);
+                    h_group_int(&from, g, to, hr, p % 2 == 0, &mut hsums, hx, &mut pre);
                     if p < hp - 1 {
                         std::mem::swap(&mut ta, &mut tb);
                     }
@@ -337,7 +294,7 @@ fn int_stream<T: IntPx>(job: &Job, src: &PlaneIn<T>, dst: &mut PlaneOut<T>) {
             let (before, after) = rings.split_at_mut(k);
             while made[k] <= t[k] {
                 let out = after[0].row_mut(made[k]);
-                v_row_int(&before[k - 1], made[k], h, vr, (k - 1) % 2 == 0, &mut vsums[k - 1], out);
+                v_row_any(&before[k - 1], made[k], h, vr, (k - 1) % 2 == 0, &mut vsums[k - 1], &mut vwide[k - 1], out);
                 made[k] += 1;
             }
         }
@@ -345,38 +302,8 @@ fn int_stream<T: IntPx>(job: &Job, src: &PlaneIn<T>, dst: &mut PlaneOut<T>) {
         if vp == 0 {
             out.copy_from_slice(rings[0].row(y));
         } else {
-            v_row_int(&rings[vp - 1], y, h, vr, (vp - 1) % 2 == 0, &mut vsums[vp - 1], out);
+            v_row_any(&rings[vp - 1], y, h, vr, (vp - 1) % 2 == 0, &mut vsums[vp - 1], &mut vwide[vp - 1], out);
         }
-    }
-}
-
-/// A vertical pass with 32-bit running sums (when they and the division stay exact).
-#[inline(always)]
-fn v_int_i32<T: IntPx>(src: &[T], dst: &mut [T], w: usize, h: usize, r: usize, up: bool) {
-    let d = (2 * r + 1) as i32;
-    let row = |y: isize| &src[clamp_idx(y, h) * w..][..w];
-    let mut sum: Vec<i32> = row(0).iter().map(|&v| (r as i32 + 1) * v.get()).collect();
-    let direct = r.min(h - 1);
-    for k in 1..=direct {
-        for (s, &v) in sum.iter_mut().zip(row(k as isize)) {
-            *s += v.get();
-        }
-    }
-    if r > direct {
-        let extra = (r - direct) as i32;
-        for (s, &v) in sum.iter_mut().zip(row(h as isize - 1)) {
-            *s += extra * v.get();
-        }
-    }
-    for y in 0..h {
-        if y > 0 {
-            let add = row(y as isize + r as isize);
-            let sub = row(y as isize - r as isize - 1);
-            for ((s, &p), &m) in sum.iter_mut().zip(add).zip(sub) {
-                *s += p.get() - m.get();
-            }
-        }
-        div_row_f32(&sum, &mut dst[y * w..][..w], d, up);
     }
 }
 
