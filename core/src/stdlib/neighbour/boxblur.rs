@@ -170,34 +170,45 @@ fn h_group_int<T: IntPx>(rows: &[&[T]; G], g: usize, dst: &mut [T], r: usize, up
     }
 }
 
-/// One integer vertical pass making row `y` from the rows of the pass before, held in `input`:
-/// 32-bit running sums (exact: the caller checked), started at row 0 as r + 1 times the first row
-/// plus the rows below it.
+/// The running window sums of an integer vertical pass at row `y`, from the rows of the pass
+/// before held in `input`: started at row 0 as r + 1 times the first row plus the rows below it,
+/// then one row in and one out per step. `S` is i32 where the caller checked the sums fit, else f64
+/// (exact integers either way: the sums stay below 2^53).
 #[inline(always)]
-fn v_row_int<T: IntPx>(input: &Ring<T>, y: usize, h: usize, r: usize, up: bool, sum: &mut [i32], out: &mut [T]) {
+fn v_sums<T: IntPx, S>(input: &Ring<T>, y: usize, h: usize, r: usize, sum: &mut [S], of: impl Fn(i32) -> S)
+where
+    S: Copy + std::ops::Add<Output = S> + std::ops::Sub<Output = S> + std::ops::Mul<Output = S>,
+{
     if y == 0 {
+        let times = of(r as i32 + 1);
         for (s, &v) in sum.iter_mut().zip(input.row(0)) {
-            *s = (r as i32 + 1) * v.get();
+            *s = times * of(v.get());
         }
         let direct = r.min(h - 1);
         for k in 1..=direct {
             for (s, &v) in sum.iter_mut().zip(input.row(k)) {
-                *s += v.get();
+                *s = *s + of(v.get());
             }
         }
         if r > direct {
-            let extra = (r - direct) as i32;
+            let extra = of((r - direct) as i32);
             for (s, &v) in sum.iter_mut().zip(input.row(h - 1)) {
-                *s += extra * v.get();
+                *s = *s + extra * of(v.get());
             }
         }
     } else {
         let add = input.row((y + r).min(h - 1));
         let sub = input.row(y.saturating_sub(r + 1));
         for ((s, &p), &m) in sum.iter_mut().zip(add).zip(sub) {
-            *s += p.get() - m.get();
+            *s = *s + (of(p.get()) - of(m.get()));
         }
     }
+}
+
+/// One integer vertical pass whose sums are exact in 32 bits (the caller checked).
+#[inline(always)]
+fn v_row_int<T: IntPx>(input: &Ring<T>, y: usize, h: usize, r: usize, up: bool, sum: &mut [i32], out: &mut [T]) {
+    v_sums(input, y, h, r, sum, |v| v);
     div_row_f32(sum, out, (2 * r + 1) as i32, up);
 }
 
@@ -205,29 +216,7 @@ fn v_row_int<T: IntPx>(input: &Ring<T>, y: usize, h: usize, r: usize, up: bool, 
 /// precision (exact integers), quotients through `Div`.
 #[inline(always)]
 fn v_row_wide<T: IntPx>(input: &Ring<T>, y: usize, h: usize, r: usize, up: bool, sum: &mut [f64], out: &mut [T]) {
-    if y == 0 {
-        for (s, &v) in sum.iter_mut().zip(input.row(0)) {
-            *s = (r as f64 + 1.0) * v.get() as f64;
-        }
-        let direct = r.min(h - 1);
-        for k in 1..=direct {
-            for (s, &v) in sum.iter_mut().zip(input.row(k)) {
-                *s += v.get() as f64;
-            }
-        }
-        if r > direct {
-            let extra = (r - direct) as f64;
-            for (s, &v) in sum.iter_mut().zip(input.row(h - 1)) {
-                *s += extra * v.get() as f64;
-            }
-        }
-    } else {
-        let add = input.row((y + r).min(h - 1));
-        let sub = input.row(y.saturating_sub(r + 1));
-        for ((s, &p), &m) in sum.iter_mut().zip(add).zip(sub) {
-            *s += p.get() as f64 - m.get() as f64;
-        }
-    }
+    v_sums(input, y, h, r, sum, |v| v as f64);
     let div = Div::new(2 * r + 1);
     let round = if up { (2 * r) as f64 } else { 0.0 };
     for (o, &s) in out.iter_mut().zip(sum.iter()) {
