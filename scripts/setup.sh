@@ -10,8 +10,8 @@
 #   src/hdr/usr/include the Vulkan 1.4 headers (trixie's libvulkan-dev)
 #   wheels/, src/, apt/ downloads and apt state of this script
 # On the machine: lavapipe (mesa-vulkan-drivers from bookworm-backports), cmake, and the static
-# shaderc/glslang/SPIRV-Tools libraries compileGPUShader links (libshaderc-dev, glslang-dev, spirv-tools),
-# and zimg for the resize namespace (libzimg-dev, Debian 12's 3.0.4; README says why that one).
+# shaderc/glslang/SPIRV-Tools libraries compileGPUShader links (libshaderc-dev, glslang-dev, spirv-tools).
+# (zimg, for the resize namespace, is built from third_party/zimg by cargo: README says why.)
 #
 # Package sources are derived from the machine's own apt configuration; wheels come through pip's
 # defaults. VSVK_SETUP_NO_APT=1 skips every apt step (then what they bring must be there already).
@@ -218,8 +218,5 @@ if [ ! -f "$MERGED" ]; then
   } | ar -M
   mv "$MERGED.tmp" "$MERGED"
 fi
-
-# The resize namespace links zimg (-lzimg): Debian 12's libzimg-dev (3.0.4), see README.
-[ -f "$SYSLIB/libzimg.so" ] || apt_install libzimg-dev
 
 echo "$REF"

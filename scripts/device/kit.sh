@@ -1,6 +1,6 @@
 #!/bin/bash
 # Assembles .dev/ (ignored by git) for one H200 call through the device tool: our core, R81, the GPU
-# plugins, the 1.4 loader, zimg and the oracle driver, all x86-64 builds made here. The device machine
+# plugins, the 1.4 loader and the oracle driver, all x86-64 builds made here. The device machine
 # has no network, so everything a benchmark or test there needs travels in .dev (and .gl, glvnd).
 # Usage: scripts/device/kit.sh   (after cargo build --release and the oracle driver build)
 # Carry [".gl", ".devpack"] and start the command with: scripts/device/run.sh PART...
@@ -16,7 +16,6 @@ rm -rf $K; mkdir -p $K/ref $K/plugins $K/vk $K/lib $K/ours $K/python
 strip -o $K/libvsvk.so target/release/libvsvk.so
 cp -a $REF/x/vapoursynth/libvapoursynth.so.4 $REF/x/vapoursynth/libvapoursynthfilters*.so $K/ref/
 cp -a $REF/loader/lib/libvulkan.so* $K/vk/
-cp -L /usr/lib/x86_64-linux-gnu/libzimg.so.2 $K/lib/
 for p in libknlmvulkan.so bm3dvk2.so eedi3vk2.so nnedi3vk vsfeel cas.so; do cp -a $REF/plugins/$p $K/plugins/; done
 cp target/vsvk-oracle/driver $K/ 2>/dev/null || true
 # vsvk pipe against R81's vspipe: our launcher, and R81's wheel (its vspipe and Python module).

@@ -6,10 +6,11 @@
 //! (every pixel and frame property, the clip's length, rate and format) or the error lines must be
 //! identical.
 //!
-//! Some chains set frame properties first with std.SetFrameProps. Conversions that the zimg our core
-//! links (Debian's 3.0.4) cannot reproduce are kept as ignored tests, with the reason.
+//! Some chains set frame properties first with std.SetFrameProps. The last group holds the
+//! conversions where zimg releases differ (R81 bundles a development snapshot): they pass because
+//! our core builds the same snapshot (third_party/zimg).
 //!
-//! Needs `scripts/setup.sh` (the reference, libzimg-dev) and our core built in release mode.
+//! Needs `scripts/setup.sh` (the reference) and our core built in release mode.
 //! Environment as for tests/tests/oracle.rs (VSVK_REF, VSVK_CORE, VSVK_INCLUDE).
 
 use vsvk_tests::oracle::{check_all, check_errors, check_modes, format_id as fid, list, our_core, reference_core, Case};
@@ -401,35 +402,64 @@ fn frame_errors() {
     ]);
 }
 
-// ---- what zimg 3.0.4 cannot reproduce ------------------------------------------------------------------------------
+// ---- where zimg releases differ (Debian 12's 3.0.4 fails these; R81's snapshot and ours pass) ------------------------
 
 #[test]
-#[ignore = "R81's zimg (a development snapshot) knows SMPTE ST 428-1 transfer; Debian 12's zimg 3.0.4 does not"]
 fn st428_transfer() {
     check_all(&[video("YUV420P8", &format!("resize.Bicubic:format={}:transfer_in=17:transfer=1:matrix_in=1", int(RGB, 8)))]);
 }
 
 #[test]
-#[ignore = "R81's zimg changed SMPTE 240M transfer; zimg 3.0.4 keeps the older curve"]
 fn smpte240m_transfer() {
     check_all(&[video("YUV420P8", &format!("resize.Bicubic:format={}:matrix_in=1:transfer_in=1:transfer=7:primaries_in=1:primaries=1", float(RGB)))]);
 }
 
 #[test]
-#[ignore = "R81's zimg converts between white points differently (chromatic_adaptation, DCI/illuminant C/E primaries)"]
+/// No chromatic adaptation between white points (DCI, illuminants C and E); R81 takes the
+/// chromatic_adaptation argument and its output is the same whatever it says.
 fn primaries_with_other_white_points() {
-    let cases: Vec<Case> = ["470m", "film", "st428", "st431-2", "ebu3213-e"]
+    let mut cases: Vec<Case> = ["470m", "film", "st428", "st431-2", "ebu3213-e"]
         .iter()
         .map(|p| video("RGBS", &format!("{TAGGED_RGB},resize.Bicubic:primaries_s='{p}")))
         .collect();
+    cases.push(video("RGBS", &format!("{TAGGED_RGB},resize.Bicubic:primaries_s='film:chromatic_adaptation=1")));
+    cases.push(video("RGBS", &format!("{TAGGED_RGB},resize.Bicubic:primaries_s='st431-2:chromatic_adaptation=0")));
     check_all(&cases);
 }
 
 #[test]
-#[ignore = "narrowing the gamut (2020 to 709) gives negative linear light, which zimg 3.0.4's AVX-512 transfer functions mishandle"]
 fn gamut_narrowing() {
     check_all(&[video(
         "YUV444PS",
         &format!("std.SetFrameProps:_Matrix=9:_Transfer=1:_Primaries=9:_Range=1,resize.Bicubic:format={}:matrix=1:primaries=1", yuv(8, 1, 1)),
     )]);
+}
+
+/// Transfer characteristics only the snapshot knows: BT.1361 (12) and the IEC 61966-2-4 (11) and
+/// BT.2020 (14, 15) curves, and ST 428 (17) on the way back.
+#[test]
+fn newer_transfer_characteristics() {
+    let cases: Vec<Case> = [11, 12, 13, 14, 15, 17]
+        .iter()
+        .map(|t| video("RGBS", &format!("{TAGGED_RGB},resize.Bicubic:transfer={t}")))
+        .chain([video("RGBS", "std.SetFrameProps:_Matrix=0:_Transfer=17:_Primaries=1:_Range=1,resize.Bicubic:transfer=1")])
+        .collect();
+    check_all(&cases);
+}
+
+/// zimg refuses Lanczos with 16 taps or more, and says so only where it resamples: an unchanged
+/// frame passes (R81 never builds the filter), a shift or a colour change fails with zimg's words.
+#[test]
+fn lanczos_tap_limit() {
+    check_all(&[
+        video("YUV420P8", "resize.Lanczos:filter_param_a=15.0:width=640"),
+        video("YUV420P8", "resize.Lanczos:filter_param_a=40.0"),
+        video("YUV420P8", "resize.Lanczos:filter_param_a=40.0:dither_type='error_diffusion"),
+    ]);
+    check_errors(&[
+        video("YUV420P8", "resize.Lanczos:filter_param_a=16.0:width=640"),
+        video("YUV420P8", "resize.Lanczos:filter_param_a=20.0:src_left=0.5"),
+        video("YUV420P8", "resize.Lanczos:filter_param_a=1000.0:range_in=0:range=1"),
+        video("YUV420P8", "resize.Bicubic:resample_filter_uv='lanczos:filter_param_a_uv=16.0:width=640"),
+    ]);
 }

@@ -3,9 +3,8 @@
 //!
 //! What the reference core (VapourSynth R81) does was learned by running it: argument checks and
 //! their messages, which frame properties are read and written, field handling. The arithmetic is
-//! zimg's own. R81 bundles a development snapshot of zimg; this core links the zimg 3.0 that Debian
-//! ships, and `CpuClass` picks that library's code paths so that the results are the same (see
-//! README's dependency section).
+//! zimg's own: the same development snapshot R81 bundles, built from source (third_party/zimg, see
+//! README's dependency section), so the same code paths give the same results.
 use std::ffi::{c_int, c_void};
 use std::sync::Arc;
 
@@ -139,41 +138,27 @@ const DITHER_NAMES: &[(&str, c_int)] = &[
     ("error_diffusion", ZIMG_DITHER_ERROR_DIFFUSION),
 ];
 
-/// R81's cpu_type names, by the results they give. See `CpuClass`.
-const CPU_NAMES: &[(&str, CpuClass)] = &[
-    ("none", CpuClass::Portable),
-    ("auto", CpuClass::Avx2),
-    ("auto64", CpuClass::Avx512),
-    ("mmx", CpuClass::Portable),
-    ("sse", CpuClass::Portable),
-    ("sse2", CpuClass::Portable),
-    ("sse3", CpuClass::Portable),
-    ("ssse3", CpuClass::Portable),
-    ("sse41", CpuClass::Portable),
-    ("sse42", CpuClass::Portable),
-    ("avx", CpuClass::Portable),
-    ("f16c", CpuClass::Portable),
-    ("avx2", CpuClass::Avx2),
-    ("avx512f", CpuClass::Avx512),
-    ("avx512skx", CpuClass::Avx512),
-    ("avx512clx", CpuClass::Avx512),
-    ("avx512snc", CpuClass::Avx512),
+/// R81's cpu_type names and the zimg code paths they select; without the argument R81 takes
+/// "auto64" (AVX-512 where the CPU has it).
+const CPU_NAMES: &[(&str, c_int)] = &[
+    ("none", ZIMG_CPU_NONE),
+    ("auto", ZIMG_CPU_AUTO),
+    ("auto64", ZIMG_CPU_AUTO_64B),
+    ("mmx", ZIMG_CPU_X86_MMX),
+    ("sse", ZIMG_CPU_X86_SSE),
+    ("sse2", ZIMG_CPU_X86_SSE2),
+    ("sse3", ZIMG_CPU_X86_SSE3),
+    ("ssse3", ZIMG_CPU_X86_SSSE3),
+    ("sse41", ZIMG_CPU_X86_SSE41),
+    ("sse42", ZIMG_CPU_X86_SSE42),
+    ("avx", ZIMG_CPU_X86_AVX),
+    ("f16c", ZIMG_CPU_X86_F16C),
+    ("avx2", ZIMG_CPU_X86_AVX2),
+    ("avx512f", ZIMG_CPU_X86_AVX512F),
+    ("avx512skx", ZIMG_CPU_X86_AVX512_SKX),
+    ("avx512clx", ZIMG_CPU_X86_AVX512_CLX),
+    ("avx512snc", ZIMG_CPU_X86_AVX512_SNC),
 ];
-
-/// Which of R81's results to reproduce. R81 bundles a development snapshot of zimg whose code
-/// paths differ from Debian's zimg 3.0 below AVX-512; measured on an AVX-512 machine:
-/// - levels below AVX2 give the portable C results in both libraries (`Portable`);
-/// - R81's default (its "auto64") and the AVX-512 levels give what zimg 3.0 gives with
-///   ZIMG_CPU_AUTO_64B (`Avx512`);
-/// - R81's "auto" and "avx2" evaluate colour matrices with fused multiply-adds, which zimg 3.0
-///   does only in its AVX-512 code, and transfer functions as zimg 3.0's AVX2 code does; so a
-///   conversion that changes the matrix uses AUTO_64B, any other AUTO (`Avx2`).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-enum CpuClass {
-    Portable,
-    Avx2,
-    Avx512,
-}
 
 fn lookup<T: Copy>(table: &[(&str, T)], name: &str) -> Option<T> {
     table.iter().find(|(n, _)| *n == name).map(|&(_, v)| v)
@@ -211,7 +196,7 @@ struct Params {
     filter_a_uv: f64,
     filter_b_uv: f64,
     dither: c_int,
-    cpu: CpuClass,
+    cpu: c_int,
     src_left: f64,
     src_top: f64,
     src_width: f64,
@@ -254,7 +239,7 @@ fn parse_params(m: &Map, filter: c_int) -> Result<Params, String> {
         Some(s) => lookup(DITHER_NAMES, &s).ok_or("Resize error: bad value: dither_type")?,
     };
     let cpu = match str_arg(m, "cpu_type") {
-        None => CpuClass::Avx512,
+        None => ZIMG_CPU_AUTO_64B,
         Some(s) => lookup(CPU_NAMES, &s).ok_or("Resize error: bad value: cpu_type")?,
     };
     Ok(Params {
@@ -497,12 +482,6 @@ impl Resizer {
         }
     }
 
-    fn too_many_taps(&self) -> bool {
-        let p = &self.params;
-        let taps = |a: f64| if a.is_nan() { 3.0 } else { a.clamp(1.0, u32::MAX as f64).trunc() };
-        (p.filter == ZIMG_RESIZE_LANCZOS && taps(p.filter_a) >= 16.0) || (p.filter_uv == ZIMG_RESIZE_LANCZOS && taps(p.filter_a_uv) >= 16.0)
-    }
-
     fn zimg_format(f: &VSVideoFormat, w: u32, h: u32, c: &Resolved, parity: c_int) -> Result<zimg_image_format, String> {
         let mut z = default_format();
         z.width = w;
@@ -527,12 +506,17 @@ impl Resizer {
         }
         let p = &self.params;
         let mut gp = default_params();
-        gp.resample_filter = p.filter;
-        gp.filter_param_a = p.filter_a;
-        gp.filter_param_b = p.filter_b;
-        gp.resample_filter_uv = p.filter_uv;
-        gp.filter_param_a_uv = p.filter_a_uv;
-        gp.filter_param_b_uv = p.filter_b_uv;
+        // R81 never resamples a frame whose format, size and colours stay as they are, so an
+        // unusable filter (Lanczos with 16 taps or more) only fails where it would be used; zimg
+        // makes the filter before it knows, and a same-format graph is a copy whatever the filter.
+        if !same_format(&key.src, &key.dst) {
+            gp.resample_filter = p.filter;
+            gp.filter_param_a = p.filter_a;
+            gp.filter_param_b = p.filter_b;
+            gp.resample_filter_uv = p.filter_uv;
+            gp.filter_param_a_uv = p.filter_a_uv;
+            gp.filter_param_b_uv = p.filter_b_uv;
+        }
         gp.dither_type = p.dither;
         gp.cpu_type = key.cpu;
         gp.nominal_peak_luminance = p.nominal_luminance;
@@ -587,27 +571,8 @@ impl Resizer {
         // a frame of two fields: the window is given in frame rows, each field has half of them
         let vscale = if layout == Layout::Interlaced { 0.5 } else { 1.0 };
         sfz.active_region = ActiveRegion { left: p.src_left, top: p.src_top * vscale, width: p.src_width, height: p.src_height * vscale };
-        let matrix_change = sfz.color_family != dfz.color_family || sfz.matrix_coefficients != dfz.matrix_coefficients;
-        let cpu = match p.cpu {
-            CpuClass::Portable => ZIMG_CPU_NONE,
-            CpuClass::Avx2 if matrix_change => ZIMG_CPU_AUTO_64B,
-            CpuClass::Avx2 => ZIMG_CPU_AUTO,
-            CpuClass::Avx512 => ZIMG_CPU_AUTO_64B,
-        };
-
+        let cpu = p.cpu;
         let dst = Frame::new_video(&df, dw, dh, &core.mem).map_err(|e| format!("Resize error: {e}"))?;
-        // zimg 3.0's AVX-512 transfer functions mishandle negative input, which a YUV to RGB
-        // matrix produces for colours outside the gamut; R81's zimg treats it as 0. Where that
-        // can happen, convert to float RGB first, clip, and do the rest from there.
-        let power_like = matches!(sfz.transfer_characteristics, 1 | 4 | 5 | 6 | 13 | 14 | 15);
-        let unscaled = (sw, src_h as i32) == (dw, dst_h as i32)
-            && [p.src_left, p.src_top, p.src_width, p.src_height].iter().all(|v| v.is_nan());
-        let split = cpu == ZIMG_CPU_AUTO_64B
-            && p.approximate_gamma
-            && sf.colorFamily == cfYUV
-            && power_like
-            && unscaled
-            && (sfz.transfer_characteristics, sfz.color_primaries) != (dfz.transfer_characteristics, dfz.color_primaries);
         for (i, &parity) in parities.iter().enumerate() {
             sfz.field_parity = parity;
             // Bob turns a field into a progressive frame; otherwise fields stay fields
@@ -616,48 +581,8 @@ impl Resizer {
             let (row0, step) = if layout == Layout::Interlaced { (i as isize, 2) } else { (0, 1) };
             let from = frame_planes(src, row0, step);
             let to = frame_planes_mut(&dst, row0, step);
-            // R81's zimg refuses Lanczos with 16 taps or more (zimg 3.0 has no limit); R81 never
-            // builds a graph when nothing is to be done
-            if !same_format(&sfz, &dfz) && self.too_many_taps() {
-                return Err("Resize error 2048: lanczos tap count too high".into());
-            }
-            // built even when split, so that errors name the conversion as asked for
             let graph = self.graph(GraphKey { src: sfz, dst: dfz, cpu })?;
-            if !split {
-                run_graph(&graph, &from, &to)?;
-                continue;
-            }
-            let mut mid = sfz;
-            mid.pixel_type = ZIMG_PIXEL_FLOAT;
-            mid.subsample_w = 0;
-            mid.subsample_h = 0;
-            mid.color_family = ZIMG_COLOR_RGB;
-            mid.matrix_coefficients = 0;
-            mid.depth = 32;
-            mid.pixel_range = 1;
-            mid.active_region = ActiveRegion { left: f64::NAN, top: f64::NAN, width: f64::NAN, height: f64::NAN };
-            let stride = crate::frame::aligned_stride(sw as usize * 4);
-            let rows = src_h as usize;
-            let buf = Scratch::new(stride * rows * 3);
-            let planes: [*mut u8; 3] = std::array::from_fn(|k| {
-                // SAFETY: inside the scratch buffer.
-                unsafe { buf.ptr.add(k * stride * rows) }
-            });
-            let mid_mut: Planes<*mut u8> = std::array::from_fn(|k| (planes[k], stride as isize));
-            let mid_const: Planes<*const u8> = std::array::from_fn(|k| (planes[k] as *const u8, stride as isize));
-            run_graph(&*self.graph(GraphKey { src: sfz, dst: mid, cpu })?, &from, &mid_mut)?;
-            for &pl in &planes {
-                for y in 0..rows {
-                    // SAFETY: each row holds `sw` floats inside the scratch buffer.
-                    let row = unsafe { std::slice::from_raw_parts_mut(pl.add(y * stride).cast::<f32>(), sw as usize) };
-                    for v in row.iter_mut() {
-                        if *v < 0.0 {
-                            *v = 0.0;
-                        }
-                    }
-                }
-            }
-            run_graph(&*self.graph(GraphKey { src: mid, dst: dfz, cpu })?, &mid_const, &to)?;
+            run_graph(&graph, &from, &to)?;
         }
         // SAFETY: `dst` is new and ours alone.
         let out_props = unsafe { dst.props_mut() };

@@ -1,5 +1,6 @@
-//! Hand-written declarations for the part of zimg's C API (API 2.4, zimg 3.0) that the resize
-//! namespace uses. zimg is linked as a shared library (Debian's libzimg-dev: `-lzimg`).
+//! Hand-written declarations for the part of zimg's C API (API 2.5) that the resize
+//! namespace uses. zimg is built from vendored
+//! sources by the `vsvk-zimg` crate (third_party/zimg) and linked statically.
 //!
 //! Enumerations are plain `c_int`s here: the values travel unchanged from frame properties and
 //! arguments (ITU-T H.273 numbers for matrix, transfer and primaries), and zimg itself reports
@@ -8,7 +9,11 @@
 
 use std::ffi::{c_char, c_int, c_uint, c_void};
 
-pub const ZIMG_API_VERSION: c_uint = (2 << 8) | 4;
+// Links the static zimg archive (the crate has no Rust items).
+use vsvk_zimg as _;
+
+/// API 2.5: the first with `scene_referred` and `chromatic_adaptation` in the graph parameters.
+pub const ZIMG_API_VERSION: c_uint = (2 << 8) | 5;
 pub const ZIMG_BUFFER_MAX: c_uint = c_uint::MAX;
 
 // error codes
@@ -18,6 +23,20 @@ pub const ZIMG_ERROR_NO_COLORSPACE_CONVERSION: c_int = (3 << 10) + 2;
 pub const ZIMG_CPU_NONE: c_int = 0;
 pub const ZIMG_CPU_AUTO: c_int = 1;
 pub const ZIMG_CPU_AUTO_64B: c_int = 2;
+pub const ZIMG_CPU_X86_MMX: c_int = 1000;
+pub const ZIMG_CPU_X86_SSE: c_int = 1001;
+pub const ZIMG_CPU_X86_SSE2: c_int = 1002;
+pub const ZIMG_CPU_X86_SSE3: c_int = 1003;
+pub const ZIMG_CPU_X86_SSSE3: c_int = 1004;
+pub const ZIMG_CPU_X86_SSE41: c_int = 1005;
+pub const ZIMG_CPU_X86_SSE42: c_int = 1006;
+pub const ZIMG_CPU_X86_AVX: c_int = 1007;
+pub const ZIMG_CPU_X86_F16C: c_int = 1008;
+pub const ZIMG_CPU_X86_AVX2: c_int = 1009;
+pub const ZIMG_CPU_X86_AVX512F: c_int = 1010;
+pub const ZIMG_CPU_X86_AVX512_SKX: c_int = 1011;
+pub const ZIMG_CPU_X86_AVX512_CLX: c_int = 1012;
+pub const ZIMG_CPU_X86_AVX512_SNC: c_int = 1014;
 
 // zimg_pixel_type_e
 pub const ZIMG_PIXEL_BYTE: c_int = 0;
@@ -103,6 +122,8 @@ pub struct zimg_graph_builder_params {
     pub cpu_type: c_int,
     pub nominal_peak_luminance: f64,
     pub allow_approximate_gamma: c_char,
+    pub scene_referred: c_char,
+    pub chromatic_adaptation: c_char,
 }
 
 #[repr(C)]
@@ -140,7 +161,7 @@ pub struct zimg_filter_graph {
 
 pub type zimg_filter_graph_callback = Option<unsafe extern "C" fn(user: *mut c_void, i: c_uint, left: c_uint, right: c_uint) -> c_int>;
 
-#[link(name = "zimg")]
+// The symbols come from the vsvk-zimg crate (a static build of the vendored sources).
 extern "C" {
     pub fn zimg_get_version_info(major: *mut c_uint, minor: *mut c_uint, micro: *mut c_uint);
     pub fn zimg_get_last_error(err_msg: *mut c_char, n: usize) -> c_int;
@@ -196,7 +217,7 @@ pub fn default_params() -> zimg_graph_builder_params {
     }
 }
 
-/// The library's version, e.g. (3, 0, 4).
+/// The library's version, e.g. (3, 0, 6).
 pub fn version() -> (u32, u32, u32) {
     let (mut a, mut b, mut c) = (0, 0, 0);
     // SAFETY: three writable integers.
@@ -208,7 +229,7 @@ pub fn version() -> (u32, u32, u32) {
 mod tests {
     use super::*;
 
-    /// The layouts zimg.h (API 2.4) gives on x86-64.
+    /// The layouts zimg.h (API 2.5) gives on x86-64.
     #[test]
     fn layouts_match_the_c_header() {
         assert_eq!(std::mem::size_of::<zimg_image_format>(), 96);
@@ -218,9 +239,14 @@ mod tests {
         assert_eq!(std::mem::offset_of!(zimg_graph_builder_params, filter_param_a_uv), 32);
         assert_eq!(std::mem::offset_of!(zimg_graph_builder_params, nominal_peak_luminance), 56);
         assert_eq!(std::mem::offset_of!(zimg_graph_builder_params, allow_approximate_gamma), 64);
+        assert_eq!(std::mem::offset_of!(zimg_graph_builder_params, chromatic_adaptation), 66);
         assert_eq!(std::mem::size_of::<zimg_image_buffer_const>(), 104);
         let f = default_format();
         assert_eq!(f.version, ZIMG_API_VERSION);
         assert!(f.active_region.left.is_nan());
+        let p = default_params();
+        assert_eq!((p.scene_referred, p.chromatic_adaptation), (0, 0));
+        // the vendored snapshot (third_party/zimg/upstream/VERSION), as R81 reports its own
+        assert_eq!(version(), (3, 0, 6));
     }
 }
