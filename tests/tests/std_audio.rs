@@ -292,15 +292,30 @@ each_case! { check;
     resample_long_clip_length => audio(16, STEREO, "std.BlankAudio:@:length=6597069763584,std.AudioResample:samplerate=44099:dither_type='none,std.AudioTrim:first=6596920170000");
 }
 
-// R81's dither noise (the default, triangular, and rectangular) comes from a generator this core does
-// not reproduce; these document the gap.
+// Dither noise: R81 draws it per output channel index and absolute output position (one SplitMix64
+// step each), so these cover several frames, channel indices up to 63, positions far into a clip,
+// every conversion that loses precision, rate changes (output positions, not input ones) and both
+// noise shapes. Silence and a constant half a step above a level show the noise itself rather than
+// the signal rounding.
 each_case! { check;
-    #[ignore = "R81's dither noise is not reproduced"]
     resample_default_dither => audio(32, STEREO, "std.AudioResample:bits=16");
-    #[ignore = "R81's dither noise is not reproduced"]
     resample_rectangular_dither => audio(0, STEREO, "std.AudioResample:sampletype=0:bits=16:dither_type='rectangular");
-    #[ignore = "R81's dither noise is not reproduced"]
     resample_rate_default_dither => audio(16, STEREO, "std.AudioResample:samplerate=48000");
+    resample_dither_24_to_16_surround => audio(24, SURROUND, "std.AudioResample:bits=16:dither_type='rectangular");
+    resample_dither_32_to_24 => audio(32, SURROUND, "std.AudioResample:bits=24");
+    resample_dither_float_to_32 => audio(0, STEREO, "std.AudioGain:gain=0.0001,std.AudioResample:sampletype=0:bits=32");
+    resample_dither_float_to_24_clipping => audio(0, STEREO, "std.AudioGain:gain=1.3,std.AudioResample:sampletype=0:bits=24:dither_type='rectangular");
+    resample_dither_high_channels => audio(24, STEREO, "std.AudioResample:bits=16:channels=63:channels=0:channels=40:channels=1");
+    resample_dither_rate_down_mix => audio(24, SURROUND, "std.AudioResample:bits=16:channels=0:channels=1:samplerate=22050:dither_type='rectangular");
+    resample_dither_rate_up_float => audio(0, STEREO, "std.AudioResample:sampletype=0:bits=16:samplerate=192000");
+    resample_dither_reversed_rate_down => audio(24, STEREO, "std.AudioReverse,std.AudioResample:bits=16:samplerate=8000");
+    resample_dither_silence => audio(16, STEREO, "std.BlankAudio:@:sampletype=1:bits=32:length=20000:channels=0:channels=1:channels=2:channels=3:channels=4:channels=5:channels=6:channels=7,std.AudioResample:sampletype=0:bits=16");
+    resample_dither_silence_far => audio(16, STEREO, "std.BlankAudio:@:length=6597069763584:sampletype=1:bits=32:channels=0:channels=1:channels=5,std.AudioTrim:first=6597069700000,std.AudioResample:sampletype=0:bits=16");
+    resample_dither_silence_far_rate => audio(16, STEREO, "std.BlankAudio:@:length=5000000000000:bits=32,std.AudioResample:bits=24:samplerate=48000,std.AudioTrim:first=5442000000000");
+    resample_dither_half_step_far => audio(16, STEREO, "std.BlankAudio:@:waveform='square:frequency=0.001:amplitude=0.2500152587890625:length=6597069763584:sampletype=1:bits=32:channels=0:channels=1,std.AudioTrim:first=6597069750000,std.AudioResample:sampletype=0:bits=16:dither_type='rectangular");
+    // an output channel no input feeds stays silent: R81 does not dither it
+    resample_dither_unfed_channel => audio(16, STEREO, "std.BlankAudio:@:sampletype=1:bits=32:length=10000:channels=0:channels=2,std.AudioResample:sampletype=0:bits=16:channels=0:channels=1:channels=2");
+    resample_dither_unfed_channel_rate => audio(24, 1, "std.AudioResample:bits=16:channels=0:channels=1:samplerate=48000");
 }
 
 each_case! { check;

@@ -11,9 +11,9 @@
 //! precision; the inputs, converted to single precision, are summed in double precision in input
 //! order, with silence beyond both ends of the clip.
 //!
-//! Dither noise (rectangular: one uniform value, triangular: the sum of two) comes from a hash of the
-//! channel and sample position. R81's noise generator is not reproduced, so dithered integer output
-//! may differ from R81's in the lowest bit; dither_type="none" matches exactly.
+//! Dither noise is R81's: one SplitMix64 step per output sample, keyed by the channel index and the
+//! absolute output position (see `dither_noise`), so it is the same whatever the thread count or
+//! frame order.
 use std::ffi::c_void;
 use std::sync::Arc;
 
@@ -245,23 +245,30 @@ fn read_float(f: &Frame, c: usize, out: &mut Vec<f32>) {
     }
 }
 
-fn hash64(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+/// SplitMix64's output function (the finaliser applied to its state).
+fn splitmix_finish(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
 }
 
-fn uniform(channel: usize, pos: i64, draw: u64) -> f64 {
-    let h = hash64(hash64((channel as u64) << 2 | draw) ^ pos as u64);
-    (h >> 11) as f64 * (1.0 / 9007199254740992.0)
-}
+const GOLDEN_GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
 
+/// The noise added before rounding to the output's lowest bit, in units of that bit. R81 draws it,
+/// per output channel index and absolute output sample position, from one SplitMix64 step: the state
+/// is the position plus the channel's count of steps (one more than its index) of the golden gamma,
+/// so any frame can be made independently. Rectangular noise is the low 32 bits as a fraction less
+/// one half; triangular is the low fraction less the high one, which spans (-1, 1).
 fn dither_noise(d: Dither, channel: usize, pos: i64) -> f64 {
+    if d == Dither::None {
+        return 0.0;
+    }
+    let state = (pos as u64).wrapping_add(GOLDEN_GAMMA.wrapping_mul(channel as u64 + 1));
+    let h = splitmix_finish(state);
+    let lo = (h & 0xffff_ffff) as f64 * (1.0 / 4294967296.0);
     match d {
-        Dither::None => 0.0,
-        Dither::Rectangular => uniform(channel, pos, 0) - 0.5,
-        Dither::Triangular => uniform(channel, pos, 0) + uniform(channel, pos, 1) - 1.0,
+        Dither::Rectangular => lo - 0.5,
+        _ => lo - (h >> 32) as f64 * (1.0 / 4294967296.0),
     }
 }
 
@@ -474,7 +481,10 @@ impl Filter for Resample {
                         })
                         .collect(),
                 };
-                clipped |= write_output(&mut out, c, Source::Float(&y), self.dither, j0);
+                // R81 leaves an output channel that no input channel feeds silent, undithered
+                let silent = self.matrix.as_ref().is_some_and(|rows| rows[c].iter().all(|&w| w == 0.0));
+                let dither = if silent { Dither::None } else { self.dither };
+                clipped |= write_output(&mut out, c, Source::Float(&y), dither, j0);
             }
         }
         if clipped {
