@@ -321,7 +321,6 @@ each_case! { check;
     blankclip_from_clip_fps_reduced => video("YUV420P16", "std.BlankClip:fpsnum=50:fpsden=2:length=3");
     blankaudio_sine => video("YUV420P8", "std.BlankAudio:@:waveform='sine:frequency=1000.0:amplitude=0.5");
     blankaudio_slope_24bit => video("YUV420P8", "std.BlankAudio:@:waveform='slope:bits=24:length=10000");
-    #[ignore = "differs from R81 by 1e-15 at the 199 samples where a period ends exactly (440 Hz at 44100 Hz: t = 2205 k), float output only: R81 gives -2.22e-15 k there, we -5.77e-15 k (fmod by the double period); its formula is not found yet"]
     blankaudio_triangle_float_3ch => video("YUV420P8", "std.BlankAudio:@:waveform='triangle:sampletype=1:bits=32:channels=0:channels=1:channels=5");
     blankaudio_square_keep => video("YUV420P8", "std.BlankAudio:@:waveform='square:keep=1:length=7000");
     blankaudio_slope_boundaries => video("YUV420P8", "std.BlankAudio:@:waveform='slope:frequency=441.0:samplerate=44100");

@@ -323,3 +323,19 @@ each_case! { check;
     resample_dither_unused_up => audio(16, STEREO, "std.AudioResample:bits=24:dither_type='triangular");
     resample_dither_unused_float => audio(24, STEREO, "std.AudioResample:sampletype=1:dither_type='rectangular");
 }
+
+// ---- BlankAudio waveforms, float output -------------------------------------------------------------
+
+// The phase is the exactly taken fraction of t * (frequency / rate), rounded once; float output shows
+// its last bits where a period ends exactly (440 Hz at 44100 Hz: every 2205 samples) and at positions
+// far into a clip.
+each_case! { check;
+    blankaudio_float_triangle_period_ends => audio(16, STEREO, "std.BlankAudio:@:waveform='triangle:sampletype=1:bits=32:length=100000");
+    blankaudio_float_slope_441 => audio(16, STEREO, "std.BlankAudio:@:waveform='slope:frequency=441.0:amplitude=0.7:sampletype=1:bits=32:length=50000");
+    blankaudio_float_square_48k => audio(16, STEREO, "std.BlankAudio:@:waveform='square:frequency=1000.0:samplerate=48000:amplitude=0.5:sampletype=1:bits=32:length=50000");
+    blankaudio_float_sine_period_ends => audio(16, STEREO, "std.BlankAudio:@:waveform='sine:sampletype=1:bits=32:length=100000");
+    blankaudio_float_sine_odd_frequency => audio(16, STEREO, "std.BlankAudio:@:waveform='sine:frequency=12345.678:amplitude=0.9999:sampletype=1:bits=32:length=50000");
+    blankaudio_float_triangle_far => audio(16, STEREO, "std.BlankAudio:@:waveform='triangle:sampletype=1:bits=32:length=6597069050000,std.AudioTrim:first=6597069000000");
+    blankaudio_float_sine_far_48k => audio(16, STEREO, "std.BlankAudio:@:waveform='sine:frequency=1000.0:samplerate=48000:sampletype=1:bits=32:length=1234617890,std.AudioTrim:first=1234567890");
+    blankaudio_int32_slope_7hz => audio(16, STEREO, "std.BlankAudio:@:waveform='slope:frequency=7.0:samplerate=22050:bits=32:length=50000");
+}

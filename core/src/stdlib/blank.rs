@@ -270,6 +270,21 @@ enum Waveform {
     Triangle,
 }
 
+/// The fractional part of t * inc, correctly rounded. The product rounded to double decides the
+/// whole part; the fused multiply-add then gives the exact remainder rounded once. Where the product
+/// rounded up to a whole number the remainder is negative and, spanning fewer bits than a double
+/// holds (t < 2^53), exact, so adding one rounds only once too.
+fn phase(t: i64, inc: f64) -> f64 {
+    let t = t as f64;
+    let whole = (t * inc).floor();
+    let r = t.mul_add(inc, -whole);
+    if r < 0.0 {
+        r + 1.0
+    } else {
+        r
+    }
+}
+
 struct BlankAudioFilter {
     info: VSAudioInfo,
     waveform: Waveform,
@@ -281,32 +296,31 @@ struct BlankAudioFilter {
 
 impl BlankAudioFilter {
     fn sample(&self, t: i64) -> f64 {
-        // The position within a period of rate / frequency samples, by fmod: where a boundary
-        // is not exact in binary (440 Hz at 44100: 100.227... samples) the rounding decides which
-        // period sample 2205 falls in, and R81's output is this formula's (its last sample of a
-        // period, where t * (f / r) is exactly 22 and would start the next one).
-        let period = self.info.sampleRate as f64 / self.frequency;
-        let phase = (t as f64 % period) / period;
+        // The position within a period is the fractional part of t * (frequency / rate), taken
+        // exactly and rounded once, which is what R81's samples follow to the last bit: a fraction
+        // of the rounded product loses the bits that matter where a period ends, and fmod by the
+        // period length (rate / frequency, itself rounded) lands on different values there.
+        let p = phase(t, self.frequency / self.info.sampleRate as f64);
         let v = match self.waveform {
             Waveform::None => 0.0,
-            Waveform::Sine => (2.0 * std::f64::consts::PI * self.frequency * t as f64 / self.info.sampleRate as f64).sin(),
+            Waveform::Sine => (2.0 * std::f64::consts::PI * p).sin(),
             Waveform::Square => {
-                if phase < 0.5 {
+                if p < 0.5 {
                     1.0
                 } else {
                     -1.0
                 }
             }
             Waveform::Triangle => {
-                if phase < 0.25 {
-                    4.0 * phase
-                } else if phase < 0.75 {
-                    2.0 - 4.0 * phase
+                if p < 0.25 {
+                    4.0 * p
+                } else if p < 0.75 {
+                    2.0 - 4.0 * p
                 } else {
-                    4.0 * phase - 4.0
+                    4.0 * p - 4.0
                 }
             }
-            Waveform::Slope => 2.0 * phase - 1.0,
+            Waveform::Slope => 2.0 * p - 1.0,
         };
         v * self.amplitude
     }

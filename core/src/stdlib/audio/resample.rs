@@ -13,7 +13,7 @@
 //!
 //! Dither noise is R81's: one SplitMix64 step per output sample, keyed by the channel index and the
 //! absolute output position (see `dither_noise`), so it is the same whatever the thread count or
-//! frame order.
+//! frame order. An output channel that no input channel feeds is left silent, without noise.
 use std::ffi::c_void;
 use std::sync::Arc;
 
