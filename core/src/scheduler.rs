@@ -308,8 +308,19 @@ fn cache_lookup(node: &Node, n: i32) -> Option<Arc<Frame>> {
 }
 
 fn deliver(waiter: Waiter, result: Delivery) {
+    if let Some((ctx, reason)) = hand_over(waiter, result) {
+        continue_here_or_schedule(ctx, reason);
+    }
+}
+
+/// Gives `result` to `waiter`; returns the parent context when this was the last frame it waited
+/// for, with the reason of its next activation, for the caller to run or queue.
+fn hand_over(waiter: Waiter, result: Delivery) -> Option<(Arc<FrameCtx>, i32)> {
     match waiter {
-        Waiter::External(cb) => cb(result),
+        Waiter::External(cb) => {
+            cb(result);
+            None
+        }
         Waiter::Parent { ctx: parent, from, n } => {
             let ready = {
                 let mut st = parent.state.lock();
@@ -322,9 +333,7 @@ fn deliver(waiter: Waiter, result: Delivery) {
                 st.pending -= 1;
                 (st.pending == 0).then(|| if st.dep_error.is_some() { arError } else { arAllFramesReady })
             };
-            if let Some(reason) = ready {
-                continue_here_or_schedule(parent, reason);
-            }
+            ready.map(|reason| (parent, reason))
         }
     }
 }
@@ -547,8 +556,19 @@ fn complete(ctx: &Arc<FrameCtx>, result: Delivery) {
         st.fetched.clear();
         std::mem::take(&mut st.waiters)
     };
+    // A frame several contexts wait for (a temporal filter's neighbours) can make all of them
+    // ready at once: only the last runs on this thread, the others go to the queue for idle
+    // workers. Running them all here one after another serialised a temporal filter on whichever
+    // worker finished the shared frame while the other workers had nothing to do.
+    let mut ready: Vec<(Arc<FrameCtx>, i32)> = Vec::new();
     for w in waiters {
-        deliver(w, result.clone());
+        ready.extend(hand_over(w, result.clone()));
+    }
+    if let Some(last) = ready.pop() {
+        for (c, r) in ready {
+            schedule(c, r);
+        }
+        continue_here_or_schedule(last.0, last.1);
     }
     node.core.pool.end();
 }

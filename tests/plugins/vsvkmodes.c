@@ -26,6 +26,13 @@
  *                                               hands it to cacheFrame, and drops its source frames with
  *                                               releaseFrameEarly
  *   vsvkmodes.Merge(clipa, clipb)               the average of two clips (for diamond graphs)
+ *   vsvkmodes.Meet(clip, count, timeout)        fmParallel, returns frame n of clip as it is; the first
+ *                                               `count` arAllFramesReady activations (default 3) wait
+ *                                               for one another, up to `timeout` ms (default 5000), and
+ *                                               fail with a message that contains "never met" when fewer
+ *                                               ran at once: frames made ready together by one frame
+ *                                               must be spread over the workers, not run one after
+ *                                               another on the thread that finished it
  *
  * The library also exports `int vsvkmodes_live_instances(void)`: filter instances created and not yet
  * freed, so that a test can check that freeing a core freed every filter.
@@ -51,7 +58,7 @@
 /* ---- shared helpers ----------------------------------------------------------------------------- */
 
 /* the kinds of filter, also the `kind` field of every instance */
-enum { kAverage, kTwoStage, kFail, kExclusive, kCached, kMerge };
+enum { kAverage, kTwoStage, kFail, kExclusive, kCached, kMerge, kMeet };
 
 typedef struct {
     int kind;
@@ -67,6 +74,9 @@ typedef struct {
     atomic_int inside;       /* Exclusive: activations running now */
     atomic_int inside_ready; /* Exclusive: arAllFramesReady activations running now */
     atomic_int open_frame;   /* Exclusive: the frame fmFrameState has started and not finished, or -1 */
+    int meet_count;          /* Meet: activations that must run at once */
+    int meet_timeout_ms;     /* Meet */
+    atomic_int arrived;      /* Meet: activations that reached the meeting point so far */
 } Filter;
 
 /* what a frame carries from one activation to the next */
@@ -470,6 +480,42 @@ static const VSFrame *VS_CC merge_get_frame(int n, int activation, void *instanc
     return out;
 }
 
+/* ---- Meet --------------------------------------------------------------------------------------- */
+
+static int64_t now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static const VSFrame *VS_CC meet_get_frame(int n, int activation, void *instance, void **frame_data,
+                                           VSFrameContext *ctx, VSCore *core, const VSAPI *vsapi) {
+    (void)frame_data;
+    (void)core;
+    Filter *d = instance;
+    if (activation == arInitial) {
+        vsapi->requestFrameFilter(n, d->node, ctx);
+        return NULL;
+    }
+    if (activation != arAllFramesReady) return NULL;
+    /* the first `count` arrivals wait for each other; once they met, the rest pass */
+    int mine = atomic_fetch_add(&d->arrived, 1) + 1;
+    if (mine <= d->meet_count) {
+        int64_t end = now_ms() + d->meet_timeout_ms;
+        while (atomic_load(&d->arrived) < d->meet_count) {
+            if (now_ms() > end) {
+                char msg[160];
+                snprintf(msg, sizeof msg, "Meet: %d activations never met: %d ran at once within %d ms (frame %d)",
+                         d->meet_count, atomic_load(&d->arrived), d->meet_timeout_ms, n);
+                vsapi->setFilterError(msg, ctx);
+                return NULL;
+            }
+            sleep_us(1000);
+        }
+    }
+    return vsapi->getFrameFilter(n, d->node, ctx);
+}
+
 /* ---- creation ----------------------------------------------------------------------------------- */
 
 /* filter instances created and not yet freed, for tests that check a core's teardown */
@@ -503,6 +549,7 @@ static Filter *filter_new(int kind, const char *name, const VSMap *in, VSMap *ou
     atomic_init(&d->inside, 0);
     atomic_init(&d->inside_ready, 0);
     atomic_init(&d->open_frame, -1);
+    atomic_init(&d->arrived, 0);
     if (!supported(&d->vi)) {
         char msg[128];
         snprintf(msg, sizeof msg, "%s: only constant 8-16 bit integer and 32-bit float formats", name);
@@ -522,6 +569,7 @@ static void create(Filter *d, const char *name, int mode, VSMap *out, VSCore *co
                              : d->kind == kFail      ? fail_get_frame
                              : d->kind == kExclusive ? exclusive_get_frame
                              : d->kind == kCached    ? cached_get_frame
+                             : d->kind == kMeet      ? meet_get_frame
                                                      : merge_get_frame,
                              free_filter, mode, deps, d->other ? 2 : 1, d, core);
     if (vsapi->mapGetError(out)) free_filter(d, core, vsapi); /* the core refused: the instance is still ours */
@@ -615,6 +663,20 @@ static void VS_CC merge_create(const VSMap *in, VSMap *out, void *user, VSCore *
     create(d, "Merge", fmParallel, out, core, vsapi);
 }
 
+static void VS_CC meet_create(const VSMap *in, VSMap *out, void *user, VSCore *core, const VSAPI *vsapi) {
+    (void)user;
+    Filter *d = filter_new(kMeet, "Meet", in, out, vsapi);
+    if (!d) return;
+    d->meet_count = (int)int_arg(in, "count", 3, vsapi);
+    d->meet_timeout_ms = (int)int_arg(in, "timeout", 5000, vsapi);
+    if (d->meet_count < 1 || d->meet_timeout_ms < 0) {
+        vsapi->mapSetError(out, "Meet: count must be positive and timeout not negative");
+        free_filter(d, core, vsapi);
+        return;
+    }
+    create(d, "Meet", fmParallel, out, core, vsapi);
+}
+
 VS_EXTERNAL_API(void) VapourSynthPluginInit2(VSPlugin *plugin, const VSPLUGINAPI *vspapi) {
     vspapi->configPlugin("org.vsvk.modes", "vsvkmodes", "vsvk scheduler test filters", VS_MAKE_VERSION(1, 0),
                          VAPOURSYNTH_API_VERSION, 0, plugin);
@@ -628,4 +690,5 @@ VS_EXTERNAL_API(void) VapourSynthPluginInit2(VSPlugin *plugin, const VSPLUGINAPI
                              plugin);
     vspapi->registerFunction("Cached", "clip:vnode;", "clip:vnode;", cached_create, NULL, plugin);
     vspapi->registerFunction("Merge", "clipa:vnode;clipb:vnode;", "clip:vnode;", merge_create, NULL, plugin);
+    vspapi->registerFunction("Meet", "clip:vnode;count:int:opt;timeout:int:opt;", "clip:vnode;", meet_create, NULL, plugin);
 }

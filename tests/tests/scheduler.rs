@@ -172,6 +172,23 @@ fn exclusivity_check_sees_parallel_overlap() {
     }
 }
 
+/// Frames made ready together run on several workers: eight Loop frames wait on one slow frame
+/// (300 ms), and when it is done the Meet activations behind them must overlap, three at once, on
+/// both cores. A core that ran every waiter of a finished frame on the thread that finished it ran
+/// them one after another while the other workers idled (a temporal filter such as AverageFrames
+/// then lost most of its threads): the first Meet waited for company that never came.
+#[test]
+fn frames_made_ready_together_run_in_parallel() {
+    let chain = "vsvkmodes.Exclusive:mode=0:sleep=300000,std.Loop:times=8,vsvkmodes.Meet:count=3";
+    for core in [reference_core(), our_core()] {
+        let r = fingerprint(&core, "YUV420P8", chain, &["--frames", "1", "--threads", "4", "--requests", "8"]);
+        assert!(r.is_ok(), "{}: {r:?}", core_name(&core));
+    }
+    // the check can fail: with one thread nothing ever overlaps
+    let r = fingerprint(&our_core(), "YUV420P8", &format!("{chain}:timeout=1000"), &["--frames", "1", "--threads", "1", "--requests", "8"]);
+    assert!(matches!(&r, Err(e) if e.contains("never met")), "one thread: {r:?}");
+}
+
 // ---- graph shapes -------------------------------------------------------------------------------------
 
 /// 50 filters of every kind in a row.

@@ -114,6 +114,46 @@ if [ "${PROFILE_SET:-gpu}" = window ]; then
   done
   exit 0
 fi
+if [ "${PROFILE_SET:-gpu}" = avgf ]; then
+  # Temporal filters at all threads (AverageFrames on float was 0.73x R81 in the fourth session):
+  # our core before the scheduler change (OLD: where the kit has it; every waiter of a finished
+  # frame ran on the thread that finished it) and after it, against R81, at 1 to 16 threads, with
+  # Invert and the three-clip AverageFrames (one request per frame) beside them; then where the time
+  # goes on both cores; then the resize namespace after the switch to the vendored zimg snapshot.
+  OLD=$KIT/extra/target/vsvk-bench/libvsvk-old.so
+  cores="ours R81"; [ -f "$OLD" ] && cores="old ours R81"
+  pick() { case $1 in old) echo "$OLD" ;; R81) echo "$CORE_REF" ;; *) echo "$CORE_OURS" ;; esac; }
+  for c in "GrayS std.AverageFrames:@clips:weights=1.0:weights=1.0:weights=1.0" \
+           "GrayS std.AverageFrames:@:clips=\$1:clips=\$1:clips=\$1:weights=1.0:weights=1.0:weights=1.0" \
+           "YUV420P8 std.AverageFrames:@clips:weights=1.0:weights=1.0:weights=1.0" "GrayS std.Invert" \
+           "YUV420P8 std.AverageFrames:@clips:weights=1:weights=2:weights=3:weights=2:weights=1"; do
+    set -- $c
+    for t in 4 8 16; do
+      for core in $cores; do
+        cc=$(pick $core)
+        for i in 1 2; do
+          r=$("$D" "$cc" --plugin "$N" --no-hash --threads $t --warmup 20 --width 1920 --height 1080 --format $1 --frames 1 "std.Loop:times=3000,$2" 2>&1 | tail -1)
+          printf 'threads=%-2s %-4s %-9s %-90s %s\n' $t $core $1 "$2" "${r##*fps=}"
+        done
+      done
+    done
+  done
+  TOP=16
+  for core in $cores; do
+    echo "=== $core AverageFrames GrayS profile"
+    profstd "avgf-$core" "$(pick $core)" GrayS 3000 "std.AverageFrames:@clips:weights=1.0:weights=1.0:weights=1.0"
+  done
+  for c in "YUV420P8 resize.Spline36:width=3840:height=2160" "YUV420P8 resize.Bicubic:format=555745280:matrix_in_s='709" \
+           "YUV420P10 resize.Lanczos:width=1280:height=720" "RGBS resize.Bicubic:transfer_in_s='709:transfer_s='linear:primaries_in_s='709:primaries_s='2020"; do
+    set -- $c
+    for core in ours R81; do
+      cc=$(pick $core)
+      r=$("$D" "$cc" --plugin "$N" --no-hash --warmup 10 --width 1920 --height 1080 --format $1 --frames 1 "std.Loop:times=600,$2" 2>&1 | tail -1)
+      printf 'resize %-4s %-9s %-80s %s\n' $core $1 "$2" "${r##*fps=}"
+    done
+  done
+  exit 0
+fi
 if [ "${PROFILE_SET:-gpu}" = float ]; then
   # std on float (and 8-bit for reference) 1080p frames, one thread and all threads, both cores
   # (a looped noise frame: the filter's cost only)
