@@ -560,15 +560,16 @@ fn complete(ctx: &Arc<FrameCtx>, result: Delivery) {
     // ready at once: only the last runs on this thread, the others go to the queue for idle
     // workers. Running them all here one after another serialised a temporal filter on whichever
     // worker finished the shared frame while the other workers had nothing to do.
-    let mut ready: Vec<(Arc<FrameCtx>, i32)> = Vec::new();
+    let mut last: Option<(Arc<FrameCtx>, i32)> = None;
     for w in waiters {
-        ready.extend(hand_over(w, result.clone()));
-    }
-    if let Some(last) = ready.pop() {
-        for (c, r) in ready {
-            schedule(c, r);
+        if let Some(next) = hand_over(w, result.clone()) {
+            if let Some((c, r)) = last.replace(next) {
+                schedule(c, r);
+            }
         }
-        continue_here_or_schedule(last.0, last.1);
+    }
+    if let Some((c, r)) = last {
+        continue_here_or_schedule(c, r);
     }
     node.core.pool.end();
 }

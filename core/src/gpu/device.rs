@@ -667,12 +667,11 @@ impl Device {
             0
         }
     }
-    /// Records a device loss. On the first report the idle pooled buffers go back to the driver,
-    /// since nothing will reuse them (recycling stops too: see `recycle_buffer`).
+    /// Records a device loss. On the first report the pool is closed: its idle buffers go back
+    /// to the driver, since nothing will reuse them, and so does everything given back later.
     pub fn mark_lost(&self) {
         if !self.lost.swap(true, Ordering::AcqRel) {
-            self.pool.trim(&self.device);
-            for e in self.pool.drain_exportables() {
+            for e in self.pool.close(&self.device) {
                 e.destroy(self);
             }
         }
@@ -681,13 +680,11 @@ impl Device {
         self.lost.load(Ordering::Acquire)
     }
 
-    /// Gives a pooled buffer back: to its bucket, or to the driver once the device is lost.
+    /// Gives a pooled buffer back: to its bucket, or to the driver once the device is lost (the
+    /// pool, closed by `mark_lost`, decides under its lock: checking the loss here first raced
+    /// with the closing, and a buffer could land in a bucket that had just been emptied).
     pub fn recycle_buffer(&self, b: super::pool::PooledBuffer) {
-        if self.is_lost() {
-            self.pool.destroy_buffer(&self.device, b);
-        } else {
-            self.pool.recycle(&self.device, b);
-        }
+        self.pool.recycle(&self.device, b);
     }
 
     /// The injection hook, called once per submission before its queue lock is taken: whether

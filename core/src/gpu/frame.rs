@@ -244,8 +244,8 @@ impl Drop for GpuPlane {
                 if self.owner.load(Ordering::Relaxed) != OWNER_CORE || self.dev.pool.over_limit() || self.dev.is_lost() {
                     // A foreign API may still hold an import of it: never hand it to another plane.
                     e.destroy(&self.dev);
-                } else {
-                    self.dev.pool.keep_exportable(self.size, e);
+                } else if let Some(e) = self.dev.pool.keep_exportable(self.size, e) {
+                    e.destroy(&self.dev);
                 }
             }
             None => {}

@@ -2,7 +2,7 @@
 //! are kept in size buckets for reuse; every byte is accounted against the VRAM limit
 //! (setMaxVRAMUse), together with reservations of memory allocated outside the core.
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 
 use ash::vk;
 use gpu_allocator::vulkan::{Allocation, AllocationCreateDesc, AllocationScheme, Allocator, AllocatorCreateDesc};
@@ -71,6 +71,10 @@ pub struct Pool {
     /// Idle exportable plane allocations by plane size (see gpu::frame::Exportable).
     exportables: Mutex<HashMap<u64, Vec<super::frame::Exportable>>>,
     buckets: Mutex<HashMap<BucketKey, Vec<PooledBuffer>>>,
+    /// Set once by `close` (a device loss): buffers and exportables given back from then on go
+    /// straight to the driver. Read under the bucket's lock, so that nothing given back while
+    /// `close` empties the buckets can land in one after it.
+    closed: AtomicBool,
     /// Bytes of live regions, bucketed buffers included.
     pub used: AtomicI64,
     pub bucketed: AtomicI64,
@@ -162,6 +166,7 @@ impl Pool {
             alloc: Mutex::new(Some(alloc)),
             exportables: Mutex::new(HashMap::new()),
             buckets: Mutex::new(HashMap::new()),
+            closed: AtomicBool::new(false),
             used: AtomicI64::new(0),
             bucketed: AtomicI64::new(0),
             host_bucketed: AtomicI64::new(0),
@@ -325,12 +330,18 @@ impl Pool {
             self.destroy_buffer(dev, b);
             return;
         }
+        let key = bucket_key(b.size, b.usage, b.location, b.host_transfer);
+        let mut buckets = self.buckets.lock();
+        if self.closed.load(Ordering::Acquire) {
+            drop(buckets);
+            self.destroy_buffer(dev, b);
+            return;
+        }
         self.bucketed.fetch_add(n, Ordering::Relaxed);
         if b.host_transfer {
             self.host_bucketed.fetch_add(n, Ordering::Relaxed);
         }
-        let key = bucket_key(b.size, b.usage, b.location, b.host_transfer);
-        self.buckets.lock().entry(key).or_default().push(b);
+        buckets.entry(key).or_default().push(b);
     }
 
     /// Takes a buffer's bytes off the idle counts as it leaves its bucket.
@@ -353,9 +364,26 @@ impl Pool {
         self.bucketed.fetch_sub(e.alloc_size as i64, Ordering::Relaxed);
         Some(e)
     }
-    pub fn keep_exportable(&self, size: u64, e: super::frame::Exportable) {
+    /// Keeps an idle exportable allocation for reuse; gives it back (`Some`) for the caller to
+    /// destroy once the pool is closed.
+    #[must_use]
+    pub fn keep_exportable(&self, size: u64, e: super::frame::Exportable) -> Option<super::frame::Exportable> {
+        let mut kept = self.exportables.lock();
+        if self.closed.load(Ordering::Acquire) {
+            return Some(e);
+        }
         self.bucketed.fetch_add(e.alloc_size as i64, Ordering::Relaxed);
-        self.exportables.lock().entry(size).or_default().push(e);
+        kept.entry(size).or_default().push(e);
+        None
+    }
+
+    /// Stops all reuse (the device is lost: nothing will run on what is kept): frees every
+    /// bucketed buffer and returns the idle exportables for the caller to destroy. Whatever is
+    /// given back later goes to the driver at once.
+    pub fn close(&self, dev: &ash::Device) -> Vec<super::frame::Exportable> {
+        self.closed.store(true, Ordering::Release);
+        self.trim(dev);
+        self.drain_exportables()
     }
     /// Takes every idle exportable allocation, for the caller to destroy.
     pub fn drain_exportables(&self) -> Vec<super::frame::Exportable> {
