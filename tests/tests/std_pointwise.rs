@@ -699,6 +699,15 @@ fn expr() {
         cases.push(video(f, &expr3(f, &["x 300 * y -"], &format!(":format={out}"))));
         cases.push(video(f, &expr3(f, &["x 0.5 * 0.25 +"], &format!(":format={out}"))));
     }
+    // 8-bit output read from one 8-bit clip goes through a table of the 256 results: the table
+    // must come from the clip the expression reads (here the second, beside a 16-bit first) and
+    // a constant over a 16-bit clip must not index a table with 16-bit samples
+    let p8 = noise(format_id(3, false, 8, 0, 0), W, H, 5);
+    let to8 = format_id(3, false, 8, 0, 0);
+    for e in ["y 3 * 2 /", "y 2 pow 100 /", "77", "y x 256 / +", "x 256 /"] {
+        cases.push(video("YUV444P16", &format!("{p8},std.Expr:@:clips=$0:clips=$1:expr='{}:format={to8}", esc(e))));
+    }
+    cases.push(video("YUV444P16", &format!("{p8},std.Expr:@:clips=$1:clips=$0:expr='{}:expr='{}", esc("x 5 /"), esc("y 256 /"))));
     // clamping, rounding half to even, infinity into integers
     for e in ["x 0.5 +", "x 2 / 0.25 +", "1 0 /", "-1 0 /", "x 255 - 0.5 *", "x 1000 *"] {
         cases.push(video("Gray8", &expr3("Gray8", &[e], "")));

@@ -21,6 +21,7 @@ use crate::node::{MediaInfo, Node};
 mod expr;
 mod lut;
 mod merge;
+mod table8;
 
 pub fn register(r: &super::Registrar) {
     r.add("Invert", "clip:vnode:all;planes:int[]:opt;", "clip:vnode:all;", |i, o, c| invert(i, o, c, false));
@@ -725,11 +726,7 @@ fn levels(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
                 let table = luts[p].as_ref().expect("table built");
                 if fmt.bytesPerSample == 1 {
                     let t: [u8; 256] = std::array::from_fn(|i| table[i] as u8);
-                    map_rows::<u8, u8>(&s, d, |o, i| {
-                        for (o, &x) in o.iter_mut().zip(i[0]) {
-                            *o = t[x as usize];
-                        }
-                    });
+                    map_rows::<u8, u8>(&s, d, |o, i| table8::apply(&t, i[0], o));
                 } else {
                     let t: &[u16; 65536] = table[..].try_into().expect("full table");
                     map_rows::<u16, u16>(&s, d, |o, i| {

@@ -126,8 +126,10 @@ if [ "${PROFILE_SET:-gpu}" = avgf ]; then
   for c in "GrayS std.AverageFrames:@clips:weights=1.0:weights=1.0:weights=1.0" \
            "GrayS std.AverageFrames:@:clips=\$1:clips=\$1:clips=\$1:weights=1.0:weights=1.0:weights=1.0" \
            "YUV420P8 std.AverageFrames:@clips:weights=1.0:weights=1.0:weights=1.0" "GrayS std.Invert" \
-           "YUV420P8 std.AverageFrames:@clips:weights=1:weights=2:weights=3:weights=2:weights=1"; do
+           "YUV420P8 std.AverageFrames:@clips:weights=1:weights=2:weights=3:weights=2:weights=1" \
+           "YUV420P8 std.Expr:@clips:expr='x~3~*~2~/" "YUV420P8 std.MaskedMerge:@:clipa=\$1:clipb=\$1:mask=\$1"; do
     set -- $c
+    set -- "$1" "${2//\~/ }"
     for t in 4 8 16; do
       for core in $cores; do
         cc=$(pick $core)

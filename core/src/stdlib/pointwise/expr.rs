@@ -177,6 +177,39 @@ fn compile(dag: &Dag, root: u32) -> Program {
     }
 }
 
+impl Program {
+    /// The clips the program reads, each once.
+    fn clips(&self) -> Vec<u8> {
+        let mut c: Vec<u8> = self.ins.iter().filter_map(|i| if let Ins::Load { clip, .. } = *i { Some(clip) } else { None }).collect();
+        c.sort_unstable();
+        c.dedup();
+        c
+    }
+
+    /// The program's 8-bit output for each 8-bit input value, computed by the same block code
+    /// that runs over frames, so that a table lookup gives what running it would.
+    fn table_u8(&self) -> [u8; 256] {
+        let mut regs = vec![[0f32; BLOCK]; self.regs];
+        for c in &self.consts {
+            if let Ins::Const { dst, v } = *c {
+                regs[dst as usize] = [v; BLOCK];
+            }
+        }
+        let mut table = [0u8; 256];
+        for x0 in (0..256).step_by(BLOCK) {
+            let n = BLOCK.min(256 - x0);
+            let load = |_: u8, r: &mut [f32; BLOCK]| {
+                for (i, v) in r.iter_mut().enumerate() {
+                    *v = if i < n { (x0 + i) as f32 } else { 0.0 };
+                }
+            };
+            with_fast_math(|| run_block(self, &mut regs, &load, n));
+            store_u8(&regs[self.result as usize][..n], &mut table[x0..x0 + n], 255.0);
+        }
+        table
+    }
+}
+
 /// Where one input plane's samples come from.
 #[derive(Clone, Copy)]
 enum Src {
@@ -400,6 +433,9 @@ fn to_int(v: f32, max: f32) -> i32 {
 enum PlaneJob {
     Copy,
     Run(Arc<Program>),
+    /// 8-bit output from one 8-bit input plane (or none): the program's 256 possible results,
+    /// looked up (a vector permute where the CPU has one) instead of run per sample.
+    Table { clip: usize, table: Arc<[u8; 256]> },
 }
 
 fn expr(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
@@ -482,7 +518,15 @@ fn expr(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
         } else {
             build()
         };
-        jobs.push(PlaneJob::Run(Arc::new(prog)));
+        let clips = prog.clips();
+        let is_u8 = |f: &VSVideoFormat| f.sampleType == stInteger && f.bitsPerSample == 8;
+        // a constant program reads no clip: its table is indexed by the first clip's samples
+        let clip = clips.first().map_or(0, |&c| c as usize);
+        if is_u8(&ofmt) && clips.len() <= 1 && is_u8(&vis[clip].format) {
+            jobs.push(PlaneJob::Table { clip, table: Arc::new(prog.table_u8()) });
+        } else {
+            jobs.push(PlaneJob::Run(Arc::new(prog)));
+        }
     }
     let first_fmt = v0.format;
     let fmts: Vec<VSVideoFormat> = vis.iter().map(|v| v.format).collect();
@@ -494,8 +538,14 @@ fn expr(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
         let process: [bool; 3] = std::array::from_fn(|p| !copy[p]);
         let mut dst = new_frame_like(core, &ofmt, f0, &process)?;
         for p in 0..np {
-            let PlaneJob::Run(prog) = &jobs[p] else {
-                continue;
+            let prog = match &jobs[p] {
+                PlaneJob::Copy => continue,
+                PlaneJob::Table { clip, table } => {
+                    let s = [PlaneRef::new(&frames[*clip], p)];
+                    map_rows::<u8, u8>(&s, PlaneMut::new(&mut dst, p), |o, i| table8::apply(table, i[0], o));
+                    continue;
+                }
+                PlaneJob::Run(prog) => prog,
             };
             let srcs: Vec<(PlaneRef, VSVideoFormat)> = frames
                 .iter()

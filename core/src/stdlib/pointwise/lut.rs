@@ -213,9 +213,7 @@ fn build(input: &Map, out: &mut Map, core: &Arc<Core>, two: bool) -> Result<(), 
                 (Table::Int(t), true, 1, 1, stInteger) => {
                     let t: [u8; 256] = std::array::from_fn(|i| t[i] as u8);
                     for y in 0..h {
-                        for (o, &x) in d.row::<u8>(y).iter_mut().zip(sa.row::<u8>(y)) {
-                            *o = t[x as usize];
-                        }
+                        super::table8::apply(&t, sa.row::<u8>(y), d.row::<u8>(y));
                     }
                     continue;
                 }
