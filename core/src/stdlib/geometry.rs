@@ -489,6 +489,56 @@ fn swapped_format(f: &VSVideoFormat) -> Option<VSVideoFormat> {
 ///
 /// # Safety
 /// Both planes hold samples of T and have the matching sizes.
+/// `dst` = `src` in reverse order (same length).
+fn reverse_row<T: Copy>(dst: &mut [T], src: &[T]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let e = std::mem::size_of::<T>();
+        if matches!(e, 1 | 2 | 4 | 8) && std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: AVX2 was detected; the slices are views of `T`, plain data of `e` bytes.
+            unsafe {
+                let n = dst.len() * e;
+                let d = std::slice::from_raw_parts_mut(dst.as_mut_ptr().cast::<u8>(), n);
+                let s = std::slice::from_raw_parts(src.as_ptr().cast::<u8>(), n);
+                return reverse_bytes_avx2(d, s, e);
+            }
+        }
+    }
+    // a reversed iterator compiles to a scalar loop: the fallback only
+    for (a, b) in dst.iter_mut().zip(src.iter().rev()) {
+        *a = *b;
+    }
+}
+
+/// Reverses the order of the `e`-byte elements of `s` into `d`, 32 bytes per shuffle and lane
+/// swap (the reversed iterator stayed scalar in some instantiations: Turn180 at 16 bits was 0.38x
+/// R81 while FlipHorizontal, the same loop, was 3x).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn reverse_bytes_avx2(d: &mut [u8], s: &[u8], e: usize) {
+    use std::arch::x86_64::*;
+    let n = d.len();
+    // within each 16-byte lane: byte i takes byte 16 - e - (i / e) * e + i % e
+    let mask: [u8; 32] = std::array::from_fn(|i| {
+        let i = i % 16;
+        (16 - e - (i / e) * e + i % e) as u8
+    });
+    let m = _mm256_loadu_si256(mask.as_ptr().cast());
+    let blocks = n / 32;
+    for k in 0..blocks {
+        // SAFETY (caller): k * 32 + 32 <= n for both slices.
+        let v = _mm256_loadu_si256(s.as_ptr().add(n - 32 * (k + 1)).cast());
+        let r = _mm256_permute2x128_si256::<0x01>(_mm256_shuffle_epi8(v, m), _mm256_shuffle_epi8(v, m));
+        _mm256_storeu_si256(d.as_mut_ptr().add(32 * k).cast(), r);
+    }
+    let done = blocks * 32;
+    // the rest, element by element: d[done..] takes s[..n - done] reversed
+    for j in (done..n).step_by(e) {
+        let from = n - e - j;
+        d[j..j + e].copy_from_slice(&s[from..from + e]);
+    }
+}
+
 unsafe fn orient_plane<T: Copy>(s: Src, d: Dst, o: Orient) {
     match o {
         Orient::FlipV => {
@@ -500,9 +550,7 @@ unsafe fn orient_plane<T: Copy>(s: Src, d: Dst, o: Orient) {
             for y in 0..d.h {
                 let sy = if o == Orient::FlipH { y } else { s.h - 1 - y };
                 let (dr, sr) = (d.row::<T>(y), s.row::<T>(sy));
-                for (a, b) in dr.iter_mut().zip(sr.iter().rev()) {
-                    *a = *b;
-                }
+                reverse_row(dr, sr);
             }
         }
         _ if std::mem::size_of::<T>() == 1 => turn_bytes(s, d, o),

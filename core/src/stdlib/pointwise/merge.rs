@@ -226,23 +226,35 @@ fn diff(input: &Map, out: &mut Map, core: &Arc<Core>, op: DiffOp) -> Result<(), 
                     }),
                 }
             } else {
+                // one loop per operation and width, so that each is a handful of vector
+                // instructions (a runtime sign times y kept the loop scalar: 0.28x R81); 8-bit
+                // sums fit 16-bit lanes
                 let half = 1i32 << (fmt.bitsPerSample - 1);
                 let max = max_value(&fmt) as i32;
-                let sign = if op == DiffOp::Make { -1 } else { 1 };
-                let bias = if op == DiffOp::Make { half } else { -half };
-                if fmt.bytesPerSample == 1 {
-                    map_rows::<u8, u8>(&s, d, |o, i| {
+                with_fast_math(|| match (fmt.bytesPerSample, op) {
+                    (1, DiffOp::Make) => map_rows::<u8, u8>(&s, d, |o, i| {
                         for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
-                            *o = (x as i32 + sign * y as i32 + bias).clamp(0, max) as u8;
+                            *o = (x as i16 - y as i16 + 128).clamp(0, 255) as u8;
                         }
-                    });
-                } else {
-                    map_rows::<u16, u16>(&s, d, |o, i| {
+                    }),
+                    (1, DiffOp::Merge) => map_rows::<u8, u8>(&s, d, |o, i| {
                         for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
-                            *o = (x as i32 + sign * y as i32 + bias).clamp(0, max) as u16;
+                            *o = (x as i16 + y as i16 - 128).clamp(0, 255) as u8;
                         }
-                    });
-                }
+                    }),
+                    // `move`: with `half` and `max` borrowed, the loop reloaded them from memory
+                    // for every sample and stayed scalar (0.28x R81 at 16 bits)
+                    (_, DiffOp::Make) => map_rows::<u16, u16>(&s, d, move |o, i| {
+                        for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
+                            *o = (x as i32 - y as i32 + half).clamp(0, max) as u16;
+                        }
+                    }),
+                    (_, DiffOp::Merge) => map_rows::<u16, u16>(&s, d, move |o, i| {
+                        for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
+                            *o = (x as i32 + y as i32 - half).clamp(0, max) as u16;
+                        }
+                    }),
+                });
             }
         }
         Ok(Arc::new(dst))
