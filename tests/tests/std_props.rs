@@ -93,6 +93,9 @@ each_case! { check_error;
 
 // ---- PlaneStats -------------------------------------------------------------------------------------
 
+/// Noise (a quarter to three quarters) with every sample at or below 0.6 scaled by 2^-40.
+const ROUNDING: &str = "std.Expr:@clips:expr='x 0.6 > x x 2 -40 pow * ?";
+
 each_case! { check;
     planestats_yuv420p8 => video("YUV420P8", "std.PlaneStats:@clipa");
     planestats_chroma => video("YUV420P8", "std.PlaneStats:@clipa:plane=1");
@@ -104,6 +107,16 @@ each_case! { check;
     planestats_diff_8 => video("Gray8", &format!("{},std.PlaneStats:@:clipa=$0:clipb=$1", noise(GRAY8, 320, 240, 10)));
     planestats_diff_16 => video("Gray16", &format!("{},std.PlaneStats:@:clipa=$0:clipb=$1:prop='X", noise(GRAY16, 320, 240, 10)));
     planestats_diff_10 => video("YUV420P10", &format!("{},std.PlaneStats:@:clipa=$0:clipb=$1:plane=1", noise(YUV420P10, 320, 240, 10)));
+    // float sums that round (large samples among ones 2^40 times smaller), widths of each
+    // remainder mod 4: R81 adds in four double accumulators over the plane, sample x of a row
+    // going to accumulator x % 4 (its AVX2 and Zen 4 code; the portable one differs)
+    planestats_float_rounding => video_sized("GrayS", 1921, 3, 2, &format!("{ROUNDING},std.PlaneStats:@clipa"));
+    planestats_float_rounding_65 => video_sized("GrayS", 65, 4, 2, &format!("{ROUNDING},std.PlaneStats:@clipa"));
+    planestats_float_rounding_66 => video_sized("GrayS", 66, 4, 2, &format!("{ROUNDING},std.PlaneStats:@clipa"));
+    planestats_float_rounding_67 => video_sized("GrayS", 67, 4, 2, &format!("{ROUNDING},std.PlaneStats:@clipa"));
+    planestats_float_rounding_64 => video_sized("GrayS", 64, 5, 2, &format!("{ROUNDING},std.PlaneStats:@clipa"));
+    planestats_half_rounding => video_sized("YUV444PH", 131, 3, 2, &format!("{ROUNDING},std.PlaneStats:@clipa:plane=1"));
+    planestats_diff_float_rounding => video_sized("GrayS", 131, 3, 2, &format!("{ROUNDING},std.Expr:@clips:expr='x 0.9 * 2 -40 pow +,std.PlaneStats:@:clipa=$1:clipb=$0"));
     planestats_diff_float => video_sized("GrayS", 640, 480, 6, &format!("{},std.PlaneStats:@:clipa=$0:clipb=$1", noise(GRAYS, 640, 480, 6)));
     planestats_diff_half => video("YUV444PH", &format!("{},std.PlaneStats:@:clipa=$0:clipb=$1:plane=2", noise(YUV444PH, 320, 240, 3)));
     planestats_diff_short_b => video("RGB24", &format!("{},std.PlaneStats:@:clipa=$0:clipb=$1", noise(RGB24, 320, 240, 3)));

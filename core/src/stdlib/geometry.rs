@@ -494,10 +494,11 @@ fn reverse_row<T: Copy>(dst: &mut [T], src: &[T]) {
     #[cfg(target_arch = "x86_64")]
     {
         let e = std::mem::size_of::<T>();
+        assert_eq!(dst.len(), src.len());
         if matches!(e, 1 | 2 | 4 | 8) && std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: AVX2 was detected; the slices are views of `T`, plain data of `e` bytes.
             unsafe {
-                let n = dst.len() * e;
+                let n = std::mem::size_of_val(dst);
                 let d = std::slice::from_raw_parts_mut(dst.as_mut_ptr().cast::<u8>(), n);
                 let s = std::slice::from_raw_parts(src.as_ptr().cast::<u8>(), n);
                 return reverse_bytes_avx2(d, s, e);

@@ -5,6 +5,8 @@ use std::sync::Arc;
 
 use vsvk_plugin_api::abi::*;
 
+mod stats;
+
 use super::util::{make_node, set_clip, video_info, Args, FnFilter};
 use crate::core::Core;
 use crate::format;
@@ -316,46 +318,11 @@ fn compute_stats(a: &Frame, b: Option<&Frame>, plane: usize) -> Stats {
     let (w, h) = (pl.width as usize, pl.height as usize);
     let count = (w * h) as f64;
     if fmt.sampleType == stFloat {
-        let (mut ra, mut rb) = (Vec::with_capacity(w), Vec::with_capacity(w));
-        let (mut mn, mut mx) = (f32::INFINITY, f32::NEG_INFINITY);
-        let (mut sum, mut diff) = (0.0f64, 0.0f64);
-        for y in 0..h {
-            row_f32(a, plane, y, &mut ra);
-            let mut rs = 0.0f64;
-            for &v in &ra {
-                mn = mn.min(v);
-                mx = mx.max(v);
-                rs += v as f64;
-            }
-            sum += rs;
-            if let Some(b) = b {
-                row_f32(b, plane, y, &mut rb);
-                let mut rd = 0.0f64;
-                for (&x, &z) in ra.iter().zip(&rb) {
-                    rd += (x - z).abs() as f64;
-                }
-                diff += rd;
-            }
-        }
+        let half = fmt.bytesPerSample == 2;
+        let (mn, mx, sum, diff) = stats::float_stats(h, |y, buf| if half { row_f32(a, plane, y, buf); None } else { Some(super::util::row::<f32>(a, plane, y)) }, b.map(|b| move |y, buf: &mut Vec<f32>| if half { row_f32(b, plane, y, buf); None } else { Some(super::util::row::<f32>(b, plane, y)) }));
         Stats { min: mn as f64, max: mx as f64, average: sum / count, diff: b.map(|_| diff / count), float: true }
     } else {
-        let (mut ra, mut rb) = (Vec::with_capacity(w), Vec::with_capacity(w));
-        let (mut mn, mut mx) = (u32::MAX, 0u32);
-        let (mut sum, mut diff) = (0u64, 0u64);
-        for y in 0..h {
-            row_u32(a, plane, y, &mut ra);
-            for &v in &ra {
-                mn = mn.min(v);
-                mx = mx.max(v);
-                sum += v as u64;
-            }
-            if let Some(b) = b {
-                row_u32(b, plane, y, &mut rb);
-                for (&x, &z) in ra.iter().zip(&rb) {
-                    diff += x.abs_diff(z) as u64;
-                }
-            }
-        }
+        let (mn, mx, sum, diff) = if fmt.bytesPerSample == 1 { stats::int_stats::<u8>(a, b, plane, h) } else { stats::int_stats::<u16>(a, b, plane, h) };
         let scale = count * ((1u64 << fmt.bitsPerSample) - 1) as f64;
         Stats { min: mn as f64, max: mx as f64, average: sum as f64 / scale, diff: b.map(|_| diff as f64 / scale), float: false }
     }

@@ -114,6 +114,33 @@ if [ "${PROFILE_SET:-gpu}" = window ]; then
   done
   exit 0
 fi
+if [ "${PROFILE_SET:-gpu}" = sweep ]; then
+  # Every std pointwise, neighbourhood and geometry filter on both cores, 8-bit, 16-bit and float
+  # 1080p, at one thread (the loops themselves) and at 16 (the whole machine); SWEEP_THREADS and
+  # SWEEP_FORMATS narrow it.
+  for f in ${SWEEP_FORMATS:-YUV420P8 YUV420P16 YUV444PS}; do
+    for ch in "std.Invert" "std.InvertMask" "std.Limiter" "std.Binarize" "std.BinarizeMask" "std.Levels:gamma=1.2" \
+              "std.Merge:@:clipa=\$1:clipb=\$1:weight=0.3" "std.MaskedMerge:@:clipa=\$1:clipb=\$1:mask=\$1" \
+              "std.MakeDiff:@:clipa=\$1:clipb=\$1" "std.MergeDiff:@:clipa=\$1:clipb=\$1" "std.MakeFullDiff:@:clipa=\$1:clipb=\$1" \
+              "std.Expr:@clips:expr='x 3 * 2 /" \
+              "std.Expr:@:clips=\$1:clips=\$1:expr='x y + 2 /" \
+              "std.Convolution:matrix=1.0:matrix=2.0:matrix=1.0:matrix=2.0:matrix=4.0:matrix=2.0:matrix=1.0:matrix=2.0:matrix=1.0" \
+              "std.Convolution:matrix=1.0:matrix=1.0:matrix=1.0:matrix=1.0:matrix=1.0:mode='h" "std.Median" "std.Minimum" "std.Maximum" \
+              "std.Deflate" "std.Inflate" "std.Prewitt" "std.Sobel" "std.BoxBlur:hradius=2:vradius=2" "std.Transpose" \
+              "std.FlipVertical" "std.FlipHorizontal" "std.Turn180" "std.PlaneStats:@:clipa=\$1" \
+              "std.AverageFrames:@clips:weights=1.0:weights=1.0:weights=1.0" "std.Crop:left=2:right=2" "std.AddBorders:left=2:right=2"; do
+      for t in ${SWEEP_THREADS:-1 16}; do
+        n=300; [ $t -gt 1 ] && n=1500
+        a=$("$D" "$CORE_OURS" --plugin "$N" --no-hash --threads $t --warmup 10 --width 1920 --height 1080 --format $f --frames 1 "std.Loop:times=$n,$ch" 2>&1 | tail -1)
+        b=$("$D" "$CORE_REF" --plugin "$N" --no-hash --threads $t --warmup 10 --width 1920 --height 1080 --format $f --frames 1 "std.Loop:times=$n,$ch" 2>&1 | tail -1)
+        a=${a##*fps=} b=${b##*fps=}
+        r=$(python3 -c "print(f'{float(\"$a\")/float(\"$b\"):.2f}')" 2>/dev/null || echo "?")
+        printf 'sweep threads=%-2s %-9s %-62s ours %9s R81 %9s ratio %s\n' $t $f "${ch:0:62}" "$a" "$b" "$r"
+      done
+    done
+  done
+  exit 0
+fi
 if [ "${PROFILE_SET:-gpu}" = avgf ]; then
   # Temporal filters at all threads (AverageFrames on float was 0.73x R81 in the fourth session):
   # our core before the scheduler change (OLD: where the kit has it; every waiter of a finished
