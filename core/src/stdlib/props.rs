@@ -318,8 +318,7 @@ fn compute_stats(a: &Frame, b: Option<&Frame>, plane: usize) -> Stats {
     let (w, h) = (pl.width as usize, pl.height as usize);
     let count = (w * h) as f64;
     if fmt.sampleType == stFloat {
-        let half = fmt.bytesPerSample == 2;
-        let (mn, mx, sum, diff) = stats::float_stats(h, |y, buf| if half { row_f32(a, plane, y, buf); None } else { Some(super::util::row::<f32>(a, plane, y)) }, b.map(|b| move |y, buf: &mut Vec<f32>| if half { row_f32(b, plane, y, buf); None } else { Some(super::util::row::<f32>(b, plane, y)) }));
+        let (mn, mx, sum, diff) = stats::float_stats(a, b, plane, h);
         Stats { min: mn as f64, max: mx as f64, average: sum / count, diff: b.map(|_| diff / count), float: true }
     } else {
         let (mn, mx, sum, diff) = if fmt.bytesPerSample == 1 { stats::int_stats::<u8>(a, b, plane, h) } else { stats::int_stats::<u16>(a, b, plane, h) };

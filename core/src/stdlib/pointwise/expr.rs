@@ -204,7 +204,7 @@ impl Program {
                 }
             };
             with_fast_math(|| run_block(self, &mut regs, &load, n));
-            store_u8(&regs[self.result as usize][..n], &mut table[x0..x0 + n], 255.0);
+            store_int(&regs[self.result as usize][..n], &mut table[x0..x0 + n], 255.0);
         }
         table
     }
@@ -377,8 +377,8 @@ fn run_plane(
             run_block(prog, &mut regs, &load, n);
             let res = &regs[prog.result as usize];
             match (ofmt.sampleType, ofmt.bytesPerSample) {
-                (stInteger, 1) => store_u8(&res[..n], &mut dst.row::<u8>(y)[x0..x0 + n], max),
-                (stInteger, _) => store_u16(&res[..n], &mut dst.row::<u16>(y)[x0..x0 + n], max),
+                (stInteger, 1) => store_int(&res[..n], &mut dst.row::<u8>(y)[x0..x0 + n], max),
+                (stInteger, _) => store_int(&res[..n], &mut dst.row::<u16>(y)[x0..x0 + n], max),
                 (_, 2) => f32_to_half_row(&res[..n], &mut dst.row::<u16>(y)[x0..x0 + n]),
                 _ if n == BLOCK => {
                     let o: &mut [f32; BLOCK] = (&mut dst.row::<f32>(y)[x0..x0 + BLOCK]).try_into().expect("a whole block");
@@ -391,35 +391,50 @@ fn run_plane(
     }
 }
 
-/// `to_int` of each value into 8-bit samples.
+/// An integer output sample: how `to_int`'s result narrows, and the AVX2 kernel that does whole
+/// vectors of it (returning how many values it did).
+trait StoreInt: Copy {
+    fn narrow(v: i32) -> Self;
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn store_avx2(res: *const f32, out: *mut Self, max: f32, n: usize) -> usize;
+}
+
+impl StoreInt for u8 {
+    fn narrow(v: i32) -> u8 {
+        v as u8
+    }
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn store_avx2(res: *const f32, out: *mut u8, max: f32, n: usize) -> usize {
+        store_u8_avx2(res, out, max, n)
+    }
+}
+
+impl StoreInt for u16 {
+    fn narrow(v: i32) -> u16 {
+        v as u16
+    }
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn store_avx2(res: *const f32, out: *mut u16, max: f32, n: usize) -> usize {
+        store_u16_avx2(res, out, max, n)
+    }
+}
+
+/// `out[i] = to_int(res[i], max)`, in vectors where the CPU has AVX2.
 #[inline(always)]
-fn store_u8(res: &[f32], out: &mut [u8], max: f32) {
+fn store_int<T: StoreInt>(res: &[f32], out: &mut [T], max: f32) {
     let n = res.len().min(out.len());
     let mut done = 0;
     #[cfg(target_arch = "x86_64")]
     if super::merge::has_avx2_fma() {
         // SAFETY: AVX2 was detected at run time; both slices hold at least n values.
-        done = unsafe { store_u8_avx2(res.as_ptr(), out.as_mut_ptr(), max, n) };
+        done = unsafe { T::store_avx2(res.as_ptr(), out.as_mut_ptr(), max, n) };
     }
     for (o, &v) in out[done..n].iter_mut().zip(&res[done..n]) {
-        *o = to_int(v, max) as u8;
+        *o = T::narrow(to_int(v, max));
     }
 }
 
-fn store_u16(res: &[f32], out: &mut [u16], max: f32) {
-    let n = res.len().min(out.len());
-    let mut done = 0;
-    #[cfg(target_arch = "x86_64")]
-    if super::merge::has_avx2_fma() {
-        // SAFETY: AVX2 was detected at run time; both slices hold at least n values.
-        done = unsafe { store_u16_avx2(res.as_ptr(), out.as_mut_ptr(), max, n) };
-    }
-    for (o, &v) in out[done..n].iter_mut().zip(&res[done..n]) {
-        *o = to_int(v, max) as u16;
-    }
-}
-
-/// `store_u16` 16 values at a time, as `store_u8_avx2` (the compiler's narrowing was a quarter
+/// `store_int` for u16, 16 values at a time, as `store_u8_avx2` (the compiler's narrowing was a quarter
 /// of a two-clip 16-bit Expr's time). Returns the values done, a multiple of 16.
 ///
 /// # Safety
@@ -447,7 +462,7 @@ unsafe fn store_u16_avx2(res: *const f32, out: *mut u16, max: f32, n: usize) -> 
     x
 }
 
-/// `store_u8` 32 values at a time (the compiler's code for `to_int` spends most of its time
+/// `store_int` for u8, 32 values at a time (the compiler's code for `to_int` spends most of its time
 /// narrowing 32-bit lanes one by one). Returns the values done, a multiple of 32.
 ///
 /// # Safety

@@ -166,8 +166,7 @@ unsafe fn plane_u16_avx2(a: &Frame, b: Option<&Frame>, plane: usize, h: usize) -
     (mn, mx, sum, diff)
 }
 
-/// (min, max, sum, sum of |a - b|) of a float plane of `h` rows; `row(y, buf)` gives row `y`
-/// (or fills `buf` with it and gives None, for half precision).
+/// (min, max, sum, sum of |a - b|) of a float plane (single or half precision) of `h` rows.
 ///
 /// The sums are R81's to the bit: four double accumulators over the whole plane, sample `x` of a
 /// row (from its start) going to accumulator `x % 4`, added up as (0 + 2) + (1 + 3) at the end.
@@ -175,28 +174,20 @@ unsafe fn plane_u16_avx2(a: &Frame, b: Option<&Frame>, plane: usize, h: usize) -
 /// remainder mod 4): its AVX2 code does exactly this, its portable code (std.SetMaxCPU none)
 /// adds the samples one by one over the plane, which the same data tells apart. One accumulator
 /// per row, as before, matched neither and was a fifth of R81's speed.
-pub(super) fn float_stats<'a, A, B>(h: usize, a: A, b: Option<B>) -> (f32, f32, f64, f64)
-where
-    A: Fn(usize, &mut Vec<f32>) -> Option<&'a [f32]>,
-    B: Fn(usize, &mut Vec<f32>) -> Option<&'a [f32]>,
-{
+pub(super) fn float_stats(a: &Frame, b: Option<&Frame>, plane: usize, h: usize) -> (f32, f32, f64, f64) {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: AVX2 was detected at run time.
-            return unsafe { float_stats_avx2(h, a, b) };
+            return unsafe { float_stats_avx2(a, b, plane, h) };
         }
     }
-    float_stats_body(h, a, b)
+    float_stats_body(a, b, plane, h)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn float_stats_avx2<'a, A, B>(h: usize, a: A, b: Option<B>) -> (f32, f32, f64, f64)
-where
-    A: Fn(usize, &mut Vec<f32>) -> Option<&'a [f32]>,
-    B: Fn(usize, &mut Vec<f32>) -> Option<&'a [f32]>,
-{
+unsafe fn float_stats_avx2(a: &Frame, b: Option<&Frame>, plane: usize, h: usize) -> (f32, f32, f64, f64) {
     use std::arch::x86_64::*;
     let (mut ba, mut bb) = (Vec::new(), Vec::new());
     // min_ps(v, m) is `v < m ? v : m`: NaN samples are skipped, as f32::min does
@@ -207,17 +198,8 @@ where
     // accumulator must stay in R81's order: they round)
     let add4 = |acc: __m256d, v: __m128| _mm256_add_pd(acc, _mm256_cvtps_pd(v));
     for y in 0..h {
-        let ra: &[f32] = match a(y, &mut ba) {
-            Some(r) => r,
-            None => &ba,
-        };
-        let rb: Option<&[f32]> = match &b {
-            Some(b) => Some(match b(y, &mut bb) {
-                Some(r) => r,
-                None => &bb,
-            }),
-            None => None,
-        };
+        let ra = float_row(a, plane, y, &mut ba);
+        let rb = b.map(|b| float_row(b, plane, y, &mut bb));
         let w = ra.len();
         let n8 = w / 8 * 8;
         let pa = ra.as_ptr();
@@ -265,22 +247,26 @@ where
     (min, max, (s[0] + s[2]) + (s[1] + s[3]), (d[0] + d[2]) + (d[1] + d[3]))
 }
 
+/// Row `y` of a float plane as f32: the frame's own samples, or half precision ones widened
+/// into `buf`.
+fn float_row<'a>(f: &'a Frame, plane: usize, y: usize, buf: &'a mut Vec<f32>) -> &'a [f32] {
+    if f.video_format().expect("video frame").bytesPerSample == 2 {
+        super::row_f32(f, plane, y, buf);
+        buf
+    } else {
+        row::<f32>(f, plane, y)
+    }
+}
+
 /// The portable version of the AVX2 kernel, the same sums in the same order.
-fn float_stats_body<'a, A, B>(h: usize, a: A, b: Option<B>) -> (f32, f32, f64, f64)
-where
-    A: Fn(usize, &mut Vec<f32>) -> Option<&'a [f32]>,
-    B: Fn(usize, &mut Vec<f32>) -> Option<&'a [f32]>,
-{
+fn float_stats_body(a: &Frame, b: Option<&Frame>, plane: usize, h: usize) -> (f32, f32, f64, f64) {
     let (mut ba, mut bb) = (Vec::new(), Vec::new());
     let (mut sum, mut diff) = ([0.0f64; 4], [0.0f64; 4]);
     // eight running minima and maxima: `if v < m` is the vector min instruction's own rule, and
     // skips NaN samples as f32::min does
     let (mut mn, mut mx) = ([f32::INFINITY; 8], [f32::NEG_INFINITY; 8]);
     for y in 0..h {
-        let ra: &[f32] = match a(y, &mut ba) {
-            Some(r) => r,
-            None => &ba,
-        };
+        let ra = float_row(a, plane, y, &mut ba);
         let mut c8 = ra.chunks_exact(8);
         for c in &mut c8 {
             for j in 0..8 {
@@ -301,11 +287,8 @@ where
         for (j, &v) in c4.remainder().iter().enumerate() {
             sum[j] += v as f64;
         }
-        if let Some(b) = &b {
-            let rb: &[f32] = match b(y, &mut bb) {
-                Some(r) => r,
-                None => &bb,
-            };
+        if let Some(b) = b {
+            let rb = float_row(b, plane, y, &mut bb);
             let mut ca = ra.chunks_exact(4);
             let mut cb = rb.chunks_exact(4);
             for (x, z) in (&mut ca).zip(&mut cb) {
