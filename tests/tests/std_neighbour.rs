@@ -305,6 +305,17 @@ cases! {
             check_both("YUV420PH", 334, 98, &conv(&m, ":mode='hv"));
         }
     };
+    // the SIMD horizontal kernels of 3 to 9 taps read the interior in place and copy only the edge
+    // columns: planes about as wide as the kernel, where the edges meet or the interior is short
+    convolution_h_narrow => {
+        for n in [3usize, 5, 7, 9] {
+            let m = coefficients(n, 7 + n as u64, -5.0, 9.0);
+            for w in [n.max(4), n + 2, 2 * n - 1, 2 * n + 3] {
+                check_both("GrayS", w as u32, 5, &conv(&m, ":mode='h:saturate=0"));
+                check_both("GrayS", w as u32, 5, &conv(&m, ":mode='h:bias=0.5:divisor=3.0"));
+            }
+        }
+    };
     small_planes => {
         // 4x4 is the smallest R81 takes; kernels wider than the plane mirror more than once
         check("Gray8", 4, 4, &conv(&coefficients(121, 3, 1.0, 9.0), ":divisor=1000.0"));

@@ -1140,57 +1140,32 @@ fn even_odd<const K: usize, const SQ3: bool>(job: &Job, list: &[(&[f32], f32)], 
     let n = out.len();
     let p = tap_ptrs::<f32, K>(list, n);
     let (rdiv, bias) = (job.rdiv, job.bias);
-    let (mut eb, mut ob) = ([0f32; CHUNK], [0f32; CHUNK]);
-    for (base, len) in chunks(n) {
-        let (e, o) = (&mut eb[..len], &mut ob[..len]);
-        if K <= 10 {
-            // one pass: both chains per sample in registers (see `taps_by4`)
-            for x in 0..len {
+    // few enough taps for both chains to stay in registers: one pass, every tap per sample,
+    // vectorised across samples, finished and stored straight away (two passes through chunk
+    // buffers were a third of a horizontal kernel's time)
+    const { assert!(K <= 10, "R81's two-chain kernels take at most ten taps") };
+    macro_rules! one_pass {
+        ($sat:literal) => {
+            for (x, d) in out.iter_mut().enumerate() {
                 let (mut ev, mut od) = (0f32, 0f32);
                 for k in 0..K {
-                    // SAFETY: every tap slice holds at least n >= base + len samples (tap_ptrs checked).
-                    let v = unsafe { *p[k].add(base + x) };
+                    // SAFETY: every tap slice holds at least n samples (tap_ptrs checked).
+                    let v = unsafe { *p[k].add(x) };
                     if k % 2 == 0 {
                         ev = m[k].mul_add(v, ev);
                     } else {
                         od = m[k].mul_add(v, od);
                     }
                 }
-                e[x] = ev;
-                o[x] = od;
+                let v = if SQ3 { (od + bias) + ev } else { (ev + od).mul_add(rdiv, bias) };
+                *d = if $sat { v } else { v.abs() };
             }
-        } else {
-            for k in 0..K {
-                let (s, mk) = (tap_at(&p, k, base, len), m[k]);
-                let acc = if k % 2 == 0 { &mut *e } else { &mut *o };
-                if k < 2 {
-                    for (a, &x) in acc.iter_mut().zip(s) {
-                        *a = mk.mul_add(x, 0.0);
-                    }
-                } else {
-                    for (a, &x) in acc.iter_mut().zip(s) {
-                        *a = mk.mul_add(x, *a);
-                    }
-                }
-            }
-        }
-        if K == 1 {
-            o.fill(0.0);
-        }
-        let dst = &mut out[base..base + len];
-        macro_rules! fin {
-            ($abs:literal) => {
-                for ((d, &ev), &od) in dst.iter_mut().zip(e.iter()).zip(o.iter()) {
-                    let v = if SQ3 { (od + bias) + ev } else { (ev + od).mul_add(rdiv, bias) };
-                    *d = if $abs { v.abs() } else { v };
-                }
-            };
-        }
-        if job.saturate {
-            fin!(false)
-        } else {
-            fin!(true)
-        }
+        };
+    }
+    if job.saturate {
+        one_pass!(true)
+    } else {
+        one_pass!(false)
     }
 }
 
@@ -1582,6 +1557,9 @@ fn float_1d(job: &Job, src: &impl RowSrc<f32>, dst: &mut impl RowDst<f32>, verti
         }
     };
     let all: Vec<Tap> = (0..n).map(tap).collect();
+    if !vertical && job.path == Path::Simd && matches!(n, 3 | 5 | 7 | 9) {
+        return float_h_simd(job, src, dst);
+    }
     let mut pad = if vertical { None } else { Some(PadRows::<f32>::new(w, h, r, 1)) };
     for y in 0..h {
         let out = dst.row(y);
@@ -1654,6 +1632,39 @@ fn float_1d(job: &Job, src: &impl RowSrc<f32>, dst: &mut impl RowDst<f32>, verti
             }
         }
         finish_fma(job, &acc, out);
+        dst.done(y);
+    }
+}
+
+/// R81's SIMD horizontal kernels of 3 to 9 taps. Every sample is computed alone (the same taps
+/// in the same order), so the interior reads the rows in place and only the `r` columns at each
+/// edge get their mirrored neighbours copied (a padded copy of every row was a fifth of the
+/// filter's time).
+#[inline(always)]
+fn float_h_simd(job: &Job, src: &impl RowSrc<f32>, dst: &mut impl RowDst<f32>) {
+    let (w, h) = (src.w(), src.h());
+    let (n, r) = (job.taps, job.taps / 2);
+    let (e, s) = (r.min(w), w.saturating_sub(r).max(r.min(w)));
+    let mut tmp = vec![0f32; 3 * r];
+    for y in 0..h {
+        let row = src.row(y);
+        let out = dst.row(y);
+        if s > e {
+            // output x = e + i reads row[x - r + k] = row[i + k] (e == r here)
+            let list: Vec<(&[f32], f32)> = (0..n).map(|k| (&row[k..], job.mf[k])).collect();
+            even_odd_fin(job, &list, &mut out[e..s]);
+        }
+        for cols in [0..e, s..w] {
+            if cols.is_empty() {
+                continue;
+            }
+            let t = &mut tmp[..cols.len() + 2 * r];
+            for (j, v) in t.iter_mut().enumerate() {
+                *v = row[sym((cols.start + j) as isize - r as isize, w)];
+            }
+            let list: Vec<(&[f32], f32)> = (0..n).map(|k| (&t[k..], job.mf[k])).collect();
+            even_odd_fin(job, &list, &mut out[cols]);
+        }
         dst.done(y);
     }
 }
