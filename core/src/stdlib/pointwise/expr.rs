@@ -321,6 +321,12 @@ fn run_plane(
             .collect();
         let mut x0 = 0;
         while x0 < w {
+            // a row's last piece is a whole block ending at the row's end, overlapping the one
+            // before (every sample is computed alone, so the overlap is written twice with the
+            // same values): partial blocks took the slow element-wise loads and stores
+            if w >= BLOCK && x0 + BLOCK > w {
+                x0 = w - BLOCK;
+            }
             let n = BLOCK.min(w - x0);
             let load = |c: u8, r: &mut [f32; BLOCK]| {
                 // SAFETY: each row holds `w` samples and x0 + n <= w.
