@@ -19,6 +19,8 @@ use crate::map::Map;
 use crate::node::{MediaInfo, Node};
 
 mod expr;
+#[cfg(target_arch = "x86_64")]
+mod expr_jit;
 mod lut;
 mod merge;
 mod table8;

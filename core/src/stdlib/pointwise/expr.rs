@@ -2,7 +2,9 @@
 //!
 //! Each plane's expression is parsed once into a graph of operations (identical subexpressions
 //! shared), simplified the way the reference simplifies it, and flattened into a short program of
-//! whole-block instructions that the per-row loop runs over blocks of samples.
+//! whole-block instructions that the per-row loop runs over blocks of samples. Where the CPU has
+//! AVX2, programs without transcendental operations are compiled to machine code instead
+//! (`expr_jit`), which computes the same values with them kept in registers.
 //!
 //! Semantics (all matched against the reference's plain C path): values are f32; the
 //! transcendental operations are the C library's single precision ones; comparisons and logic
@@ -70,7 +72,7 @@ fn optimize(dag: &mut Dag, root: u32) -> u32 {
 const BLOCK: usize = 128;
 
 #[derive(Clone, Copy, Debug)]
-enum Ins {
+pub(super) enum Ins {
     Load {
         dst: u16,
         clip: u8,
@@ -90,12 +92,12 @@ enum Ins {
 
 /// A compiled plane expression: instructions over registers of BLOCK samples.
 #[derive(Clone, Debug)]
-struct Program {
-    ins: Vec<Ins>,
+pub(super) struct Program {
+    pub(super) ins: Vec<Ins>,
     /// The constants, each in a register of its own: filled once per plane, not once per block.
-    consts: Vec<Ins>,
-    regs: usize,
-    result: u16,
+    pub(super) consts: Vec<Ins>,
+    pub(super) regs: usize,
+    pub(super) result: u16,
 }
 
 fn compile(dag: &Dag, root: u32) -> Program {
@@ -511,11 +513,67 @@ fn to_int(v: f32, max: f32) -> i32 {
 
 // ---- the filter ------------------------------------------------------------------------------------------------
 
+/// A plane program compiled to machine code (`expr_jit`), where the machine allows it.
+#[cfg(target_arch = "x86_64")]
+type Jit = super::expr_jit::Kernel;
+#[cfg(not(target_arch = "x86_64"))]
+enum Jit {}
+
+/// The compiled form of `prog` for these clips and output, unless the program or the CPU rules
+/// it out (or VSVK_EXPR_JIT=0, which keeps every plane on the interpreter, as the tests that
+/// compare the two paths do).
+fn compile_jit(prog: &Program, clips: &[VSVideoFormat], out: &VSVideoFormat) -> Option<Arc<Jit>> {
+    if std::env::var_os("VSVK_EXPR_JIT").is_some_and(|v| v == "0") {
+        return None;
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        use super::expr_jit::Sample;
+        let sample = |f: &VSVideoFormat| match (f.sampleType, f.bytesPerSample) {
+            (stInteger, 1) => Sample::U8,
+            (stInteger, _) => Sample::U16,
+            (_, 2) => Sample::Half,
+            _ => Sample::F32,
+        };
+        let inputs: Vec<Sample> = clips.iter().map(sample).collect();
+        // a program the compiler declines (transcendental operations, an old CPU) runs on the
+        // interpreter, which gives the same results
+        Jit::compile(prog, &inputs, sample(out), max_value(out) as f32).ok().map(Arc::new)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (prog, clips, out);
+        None
+    }
+}
+
+/// Runs a compiled program over one plane of at least 8 samples a row.
+fn run_plane_jit(jit: &Jit, srcs: &[(PlaneRef, VSVideoFormat)], dst: &mut PlaneMut) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let mut spill = jit.spill_area();
+        let mut rows = [std::ptr::null::<u8>(); 26];
+        for y in 0..dst.height {
+            for (r, (s, _)) in rows.iter_mut().zip(srcs) {
+                *r = s.row::<u8>(y).as_ptr();
+            }
+            let w = dst.width;
+            let out = dst.row::<u8>(y).as_mut_ptr();
+            // SAFETY: every clip's plane has the output plane's size (checked when the filter was
+            // made), so each row pointer has w samples of its clip's type, as the kernel was
+            // compiled for, and the output row w samples of the output's; w >= 8 (the caller's).
+            unsafe { jit.run_row(&rows[..srcs.len()], out, w, &mut spill) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    match *jit {}
+}
+
 /// What each output plane does.
 #[derive(Clone)]
 enum PlaneJob {
     Copy,
-    Run(Arc<Program>),
+    Run(Arc<Program>, Option<Arc<Jit>>),
     /// 8-bit output from one 8-bit input plane (or none): the program's 256 possible results,
     /// looked up (a vector permute where the CPU has one) instead of run per sample.
     Table { clip: usize, table: Arc<[u8; 256]> },
@@ -608,7 +666,8 @@ fn expr(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
         if is_u8(&ofmt) && clips.len() <= 1 && is_u8(&vis[clip].format) {
             jobs.push(PlaneJob::Table { clip, table: Arc::new(prog.table_u8()) });
         } else {
-            jobs.push(PlaneJob::Run(Arc::new(prog)));
+            let jit = compile_jit(&prog, &vis.iter().map(|v| v.format).collect::<Vec<_>>(), &ofmt);
+            jobs.push(PlaneJob::Run(Arc::new(prog), jit));
         }
     }
     let first_fmt = v0.format;
@@ -621,14 +680,14 @@ fn expr(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
         let process: [bool; 3] = std::array::from_fn(|p| !copy[p]);
         let mut dst = new_frame_like(core, &ofmt, f0, &process)?;
         for p in 0..np {
-            let prog = match &jobs[p] {
+            let (prog, jit) = match &jobs[p] {
                 PlaneJob::Copy => continue,
                 PlaneJob::Table { clip, table } => {
                     let s = [PlaneRef::new(&frames[*clip], p)];
                     map_rows::<u8, u8>(&s, PlaneMut::new(&mut dst, p), |o, i| table8::apply(table, i[0], o));
                     continue;
                 }
-                PlaneJob::Run(prog) => prog,
+                PlaneJob::Run(prog, jit) => (prog, jit),
             };
             let srcs: Vec<(PlaneRef, VSVideoFormat)> = frames
                 .iter()
@@ -636,7 +695,10 @@ fn expr(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
                 .map(|(f, fmt)| (PlaneRef::new(f, p), *fmt))
                 .collect();
             let mut d = PlaneMut::new(&mut dst, p);
-            with_fast_math(|| run_plane(prog, &srcs, &mut d, &ofmt));
+            match jit {
+                Some(jit) if d.width >= 8 => run_plane_jit(jit, &srcs, &mut d),
+                _ => with_fast_math(|| run_plane(prog, &srcs, &mut d, &ofmt)),
+            }
         }
         Ok(Arc::new(dst))
     })?;

@@ -1,0 +1,371 @@
+//! std.Expr programs compiled to AVX2 machine code, as R81 compiles its expressions.
+//!
+//! The block interpreter in `expr` stores every intermediate block to memory and reads it back
+//! for the next operation; compiled, a program keeps its values in vector registers, eight samples
+//! at a time, and the loads, the operations and the narrowing store run as one loop. Each
+//! operation is the instruction whose result is the interpreter's to the bit (the same IEEE
+//! operations, comparisons with the same NaN behaviour, the same clamping and rounding into
+//! integers), so the two paths give identical frames; programs with transcendental operations
+//! (which are the C library's functions, called per sample) stay with the interpreter.
+//!
+//! Layering: iced-x86 encodes the instructions, memmap2 provides the pages, which are written
+//! first and made executable (never both) before the kernel is used.
+use iced_x86::code_asm::*;
+use vsvk_expr::K;
+
+use super::expr::{Ins, Program};
+
+/// How a clip's samples, or the output's, are stored.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Sample {
+    U8,
+    U16,
+    Half,
+    F32,
+}
+
+impl Sample {
+    fn bytes(self) -> usize {
+        match self {
+            Sample::U8 => 1,
+            Sample::U16 | Sample::Half => 2,
+            Sample::F32 => 4,
+        }
+    }
+}
+
+/// Why a program is not compiled (it then runs on the interpreter).
+#[derive(Debug, thiserror::Error)]
+pub(super) enum JitError {
+    #[error("the CPU lacks AVX2, FMA or F16C")]
+    Cpu,
+    #[error("the program has an operation that calls the C library ({0:?})")]
+    Libm(K),
+    #[error("encoding failed: {0}")]
+    Encode(#[from] IcedError),
+    #[error("no executable memory: {0}")]
+    Memory(#[from] std::io::Error),
+}
+
+/// The generated function: `n` samples (a multiple of 8, at least 8) from the clips' rows at
+/// `srcs` into the row at `dst`, with the constant vectors at `consts` and room for the values
+/// that do not fit in registers at `spill`.
+type Entry = unsafe extern "sysv64" fn(srcs: *const *const u8, dst: *mut u8, n: usize, consts: *const [f32; 8], spill: *mut [f32; 8]);
+
+/// A compiled plane program.
+pub(super) struct Kernel {
+    /// Kept alive for `entry`, which points into it; mapped read and execute only.
+    _code: memmap2::Mmap,
+    entry: Entry,
+    consts: Vec<[f32; 8]>,
+    spills: usize,
+    inputs: Vec<Sample>,
+    out: Sample,
+}
+
+// Slots of the constant table before the program's own constants.
+const C_MAX: usize = 0;
+const C_ZERO: usize = 1;
+const C_ONE: usize = 2;
+const C_ABS: usize = 3;
+const C_SIGN: usize = 4;
+const C_PROGRAM: usize = 5;
+
+/// Vector registers given to the program's values; ymm12 to ymm15 are scratch.
+const REGS: usize = 12;
+
+// vcmpps predicates (ordered and quiet, as Rust's comparisons: false for a NaN; NGT_UQ is
+// `!(x > y)`, true for a NaN)
+const EQ_OQ: i32 = 0x00;
+const LT_OQ: i32 = 0x11;
+const LE_OQ: i32 = 0x12;
+const NGT_UQ: i32 = 0x1a;
+const GE_OQ: i32 = 0x1d;
+const GT_OQ: i32 = 0x1e;
+
+/// Where a program value lives during the loop.
+#[derive(Clone, Copy)]
+enum Loc {
+    Reg(AsmRegisterYmm),
+    Mem(AsmMemoryOperand),
+}
+
+const YMM: [AsmRegisterYmm; 16] = [ymm0, ymm1, ymm2, ymm3, ymm4, ymm5, ymm6, ymm7, ymm8, ymm9, ymm10, ymm11, ymm12, ymm13, ymm14, ymm15];
+
+/// Emits `$m(dst, src1, loc)` with the last operand a register or memory, as `loc` is.
+macro_rules! rm {
+    ($a:expr, $m:ident ($($x:expr),*; $loc:expr $(; $imm:expr)?)) => {
+        match $loc {
+            Loc::Reg(r) => $a.$m($($x,)* r $(, $imm)?),
+            Loc::Mem(m) => $a.$m($($x,)* m $(, $imm)?),
+        }
+    };
+}
+
+struct Gen {
+    a: CodeAssembler,
+    locs: Vec<Loc>,
+}
+
+impl Gen {
+    fn cst(i: usize) -> AsmMemoryOperand {
+        ymmword_ptr(rcx + (32 * i) as i32)
+    }
+
+    /// The value in a register: its own, or `scratch` loaded from memory.
+    fn reg(&mut self, v: u16, scratch: AsmRegisterYmm) -> Result<AsmRegisterYmm, IcedError> {
+        match self.locs[v as usize] {
+            Loc::Reg(r) => Ok(r),
+            Loc::Mem(m) => {
+                self.a.vmovups(scratch, m)?;
+                Ok(scratch)
+            }
+        }
+    }
+
+    /// The register a result is computed into, and where it then goes.
+    fn dst(&self, v: u16) -> AsmRegisterYmm {
+        match self.locs[v as usize] {
+            Loc::Reg(r) => r,
+            Loc::Mem(_) => ymm12,
+        }
+    }
+
+    fn put(&mut self, v: u16, r: AsmRegisterYmm) -> Result<(), IcedError> {
+        if let Loc::Mem(m) = self.locs[v as usize] {
+            self.a.vmovups(m, r)?;
+        }
+        Ok(())
+    }
+
+    fn load(&mut self, dst: u16, clip: u8, s: Sample) -> Result<(), IcedError> {
+        let d = self.dst(dst);
+        let a = &mut self.a;
+        a.mov(r11, qword_ptr(rdi + 8 * clip as i32))?;
+        match s {
+            Sample::U8 => {
+                a.vpmovzxbd(d, qword_ptr(r11 + rax))?;
+                a.vcvtdq2ps(d, d)?;
+            }
+            Sample::U16 => {
+                a.vpmovzxwd(d, xmmword_ptr(r11 + rax * 2))?;
+                a.vcvtdq2ps(d, d)?;
+            }
+            // exact, as the interpreter's F16C conversion
+            Sample::Half => a.vcvtph2ps(d, xmmword_ptr(r11 + rax * 2))?,
+            Sample::F32 => a.vmovups(d, ymmword_ptr(r11 + rax * 4))?,
+        }
+        self.put(dst, d)
+    }
+
+    /// `d = (x <pred> y) ? 1 : 0`.
+    fn compare(&mut self, d: AsmRegisterYmm, x: u16, y: u16, pred: i32) -> Result<(), IcedError> {
+        let rx = self.reg(x, ymm13)?;
+        let ly = self.locs[y as usize];
+        rm!(self.a, vcmpps(d, rx; ly; pred))?;
+        self.a.vandps(d, d, Self::cst(C_ONE))
+    }
+
+    /// `d = (x > 0) <op> (y > 0)` as 1 or 0, for And, Or and Xor.
+    fn logic(&mut self, k: K, d: AsmRegisterYmm, x: u16, y: u16) -> Result<(), IcedError> {
+        let rx = self.reg(x, ymm13)?;
+        self.a.vcmpps(ymm14, rx, Self::cst(C_ZERO), GT_OQ)?;
+        let ry = self.reg(y, ymm15)?;
+        self.a.vcmpps(d, ry, Self::cst(C_ZERO), GT_OQ)?;
+        match k {
+            K::And => self.a.vandps(d, d, ymm14)?,
+            K::Or => self.a.vorps(d, d, ymm14)?,
+            _ => self.a.vxorps(d, d, ymm14)?,
+        }
+        self.a.vandps(d, d, Self::cst(C_ONE))
+    }
+
+    fn op(&mut self, k: K, dst: u16, x: u16, y: u16, z: u16) -> Result<(), IcedError> {
+        let d = self.dst(dst);
+        let (lx, ly) = (self.locs[x as usize], self.locs[y as usize]);
+        match k {
+            K::Add | K::Sub | K::Mul | K::Div => {
+                let rx = self.reg(x, ymm13)?;
+                let a = &mut self.a;
+                match k {
+                    K::Add => rm!(a, vaddps(d, rx; ly))?,
+                    K::Sub => rm!(a, vsubps(d, rx; ly))?,
+                    K::Mul => rm!(a, vmulps(d, rx; ly))?,
+                    _ => rm!(a, vdivps(d, rx; ly))?,
+                }
+            }
+            // `if x < y { y } else { x }`: vmaxps(y, x) is `y > x ? y : x`, x for a NaN or equal values
+            K::Max => {
+                let ry = self.reg(y, ymm13)?;
+                rm!(self.a, vmaxps(d, ry; lx))?;
+            }
+            // `if y < x { y } else { x }`: vminps(y, x) is `y < x ? y : x`
+            K::Min => {
+                let ry = self.reg(y, ymm13)?;
+                rm!(self.a, vminps(d, ry; lx))?;
+            }
+            K::Gt => self.compare(d, x, y, GT_OQ)?,
+            K::Lt => self.compare(d, x, y, LT_OQ)?,
+            K::Eq => self.compare(d, x, y, EQ_OQ)?,
+            K::Ge => self.compare(d, x, y, GE_OQ)?,
+            K::Le => self.compare(d, x, y, LE_OQ)?,
+            K::And | K::Or | K::Xor => self.logic(k, d, x, y)?,
+            K::Not => {
+                let rx = self.reg(x, ymm13)?;
+                self.a.vcmpps(d, rx, Self::cst(C_ZERO), NGT_UQ)?;
+                self.a.vandps(d, d, Self::cst(C_ONE))?;
+            }
+            K::Abs => {
+                let rx = self.reg(x, ymm13)?;
+                self.a.vandps(d, rx, Self::cst(C_ABS))?;
+            }
+            K::Neg => {
+                let rx = self.reg(x, ymm13)?;
+                self.a.vxorps(d, rx, Self::cst(C_SIGN))?;
+            }
+            K::Sqrt => rm!(self.a, vsqrtps(d; lx))?,
+            // `if x > 0 { y } else { z }`: blendv takes its third operand where the mask is set
+            K::Tern => {
+                let rx = self.reg(x, ymm13)?;
+                self.a.vcmpps(ymm14, rx, Self::cst(C_ZERO), GT_OQ)?;
+                let rz = self.reg(z, ymm15)?;
+                rm!(self.a, vblendvps(d, rz; ly; ymm14))?;
+            }
+            // x * y + z rounded once; the destination is never an operand (the allocator's rule,
+            // and ymm12 is no value's register)
+            K::Fma => {
+                let rx = self.reg(x, ymm13)?;
+                let lz = self.locs[z as usize];
+                rm!(self.a, vmovups(d; lz))?;
+                rm!(self.a, vfmadd231ps(d, rx; ly))?;
+            }
+            K::Exp | K::Log | K::Sin | K::Cos | K::Pow | K::Load(_) | K::Const(_) => unreachable!("checked before"),
+        }
+        self.put(dst, d)
+    }
+
+    /// The interpreter's `to_int` and narrowing, or the float store.
+    fn store(&mut self, res: u16, out: Sample) -> Result<(), IcedError> {
+        match out {
+            Sample::F32 => {
+                let r = self.reg(res, ymm13)?;
+                self.a.vmovups(ymmword_ptr(rsi + rax * 4), r)?;
+            }
+            Sample::Half => {
+                let r = self.reg(res, ymm13)?;
+                self.a.vcvtps2ph(xmmword_ptr(rsi + rax * 2), r, 0)?;
+            }
+            Sample::U8 | Sample::U16 => {
+                let l = self.locs[res as usize];
+                let a = &mut self.a;
+                // min(max, v) keeps a NaN (vminps returns its second operand then), max(t, 0)
+                // turns it into 0; then half to even
+                a.vmovups(ymm13, Self::cst(C_MAX))?;
+                rm!(a, vminps(ymm13, ymm13; l))?;
+                a.vmaxps(ymm13, ymm13, Self::cst(C_ZERO))?;
+                a.vroundps(ymm13, ymm13, 8)?;
+                a.vcvttps2dq(ymm13, ymm13)?;
+                a.vextracti128(xmm14, ymm13, 1)?;
+                a.vpackusdw(xmm13, xmm13, xmm14)?;
+                if out == Sample::U8 {
+                    a.vpackuswb(xmm13, xmm13, xmm13)?;
+                    a.vmovq(qword_ptr(rsi + rax), xmm13)?;
+                } else {
+                    a.vmovdqu(xmmword_ptr(rsi + rax * 2), xmm13)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Kernel {
+    /// Compiles `prog` for clips stored as `inputs` and output stored as `out`, integer output
+    /// clamped to `max`.
+    pub(super) fn compile(prog: &Program, inputs: &[Sample], out: Sample, max: f32) -> Result<Kernel, JitError> {
+        if !(std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") && std::arch::is_x86_feature_detected!("f16c")) {
+            return Err(JitError::Cpu);
+        }
+        if let Some(&Ins::Op { k, .. }) = prog.ins.iter().find(|i| matches!(i, Ins::Op { k: K::Exp | K::Log | K::Sin | K::Cos | K::Pow, .. })) {
+            return Err(JitError::Libm(k));
+        }
+        let mut consts = vec![[max; 8], [0.0; 8], [1.0; 8], [f32::from_bits(0x7fff_ffff); 8], [-0.0; 8]];
+        let mut locs = vec![Loc::Reg(ymm0); prog.regs];
+        for c in &prog.consts {
+            if let Ins::Const { dst, v } = *c {
+                locs[dst as usize] = Loc::Mem(Gen::cst(consts.len()));
+                consts.push([v; 8]);
+            }
+        }
+        debug_assert_eq!(consts.len(), C_PROGRAM + prog.consts.len());
+        let is_const: Vec<bool> = (0..prog.regs).map(|v| prog.consts.iter().any(|c| matches!(*c, Ins::Const { dst, .. } if dst as usize == v))).collect();
+        let (mut given, mut spills) = (0, 0);
+        for v in 0..prog.regs {
+            if is_const[v] {
+                continue;
+            }
+            locs[v] = if given < REGS {
+                given += 1;
+                Loc::Reg(YMM[given - 1])
+            } else {
+                spills += 1;
+                Loc::Mem(ymmword_ptr(r8 + (32 * (spills - 1)) as i32))
+            };
+        }
+        let mut g = Gen { a: CodeAssembler::new(64)?, locs };
+        let mut top = g.a.create_label();
+        g.a.xor(eax, eax)?;
+        g.a.set_label(&mut top)?;
+        for ins in &prog.ins {
+            match *ins {
+                Ins::Load { dst, clip } => g.load(dst, clip, inputs[clip as usize])?,
+                Ins::Op { k, dst, a, b, c } => g.op(k, dst, a, b, c)?,
+                Ins::Const { .. } => unreachable!("constants are in the table"),
+            }
+        }
+        g.store(prog.result, out)?;
+        g.a.add(rax, 8)?;
+        g.a.cmp(rax, rdx)?;
+        g.a.jb(top)?;
+        g.a.vzeroupper()?;
+        g.a.ret()?;
+        let bytes = g.a.assemble(0)?;
+        let mut map = memmap2::MmapMut::map_anon(bytes.len())?;
+        map[..bytes.len()].copy_from_slice(&bytes);
+        let code = map.make_exec()?;
+        // SAFETY: the pages hold the function just assembled (position independent: its only
+        // branch is relative), which follows the System V calling convention and touches only
+        // caller-saved registers.
+        let entry: Entry = unsafe { std::mem::transmute::<*const u8, Entry>(code.as_ptr()) };
+        Ok(Kernel { _code: code, entry, consts, spills, inputs: inputs.to_vec(), out })
+    }
+
+    /// Room for the values that do not fit in registers, one per row call (each thread its own).
+    pub(super) fn spill_area(&self) -> Vec<[f32; 8]> {
+        vec![[0.0; 8]; self.spills.max(1)]
+    }
+
+    /// One row of `w >= 8` samples: whole vectors, then a last vector ending at the row's end
+    /// (overlapping the one before; each sample is computed alone, so it is written twice with
+    /// the same value).
+    ///
+    /// # Safety
+    /// `srcs[c]` points to `w` readable samples of clip c's type, `dst` to `w` writable samples
+    /// of the output's type, and `spill` came from `spill_area`.
+    pub(super) unsafe fn run_row(&self, srcs: &[*const u8], dst: *mut u8, w: usize, spill: &mut [[f32; 8]]) {
+        debug_assert!(w >= 8 && srcs.len() >= self.inputs.len() && spill.len() >= self.spills);
+        let body = w / 8 * 8;
+        // SAFETY: the caller's contract; the kernel reads and writes samples 0..body.
+        unsafe { (self.entry)(srcs.as_ptr(), dst, body, self.consts.as_ptr(), spill.as_mut_ptr()) };
+        if body < w {
+            let back = w - 8;
+            let mut tail = [std::ptr::null::<u8>(); 26];
+            for (c, (t, &s)) in tail.iter_mut().zip(srcs).enumerate().take(self.inputs.len()) {
+                // SAFETY: back + 8 = w samples are readable from s.
+                *t = unsafe { s.add(back * self.inputs[c].bytes()) };
+            }
+            // SAFETY: as above, for samples back..w.
+            unsafe { (self.entry)(tail.as_ptr(), dst.add(back * self.out.bytes()), 8, self.consts.as_ptr(), spill.as_mut_ptr()) };
+        }
+    }
+}
