@@ -258,13 +258,15 @@ impl Gen {
             Sample::U8 | Sample::U16 => {
                 let l = self.locs[res as usize];
                 let a = &mut self.a;
-                // min(max, v) keeps a NaN (vminps returns its second operand then), max(t, 0)
-                // turns it into 0; then half to even
+                // the interpreter's to_int: min(max, v) keeps a NaN (vminps returns its second
+                // operand then), which converts to i32::MIN; the conversion rounds half to even
+                // (MXCSR's mode, as the interpreter's rounding by adding 2^23); the unsigned
+                // saturation of the packs then clamps negative values and the NaN to 0 (the
+                // explicit max(t, 0) and separate rounding of the interpreter were a third of the
+                // store's latency)
                 a.vmovups(ymm13, Self::cst(C_MAX))?;
                 rm!(a, vminps(ymm13, ymm13; l))?;
-                a.vmaxps(ymm13, ymm13, Self::cst(C_ZERO))?;
-                a.vroundps(ymm13, ymm13, 8)?;
-                a.vcvttps2dq(ymm13, ymm13)?;
+                a.vcvtps2dq(ymm13, ymm13)?;
                 a.vextracti128(xmm14, ymm13, 1)?;
                 a.vpackusdw(xmm13, xmm13, xmm14)?;
                 if out == Sample::U8 {
