@@ -141,26 +141,40 @@ fn driver() -> &'static Path {
     }
 }
 
-/// The wrapped driver with VSVK_EXPR_JIT=0 set before it starts: our std.Expr then runs every
-/// plane on its block interpreter instead of compiling it to machine code (R81 does not read the
-/// variable), so both of our paths are held to R81's output.
-fn interpreter_driver() -> &'static Path {
-    static DRIVER: OnceLock<Result<std::path::PathBuf, String>> = OnceLock::new();
+/// The wrapped driver with an environment variable set before it starts (read by our core, not
+/// by R81), built once per name.
+fn driver_with_env(name: &'static str, var: &str, value: &str, cell: &'static OnceLock<Result<std::path::PathBuf, String>>) -> &'static Path {
     let text = WRAPPER.replace(
         "#define dlsym pw_dlsym",
-        "__attribute__((constructor)) static void vsvk_no_jit(void) { setenv(\"VSVK_EXPR_JIT\", \"0\", 1); }\n#define dlsym pw_dlsym",
+        &format!("__attribute__((constructor)) static void vsvk_env(void) {{ setenv(\"{var}\", \"{value}\", 1); }}\n#define dlsym pw_dlsym"),
     );
-    match DRIVER.get_or_init(|| compile_wrapped_driver("pwdriver_nojit", &text)) {
+    match cell.get_or_init(|| compile_wrapped_driver(name, &text)) {
         Ok(d) => d,
         Err(e) => panic!("cannot build the C programs: {e}"),
     }
 }
 
-/// `cases` against R81 as they are (compiled Expr programs) and again on our interpreter.
-fn check_both_expr_paths(cases: &[Case]) {
+/// VSVK_EXPR_JIT=0: our std.Expr runs every plane on its block interpreter instead of compiling it.
+fn interpreter_driver() -> &'static Path {
+    static DRIVER: OnceLock<Result<std::path::PathBuf, String>> = OnceLock::new();
+    driver_with_env("pwdriver_nojit", "VSVK_EXPR_JIT", "0", &DRIVER)
+}
+
+/// VSVK_NO_AVX512=1: compiled programs are AVX2 code only, as on a CPU without AVX-512.
+fn avx2_driver() -> &'static Path {
+    static DRIVER: OnceLock<Result<std::path::PathBuf, String>> = OnceLock::new();
+    driver_with_env("pwdriver_avx2", "VSVK_NO_AVX512", "1", &DRIVER)
+}
+
+/// `cases` against R81 as they are (Expr programs compiled, AVX-512 code where the CPU has it),
+/// again with AVX2 code only, and again on our interpreter: all three of our paths are held to
+/// R81's output.
+fn check_expr_paths(cases: &[Case]) {
     check_all(cases);
-    let interpreted: Vec<Case> = cases.iter().map(|c| c.clone().with_driver(interpreter_driver())).collect();
-    check_all(&interpreted);
+    for driver in [avx2_driver(), interpreter_driver()] {
+        let other: Vec<Case> = cases.iter().map(|c| c.clone().with_driver(driver)).collect();
+        check_all(&other);
+    }
 }
 
 /// The default picture: wider than one 64-sample block with a partial one at the end.
@@ -745,7 +759,7 @@ fn expr() {
     cases.push(video("GrayS", &format!("std.Expr:@:clips=$0:expr='x{}", " 0.5 * 0.25 +".repeat(2499))));
     cases.push(video("Gray8", &format!("std.Expr:@:clips=$0:expr='x{}", " abs".repeat(4999))));
     cases.push(sized("GrayS", 322, 241, 3, &format!("std.Expr:@:clips=$0:expr='{}", esc("x x * 0.5 +"))));
-    check_both_expr_paths(&cases);
+    check_expr_paths(&cases);
 }
 
 /// Compiled programs: rows that end in a partial vector (the last vector overlaps the one before),
@@ -776,7 +790,7 @@ fn expr_compiled_shapes() {
             }
         }
     }
-    check_both_expr_paths(&cases);
+    check_expr_paths(&cases);
 }
 
 #[test]

@@ -1,8 +1,10 @@
-//! std.Expr programs compiled to AVX2 machine code, as R81 compiles its expressions.
+//! std.Expr programs compiled to AVX2 and AVX-512 machine code, as R81 compiles its expressions.
 //!
 //! The block interpreter in `expr` stores every intermediate block to memory and reads it back
 //! for the next operation; compiled, a program keeps its values in vector registers, eight samples
-//! at a time, and the loads, the operations and the narrowing store run as one loop. Each
+//! at a time (sixteen where the CPU has AVX-512, which also halves the widening loads and
+//! narrowing stores, the shuffles that bound 8-bit programs), and the loads, the operations and
+//! the narrowing store run as one loop. Each
 //! operation is the instruction whose result is the interpreter's to the bit (the same IEEE
 //! operations, comparisons with the same NaN behaviour, the same clamping and rounding into
 //! integers), so the two paths give identical frames; programs with transcendental operations
@@ -47,17 +49,41 @@ pub(super) enum JitError {
     Memory(#[from] std::io::Error),
 }
 
-/// The generated function: `n` samples (a multiple of 8, at least 8) from the clips' rows at
-/// `srcs` into the row at `dst`, with the constant vectors at `consts` and room for the values
-/// that do not fit in registers at `spill`.
-type Entry = unsafe extern "sysv64" fn(srcs: *const *const u8, dst: *mut u8, n: usize, consts: *const [f32; 8], spill: *mut [f32; 8]);
+/// The generated function: `n` samples (a multiple of its vector width, at least one vector)
+/// from the clips' rows at `srcs` into the row at `dst`, with the constant vectors at `consts`
+/// and room for the values that do not fit in registers at `spill`.
+type Entry = unsafe extern "sysv64" fn(srcs: *const *const u8, dst: *mut u8, n: usize, consts: *const Lanes, spill: *mut Lanes);
 
-/// A compiled plane program.
-pub(super) struct Kernel {
+/// One constant or spilled value: 16 lanes (the AVX2 code uses the first 8).
+type Lanes = [f32; 16];
+
+/// A generated function and the pages it lives in.
+struct Code {
     /// Kept alive for `entry`, which points into it; mapped read and execute only.
-    _code: memmap2::Mmap,
+    _map: memmap2::Mmap,
     entry: Entry,
-    consts: Vec<[f32; 8]>,
+    lanes: usize,
+}
+
+impl Code {
+    fn new(mut a: CodeAssembler, lanes: usize) -> Result<Code, JitError> {
+        let bytes = a.assemble(0)?;
+        let mut map = memmap2::MmapMut::map_anon(bytes.len())?;
+        map[..bytes.len()].copy_from_slice(&bytes);
+        let map = map.make_exec()?;
+        // SAFETY: the pages hold the function just assembled (position independent: its only
+        // branch is relative), which follows the System V calling convention and touches only
+        // caller-saved registers.
+        let entry: Entry = unsafe { std::mem::transmute::<*const u8, Entry>(map.as_ptr()) };
+        Ok(Code { _map: map, entry, lanes })
+    }
+}
+
+/// A compiled plane program: the AVX2 function, and the AVX-512 one where the CPU has it.
+pub(super) struct Kernel {
+    narrow: Code,
+    wide: Option<Code>,
+    consts: Vec<Lanes>,
     spills: usize,
     inputs: Vec<Sample>,
     out: Sample,
@@ -71,8 +97,10 @@ const C_ABS: usize = 3;
 const C_SIGN: usize = 4;
 const C_PROGRAM: usize = 5;
 
-/// Vector registers given to the program's values; ymm12 to ymm15 are scratch.
+/// Vector registers given to the program's values: ymm12 to ymm15 are scratch in the AVX2 code,
+/// zmm28 to zmm31 in the AVX-512 code.
 const REGS: usize = 12;
+const REGS_512: usize = 28;
 
 // vcmpps predicates (ordered and quiet, as Rust's comparisons: false for a NaN; NGT_UQ is
 // `!(x > y)`, true for a NaN)
@@ -83,14 +111,18 @@ const NGT_UQ: i32 = 0x1a;
 const GE_OQ: i32 = 0x1d;
 const GT_OQ: i32 = 0x1e;
 
-/// Where a program value lives during the loop.
+/// Where a program value lives during the loop: a vector register of type R, or memory.
 #[derive(Clone, Copy)]
-enum Loc {
-    Reg(AsmRegisterYmm),
+enum Loc<R> {
+    Reg(R),
     Mem(AsmMemoryOperand),
 }
 
-const YMM: [AsmRegisterYmm; 16] = [ymm0, ymm1, ymm2, ymm3, ymm4, ymm5, ymm6, ymm7, ymm8, ymm9, ymm10, ymm11, ymm12, ymm13, ymm14, ymm15];
+const YMM: [AsmRegisterYmm; REGS] = [ymm0, ymm1, ymm2, ymm3, ymm4, ymm5, ymm6, ymm7, ymm8, ymm9, ymm10, ymm11];
+const ZMM: [AsmRegisterZmm; REGS_512] = [
+    zmm0, zmm1, zmm2, zmm3, zmm4, zmm5, zmm6, zmm7, zmm8, zmm9, zmm10, zmm11, zmm12, zmm13, zmm14, zmm15, zmm16, zmm17, zmm18, zmm19, zmm20, zmm21,
+    zmm22, zmm23, zmm24, zmm25, zmm26, zmm27,
+];
 
 /// Emits `$m(dst, src1, loc)` with the last operand a register or memory, as `loc` is.
 macro_rules! rm {
@@ -102,14 +134,15 @@ macro_rules! rm {
     };
 }
 
+/// The AVX2 code generator.
 struct Gen {
     a: CodeAssembler,
-    locs: Vec<Loc>,
+    locs: Vec<Loc<AsmRegisterYmm>>,
 }
 
 impl Gen {
     fn cst(i: usize) -> AsmMemoryOperand {
-        ymmword_ptr(rcx + (32 * i) as i32)
+        ymmword_ptr(rcx + (64 * i) as i32)
     }
 
     /// The value in a register: its own, or `scratch` loaded from memory.
@@ -281,6 +314,206 @@ impl Gen {
     }
 }
 
+/// The AVX-512 code generator: `Gen`'s operations on 16 lanes, comparisons through mask
+/// registers (k1, k2) instead of all-ones lanes.
+struct Gen512 {
+    a: CodeAssembler,
+    locs: Vec<Loc<AsmRegisterZmm>>,
+}
+
+impl Gen512 {
+    fn cst(i: usize) -> AsmMemoryOperand {
+        zmmword_ptr(rcx + (64 * i) as i32)
+    }
+
+    fn reg(&mut self, v: u16, scratch: AsmRegisterZmm) -> Result<AsmRegisterZmm, IcedError> {
+        match self.locs[v as usize] {
+            Loc::Reg(r) => Ok(r),
+            Loc::Mem(m) => {
+                self.a.vmovups(scratch, m)?;
+                Ok(scratch)
+            }
+        }
+    }
+
+    fn dst(&self, v: u16) -> AsmRegisterZmm {
+        match self.locs[v as usize] {
+            Loc::Reg(r) => r,
+            Loc::Mem(_) => zmm28,
+        }
+    }
+
+    fn put(&mut self, v: u16, r: AsmRegisterZmm) -> Result<(), IcedError> {
+        if let Loc::Mem(m) = self.locs[v as usize] {
+            self.a.vmovups(m, r)?;
+        }
+        Ok(())
+    }
+
+    fn load(&mut self, dst: u16, clip: u8, s: Sample) -> Result<(), IcedError> {
+        let d = self.dst(dst);
+        let a = &mut self.a;
+        a.mov(r11, qword_ptr(rdi + 8 * clip as i32))?;
+        match s {
+            Sample::U8 => {
+                a.vpmovzxbd(d, xmmword_ptr(r11 + rax))?;
+                a.vcvtdq2ps(d, d)?;
+            }
+            Sample::U16 => {
+                a.vpmovzxwd(d, ymmword_ptr(r11 + rax * 2))?;
+                a.vcvtdq2ps(d, d)?;
+            }
+            Sample::Half => a.vcvtph2ps(d, ymmword_ptr(r11 + rax * 2))?,
+            Sample::F32 => a.vmovups(d, zmmword_ptr(r11 + rax * 4))?,
+        }
+        self.put(dst, d)
+    }
+
+    /// `d` = 1 where k1 is set, 0 elsewhere.
+    fn ones_where_k1(&mut self, d: AsmRegisterZmm) -> Result<(), IcedError> {
+        // unaligned: the table is a Vec of f32 lanes
+        self.a.vmovups(d.k1().z(), Self::cst(C_ONE))
+    }
+
+    fn compare(&mut self, d: AsmRegisterZmm, x: u16, y: u16, pred: i32) -> Result<(), IcedError> {
+        let rx = self.reg(x, zmm29)?;
+        let ly = self.locs[y as usize];
+        rm!(self.a, vcmpps(k1, rx; ly; pred))?;
+        self.ones_where_k1(d)
+    }
+
+    fn logic(&mut self, k: K, d: AsmRegisterZmm, x: u16, y: u16) -> Result<(), IcedError> {
+        let rx = self.reg(x, zmm29)?;
+        self.a.vcmpps(k1, rx, Self::cst(C_ZERO), GT_OQ)?;
+        let ry = self.reg(y, zmm30)?;
+        self.a.vcmpps(k2, ry, Self::cst(C_ZERO), GT_OQ)?;
+        match k {
+            K::And => self.a.kandw(k1, k1, k2)?,
+            K::Or => self.a.korw(k1, k1, k2)?,
+            _ => self.a.kxorw(k1, k1, k2)?,
+        }
+        self.ones_where_k1(d)
+    }
+
+    fn op(&mut self, k: K, dst: u16, x: u16, y: u16, z: u16) -> Result<(), IcedError> {
+        let d = self.dst(dst);
+        let (lx, ly) = (self.locs[x as usize], self.locs[y as usize]);
+        match k {
+            K::Add | K::Sub | K::Mul | K::Div => {
+                let rx = self.reg(x, zmm29)?;
+                let a = &mut self.a;
+                match k {
+                    K::Add => rm!(a, vaddps(d, rx; ly))?,
+                    K::Sub => rm!(a, vsubps(d, rx; ly))?,
+                    K::Mul => rm!(a, vmulps(d, rx; ly))?,
+                    _ => rm!(a, vdivps(d, rx; ly))?,
+                }
+            }
+            // as in `Gen::op`: the operand order gives the interpreter's choice for a NaN or
+            // equal values
+            K::Max => {
+                let ry = self.reg(y, zmm29)?;
+                rm!(self.a, vmaxps(d, ry; lx))?;
+            }
+            K::Min => {
+                let ry = self.reg(y, zmm29)?;
+                rm!(self.a, vminps(d, ry; lx))?;
+            }
+            K::Gt => self.compare(d, x, y, GT_OQ)?,
+            K::Lt => self.compare(d, x, y, LT_OQ)?,
+            K::Eq => self.compare(d, x, y, EQ_OQ)?,
+            K::Ge => self.compare(d, x, y, GE_OQ)?,
+            K::Le => self.compare(d, x, y, LE_OQ)?,
+            K::And | K::Or | K::Xor => self.logic(k, d, x, y)?,
+            K::Not => {
+                let rx = self.reg(x, zmm29)?;
+                self.a.vcmpps(k1, rx, Self::cst(C_ZERO), NGT_UQ)?;
+                self.ones_where_k1(d)?;
+            }
+            K::Abs => {
+                let rx = self.reg(x, zmm29)?;
+                self.a.vandps(d, rx, Self::cst(C_ABS))?;
+            }
+            K::Neg => {
+                let rx = self.reg(x, zmm29)?;
+                self.a.vxorps(d, rx, Self::cst(C_SIGN))?;
+            }
+            K::Sqrt => rm!(self.a, vsqrtps(d; lx))?,
+            // blendm takes its second source where the mask is set
+            K::Tern => {
+                let rx = self.reg(x, zmm29)?;
+                self.a.vcmpps(k1, rx, Self::cst(C_ZERO), GT_OQ)?;
+                let rz = self.reg(z, zmm30)?;
+                rm!(self.a, vblendmps(d.k1(), rz; ly))?;
+            }
+            K::Fma => {
+                let rx = self.reg(x, zmm29)?;
+                let lz = self.locs[z as usize];
+                rm!(self.a, vmovups(d; lz))?;
+                rm!(self.a, vfmadd231ps(d, rx; ly))?;
+            }
+            K::Exp | K::Log | K::Sin | K::Cos | K::Pow | K::Load(_) | K::Const(_) => unreachable!("checked before"),
+        }
+        self.put(dst, d)
+    }
+
+    fn store(&mut self, res: u16, out: Sample) -> Result<(), IcedError> {
+        match out {
+            Sample::F32 => {
+                let r = self.reg(res, zmm29)?;
+                self.a.vmovups(zmmword_ptr(rsi + rax * 4), r)?;
+            }
+            Sample::Half => {
+                let r = self.reg(res, zmm29)?;
+                self.a.vcvtps2ph(ymmword_ptr(rsi + rax * 2), r, 0)?;
+            }
+            Sample::U8 | Sample::U16 => {
+                let l = self.locs[res as usize];
+                let a = &mut self.a;
+                // as `Gen::store`; the narrowing stores saturate as unsigned, so negative values
+                // and the NaN's i32::MIN are first clamped to 0 as signed integers
+                a.vmovups(zmm29, Self::cst(C_MAX))?;
+                rm!(a, vminps(zmm29, zmm29; l))?;
+                a.vcvtps2dq(zmm29, zmm29)?;
+                a.vpmaxsd(zmm29, zmm29, Self::cst(C_ZERO))?;
+                if out == Sample::U8 {
+                    a.vpmovusdb(xmmword_ptr(rsi + rax), zmm29)?;
+                } else {
+                    a.vpmovusdw(ymmword_ptr(rsi + rax * 2), zmm29)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Registers for the program's values (`regs` in order), memory slots for the rest; the
+/// constants stay in the table. Returns the places and the number of slots.
+fn allocate<R: Copy>(prog: &Program, regs: &[R], const_loc: impl Fn(usize) -> AsmMemoryOperand, slot_loc: impl Fn(usize) -> AsmMemoryOperand) -> (Vec<Loc<R>>, usize) {
+    let mut locs: Vec<Option<Loc<R>>> = vec![None; prog.regs];
+    for (i, c) in prog.consts.iter().enumerate() {
+        if let Ins::Const { dst, .. } = *c {
+            locs[dst as usize] = Some(Loc::Mem(const_loc(C_PROGRAM + i)));
+        }
+    }
+    let (mut given, mut slots) = (0, 0);
+    let locs = locs
+        .into_iter()
+        .map(|l| {
+            l.unwrap_or_else(|| {
+                if given < regs.len() {
+                    given += 1;
+                    Loc::Reg(regs[given - 1])
+                } else {
+                    slots += 1;
+                    Loc::Mem(slot_loc(slots - 1))
+                }
+            })
+        })
+        .collect();
+    (locs, slots)
+}
+
 impl Kernel {
     /// Compiles `prog` for clips stored as `inputs` and output stored as `out`, integer output
     /// clamped to `max`.
@@ -291,83 +524,79 @@ impl Kernel {
         if let Some(&Ins::Op { k, .. }) = prog.ins.iter().find(|i| matches!(i, Ins::Op { k: K::Exp | K::Log | K::Sin | K::Cos | K::Pow, .. })) {
             return Err(JitError::Libm(k));
         }
-        let mut consts = vec![[max; 8], [0.0; 8], [1.0; 8], [f32::from_bits(0x7fff_ffff); 8], [-0.0; 8]];
-        let mut locs = vec![Loc::Reg(ymm0); prog.regs];
+        let mut consts = vec![[max; 16], [0.0; 16], [1.0; 16], [f32::from_bits(0x7fff_ffff); 16], [-0.0; 16]];
         for c in &prog.consts {
-            if let Ins::Const { dst, v } = *c {
-                locs[dst as usize] = Loc::Mem(Gen::cst(consts.len()));
-                consts.push([v; 8]);
+            if let Ins::Const { v, .. } = *c {
+                consts.push([v; 16]);
             }
         }
         debug_assert_eq!(consts.len(), C_PROGRAM + prog.consts.len());
-        let is_const: Vec<bool> = (0..prog.regs).map(|v| prog.consts.iter().any(|c| matches!(*c, Ins::Const { dst, .. } if dst as usize == v))).collect();
-        let (mut given, mut spills) = (0, 0);
-        for v in 0..prog.regs {
-            if is_const[v] {
-                continue;
-            }
-            locs[v] = if given < REGS {
-                given += 1;
-                Loc::Reg(YMM[given - 1])
-            } else {
-                spills += 1;
-                Loc::Mem(ymmword_ptr(r8 + (32 * (spills - 1)) as i32))
-            };
+        // the loop: rax counts samples up to rdx
+        macro_rules! body {
+            ($g:ident, $lanes:expr) => {{
+                let mut top = $g.a.create_label();
+                $g.a.xor(eax, eax)?;
+                $g.a.set_label(&mut top)?;
+                for ins in &prog.ins {
+                    match *ins {
+                        Ins::Load { dst, clip } => $g.load(dst, clip, inputs[clip as usize])?,
+                        Ins::Op { k, dst, a, b, c } => $g.op(k, dst, a, b, c)?,
+                        Ins::Const { .. } => unreachable!("constants are in the table"),
+                    }
+                }
+                $g.store(prog.result, out)?;
+                $g.a.add(rax, $lanes)?;
+                $g.a.cmp(rax, rdx)?;
+                $g.a.jb(top)?;
+                $g.a.vzeroupper()?;
+                $g.a.ret()?;
+                Code::new($g.a, $lanes as usize)?
+            }};
         }
+        let (locs, spills) = allocate(prog, &YMM, Gen::cst, |k| ymmword_ptr(r8 + (64 * k) as i32));
         let mut g = Gen { a: CodeAssembler::new(64)?, locs };
-        let mut top = g.a.create_label();
-        g.a.xor(eax, eax)?;
-        g.a.set_label(&mut top)?;
-        for ins in &prog.ins {
-            match *ins {
-                Ins::Load { dst, clip } => g.load(dst, clip, inputs[clip as usize])?,
-                Ins::Op { k, dst, a, b, c } => g.op(k, dst, a, b, c)?,
-                Ins::Const { .. } => unreachable!("constants are in the table"),
-            }
+        let narrow = body!(g, 8);
+        let (mut wide, mut wide_spills) = (None, 0);
+        if crate::stdlib::neighbour::plane::has_avx512() && std::arch::is_x86_feature_detected!("avx512dq") {
+            let (locs, spills) = allocate(prog, &ZMM, Gen512::cst, |k| zmmword_ptr(r8 + (64 * k) as i32));
+            let mut g = Gen512 { a: CodeAssembler::new(64)?, locs };
+            wide = Some(body!(g, 16));
+            wide_spills = spills;
         }
-        g.store(prog.result, out)?;
-        g.a.add(rax, 8)?;
-        g.a.cmp(rax, rdx)?;
-        g.a.jb(top)?;
-        g.a.vzeroupper()?;
-        g.a.ret()?;
-        let bytes = g.a.assemble(0)?;
-        let mut map = memmap2::MmapMut::map_anon(bytes.len())?;
-        map[..bytes.len()].copy_from_slice(&bytes);
-        let code = map.make_exec()?;
-        // SAFETY: the pages hold the function just assembled (position independent: its only
-        // branch is relative), which follows the System V calling convention and touches only
-        // caller-saved registers.
-        let entry: Entry = unsafe { std::mem::transmute::<*const u8, Entry>(code.as_ptr()) };
-        Ok(Kernel { _code: code, entry, consts, spills, inputs: inputs.to_vec(), out })
+        Ok(Kernel { narrow, wide, consts, spills: spills.max(wide_spills), inputs: inputs.to_vec(), out })
     }
 
     /// Room for the values that do not fit in registers, one per row call (each thread its own).
-    pub(super) fn spill_area(&self) -> Vec<[f32; 8]> {
-        vec![[0.0; 8]; self.spills.max(1)]
+    pub(super) fn spill_area(&self) -> Vec<Lanes> {
+        vec![[0.0; 16]; self.spills.max(1)]
     }
 
     /// One row of `w >= 8` samples: whole vectors, then a last vector ending at the row's end
     /// (overlapping the one before; each sample is computed alone, so it is written twice with
-    /// the same value).
+    /// the same value). Rows of 16 samples or more take the AVX-512 code where there is one.
     ///
     /// # Safety
     /// `srcs[c]` points to `w` readable samples of clip c's type, `dst` to `w` writable samples
     /// of the output's type, and `spill` came from `spill_area`.
-    pub(super) unsafe fn run_row(&self, srcs: &[*const u8], dst: *mut u8, w: usize, spill: &mut [[f32; 8]]) {
-        debug_assert!(w >= 8 && srcs.len() >= self.inputs.len() && spill.len() >= self.spills);
-        let body = w / 8 * 8;
-        // SAFETY: the caller's contract; the kernel reads and writes samples 0..body.
-        unsafe { (self.entry)(srcs.as_ptr(), dst, body, self.consts.as_ptr(), spill.as_mut_ptr()) };
+    pub(super) unsafe fn run_row(&self, srcs: &[*const u8], dst: *mut u8, w: usize, spill: &mut [Lanes]) {
+        let code = match &self.wide {
+            Some(c) if w >= c.lanes => c,
+            _ => &self.narrow,
+        };
+        let l = code.lanes;
+        debug_assert!(w >= l && srcs.len() >= self.inputs.len() && spill.len() >= self.spills);
+        let body = w / l * l;
+        // SAFETY: the caller's contract; the code reads and writes samples 0..body.
+        unsafe { (code.entry)(srcs.as_ptr(), dst, body, self.consts.as_ptr(), spill.as_mut_ptr()) };
         if body < w {
-            let back = w - 8;
+            let back = w - l;
             let mut tail = [std::ptr::null::<u8>(); 26];
             for (c, (t, &s)) in tail.iter_mut().zip(srcs).enumerate().take(self.inputs.len()) {
-                // SAFETY: back + 8 = w samples are readable from s.
+                // SAFETY: back + l = w samples are readable from s.
                 *t = unsafe { s.add(back * self.inputs[c].bytes()) };
             }
             // SAFETY: as above, for samples back..w.
-            unsafe { (self.entry)(tail.as_ptr(), dst.add(back * self.out.bytes()), 8, self.consts.as_ptr(), spill.as_mut_ptr()) };
+            unsafe { (code.entry)(tail.as_ptr(), dst.add(back * self.out.bytes()), l, self.consts.as_ptr(), spill.as_mut_ptr()) };
         }
     }
 }
