@@ -752,44 +752,71 @@ unsafe fn turn_rest<T: Copy>(s: &Src, d: &Dst, o: Orient, wb: usize, hb: usize) 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx")]
 unsafe fn turn_u32_avx(s: Src, d: Dst, o: Orient) {
-    use std::arch::x86_64::*;
-    let at = |dx: usize, dy: usize| -> *mut f32 { d.ptr.offset(dy as isize * d.stride).cast::<f32>().add(dx) };
     let (wb, hb) = (s.w / 8 * 8, s.h / 8 * 8);
     let up = o == Orient::Turn90;
-    for by in (0..hb).step_by(8) {
+    // Four blocks one above the other give each destination row 128 contiguous bytes, two whole
+    // cache lines where the row is aligned (one block wrote half lines, completed a strip later:
+    // Transpose of float 1080p at 16 threads 0.81x R81, 1.0x stacked by four, 0.94x by two; 16-bit
+    // planes were slower stacked and keep single blocks); the rows below the last stack go one
+    // block at a time. Turn90 fills its destination rows from the right, not aligned to the
+    // stacks where the height is no multiple of 32: its blocks stay single, which measured faster.
+    let k = if o == Orient::Turn90 { 1 } else { 4 };
+    let hb2 = s.h / (8 * k) * (8 * k);
+    for by in (0..hb2).step_by(8 * k) {
         for bx in (0..wb).step_by(8) {
-            // plain loops, not closures: they are compiled with AVX like this function
-            let mut r = [_mm256_setzero_ps(); 8];
-            for (i, v) in r.iter_mut().enumerate() {
-                // SAFETY: 8 samples from bx in each of the block's rows (bx + 8 <= wb <= w).
-                *v = _mm256_loadu_ps(s.row::<f32>(if up { by + 7 - i } else { by + i }).as_ptr().add(bx));
-            }
-            // pairs of rows interleaved, then pairs of pairs: u[k] holds columns k and k + 4 of
-            // rows 0-3 (k < 4) or 4-7 (k >= 4), one per 128-bit half
-            let mut t = [_mm256_setzero_ps(); 8];
-            for k in (0..8).step_by(2) {
-                t[k] = _mm256_unpacklo_ps(r[k], r[k + 1]);
-                t[k + 1] = _mm256_unpackhi_ps(r[k], r[k + 1]);
-            }
-            let mut u = [_mm256_setzero_ps(); 8];
-            for q in [0, 4] {
-                u[q] = _mm256_shuffle_ps::<0x44>(t[q], t[q + 2]);
-                u[q + 1] = _mm256_shuffle_ps::<0xee>(t[q], t[q + 2]);
-                u[q + 2] = _mm256_shuffle_ps::<0x44>(t[q + 1], t[q + 3]);
-                u[q + 3] = _mm256_shuffle_ps::<0xee>(t[q + 1], t[q + 3]);
-            }
-            for j in 0..8 {
-                let c = if j < 4 { _mm256_permute2f128_ps::<0x20>(u[j], u[j + 4]) } else { _mm256_permute2f128_ps::<0x31>(u[j - 4], u[j]) };
-                let (dx, dy) = match o {
-                    Orient::Transpose => (by, bx + j),
-                    Orient::Turn90 => (s.h - by - 8, bx + j),
-                    _ => (by, s.w - 1 - bx - j),
-                };
-                _mm256_storeu_ps(at(dx, dy), c);
+            for i in 0..k {
+                block_u32_avx(&s, &d, o, up, bx, by + 8 * i);
             }
         }
     }
+    for by in (hb2..hb).step_by(8) {
+        for bx in (0..wb).step_by(8) {
+            block_u32_avx(&s, &d, o, up, bx, by);
+        }
+    }
     turn_rest::<u32>(&s, &d, o, wb, hb);
+}
+
+/// One 8 x 8 block of `turn_u32_avx`: source columns bx.. of rows by.. (read bottom up for
+/// Turn90) into its place.
+///
+/// # Safety
+/// As for `turn_u32_avx`; bx + 8 <= w and by + 8 <= h.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+#[inline]
+unsafe fn block_u32_avx(s: &Src, d: &Dst, o: Orient, up: bool, bx: usize, by: usize) {
+    use std::arch::x86_64::*;
+    let at = |dx: usize, dy: usize| -> *mut f32 { d.ptr.offset(dy as isize * d.stride).cast::<f32>().add(dx) };
+    // plain loops, not closures: they are compiled with AVX like this function
+    let mut r = [_mm256_setzero_ps(); 8];
+    for (i, v) in r.iter_mut().enumerate() {
+        // SAFETY: 8 samples from bx in each of the block's rows (bx + 8 <= wb <= w).
+        *v = _mm256_loadu_ps(s.row::<f32>(if up { by + 7 - i } else { by + i }).as_ptr().add(bx));
+    }
+    // pairs of rows interleaved, then pairs of pairs: u[k] holds columns k and k + 4 of
+    // rows 0-3 (k < 4) or 4-7 (k >= 4), one per 128-bit half
+    let mut t = [_mm256_setzero_ps(); 8];
+    for k in (0..8).step_by(2) {
+        t[k] = _mm256_unpacklo_ps(r[k], r[k + 1]);
+        t[k + 1] = _mm256_unpackhi_ps(r[k], r[k + 1]);
+    }
+    let mut u = [_mm256_setzero_ps(); 8];
+    for q in [0, 4] {
+        u[q] = _mm256_shuffle_ps::<0x44>(t[q], t[q + 2]);
+        u[q + 1] = _mm256_shuffle_ps::<0xee>(t[q], t[q + 2]);
+        u[q + 2] = _mm256_shuffle_ps::<0x44>(t[q + 1], t[q + 3]);
+        u[q + 3] = _mm256_shuffle_ps::<0xee>(t[q + 1], t[q + 3]);
+    }
+    for j in 0..8 {
+        let c = if j < 4 { _mm256_permute2f128_ps::<0x20>(u[j], u[j + 4]) } else { _mm256_permute2f128_ps::<0x31>(u[j - 4], u[j]) };
+        let (dx, dy) = match o {
+            Orient::Transpose => (by, bx + j),
+            Orient::Turn90 => (s.h - by - 8, bx + j),
+            _ => (by, s.w - 1 - bx - j),
+        };
+        _mm256_storeu_ps(at(dx, dy), c);
+    }
 }
 
 /// Transpose, Turn90 and Turn270 of 8-bit planes: whole 8 x 8 blocks through `transpose8` (eight

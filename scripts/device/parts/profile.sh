@@ -141,6 +141,50 @@ if [ "${PROFILE_SET:-gpu}" = sweep ]; then
   done
   exit 0
 fi
+if [ "${PROFILE_SET:-gpu}" = left ]; then
+  # What was still below R81 in the sweep of 2026-12-04, after this session's changes (compiled
+  # Expr, the horizontal float Convolution, stacked Transpose blocks), and where float filters at
+  # 16 threads spend their time on both cores. Each line: ours and R81 alternating, REPS runs each.
+  fps() { local r; r=$(env "${@:5}" "$D" "$2" --plugin "$N" --no-hash --threads $3 --warmup 10 --width 1920 --height 1080 --format $1 --frames 1 "std.Loop:times=$4,$CH" 2>&1 | tail -1); echo "${r##*fps=}"; }
+  pair() {  # format threads chain [env for ours...]
+    local f=$1 t=$2; CH=$3; shift 3
+    local n=300; [ $f = YUV444PS ] && n=150; [ $t -gt 1 ] && n=1500
+    local a="" b=""
+    for i in $(seq ${REPS:-2}); do a="$a $(fps $f "$CORE_OURS" $t $n X=1 "$@")"; b="$b $(fps $f "$CORE_REF" $t $n X=1)"; done
+    python3 - "$f" "$t" "$CH $*" "$a" "$b" <<'PY'
+import sys
+f, t, ch, a, b = sys.argv[1:]
+def best(s):
+    v = [float(x) for x in s.split() if x.replace('.', '', 1).isdigit()]
+    return max(v) if v else float('nan')
+x, y = best(a), best(b)
+print(f"left threads={t:<2} {f:<9} {ch[:70]:<70} ours {x:9.1f} R81 {y:9.1f} ratio {x / y:.2f}   ours:{a} R81:{b}")
+PY
+  }
+  E2="std.Expr:@:clips=\$1:clips=\$1:expr='x y + 2 /" E1="std.Expr:@clips:expr='x 3 * 2 /"
+  for t in 1 16; do
+    for f in YUV420P8 YUV420P16 YUV444PS; do pair $f $t "$E2"; done
+    for f in YUV420P16 YUV444PS; do pair $f $t "$E1"; done
+    pair YUV444PS $t "std.Expr:@:clips=\$1:clips=\$1:expr='x y - abs 2 * x y max 0.5 * +"
+    pair YUV420P8 $t "std.Expr:@:clips=\$1:clips=\$1:expr='x 128 - y 128 - * 255 / 128 +"
+    pair YUV444PS $t "std.Convolution:matrix=1.0:matrix=1.0:matrix=1.0:matrix=1.0:matrix=1.0:mode='h"
+    pair YUV444PS $t "std.Convolution:matrix=1.0:matrix=2.0:matrix=1.0:matrix=2.0:matrix=4.0:matrix=2.0:matrix=1.0:matrix=2.0:matrix=1.0"
+    for k in 1 2 4; do pair YUV420P16 $t std.Transpose VSVK_TURN_STACK=$k; pair YUV444PS $t std.Transpose VSVK_TURN_STACK=$k; done
+    for k in 1 2; do pair YUV444PS $t std.Turn90 VSVK_TURN_STACK=$k; done
+    pair YUV420P8 $t std.Deflate; pair YUV420P8 $t std.Prewitt; pair YUV420P16 $t std.Sobel
+    pair YUV420P16 $t "std.PlaneStats:@:clipa=\$1"
+    pair YUV420P16 $t "std.MakeFullDiff:@:clipa=\$1:clipb=\$1"; pair YUV444PS $t "std.MakeFullDiff:@:clipa=\$1:clipb=\$1"
+    pair YUV444PS $t "std.MaskedMerge:@:clipa=\$1:clipb=\$1:mask=\$1"; pair YUV444PS $t "std.Levels:gamma=1.2"
+    pair YUV444PS $t std.Invert; pair YUV444PS $t std.BinarizeMask; pair YUV444PS $t std.Median
+  done
+  TOP=14
+  for core in ours R81; do
+    c=$CORE_OURS; [ $core = R81 ] && c=$CORE_REF
+    echo "=== $core Invert YUV444PS 16 threads"
+    profstd "invertf-$core" "$c" YUV444PS 1500 std.Invert
+  done
+  exit 0
+fi
 if [ "${PROFILE_SET:-gpu}" = avgf ]; then
   # Temporal filters at all threads (AverageFrames on float was 0.73x R81 in the fourth session):
   # our core before the scheduler change (OLD: where the kit has it; every waiter of a finished
