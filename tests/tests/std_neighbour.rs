@@ -193,6 +193,20 @@ cases! {
             check("Gray8", 130, 33, &format!("std.Prewitt:scale={scale}"));
         }
     };
+    sobel_prewitt_16bit_widths_scales => {
+        // 9- to 16-bit rows go 16 samples at a time with an overlapping last block where the CPU
+        // has AVX-512 (both of R81's paths: its plain C code fuses the sum of squares above 9 bits)
+        for f in ["Gray16", "YUV444P10"] {
+            for w in [4, 17, 18, 19, 33, 34, 35, 66, 97] {
+                check_both(f, w, 9, "std.Sobel");
+                check_both(f, w, 9, "std.Prewitt");
+            }
+        }
+        for scale in ["0.0", "1.0", "0.5", "3.0", "100000.0"] {
+            check_both("Gray16", 130, 33, &format!("std.Sobel:scale={scale}"));
+            check_both("YUV444P12", 130, 33, &format!("std.Prewitt:scale={scale}"));
+        }
+    };
     boxblur_options => {
         for chain in [
             "std.BoxBlur:hradius=3:hpasses=2:vradius=2:vpasses=3",

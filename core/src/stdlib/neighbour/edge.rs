@@ -269,7 +269,78 @@ unsafe fn u8_row_avx512<const UNIT: bool, const SOBEL: bool>(job: &Job, a: &[u8]
 }
 #[inline(always)]
 fn u16_plane(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>, bits: u32) {
+    // R81's plain C path fuses the sum of squares above 9 bits; its SIMD path, this kernel's, does not
+    let fused = job.path == Path::C && bits > 9;
+    #[cfg(target_arch = "x86_64")]
+    if !fused && src.w >= 18 && super::plane::has_avx512() {
+        let h = src.h;
+        for y in 0..h {
+            let a = src.row(clamp_idx(y as isize - 1, h));
+            let b = src.row(y);
+            let c = src.row(clamp_idx(y as isize + 1, h));
+            let out = dst.row_mut(y);
+            // SAFETY: the CPU has AVX-512 F/BW/VL (checked above); the rows are w >= 18 samples.
+            unsafe {
+                match (job.scale == 1.0, job.sobel) {
+                    (true, true) => u16_row_avx512::<true, true>(job, a, b, c, out),
+                    (true, false) => u16_row_avx512::<true, false>(job, a, b, c, out),
+                    (false, true) => u16_row_avx512::<false, true>(job, a, b, c, out),
+                    (false, false) => u16_row_avx512::<false, false>(job, a, b, c, out),
+                }
+            }
+        }
+        return;
+    }
     int_plane(job, src, dst, bits)
+}
+
+/// One row of 9- to 16-bit samples, 16 at a time: the gradients exact in 32-bit integers (with
+/// d1 = br - tl and d2 = tr - bl, gx = d1 + d2 + k (r - l) and gy = d1 - d2 + k (b - t)), then as
+/// the scalar path: single precision squares added (not fused), the square root, the scale, and
+/// the conversion rounding to nearest even (MXCSR's default, equal to rounding first); min(max, v)
+/// before it and the signed max with 0 after it give the scalar clamp (a NaN converts to i32::MIN).
+/// The rows are at least 16 samples wide here; the last step overlaps the one before.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,fma")]
+unsafe fn u16_row_avx512<const UNIT: bool, const SOBEL: bool>(job: &Job, a: &[u16], b: &[u16], c: &[u16], out: &mut [u16]) {
+    use std::arch::x86_64::*;
+    let w = b.len();
+    debug_assert!(w >= 18 && a.len() == w && c.len() == w && out.len() >= w);
+    let n = w - 2;
+    let (scale, maxf) = (job.scale, job.max as f32);
+    let (vscale, vmax, zero) = (_mm512_set1_ps(scale), _mm512_set1_ps(maxf), _mm512_setzero_si512());
+    // SAFETY (whole loop): x + 18 <= w, so the 16-sample loads at x, x + 1 and x + 2 and the store
+    // at x + 1 stay inside rows of w samples.
+    let ld = |r: &[u16], x: usize| _mm512_cvtepu16_epi32(_mm256_loadu_si256(r.as_ptr().add(x).cast()));
+    let mut i = 0;
+    loop {
+        let x = i.min(n - 16);
+        let (d1, d2) = (_mm512_sub_epi32(ld(c, x + 2), ld(a, x)), _mm512_sub_epi32(ld(a, x + 2), ld(c, x)));
+        let (mut hx, mut hy) = (_mm512_sub_epi32(ld(b, x + 2), ld(b, x)), _mm512_sub_epi32(ld(c, x + 1), ld(a, x + 1)));
+        if SOBEL {
+            hx = _mm512_add_epi32(hx, hx);
+            hy = _mm512_add_epi32(hy, hy);
+        }
+        let gx = _mm512_cvtepi32_ps(_mm512_add_epi32(_mm512_add_epi32(d1, d2), hx));
+        let gy = _mm512_cvtepi32_ps(_mm512_add_epi32(_mm512_sub_epi32(d1, d2), hy));
+        let mut f = _mm512_sqrt_ps(_mm512_add_ps(_mm512_mul_ps(gx, gx), _mm512_mul_ps(gy, gy)));
+        if !UNIT {
+            f = _mm512_mul_ps(f, vscale);
+        }
+        let v = _mm512_max_epi32(_mm512_cvtps_epi32(_mm512_min_ps(vmax, f)), zero);
+        _mm256_storeu_si256(out.as_mut_ptr().add(x + 1).cast(), _mm512_cvtusepi32_epi16(v));
+        if x == n - 16 {
+            break;
+        }
+        i += 16;
+    }
+    let k = if SOBEL { 2 } else { 1 };
+    for x in [0, w - 1] {
+        let at = |r: &[u16], dx: isize| r[clamp_idx(x as isize + dx, w)];
+        let v = [at(a, -1), at(a, 0), at(a, 1), at(b, -1), at(b, 0), at(b, 1), at(c, -1), at(c, 0), at(c, 1)];
+        let (gx, gy) = int_grad(v, k);
+        out[x] = clamp_to_int(((gx * gx + gy * gy).sqrt() * scale).round_ties_even(), maxf) as u16;
+    }
 }
 
 multiversion!(fn plane_u8 => u8_plane(job: &Job, src: &PlaneIn<u8>, dst: &mut PlaneOut<u8>));
