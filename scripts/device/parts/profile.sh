@@ -142,9 +142,10 @@ if [ "${PROFILE_SET:-gpu}" = sweep ]; then
   exit 0
 fi
 if [ "${PROFILE_SET:-gpu}" = left ]; then
-  # What was still below R81 in the sweep of 2026-12-04, after this session's changes (compiled
+  # What was still below R81 in the sweep of 2026-12-04, after the changes of 2026-12-05 (compiled
   # Expr, the horizontal float Convolution, stacked Transpose blocks), and where float filters at
-  # 16 threads spend their time on both cores. Each line: ours and R81 alternating, REPS runs each.
+  # 16 threads spend their time on both cores. Each line: ours and R81 alternating, REPS runs each
+  # (the best of each core's runs, then every run); variables after the chain are ours alone.
   fps() { local r; r=$(env "${@:5}" "$D" "$2" --plugin "$N" --no-hash --threads $3 --warmup 10 --width 1920 --height 1080 --format $1 --frames 1 "std.Loop:times=$4,$CH" 2>&1 | tail -1); echo "${r##*fps=}"; }
   pair() {  # format threads chain [env for ours...]
     local f=$1 t=$2; CH=$3; shift 3
@@ -169,9 +170,12 @@ PY
     pair YUV420P8 $t "std.Expr:@:clips=\$1:clips=\$1:expr='x 128 - y 128 - * 255 / 128 +"
     pair YUV444PS $t "std.Convolution:matrix=1.0:matrix=1.0:matrix=1.0:matrix=1.0:matrix=1.0:mode='h"
     pair YUV444PS $t "std.Convolution:matrix=1.0:matrix=2.0:matrix=1.0:matrix=2.0:matrix=4.0:matrix=2.0:matrix=1.0:matrix=2.0:matrix=1.0"
-    for k in 1 2 4; do pair YUV420P16 $t std.Transpose VSVK_TURN_STACK=$k; pair YUV444PS $t std.Transpose VSVK_TURN_STACK=$k; done
-    for k in 1 2; do pair YUV444PS $t std.Turn90 VSVK_TURN_STACK=$k; done
-    pair YUV420P8 $t std.Deflate; pair YUV420P8 $t std.Prewitt; pair YUV420P16 $t std.Sobel
+    pair YUV420P8 $t "std.Expr:@:clips=\$1:clips=\$1:expr='x y > x 16 - y 16 + ? 0.9 *"
+    pair YUV420P10 $t "std.Expr:@:clips=\$1:clips=\$1:expr='x y - abs 4 * sqrt y +"
+    pair YUV420P8 $t "std.Expr:@:clips=\$1:clips=\$1:expr='x 128 - y 128 - * 255 / 128 +" VSVK_NO_AVX512=1
+    pair YUV420P8 $t "std.Expr:@:clips=\$1:clips=\$1:expr='x 128 - y 128 - * 255 / 128 +" VSVK_EXPR_JIT=0
+    pair YUV420P16 $t std.Transpose; pair YUV444PS $t std.Transpose; pair YUV444PS $t std.Turn90; pair YUV444PS $t std.Turn270
+    pair YUV420P8 $t std.Deflate; pair YUV420P8 $t std.Prewitt; pair YUV420P16 $t std.Sobel; pair YUV420P16 $t std.Prewitt
     pair YUV420P16 $t "std.PlaneStats:@:clipa=\$1"
     pair YUV420P16 $t "std.MakeFullDiff:@:clipa=\$1:clipb=\$1"; pair YUV444PS $t "std.MakeFullDiff:@:clipa=\$1:clipb=\$1"
     pair YUV444PS $t "std.MaskedMerge:@:clipa=\$1:clipb=\$1:mask=\$1"; pair YUV444PS $t "std.Levels:gamma=1.2"
@@ -180,8 +184,10 @@ PY
   TOP=14
   for core in ours R81; do
     c=$CORE_OURS; [ $core = R81 ] && c=$CORE_REF
-    echo "=== $core Invert YUV444PS 16 threads"
-    profstd "invertf-$core" "$c" YUV444PS 1500 std.Invert
+    echo "=== $core Sobel YUV420P16 16 threads"
+    profstd "sobel16-$core" "$c" YUV420P16 3000 std.Sobel
+    echo "=== $core Levels YUV444PS 16 threads"
+    profstd "levelsf-$core" "$c" YUV444PS 300 std.Levels:gamma=1.2
   done
   exit 0
 fi
