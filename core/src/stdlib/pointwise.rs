@@ -720,7 +720,18 @@ fn levels(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
                         for (o, &x) in o.iter_mut().zip(i[0]) {
                             let v = clamp_f32(x, lo, hi);
                             let v = (v - lo) * rec;
-                            *o = v.powf(e).mul_add(orange, olo);
+                            // the C library's powf is nearly all of the time: samples clamped to
+                            // the ends of the input range (black and white, every negative chroma
+                            // sample) have exact powers without the call, as powf gives them
+                            // (pow(1, y) = 1 for any y, pow(+0, y) = +0 for y > 0)
+                            let p = if v == 1.0 {
+                                1.0
+                            } else if v.to_bits() == 0 && e > 0.0 {
+                                0.0
+                            } else {
+                                v.powf(e)
+                            };
+                            *o = p.mul_add(orange, olo);
                         }
                     });
                 }
