@@ -6,6 +6,18 @@ use super::Path;
 use crate::frame::Frame;
 use crate::stdlib::util::Kind;
 
+/// Calls a row kernel instantiated for the job's kind (unit scale or not, Sobel or Prewitt).
+macro_rules! by_kind {
+    ($f:ident, $job:expr, $a:expr, $b:expr, $c:expr, $out:expr) => {
+        match ($job.scale == 1.0, $job.sobel) {
+            (true, true) => $f::<true, true>($job, $a, $b, $c, $out),
+            (true, false) => $f::<true, false>($job, $a, $b, $c, $out),
+            (false, true) => $f::<false, true>($job, $a, $b, $c, $out),
+            (false, false) => $f::<false, false>($job, $a, $b, $c, $out),
+        }
+    };
+}
+
 #[derive(Clone, Copy)]
 pub struct Job {
     pub sobel: bool,
@@ -123,25 +135,28 @@ fn u8_plane(job: &Job, src: &PlaneIn<u8>, dst: &mut PlaneOut<u8>) {
             // function is taken; the rows are w >= 18 (w >= 34 for AVX-512) samples long.
             unsafe {
                 if w >= 34 && avx512 {
-                    match (job.scale == 1.0, job.sobel) {
-                        (true, true) => u8_row_avx512::<true, true>(job, a, b, c, out),
-                        (true, false) => u8_row_avx512::<true, false>(job, a, b, c, out),
-                        (false, true) => u8_row_avx512::<false, true>(job, a, b, c, out),
-                        (false, false) => u8_row_avx512::<false, false>(job, a, b, c, out),
-                    }
+                    by_kind!(u8_row_avx512, job, a, b, c, out);
                     continue;
                 }
-                match (job.scale == 1.0, job.sobel) {
-                    (true, true) => u8_row_avx2::<true, true>(job, a, b, c, out),
-                    (true, false) => u8_row_avx2::<true, false>(job, a, b, c, out),
-                    (false, true) => u8_row_avx2::<false, true>(job, a, b, c, out),
-                    (false, false) => u8_row_avx2::<false, false>(job, a, b, c, out),
-                }
+                by_kind!(u8_row_avx2, job, a, b, c, out)
             }
         }
         return;
     }
     int_plane(job, src, dst, 8)
+}
+
+/// The first and last samples of a row whose interior a vector kernel did, as the scalar path
+/// (unfused squares, as R81's SIMD path).
+#[inline(always)]
+fn edge_columns<T: IntPx>(sobel: bool, scale: f32, maxf: f32, a: &[T], b: &[T], c: &[T], out: &mut [T]) {
+    let (w, k) = (b.len(), if sobel { 2 } else { 1 });
+    for x in [0, w - 1] {
+        let at = |r: &[T], dx: isize| r[clamp_idx(x as isize + dx, w)];
+        let v = [at(a, -1), at(a, 0), at(a, 1), at(b, -1), at(b, 0), at(b, 1), at(c, -1), at(c, 0), at(c, 1)];
+        let (gx, gy) = int_grad(v, k);
+        out[x] = T::put(clamp_to_int(((gx * gx + gy * gy).sqrt() * scale).round_ties_even(), maxf));
+    }
 }
 
 /// One row of 8-bit samples, 16 at a time: the squares summed exactly in 32-bit integers
@@ -201,13 +216,7 @@ unsafe fn u8_row_avx2<const UNIT: bool, const SOBEL: bool>(job: &Job, a: &[u8], 
         }
         i += 16;
     }
-    let k = if SOBEL { 2 } else { 1 };
-    for x in [0, w - 1] {
-        let at = |r: &[u8], dx: isize| r[clamp_idx(x as isize + dx, w)];
-        let v = [at(a, -1), at(a, 0), at(a, 1), at(b, -1), at(b, 0), at(b, 1), at(c, -1), at(c, 0), at(c, 1)];
-        let (gx, gy) = int_grad(v, k);
-        out[x] = clamp_to_int(((gx * gx + gy * gy).sqrt() * scale).round_ties_even(), maxf) as u8;
-    }
+    edge_columns(SOBEL, scale, maxf, a, b, c, out);
 }
 
 /// `u8_row_avx2` 32 samples at a time (half the instructions per sample, which is what bounds it).
@@ -259,13 +268,7 @@ unsafe fn u8_row_avx512<const UNIT: bool, const SOBEL: bool>(job: &Job, a: &[u8]
         }
         i += 32;
     }
-    let k = if SOBEL { 2 } else { 1 };
-    for x in [0, w - 1] {
-        let at = |r: &[u8], dx: isize| r[clamp_idx(x as isize + dx, w)];
-        let v = [at(a, -1), at(a, 0), at(a, 1), at(b, -1), at(b, 0), at(b, 1), at(c, -1), at(c, 0), at(c, 1)];
-        let (gx, gy) = int_grad(v, k);
-        out[x] = clamp_to_int(((gx * gx + gy * gy).sqrt() * scale).round_ties_even(), maxf) as u8;
-    }
+    edge_columns(SOBEL, scale, maxf, a, b, c, out);
 }
 #[inline(always)]
 fn u16_plane(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>, bits: u32) {
@@ -281,12 +284,7 @@ fn u16_plane(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>, bits: u32) 
             let out = dst.row_mut(y);
             // SAFETY: the CPU has AVX-512 F/BW/VL (checked above); the rows are w >= 18 samples.
             unsafe {
-                match (job.scale == 1.0, job.sobel) {
-                    (true, true) => u16_row_avx512::<true, true>(job, a, b, c, out),
-                    (true, false) => u16_row_avx512::<true, false>(job, a, b, c, out),
-                    (false, true) => u16_row_avx512::<false, true>(job, a, b, c, out),
-                    (false, false) => u16_row_avx512::<false, false>(job, a, b, c, out),
-                }
+                by_kind!(u16_row_avx512, job, a, b, c, out)
             }
         }
         return;
@@ -334,13 +332,7 @@ unsafe fn u16_row_avx512<const UNIT: bool, const SOBEL: bool>(job: &Job, a: &[u1
         }
         i += 16;
     }
-    let k = if SOBEL { 2 } else { 1 };
-    for x in [0, w - 1] {
-        let at = |r: &[u16], dx: isize| r[clamp_idx(x as isize + dx, w)];
-        let v = [at(a, -1), at(a, 0), at(a, 1), at(b, -1), at(b, 0), at(b, 1), at(c, -1), at(c, 0), at(c, 1)];
-        let (gx, gy) = int_grad(v, k);
-        out[x] = clamp_to_int(((gx * gx + gy * gy).sqrt() * scale).round_ties_even(), maxf) as u16;
-    }
+    edge_columns(SOBEL, scale, maxf, a, b, c, out);
 }
 
 multiversion!(fn plane_u8 => u8_plane(job: &Job, src: &PlaneIn<u8>, dst: &mut PlaneOut<u8>));

@@ -12,6 +12,7 @@
 //!
 //! Layering: iced-x86 encodes the instructions, memmap2 provides the pages, which are written
 //! first and made executable (never both) before the kernel is used.
+use iced_x86::code_asm::asm_traits::CodeAsmVmovups;
 use iced_x86::code_asm::*;
 use vsvk_expr::K;
 
@@ -134,19 +135,21 @@ macro_rules! rm {
     };
 }
 
-/// The AVX2 code generator.
-struct Gen {
+/// A code generator over vector registers of type R (ymm for AVX2, zmm for AVX-512): the
+/// assembler, where each program value lives, and the scratch register results are computed in
+/// when their place is memory.
+struct Gen<R> {
     a: CodeAssembler,
-    locs: Vec<Loc<AsmRegisterYmm>>,
+    locs: Vec<Loc<R>>,
+    result_scratch: R,
 }
 
-impl Gen {
-    fn cst(i: usize) -> AsmMemoryOperand {
-        ymmword_ptr(rcx + (64 * i) as i32)
-    }
-
+impl<R: Copy> Gen<R>
+where
+    CodeAssembler: CodeAsmVmovups<R, AsmMemoryOperand> + CodeAsmVmovups<AsmMemoryOperand, R>,
+{
     /// The value in a register: its own, or `scratch` loaded from memory.
-    fn reg(&mut self, v: u16, scratch: AsmRegisterYmm) -> Result<AsmRegisterYmm, IcedError> {
+    fn reg(&mut self, v: u16, scratch: R) -> Result<R, IcedError> {
         match self.locs[v as usize] {
             Loc::Reg(r) => Ok(r),
             Loc::Mem(m) => {
@@ -157,18 +160,25 @@ impl Gen {
     }
 
     /// The register a result is computed into, and where it then goes.
-    fn dst(&self, v: u16) -> AsmRegisterYmm {
+    fn dst(&self, v: u16) -> R {
         match self.locs[v as usize] {
             Loc::Reg(r) => r,
-            Loc::Mem(_) => ymm12,
+            Loc::Mem(_) => self.result_scratch,
         }
     }
 
-    fn put(&mut self, v: u16, r: AsmRegisterYmm) -> Result<(), IcedError> {
+    fn put(&mut self, v: u16, r: R) -> Result<(), IcedError> {
         if let Loc::Mem(m) = self.locs[v as usize] {
             self.a.vmovups(m, r)?;
         }
         Ok(())
+    }
+}
+
+/// The AVX2 code: 8 lanes, comparisons as all-ones lanes.
+impl Gen<AsmRegisterYmm> {
+    fn cst(i: usize) -> AsmMemoryOperand {
+        ymmword_ptr(rcx + (64 * i) as i32)
     }
 
     fn load(&mut self, dst: u16, clip: u8, s: Sample) -> Result<(), IcedError> {
@@ -314,40 +324,11 @@ impl Gen {
     }
 }
 
-/// The AVX-512 code generator: `Gen`'s operations on 16 lanes, comparisons through mask
+/// The AVX-512 code: `Gen<AsmRegisterYmm>`'s operations on 16 lanes, comparisons through mask
 /// registers (k1, k2) instead of all-ones lanes.
-struct Gen512 {
-    a: CodeAssembler,
-    locs: Vec<Loc<AsmRegisterZmm>>,
-}
-
-impl Gen512 {
+impl Gen<AsmRegisterZmm> {
     fn cst(i: usize) -> AsmMemoryOperand {
         zmmword_ptr(rcx + (64 * i) as i32)
-    }
-
-    fn reg(&mut self, v: u16, scratch: AsmRegisterZmm) -> Result<AsmRegisterZmm, IcedError> {
-        match self.locs[v as usize] {
-            Loc::Reg(r) => Ok(r),
-            Loc::Mem(m) => {
-                self.a.vmovups(scratch, m)?;
-                Ok(scratch)
-            }
-        }
-    }
-
-    fn dst(&self, v: u16) -> AsmRegisterZmm {
-        match self.locs[v as usize] {
-            Loc::Reg(r) => r,
-            Loc::Mem(_) => zmm28,
-        }
-    }
-
-    fn put(&mut self, v: u16, r: AsmRegisterZmm) -> Result<(), IcedError> {
-        if let Loc::Mem(m) = self.locs[v as usize] {
-            self.a.vmovups(m, r)?;
-        }
-        Ok(())
     }
 
     fn load(&mut self, dst: u16, clip: u8, s: Sample) -> Result<(), IcedError> {
@@ -409,7 +390,7 @@ impl Gen512 {
                     _ => rm!(a, vdivps(d, rx; ly))?,
                 }
             }
-            // as in `Gen::op`: the operand order gives the interpreter's choice for a NaN or
+            // as in the AVX2 `op`: the operand order gives the interpreter's choice for a NaN or
             // equal values
             K::Max => {
                 let ry = self.reg(y, zmm29)?;
@@ -470,7 +451,7 @@ impl Gen512 {
             Sample::U8 | Sample::U16 => {
                 let l = self.locs[res as usize];
                 let a = &mut self.a;
-                // as `Gen::store`; the narrowing stores saturate as unsigned, so negative values
+                // as the AVX2 `store`; the narrowing stores saturate as unsigned, so negative values
                 // and the NaN's i32::MIN are first clamped to 0 as signed integers
                 a.vmovups(zmm29, Self::cst(C_MAX))?;
                 rm!(a, vminps(zmm29, zmm29; l))?;
@@ -553,13 +534,13 @@ impl Kernel {
                 Code::new($g.a, $lanes as usize)?
             }};
         }
-        let (locs, spills) = allocate(prog, &YMM, Gen::cst, |k| ymmword_ptr(r8 + (64 * k) as i32));
-        let mut g = Gen { a: CodeAssembler::new(64)?, locs };
+        let (locs, spills) = allocate(prog, &YMM, Gen::<AsmRegisterYmm>::cst, |k| ymmword_ptr(r8 + (64 * k) as i32));
+        let mut g = Gen { a: CodeAssembler::new(64)?, locs, result_scratch: ymm12 };
         let narrow = body!(g, 8);
         let (mut wide, mut wide_spills) = (None, 0);
         if crate::stdlib::neighbour::plane::has_avx512() && std::arch::is_x86_feature_detected!("avx512dq") {
-            let (locs, spills) = allocate(prog, &ZMM, Gen512::cst, |k| zmmword_ptr(r8 + (64 * k) as i32));
-            let mut g = Gen512 { a: CodeAssembler::new(64)?, locs };
+            let (locs, spills) = allocate(prog, &ZMM, Gen::<AsmRegisterZmm>::cst, |k| zmmword_ptr(r8 + (64 * k) as i32));
+            let mut g = Gen { a: CodeAssembler::new(64)?, locs, result_scratch: zmm28 };
             wide = Some(body!(g, 16));
             wide_spills = spills;
         }
