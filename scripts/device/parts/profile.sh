@@ -147,8 +147,9 @@ if [ "${PROFILE_SET:-gpu}" = left ]; then
   # 16 threads spend their time on both cores. Each line: ours and R81 alternating, REPS runs each
   # (the best of each core's runs, then every run); variables after the chain are ours alone.
   fps() { local r; r=$(env "${@:5}" "$D" "$2" --plugin "$N" --no-hash --threads $3 --warmup 10 --width 1920 --height 1080 --format $1 --frames 1 "std.Loop:times=$4,$CH" 2>&1 | tail -1); echo "${r##*fps=}"; }
-  pair() {  # format threads chain [env for ours...]
+  pair() {  # format threads chain [env for ours...]; LEFT_ONLY=REGEX keeps the matching lines alone
     local f=$1 t=$2; CH=$3; shift 3
+    [[ -n "${LEFT_ONLY:-}" && ! "$f $CH" =~ $LEFT_ONLY ]] && return
     local n=300; [ $f = YUV444PS ] && n=150; [ $t -gt 1 ] && n=1500
     local a="" b=""
     for i in $(seq ${REPS:-2}); do a="$a $(fps $f "$CORE_OURS" $t $n X=1 "$@")"; b="$b $(fps $f "$CORE_REF" $t $n X=1)"; done
@@ -181,6 +182,7 @@ PY
     pair YUV444PS $t "std.MaskedMerge:@:clipa=\$1:clipb=\$1:mask=\$1"; pair YUV444PS $t "std.Levels:gamma=1.2"
     pair YUV444PS $t std.Invert; pair YUV444PS $t std.BinarizeMask; pair YUV444PS $t std.Median
   done
+  [ -n "${LEFT_ONLY:-}" ] && exit 0
   TOP=14
   for core in ours R81; do
     c=$CORE_OURS; [ $core = R81 ] && c=$CORE_REF
