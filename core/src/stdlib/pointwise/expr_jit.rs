@@ -4,11 +4,11 @@
 //! for the next operation; compiled, a program keeps its values in vector registers, eight samples
 //! at a time (sixteen where the CPU has AVX-512, which also halves the widening loads and
 //! narrowing stores, the shuffles that bound 8-bit programs), and the loads, the operations and
-//! the narrowing store run as one loop. Each
-//! operation is the instruction whose result is the interpreter's to the bit (the same IEEE
-//! operations, comparisons with the same NaN behaviour, the same clamping and rounding into
-//! integers), so the two paths give identical frames; programs with transcendental operations
-//! (which are the C library's functions, called per sample) stay with the interpreter.
+//! the narrowing store run as one loop. Each operation is the instruction whose result is the
+//! interpreter's to the bit (the same IEEE operations, comparisons with the same NaN behaviour,
+//! the same clamping and rounding into integers), so the paths give identical frames; programs
+//! with transcendental operations (the C library's functions, called per sample) stay with the
+//! interpreter.
 //!
 //! Layering: iced-x86 encodes the instructions, memmap2 provides the pages, which are written
 //! first and made executable (never both) before the kernel is used.
