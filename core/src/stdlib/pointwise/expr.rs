@@ -553,12 +553,22 @@ fn run_plane_jit(jit: &Jit, srcs: &[(PlaneRef, VSVideoFormat)], dst: &mut PlaneM
     {
         let mut spill = jit.spill_area();
         let mut rows = [std::ptr::null::<u8>(); 26];
+        // each row through a slice of its own sample type, so that the pointer covers the row
+        let out_bytes = jit.out_bytes();
         for y in 0..dst.height {
-            for (r, (s, _)) in rows.iter_mut().zip(srcs) {
-                *r = s.row::<u8>(y).as_ptr();
+            for (r, (s, f)) in rows.iter_mut().zip(srcs) {
+                *r = match f.bytesPerSample {
+                    1 => s.row::<u8>(y).as_ptr(),
+                    2 => s.row::<u16>(y).as_ptr().cast(),
+                    _ => s.row::<f32>(y).as_ptr().cast(),
+                };
             }
             let w = dst.width;
-            let out = dst.row::<u8>(y).as_mut_ptr();
+            let out: *mut u8 = match out_bytes {
+                1 => dst.row::<u8>(y).as_mut_ptr(),
+                2 => dst.row::<u16>(y).as_mut_ptr().cast(),
+                _ => dst.row::<f32>(y).as_mut_ptr().cast(),
+            };
             // SAFETY: every clip's plane has the output plane's size (checked when the filter was
             // made), so each row pointer has w samples of its clip's type, as the kernel was
             // compiled for, and the output row w samples of the output's; w >= 8 (the caller's).

@@ -547,6 +547,11 @@ impl Kernel {
         Ok(Kernel { narrow, wide, consts, spills: spills.max(wide_spills), inputs: inputs.to_vec(), out })
     }
 
+    /// Bytes per output sample.
+    pub(super) fn out_bytes(&self) -> usize {
+        self.out.bytes()
+    }
+
     /// Room for the values that do not fit in registers, one per row call (each thread its own).
     pub(super) fn spill_area(&self) -> Vec<Lanes> {
         vec![[0.0; 16]; self.spills.max(1)]
