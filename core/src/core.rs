@@ -134,9 +134,6 @@ impl Core {
 impl Drop for Core {
     fn drop(&mut self) {
         self.pool.shutdown();
-        // The device (idle first) before the plugins: with lavapipe, unloading a plugin library
-        // while the driver's threads still ran crashed in them about once in 30 runs.
-        self.gpu.release();
         // Plugins (and their libraries) go after every node and function, which held us alive.
         let plugins = std::mem::take(&mut *self.plugins.write());
         let keep_loaded = self.flags & ccfDisableLibraryUnloading != 0;

@@ -48,16 +48,6 @@ impl Default for CoreGpu {
 static CORES: Mutex<Vec<(usize, Weak<Core>)>> = Mutex::new(Vec::new());
 
 impl CoreGpu {
-    /// Gives up the core's reference to its device (the device goes when the last frame or
-    /// object made from it does), so that a core being freed waits for the driver's work and
-    /// destroys the device before it unloads its plugins.
-    pub fn release(&self) {
-        let mut s = self.selected.lock();
-        if matches!(s.1, DeviceState::Up(_)) {
-            s.1 = DeviceState::NotYet;
-        }
-    }
-
     /// The core's device, created on first use.
     pub fn device(&self, core: &Core) -> Result<Arc<Device>, String> {
         let mut s = self.selected.lock();
