@@ -15,7 +15,9 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use vsvk_tests::oracle::{self, check_in, compile_wrapped_driver, list, our_core, reference_core, Case};
+use vsvk_tests::oracle::{
+    self, check_in, compile_wrapped_driver, list, our_core, reference_core, Case,
+};
 
 /// The noise source in one format and size, three frames, then `chain`.
 fn case(format: &str, width: u32, height: u32, chain: &str) -> Case {
@@ -30,7 +32,10 @@ fn check(format: &str, width: u32, height: u32, chain: &str) {
 
 /// Both of R81's orders: its default and `SetMaxCPU("none")`.
 fn check_both(format: &str, width: u32, height: u32, chain: &str) {
-    check_in(&case(format, width, height, chain), &[&[], &["--maxcpu", "none"]]);
+    check_in(
+        &case(format, width, height, chain),
+        &[&[], &["--maxcpu", "none"]],
+    );
 }
 
 /// Both cores fail, with the same message.
@@ -65,6 +70,26 @@ fn check_avx2(format: &str, width: u32, height: u32, chain: &str) {
     check_in(&case, &[&[], &["--maxcpu", "none"]]);
 }
 
+/// The driver with VSVK_STREAM_STORES=1: our core writes every output row with streaming stores,
+/// through a row buffer, as it does for large frames on many threads.
+const STREAM_WRAPPER: &str = r#"
+#include <stdlib.h>
+
+__attribute__((constructor)) static void vsvk_stream(void) {
+    setenv("VSVK_STREAM_STORES", "1", 1);
+}
+
+#include "driver.c"
+"#;
+
+fn stream_driver() -> &'static Path {
+    static DRIVER: OnceLock<Result<std::path::PathBuf, String>> = OnceLock::new();
+    match DRIVER.get_or_init(|| compile_wrapped_driver("streamdriver", STREAM_WRAPPER)) {
+        Ok(d) => d,
+        Err(e) => panic!("cannot build the C programs: {e}"),
+    }
+}
+
 /// `std.Convolution` with these coefficients and extra arguments.
 fn conv(matrix: &[f64], extra: &str) -> String {
     let mut s = String::from("std.Convolution");
@@ -80,7 +105,9 @@ fn coefficients(n: usize, seed: u64, lo: f64, hi: f64) -> Vec<f64> {
     let mut z = seed;
     (0..n)
         .map(|_| {
-            z = z.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            z = z
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let u = (z >> 11) as f64 / (1u64 << 53) as f64;
             ((lo + u * (hi - lo)) * 100.0).round() / 100.0
         })
@@ -113,6 +140,40 @@ fn all_formats(chain: &str) {
         } else {
             check(format, w, h, chain);
             check(format, ow, oh, chain);
+        }
+    }
+}
+
+/// Every function over every format with rows streamed (`STREAM_WRAPPER`): kernels write each
+/// row whole before the next, so the buffered rows reach the plane intact.
+#[test]
+fn streamed_rows() {
+    let chains = [
+        "std.Minimum".to_string(),
+        "std.Maximum".into(),
+        "std.Median".into(),
+        "std.Inflate".into(),
+        "std.Deflate".into(),
+        "std.Sobel".into(),
+        "std.Prewitt".into(),
+        "std.BoxBlur:hradius=2:vradius=3:hpasses=2".into(),
+        conv(&BINOMIAL, ""),
+        conv(&coefficients(25, 1, -3.0, 9.0), ":bias=2.5:divisor=11.0"),
+        conv(&[1.0, 4.0, 6.0, 4.0, 1.0], ":mode='h"),
+        conv(&[1.0, -3.0, 6.0, 2.0, 1.0, 0.0, 4.0], ":mode='v"),
+        conv(&[1.0, 2.0, 3.0, 2.0, 1.0], ":mode='hv"),
+    ];
+    for chain in &chains {
+        for (format, float, (w, h), (ow, oh)) in FORMATS {
+            for (w, h) in [(w, h), (ow, oh)] {
+                let c = case(format, w, h, chain).with_driver(stream_driver());
+                let paths: &[&[&str]] = if float {
+                    &[&[], &["--maxcpu", "none"]]
+                } else {
+                    &[&[]]
+                };
+                check_in(&c, paths);
+            }
         }
     }
 }
@@ -450,9 +511,19 @@ fn signatures() {
         list(core, "std")
             .lines()
             .filter(|l| {
-                ["Convolution(", "BoxBlur(", "Minimum(", "Maximum(", "Median(", "Inflate(", "Deflate(", "Sobel(", "Prewitt("]
-                    .iter()
-                    .any(|f| l.starts_with(&format!("std.{f}")))
+                [
+                    "Convolution(",
+                    "BoxBlur(",
+                    "Minimum(",
+                    "Maximum(",
+                    "Median(",
+                    "Inflate(",
+                    "Deflate(",
+                    "Sobel(",
+                    "Prewitt(",
+                ]
+                .iter()
+                .any(|f| l.starts_with(&format!("std.{f}")))
             })
             .map(|l| l.to_string())
             .collect()

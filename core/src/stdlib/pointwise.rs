@@ -26,9 +26,24 @@ mod merge;
 mod table8;
 
 pub fn register(r: &super::Registrar) {
-    r.add("Invert", "clip:vnode:all;planes:int[]:opt;", "clip:vnode:all;", |i, o, c| invert(i, o, c, false));
-    r.add("InvertMask", "clip:vnode:all;planes:int[]:opt;", "clip:vnode:all;", |i, o, c| invert(i, o, c, true));
-    r.add("Limiter", "clip:vnode:all;min:float[]:opt;max:float[]:opt;planes:int[]:opt;", "clip:vnode:all;", limiter);
+    r.add(
+        "Invert",
+        "clip:vnode:all;planes:int[]:opt;",
+        "clip:vnode:all;",
+        |i, o, c| invert(i, o, c, false),
+    );
+    r.add(
+        "InvertMask",
+        "clip:vnode:all;planes:int[]:opt;",
+        "clip:vnode:all;",
+        |i, o, c| invert(i, o, c, true),
+    );
+    r.add(
+        "Limiter",
+        "clip:vnode:all;min:float[]:opt;max:float[]:opt;planes:int[]:opt;",
+        "clip:vnode:all;",
+        limiter,
+    );
     r.add(
         "Levels",
         "clip:vnode:all;min_in:float[]:opt;max_in:float[]:opt;gamma:float[]:opt;min_out:float[]:opt;max_out:float[]:opt;planes:int[]:opt;",
@@ -83,13 +98,20 @@ pub(crate) fn check_format(f: &VSVideoFormat) -> Result<(), String> {
     if format_supported(f) {
         Ok(())
     } else {
-        Err(format!("Input clip must be constant format 8..16 bit integer or 16-32 bit float, passed {}.", fmt_name(f)))
+        Err(format!(
+            "Input clip must be constant format 8..16 bit integer or 16-32 bit float, passed {}.",
+            fmt_name(f)
+        ))
     }
 }
 
 /// Same format and the same known dimensions.
 pub(crate) fn same_format_and_size(a: &VSVideoInfo, b: &VSVideoInfo) -> bool {
-    a.format == b.format && a.width == b.width && a.height == b.height && a.width > 0 && a.height > 0
+    a.format == b.format
+        && a.width == b.width
+        && a.height == b.height
+        && a.width > 0
+        && a.height > 0
 }
 
 /// The `planes` argument as the pointwise filters read it: indices 0..2 (a plane the clip does
@@ -128,11 +150,17 @@ impl PlanesError {
 
 /// A per-plane float array argument: at most one value per plane; plane `p` takes value `p` or
 /// the last one given.
-pub(crate) fn plane_values(args: &Args, key: &str, num_planes: i32) -> Result<Option<Vec<f64>>, String> {
+pub(crate) fn plane_values(
+    args: &Args,
+    key: &str,
+    num_planes: i32,
+) -> Result<Option<Vec<f64>>, String> {
     match args.floats(key) {
         None => Ok(None),
         Some(v) if v.is_empty() => Ok(None),
-        Some(v) if v.len() > num_planes as usize => Err(format!("{key} has more values specified than there are planes")),
+        Some(v) if v.len() > num_planes as usize => Err(format!(
+            "{key} has more values specified than there are planes"
+        )),
         Some(v) => Ok(Some(v)),
     }
 }
@@ -202,7 +230,8 @@ pub(crate) fn half_to_f32_row(src: &[u16], dst: &mut [f32]) {
 pub(crate) fn f32_to_half_row(src: &[f32], dst: &mut [u16]) {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("f16c") && std::arch::is_x86_feature_detected!("avx") {
+        if std::arch::is_x86_feature_detected!("f16c") && std::arch::is_x86_feature_detected!("avx")
+        {
             // SAFETY: the features were detected at run time.
             unsafe { f32_to_half_f16c(src, dst) };
             return;
@@ -254,13 +283,23 @@ unsafe impl Sync for PlaneRef {}
 impl PlaneRef {
     pub(crate) fn new(f: &Frame, p: usize) -> PlaneRef {
         let pl = &f.planes()[p];
-        PlaneRef { ptr: f.read_ptr(p as i32).expect("plane exists"), stride: pl.stride, width: pl.width as usize, height: pl.height as usize }
+        PlaneRef {
+            ptr: f.read_ptr(p as i32).expect("plane exists"),
+            stride: pl.stride,
+            width: pl.width as usize,
+            height: pl.height as usize,
+        }
     }
     #[inline(always)]
     pub(crate) fn row<T>(&self, y: usize) -> &[T] {
         debug_assert!(y < self.height);
         // SAFETY: row `y` lies inside the plane and holds `width` samples of the plane's type.
-        unsafe { std::slice::from_raw_parts(self.ptr.offset(y as isize * self.stride).cast::<T>(), self.width) }
+        unsafe {
+            std::slice::from_raw_parts(
+                self.ptr.offset(y as isize * self.stride).cast::<T>(),
+                self.width,
+            )
+        }
     }
 }
 
@@ -270,6 +309,8 @@ pub(crate) struct PlaneMut {
     stride: isize,
     pub width: usize,
     pub height: usize,
+    /// map_rows and map_rows_f32 write the rows with streaming stores (see `stream`).
+    stream: bool,
 }
 
 impl PlaneMut {
@@ -277,31 +318,74 @@ impl PlaneMut {
         // SAFETY: `&mut Frame` means we hold the only reference; write_ptr makes the plane ours.
         let ptr = unsafe { f.write_ptr(p as i32) }.expect("plane exists");
         let pl = &f.planes()[p];
-        PlaneMut { ptr, stride: pl.stride, width: pl.width as usize, height: pl.height as usize }
+        PlaneMut {
+            ptr,
+            stride: pl.stride,
+            width: pl.width as usize,
+            height: pl.height as usize,
+            stream: false,
+        }
+    }
+    /// Plane `p` of a new frame of `core` that map_rows or map_rows_f32 fills: streamed past the
+    /// caches where frames this large overflow them.
+    pub(crate) fn output(f: &mut Frame, p: usize, core: &Core) -> PlaneMut {
+        let stream = super::stream::stream_outputs(core, super::stream::frame_bytes(f));
+        PlaneMut {
+            stream,
+            ..PlaneMut::new(f, p)
+        }
     }
     #[inline(always)]
     pub(crate) fn row<T>(&mut self, y: usize) -> &mut [T] {
         debug_assert!(y < self.height);
         // SAFETY: rows are disjoint and inside the plane.
-        unsafe { std::slice::from_raw_parts_mut(self.ptr.offset(y as isize * self.stride).cast::<T>(), self.width) }
+        unsafe {
+            std::slice::from_raw_parts_mut(
+                self.ptr.offset(y as isize * self.stride).cast::<T>(),
+                self.width,
+            )
+        }
     }
 }
 
 /// Applies `f` to every row: integer samples of type `T` to `U`.
 #[inline(always)]
-pub(crate) fn map_rows<T: Pix, U: Pix>(src: &[PlaneRef], mut dst: PlaneMut, mut f: impl FnMut(&mut [U], &[&[T]])) {
+pub(crate) fn map_rows<T: Pix, U: Pix>(
+    src: &[PlaneRef],
+    mut dst: PlaneMut,
+    mut f: impl FnMut(&mut [U], &[&[T]]),
+) {
     let mut rows: Vec<&[T]> = Vec::with_capacity(src.len());
+    let mut out = if dst.stream {
+        vec![U::default(); dst.width]
+    } else {
+        Vec::new()
+    };
     for y in 0..dst.height {
         rows.clear();
         rows.extend(src.iter().map(|s| s.row::<T>(y)));
-        f(dst.row::<U>(y), &rows);
+        if dst.stream {
+            f(&mut out, &rows);
+            super::stream::copy_row(&out, dst.row::<U>(y));
+        } else {
+            f(dst.row::<U>(y), &rows);
+        }
+    }
+    if dst.stream {
+        super::stream::fence();
     }
 }
 
 /// Applies `f` to every row of float samples; half precision planes are widened and narrowed
 /// around it. `half_in[i]` says whether input `i` holds halves.
 #[inline(always)]
-pub(crate) fn map_rows_f32(src: &[PlaneRef], half_in: &[bool], mut dst: PlaneMut, half_out: bool, mut f: impl FnMut(&mut [f32], &[&[f32]])) {
+pub(crate) fn map_rows_f32(
+    src: &[PlaneRef],
+    half_in: &[bool],
+    mut dst: PlaneMut,
+    half_out: bool,
+    mut f: impl FnMut(&mut [f32], &[&[f32]]),
+) {
     let w = dst.width;
     let mut bufs: Vec<Vec<f32>> = src.iter().map(|_| vec![0.0f32; w]).collect();
     let mut out = vec![0.0f32; w];
@@ -311,19 +395,40 @@ pub(crate) fn map_rows_f32(src: &[PlaneRef], half_in: &[bool], mut dst: PlaneMut
                 half_to_f32_row(s.row::<u16>(y), &mut bufs[i]);
             }
         }
-        let rows: Vec<&[f32]> = src.iter().enumerate().map(|(i, s)| if half_in[i] { &bufs[i][..] } else { s.row::<f32>(y) }).collect();
+        let rows: Vec<&[f32]> = src
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                if half_in[i] {
+                    &bufs[i][..]
+                } else {
+                    s.row::<f32>(y)
+                }
+            })
+            .collect();
         if half_out {
             f(&mut out, &rows);
             f32_to_half_row(&out, dst.row::<u16>(y));
+        } else if dst.stream {
+            f(&mut out, &rows);
+            super::stream::copy_row(&out, dst.row::<f32>(y));
         } else {
             f(dst.row::<f32>(y), &rows);
         }
+    }
+    if dst.stream {
+        super::stream::fence();
     }
 }
 
 /// A new frame for the output with `src`'s properties; planes not in `process` are shared with
 /// `src` (they pass through unchanged), the others are new and for the caller to fill.
-pub(crate) fn new_frame_like(core: &Core, fmt: &VSVideoFormat, src: &Frame, process: &[bool; 3]) -> Result<Frame, String> {
+pub(crate) fn new_frame_like(
+    core: &Core,
+    fmt: &VSVideoFormat,
+    src: &Frame,
+    process: &[bool; 3],
+) -> Result<Frame, String> {
     if src.video_format() != Some(fmt) {
         let f = util::new_video(core, fmt, src.width, src.height, Some(src))?;
         for p in 0..fmt.numPlanes as usize {
@@ -340,9 +445,23 @@ pub(crate) fn new_frame_like(core: &Core, fmt: &VSVideoFormat, src: &Frame, proc
         if process[p] {
             let (w, h) = format::plane_dims(fmt, src.width, src.height, p);
             let stride = crate::frame::aligned_stride(w as usize * fmt.bytesPerSample as usize);
-            let buf = Arc::new(crate::frame::Buffer::new_unzeroed(stride * h as usize, &core.mem));
+            let buf = Arc::new(crate::frame::Buffer::new_unzeroed(
+                stride * h as usize,
+                &core.mem,
+            ));
             // SAFETY: `f` is new and not shared; the plane has the size and stride of the format.
-            unsafe { f.set_plane(p, crate::frame::Plane { buf, offset: 0, stride: stride as isize, width: w, height: h }) };
+            unsafe {
+                f.set_plane(
+                    p,
+                    crate::frame::Plane {
+                        buf,
+                        offset: 0,
+                        stride: stride as isize,
+                        width: w,
+                        height: h,
+                    },
+                )
+            };
         }
     }
     Ok(f)
@@ -361,13 +480,28 @@ pub(crate) fn pointwise_node(
     }
     util::on_host(core, inputs, |inputs| {
         let lens: Vec<i32> = inputs.iter().map(|n| n.num_frames()).collect();
-        let deps = inputs.iter().map(|n| (n.clone(), rpStrictSpatial)).collect();
+        let deps = inputs
+            .iter()
+            .map(|n| (n.clone(), rpStrictSpatial))
+            .collect();
         let filter = FnFilter {
             inputs,
-            requests: Box::new(move |n| lens.iter().enumerate().map(|(i, &len)| (i, n.min(len - 1).max(0))).collect()),
+            requests: Box::new(move |n| {
+                lens.iter()
+                    .enumerate()
+                    .map(|(i, &len)| (i, n.min(len - 1).max(0)))
+                    .collect()
+            }),
             make: Box::new(make),
         };
-        util::make_node(core, name, MediaInfo::Video(vi), Box::new(filter), fmParallel, deps)
+        util::make_node(
+            core,
+            name,
+            MediaInfo::Video(vi),
+            Box::new(filter),
+            fmParallel,
+            deps,
+        )
     })
 }
 
@@ -386,7 +520,10 @@ fn invert(input: &Map, out: &mut Map, core: &Arc<Core>, mask: bool) -> Result<()
         if format_supported(f) {
             Ok(())
         } else {
-            Err(format!("Input clip must be 8..16 bit integer or 16-32 bit float, passed {}.", fmt_name(f)))
+            Err(format!(
+                "Input clip must be 8..16 bit integer or 16-32 bit float, passed {}.",
+                fmt_name(f)
+            ))
         }
     };
     if vi.format.colorFamily != cfUndefined {
@@ -404,7 +541,7 @@ fn invert(input: &Map, out: &mut Map, core: &Arc<Core>, mask: bool) -> Result<()
                 continue;
             }
             let s = [PlaneRef::new(src, p)];
-            let d = PlaneMut::new(&mut dst, p);
+            let d = PlaneMut::output(&mut dst, p, core);
             if fmt.sampleType == stInteger {
                 let max = max_value(&fmt) as u32;
                 match fmt.bytesPerSample {
@@ -460,7 +597,11 @@ fn limiter(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
     let mut hi = [0f64; 3];
     for p in 0..np as usize {
         if float {
-            let (dlo, dhi) = if is_chroma(&fmt, p) { (-0.5, 0.5) } else { (0.0, 1.0) };
+            let (dlo, dhi) = if is_chroma(&fmt, p) {
+                (-0.5, 0.5)
+            } else {
+                (0.0, 1.0)
+            };
             lo[p] = pick(&mins, p).unwrap_or(dlo);
             hi[p] = pick(&maxs, p).unwrap_or(dhi);
         } else {
@@ -497,7 +638,7 @@ fn limiter(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
                 continue;
             }
             let s = [PlaneRef::new(src, p)];
-            let d = PlaneMut::new(&mut dst, p);
+            let d = PlaneMut::output(&mut dst, p, core);
             if float {
                 let (l, h) = (lo[p] as f32, hi[p] as f32);
                 let half = fmt.bytesPerSample == 2;
@@ -526,6 +667,15 @@ fn limiter(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
     })?;
     util::set_clip(out, node);
     Ok(())
+}
+
+// each sample v becomes fma(v, scale, offset), rounded once as f32::mul_add rounds
+super::neighbour::plane::multiversion!(fn scale_row => scale_row_impl(row: &mut [f32], scale: f32, offset: f32));
+#[inline(always)]
+fn scale_row_impl(row: &mut [f32], scale: f32, offset: f32) {
+    for v in row {
+        *v = v.mul_add(scale, offset);
+    }
 }
 
 /// min(max(x, lo), hi) with the operand order of the SSE instructions: NaN becomes `hi`... the
@@ -592,7 +742,7 @@ fn binarize(input: &Map, out: &mut Map, core: &Arc<Core>, mask: bool) -> Result<
                 continue;
             }
             let s = [PlaneRef::new(src, p)];
-            let d = PlaneMut::new(&mut dst, p);
+            let d = PlaneMut::output(&mut dst, p, core);
             if float {
                 let (t, a, b) = (t[p] as f32, a[p] as f32, b[p] as f32);
                 let half = fmt.bytesPerSample == 2;
@@ -698,7 +848,7 @@ fn levels(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
                 continue;
             }
             let s = [PlaneRef::new(src, p)];
-            let d = PlaneMut::new(&mut dst, p);
+            let d = PlaneMut::output(&mut dst, p, core);
             if float {
                 let [lo, hi, g, olo, ohi] = params[p].map(|v| v as f32);
                 let rec = 1.0f32 / (hi - lo);
@@ -716,23 +866,28 @@ fn levels(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
                         })
                     });
                 } else {
+                    // The C library's powf is nearly all of the time, so it is called for the
+                    // samples that need it alone: those clamped to the ends of the input range
+                    // (black and white, every negative chroma sample) have exact powers already,
+                    // as powf gives them (pow(1, y) = 1 for any y, pow(+0, y) = +0 for y > 0).
+                    // Their indices are gathered without branches, which mispredicted on noisy
+                    // chroma, and the scaling is one vector pass of fused multiply-adds.
+                    let skip_zero = e > 0.0;
+                    let mut idx: Vec<u32> = Vec::new();
                     map_rows_f32(&s, &[half], d, half, |o, i| {
                         for (o, &x) in o.iter_mut().zip(i[0]) {
-                            let v = clamp_f32(x, lo, hi);
-                            let v = (v - lo) * rec;
-                            // the C library's powf is nearly all of the time: samples clamped to
-                            // the ends of the input range (black and white, every negative chroma
-                            // sample) have exact powers without the call, as powf gives them
-                            // (pow(1, y) = 1 for any y, pow(+0, y) = +0 for y > 0)
-                            let p = if v == 1.0 {
-                                1.0
-                            } else if v.to_bits() == 0 && e > 0.0 {
-                                0.0
-                            } else {
-                                v.powf(e)
-                            };
-                            *o = p.mul_add(orange, olo);
+                            *o = (clamp_f32(x, lo, hi) - lo) * rec;
                         }
+                        idx.resize(o.len(), 0);
+                        let mut n = 0;
+                        for (k, &v) in o.iter().enumerate() {
+                            idx[n] = k as u32;
+                            n += (v != 1.0 && !(skip_zero && v.to_bits() == 0)) as usize;
+                        }
+                        for &k in &idx[..n] {
+                            o[k as usize] = o[k as usize].powf(e);
+                        }
+                        scale_row(o, orange, olo);
                     });
                 }
             } else {

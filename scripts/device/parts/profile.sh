@@ -193,6 +193,59 @@ PY
   done
   exit 0
 fi
+if [ "${PROFILE_SET:-gpu}" = mem ]; then
+  # Float std filters at 16 threads, memory-bound on both cores: the host's memory set-up, then
+  # R81 against ours as it is (output rows streamed past the caches where the frames in flight
+  # overflow them, core/src/stdlib/stream.rs), never streamed (VSVK_STREAM_STORES=0), always
+  # streamed (=1), and with no buffer pool (fresh mappings each frame, VSVK_FRAME_POOL_MB=0);
+  # best of REPS, alternating. (On 2026-12-05 the first version of this set also tried huge pages
+  # for frame buffers: 0.93-1.04x, dropped.)
+  cat /sys/kernel/mm/transparent_hugepage/enabled /sys/kernel/mm/transparent_hugepage/defrag 2>&1
+  lscpu 2>/dev/null | grep -E "Model name|L2|L3|NUMA|Socket|Thread" ; grep -E "MemTotal|Huge" /proc/meminfo
+  hp() {  # core env: AnonHugePages a second into a 16-thread float Invert run
+    env "${@:2}" "$D" "$1" --plugin "$N" --no-hash --threads 16 --warmup 10 --width 1920 --height 1080 --format YUV444PS --frames 1 "std.Loop:times=6000,std.Invert" >/dev/null 2>&1 &
+    sleep 1.5; echo "$1 ${*:2}: $(grep AnonHuge /proc/$!/smaps_rollup)"; wait
+  }
+  [ -z "${MEM_CASES:-}" ] && { hp "$CORE_REF" X=1; hp "$CORE_OURS" X=1; }
+  run1() { local r; r=$(env "${@:5}" "$D" "$2" --plugin "$N" --no-hash --threads $3 --warmup 10 --width 1920 --height 1080 --format $1 --frames 1 "std.Loop:times=$4,$CH" 2>&1 | tail -1); echo "${r##*fps=}"; }
+  VARS=("X=1" "VSVK_STREAM_STORES=0" "VSVK_STREAM_STORES=1" "VSVK_FRAME_POOL_MB=0")
+  NAMES="ours plain streamed pool0"
+  # MEM_CASES='FORMAT|THREADS|CHAIN;...' runs those alone, with MEM_VARS='ENV,ENV' named MEM_NAMES
+  # (default: ours, plain, streamed)
+  if [ -n "${MEM_CASES:-}" ]; then IFS=, read -ra VARS <<< "${MEM_VARS:-X=1,VSVK_STREAM_STORES=0,VSVK_STREAM_STORES=1}"; NAMES="${MEM_NAMES:-ours plain streamed}"; fi
+  multi() {  # format threads chain
+    local f=$1 t=$2; CH=$3
+    [[ -n "${MEM_ONLY:-}" && ! "$f $t $CH" =~ $MEM_ONLY ]] && return
+    local n=1500; [ $t = 1 ] && n=${MEM_N1:-150}
+    local res=()
+    for i in $(seq ${REPS:-3}); do
+      res[0]="${res[0]:-} $(run1 $f "$CORE_REF" $t $n X=1)"
+      for k in "${!VARS[@]}"; do res[$((k+1))]="${res[$((k+1))]:-} $(run1 $f "$CORE_OURS" $t $n ${VARS[$k]})"; done
+    done
+    NAMES="$NAMES" python3 - "$f" "$t" "$CH" "${res[@]}" <<'PY'
+import os, sys
+f, t, ch, *runs = sys.argv[1:]
+best = lambda s: max([float(x) for x in s.split() if x.replace('.', '', 1).isdigit()] or [float('nan')])
+r = best(runs[0])
+names = os.environ["NAMES"].split()
+print(f"mem threads={t:<2} {f:<9} {ch[:44]:<44} R81 {r:8.1f} " + " ".join(f"{n} {best(x) / r:.2f}" for n, x in zip(names, runs[1:])))
+PY
+  }
+  if [ -n "${MEM_CASES:-}" ]; then
+    IFS=';' read -ra cases <<< "$MEM_CASES"
+    for c in "${cases[@]}"; do IFS='|' read -r f t ch <<< "$c"; multi $f $t "$ch"; done
+    exit 0
+  fi
+  for c in std.Invert std.BinarizeMask std.Median "std.Convolution:matrix=1.0:matrix=1.0:matrix=1.0:matrix=1.0:matrix=1.0:mode='h" \
+           "std.Levels:gamma=1.2" "std.Expr:@:clips=\$1:clips=\$1:expr='x y + 2 /" "std.MaskedMerge:@:clipa=\$1:clipb=\$1:mask=\$1" \
+           std.Transpose std.Turn90 std.Turn270; do
+    multi YUV444PS 16 "$c"
+  done
+  multi YUV444PS 8 std.Invert; multi YUV444PS 4 std.Invert
+  multi YUV444PS 1 "std.Levels:gamma=1.2"; multi YUV444PS 1 std.Invert
+  multi YUV420P16 16 std.Invert; multi YUV420P8 16 std.Invert
+  exit 0
+fi
 if [ "${PROFILE_SET:-gpu}" = avgf ]; then
   # Temporal filters at all threads (AverageFrames on float was 0.73x R81 in the fourth session):
   # our core before the scheduler change (OLD: where the kit has it; every waiter of a finished

@@ -17,22 +17,37 @@ impl<'a, T: Copy> PlaneIn<'a, T> {
     pub fn new(f: &'a Frame, p: usize) -> Self {
         let pl = &f.planes()[p];
         let base = f.read_ptr(p as i32).expect("plane exists");
-        PlaneIn { base, stride: pl.stride, w: pl.width as usize, h: pl.height as usize, _m: PhantomData }
+        PlaneIn {
+            base,
+            stride: pl.stride,
+            w: pl.width as usize,
+            h: pl.height as usize,
+            _m: PhantomData,
+        }
     }
     #[inline(always)]
     pub fn row(&self, y: usize) -> &'a [T] {
         assert!(y < self.h);
         // SAFETY: the row lies inside the plane and holds `w` samples of T (the format says so).
-        unsafe { std::slice::from_raw_parts(self.base.offset(y as isize * self.stride).cast::<T>(), self.w) }
+        unsafe {
+            std::slice::from_raw_parts(
+                self.base.offset(y as isize * self.stride).cast::<T>(),
+                self.w,
+            )
+        }
     }
 }
 
 /// Write access to one plane of a frame this filter owns.
-pub struct PlaneOut<'a, T> {
+pub struct PlaneOut<'a, T: Copy> {
     base: *mut u8,
     stride: isize,
     pub w: usize,
     pub h: usize,
+    /// Rows streamed past the caches (see `stdlib::stream`): the row handed out is a buffer,
+    /// written to the plane when another row is asked for or the view is dropped. Kernels write
+    /// each row whole before they move to another, and never come back to it.
+    stream: Option<(Vec<T>, Option<usize>)>,
     _m: PhantomData<&'a mut [T]>,
 }
 
@@ -41,13 +56,75 @@ impl<'a, T: Copy> PlaneOut<'a, T> {
         // SAFETY: `&mut Frame` means the frame is ours alone (new, not yet handed out).
         let base = unsafe { f.write_ptr(p as i32) }.expect("plane exists");
         let pl = &f.planes()[p];
-        PlaneOut { base, stride: pl.stride, w: pl.width as usize, h: pl.height as usize, _m: PhantomData }
+        PlaneOut {
+            base,
+            stride: pl.stride,
+            w: pl.width as usize,
+            h: pl.height as usize,
+            stream: None,
+            _m: PhantomData,
+        }
+    }
+    /// The same view, its rows written with streaming stores when `on`.
+    pub fn streamed(mut self, on: bool) -> Self
+    where
+        T: Default,
+    {
+        if on {
+            self.stream = Some((vec![T::default(); self.w], None));
+        }
+        self
     }
     #[inline(always)]
     pub fn row_mut(&mut self, y: usize) -> &mut [T] {
         assert!(y < self.h);
+        if self.stream.is_some() {
+            return self.stream_row(y);
+        }
         // SAFETY: rows are disjoint and inside the plane; `&mut self` keeps one row borrowed at a time.
-        unsafe { std::slice::from_raw_parts_mut(self.base.offset(y as isize * self.stride).cast::<T>(), self.w) }
+        unsafe {
+            std::slice::from_raw_parts_mut(
+                self.base.offset(y as isize * self.stride).cast::<T>(),
+                self.w,
+            )
+        }
+    }
+    #[inline(never)]
+    fn stream_row(&mut self, y: usize) -> &mut [T] {
+        self.flush_unless(Some(y));
+        let (buf, held) = self.stream.as_mut().expect("a streamed view");
+        *held = Some(y);
+        buf
+    }
+    /// Writes the held row out unless it is `keep`.
+    fn flush_unless(&mut self, keep: Option<usize>) {
+        let Some((buf, held)) = self.stream.as_mut() else {
+            return;
+        };
+        match *held {
+            Some(r) if Some(r) != keep => {
+                // SAFETY: row `r` is inside the plane (checked when handed out) and holds `w`
+                // samples; nothing else refers to it while the view is borrowed mutably.
+                let row = unsafe {
+                    std::slice::from_raw_parts_mut(
+                        self.base.offset(r as isize * self.stride).cast::<T>(),
+                        self.w,
+                    )
+                };
+                crate::stdlib::stream::copy_row(buf, row);
+                *held = None;
+            }
+            _ => {}
+        }
+    }
+}
+
+impl<T: Copy> Drop for PlaneOut<'_, T> {
+    fn drop(&mut self) {
+        if self.stream.is_some() {
+            self.flush_unless(None);
+            crate::stdlib::stream::fence();
+        }
     }
 }
 
@@ -139,7 +216,11 @@ pub struct Packed<T> {
 
 impl<T: Copy + Default> Packed<T> {
     pub fn new(w: usize, h: usize) -> Packed<T> {
-        Packed { buf: vec![T::default(); w * h], w, h }
+        Packed {
+            buf: vec![T::default(); w * h],
+            w,
+            h,
+        }
     }
     #[inline(always)]
     pub fn row_mut(&mut self, y: usize) -> &mut [T] {
@@ -174,7 +255,14 @@ pub struct PadRows<U> {
 impl<U: Copy + Default> PadRows<U> {
     pub fn new(w: usize, h: usize, r: usize, rows: usize) -> PadRows<U> {
         let pw = w + 2 * r;
-        PadRows { pw, r, h, rows, slot_row: vec![usize::MAX; rows], buf: vec![U::default(); rows * pw] }
+        PadRows {
+            pw,
+            r,
+            h,
+            rows,
+            slot_row: vec![usize::MAX; rows],
+            buf: vec![U::default(); rows * pw],
+        }
     }
 
     fn needed(&self, y: usize, k: usize) -> usize {
@@ -188,7 +276,12 @@ impl<U: Copy + Default> PadRows<U> {
 
     /// The same from samples of another type, converted by `conv`.
     #[inline(always)]
-    pub fn prepare_conv<T: Copy>(&mut self, src: &impl RowSrc<T>, y: usize, conv: impl Fn(&[T], &mut [U])) {
+    pub fn prepare_conv<T: Copy>(
+        &mut self,
+        src: &impl RowSrc<T>,
+        y: usize,
+        conv: impl Fn(&[T], &mut [U]),
+    ) {
         for s in 0..self.rows {
             let row = self.slot_row[s];
             if row != usize::MAX && !(0..self.rows).any(|k| self.needed(y, k) == row) {
@@ -200,7 +293,11 @@ impl<U: Copy + Default> PadRows<U> {
             if self.slot_row.contains(&row) {
                 continue;
             }
-            let s = self.slot_row.iter().position(|&r| r == usize::MAX).expect("a window has as many slots as rows");
+            let s = self
+                .slot_row
+                .iter()
+                .position(|&r| r == usize::MAX)
+                .expect("a window has as many slots as rows");
             self.slot_row[s] = row;
             let (r, pw) = (self.r, self.pw);
             let src_row = src.row(row);
@@ -219,7 +316,11 @@ impl<U: Copy + Default> PadRows<U> {
         (0..self.rows)
             .map(|k| {
                 let row = self.needed(y, k);
-                let s = self.slot_row.iter().position(|&r| r == row).expect("prepared");
+                let s = self
+                    .slot_row
+                    .iter()
+                    .position(|&r| r == row)
+                    .expect("prepared");
                 &self.buf[s * self.pw..(s + 1) * self.pw]
             })
             .collect()
@@ -238,7 +339,10 @@ pub fn clamp_to_int(v: f32, max: f32) -> i32 {
 /// Integer samples.
 pub trait IntPx: Copy + Default + Ord + Send + Sync + 'static {
     /// A type that holds the sum of eight samples.
-    type Wide: Copy + Default + std::ops::Add<Output = Self::Wide> + std::ops::Shr<u32, Output = Self::Wide>;
+    type Wide: Copy
+        + Default
+        + std::ops::Add<Output = Self::Wide>
+        + std::ops::Shr<u32, Output = Self::Wide>;
     const BITS: u32;
     fn get(self) -> i32;
     fn put(v: i32) -> Self;
