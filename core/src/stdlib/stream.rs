@@ -6,10 +6,11 @@
 //! When every thread writes a large frame, the frames in flight (each thread's output and the
 //! input its consumer reads) overflow the last-level cache, the stores go to memory either way,
 //! and memory bandwidth is the limit: on the H100 host (16 threads, 1080p 4:4:4 float)
-//! std.Invert ran at 2.0x its plain-store speed, a chain of three at 1.4x. Where the frames in
-//! flight fit, a consumer finds its input in the cache, and streaming it out costs: a chain of
-//! three Inverts at 1 to 4 threads ran at 0.8-0.9x. Hence the rule below, the one glibc's memcpy
-//! follows for large copies (non-temporal past a share of the shared cache).
+//! std.Invert ran at 1.8-2.1x its plain-store speed, a chain of three at 1.4x. Where the frames
+//! in flight fit, a consumer finds its input in the cache, and streaming it out costs: a chain of
+//! three Inverts at 1 to 4 threads ran at 0.83-0.95x. Hence the rule below, the one glibc's memcpy
+//! follows for large copies (non-temporal past a share of the shared cache). docs/BENCHMARKS.md
+//! has the measurements.
 //!
 //! `VSVK_STREAM_STORES=1` (or `0`) forces the choice, for tests and measurements.
 use crate::core::Core;
