@@ -38,8 +38,7 @@ fn module_library() -> PathBuf {
     if let Some(p) = std::env::var_os("VSVK_PYTHON_MODULE").filter(|p| !p.is_empty()) {
         return PathBuf::from(p);
     }
-    let exe = std::env::current_exe()
-        .unwrap_or_else(|e| die(&format!("cannot tell where this program is: {e}")));
+    let exe = std::env::current_exe().unwrap_or_else(|e| die(&format!("cannot tell where this program is: {e}")));
     let exe = std::fs::canonicalize(&exe).unwrap_or(exe);
     let dir = exe.parent().unwrap_or(Path::new("/"));
     let candidates = [dir.join(LIBRARY), dir.join("../lib/vsvk").join(LIBRARY)];
@@ -88,23 +87,13 @@ fn module_dir(lib: &Path) -> PathBuf {
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
         .unwrap_or_else(std::env::temp_dir);
     // FNV-1a of the library's path: one folder per build
-    let hash = lib
-        .as_os_str()
-        .as_encoded_bytes()
-        .iter()
-        .fold(0xcbf29ce484222325u64, |h, b| {
-            (h ^ *b as u64).wrapping_mul(0x100000001b3)
-        });
+    let hash = lib.as_os_str().as_encoded_bytes().iter().fold(0xcbf29ce484222325u64, |h, b| (h ^ *b as u64).wrapping_mul(0x100000001b3));
     let dir = cache.join("vsvk").join(format!("python-{hash:016x}"));
     if module_dir_ready(&dir, lib) {
         return dir;
     }
     if let Err(e) = make_module_dir(&dir, lib) {
-        die(&format!(
-            "cannot set up the module folder {} (nor {}): {e}",
-            beside.display(),
-            dir.display()
-        ));
+        die(&format!("cannot set up the module folder {} (nor {}): {e}", beside.display(), dir.display()));
     }
     dir
 }
@@ -113,9 +102,7 @@ fn main() {
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
     let lib = module_library();
     let dir = module_dir(&lib);
-    let python = std::env::var_os("VSVK_PYTHON")
-        .filter(|p| !p.is_empty())
-        .unwrap_or_else(|| "python3".into());
+    let python = std::env::var_os("VSVK_PYTHON").filter(|p| !p.is_empty()).unwrap_or_else(|| "python3".into());
     let mut path = dir.into_os_string();
     if let Some(old) = std::env::var_os("PYTHONPATH").filter(|p| !p.is_empty()) {
         path.push(":");

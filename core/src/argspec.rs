@@ -166,14 +166,7 @@ pub struct ArgSpec {
 
 impl ArgSpec {
     pub fn new(name: &str, ty: ArgType) -> ArgSpec {
-        ArgSpec {
-            name: name.to_owned(),
-            ty,
-            array: false,
-            optional: false,
-            empty: false,
-            residency: Residency::Cpu,
-        }
+        ArgSpec { name: name.to_owned(), ty, array: false, optional: false, empty: false, residency: Residency::Cpu }
     }
 }
 
@@ -208,44 +201,19 @@ pub enum SpecError {
     #[error("argument {index} ('{entry}'): empty name")]
     EmptyName { index: usize, entry: String },
     #[error("argument {index} ('{entry}'): invalid name {name}, names are letters, digits and underscores, not starting with a digit")]
-    BadName {
-        index: usize,
-        entry: String,
-        name: String,
-    },
+    BadName { index: usize, entry: String, name: String },
     #[error("argument {index} ('{entry}'): duplicate name {name}")]
-    DuplicateName {
-        index: usize,
-        entry: String,
-        name: String,
-    },
+    DuplicateName { index: usize, entry: String, name: String },
     #[error("argument {index} ('{entry}'): unknown type {ty}")]
-    UnknownType {
-        index: usize,
-        entry: String,
-        ty: String,
-    },
+    UnknownType { index: usize, entry: String, ty: String },
     #[error("argument {index} ('{entry}'): unknown modifier {modifier}")]
-    UnknownModifier {
-        index: usize,
-        entry: String,
-        modifier: String,
-    },
+    UnknownModifier { index: usize, entry: String, modifier: String },
     #[error("argument {index} ('{entry}'): duplicate modifier {modifier}")]
-    DuplicateModifier {
-        index: usize,
-        entry: String,
-        modifier: String,
-    },
+    DuplicateModifier { index: usize, entry: String, modifier: String },
     #[error("argument {index} ('{entry}'): empty on a non-array")]
     EmptyOnScalar { index: usize, entry: String },
     #[error("argument {index} ('{entry}'): residency modifier {modifier} is only valid on vnode and vframe, not {ty}")]
-    ResidencyNotAllowed {
-        index: usize,
-        entry: String,
-        modifier: String,
-        ty: ArgType,
-    },
+    ResidencyNotAllowed { index: usize, entry: String, modifier: String, ty: ArgType },
     #[error("argument {index} ('{entry}'): more than one residency modifier")]
     ConflictingResidency { index: usize, entry: String },
     #[error("argument {index} ('{entry}'): any must be the last entry")]
@@ -333,9 +301,7 @@ impl SpecError {
 fn is_identifier(s: &str) -> bool {
     let mut b = s.bytes();
     match b.next() {
-        Some(c) if c.is_ascii_alphabetic() || c == b'_' => {
-            b.all(|c| c.is_ascii_alphanumeric() || c == b'_')
-        }
+        Some(c) if c.is_ascii_alphabetic() || c == b'_' => b.all(|c| c.is_ascii_alphanumeric() || c == b'_'),
         _ => false,
     }
 }
@@ -363,11 +329,7 @@ impl NodeConversion {
 
     /// R81's log line (mtInformation), e.g. "V: automatically inserted GPUDownload for argument 'v'".
     pub fn log_message(&self, func_name: &str) -> String {
-        format!(
-            "{func_name}: automatically inserted {} for argument '{}'",
-            self.filter_name(),
-            self.arg
-        )
+        format!("{func_name}: automatically inserted {} for argument '{}'", self.filter_name(), self.arg)
     }
 }
 
@@ -414,10 +376,7 @@ impl Signature {
                 continue;
             }
             if let Some((index, entry)) = any_at {
-                return Err(SpecError::AnyNotLast {
-                    index,
-                    entry: entry.to_owned(),
-                });
+                return Err(SpecError::AnyNotLast { index, entry: entry.to_owned() });
             }
             if entry == "any" {
                 any_at = Some((index, entry));
@@ -425,19 +384,11 @@ impl Signature {
             }
             let arg = parse_entry(index, entry)?;
             if !names.insert(entry.split(':').next().unwrap_or("")) {
-                return Err(SpecError::DuplicateName {
-                    index,
-                    entry: entry.to_owned(),
-                    name: arg.name,
-                });
+                return Err(SpecError::DuplicateName { index, entry: entry.to_owned(), name: arg.name });
             }
             args.push(arg);
         }
-        Ok(Signature {
-            args,
-            any: any_at.is_some(),
-            source: s.to_owned(),
-        })
+        Ok(Signature { args, any: any_at.is_some(), source: s.to_owned() })
     }
 
     /// Parses bytes from the C side (without the NUL).
@@ -474,27 +425,16 @@ impl Signature {
 
     /// invoke's argument check as R81 does it: node arguments of the wrong residency are not
     /// errors but come back as the conversions to make (in declaration order) before the call.
-    pub fn check_adapting(
-        &self,
-        func_name: &str,
-        args: &Map,
-    ) -> Result<Vec<NodeConversion>, String> {
+    pub fn check_adapting(&self, func_name: &str, args: &Map) -> Result<Vec<NodeConversion>, String> {
         self.check_args(func_name, args, true)
     }
 
-    fn check_args(
-        &self,
-        func_name: &str,
-        args: &Map,
-        adapt: bool,
-    ) -> Result<Vec<NodeConversion>, String> {
+    fn check_args(&self, func_name: &str, args: &Map, adapt: bool) -> Result<Vec<NodeConversion>, String> {
         self.check_shape(func_name, args, "argument", "argument(s)")?;
         // Residency comes last, after the undeclared names, in declaration order.
         let mut conversions = Vec::new();
         for a in &self.args {
-            let Ok(v) = args.get(a.name.as_bytes()) else {
-                continue;
-            };
+            let Ok(v) = args.get(a.name.as_bytes()) else { continue };
             match v {
                 Values::VideoFrame(frames) if a.ty == ArgType::VideoFrame => {
                     for f in frames {
@@ -515,9 +455,7 @@ impl Signature {
                         .filter(|(_, n)| !a.residency.accepts(node_residency(n)))
                         .map(|(i, _)| i)
                         .collect();
-                    let Some(&first) = indices.first() else {
-                        continue;
-                    };
+                    let Some(&first) = indices.first() else { continue };
                     let gpu = node_residency(&nodes[first]) == nrGPU;
                     if !adapt {
                         return Err(if gpu {
@@ -532,16 +470,8 @@ impl Signature {
                             )
                         });
                     }
-                    let to = if a.residency == Residency::Gpu {
-                        Residency::Gpu
-                    } else {
-                        Residency::Cpu
-                    };
-                    conversions.push(NodeConversion {
-                        arg: a.name.clone(),
-                        indices,
-                        to,
-                    });
+                    let to = if a.residency == Residency::Gpu { Residency::Gpu } else { Residency::Cpu };
+                    conversions.push(NodeConversion { arg: a.name.clone(), indices, to });
                 }
                 _ => {}
             }
@@ -558,9 +488,7 @@ impl Signature {
             if a.ty != ArgType::VideoNode {
                 continue;
             }
-            let Ok(Values::VideoNode(nodes)) = out.get(a.name.as_bytes()) else {
-                continue;
-            };
+            let Ok(Values::VideoNode(nodes)) = out.get(a.name.as_bytes()) else { continue };
             for n in nodes {
                 let r = node_residency(n);
                 if a.residency.accepts(r) {
@@ -573,19 +501,12 @@ impl Signature {
                 }));
             }
         }
-        self.check_shape(func_name, out, "return value", "return value(s)")
-            .map_err(ReturnIssue::Warning)
+        self.check_shape(func_name, out, "return value", "return value(s)").map_err(ReturnIssue::Warning)
     }
 
     /// Presence, type, emptiness and count of each declared key in declaration order, then the
     /// undeclared keys (all named at once, in map order).
-    fn check_shape(
-        &self,
-        func_name: &str,
-        map: &Map,
-        what: &str,
-        whats: &str,
-    ) -> Result<(), String> {
+    fn check_shape(&self, func_name: &str, map: &Map, what: &str, whats: &str) -> Result<(), String> {
         for a in &self.args {
             let v = match map.get(a.name.as_bytes()) {
                 Ok(v) => v,
@@ -593,16 +514,10 @@ impl Signature {
                 Err(_) => return Err(format!("{func_name}: {what} {} is required", a.name)),
             };
             if !a.ty.matches(v) {
-                return Err(format!(
-                    "{func_name}: {what} {} is not of the correct type",
-                    a.name
-                ));
+                return Err(format!("{func_name}: {what} {} is not of the correct type", a.name));
             }
             if v.is_empty() && !a.empty {
-                return Err(format!(
-                    "{func_name}: {what} {} does not accept empty arrays",
-                    a.name
-                ));
+                return Err(format!("{func_name}: {what} {} does not accept empty arrays", a.name));
             }
             if !a.array && v.len() > 1 {
                 return Err(format!(
@@ -619,10 +534,7 @@ impl Signature {
                 .map(|k| String::from_utf8_lossy(k).into_owned())
                 .collect();
             if !unknown.is_empty() {
-                return Err(format!(
-                    "{func_name}: no {whats} named {}",
-                    unknown.join(", ")
-                ));
+                return Err(format!("{func_name}: no {whats} named {}", unknown.join(", ")));
             }
         }
         Ok(())
@@ -634,23 +546,13 @@ fn parse_entry(index: usize, entry: &str) -> Result<ArgSpec, SpecError> {
     let mut parts = entry.split(':');
     let name = parts.next().unwrap_or("");
     let Some(ty_str) = parts.next() else {
-        return Err(SpecError::Incomplete {
-            index,
-            entry: err_entry(),
-        });
+        return Err(SpecError::Incomplete { index, entry: err_entry() });
     };
     if name.is_empty() {
-        return Err(SpecError::EmptyName {
-            index,
-            entry: err_entry(),
-        });
+        return Err(SpecError::EmptyName { index, entry: err_entry() });
     }
     if !is_identifier(name) {
-        return Err(SpecError::BadName {
-            index,
-            entry: err_entry(),
-            name: name.to_owned(),
-        });
+        return Err(SpecError::BadName { index, entry: err_entry(), name: name.to_owned() });
     }
     let (base, array) = match ty_str.strip_suffix("[]") {
         Some(base) => (base, true),
@@ -661,21 +563,11 @@ fn parse_entry(index: usize, entry: &str) -> Result<ArgSpec, SpecError> {
         entry: err_entry(),
         ty: ty_str.to_owned(),
     })?;
-    let mut arg = ArgSpec {
-        name: name.to_owned(),
-        ty,
-        array,
-        optional: false,
-        empty: false,
-        residency: Residency::Cpu,
-    };
+    let mut arg =
+        ArgSpec { name: name.to_owned(), ty, array, optional: false, empty: false, residency: Residency::Cpu };
     let mut residency_given: Option<&str> = None;
     for m in parts {
-        let dup = || SpecError::DuplicateModifier {
-            index,
-            entry: err_entry(),
-            modifier: m.to_owned(),
-        };
+        let dup = || SpecError::DuplicateModifier { index, entry: err_entry(), modifier: m.to_owned() };
         match m {
             "" => {}
             "opt" if arg.optional => return Err(dup()),
@@ -693,35 +585,17 @@ fn parse_entry(index: usize, entry: &str) -> Result<ArgSpec, SpecError> {
                 }
                 match residency_given {
                     Some(prev) if prev == m => return Err(dup()),
-                    Some(_) => {
-                        return Err(SpecError::ConflictingResidency {
-                            index,
-                            entry: err_entry(),
-                        })
-                    }
+                    Some(_) => return Err(SpecError::ConflictingResidency { index, entry: err_entry() }),
                     None => {}
                 }
                 residency_given = Some(m);
-                arg.residency = if m == "gpu" {
-                    Residency::Gpu
-                } else {
-                    Residency::All
-                };
+                arg.residency = if m == "gpu" { Residency::Gpu } else { Residency::All };
             }
-            _ => {
-                return Err(SpecError::UnknownModifier {
-                    index,
-                    entry: err_entry(),
-                    modifier: m.to_owned(),
-                })
-            }
+            _ => return Err(SpecError::UnknownModifier { index, entry: err_entry(), modifier: m.to_owned() }),
         }
     }
     if arg.empty && !arg.array {
-        return Err(SpecError::EmptyOnScalar {
-            index,
-            entry: err_entry(),
-        });
+        return Err(SpecError::EmptyOnScalar { index, entry: err_entry() });
     }
     Ok(arg)
 }
@@ -768,13 +642,7 @@ mod tests {
             let sig = p(&format!("x:{t};y:{t}[]"));
             assert_eq!(sig.args().len(), 2);
             assert_eq!(sig.args()[0], ArgSpec::new("x", t));
-            assert_eq!(
-                sig.args()[1],
-                ArgSpec {
-                    array: true,
-                    ..ArgSpec::new("y", t)
-                }
-            );
+            assert_eq!(sig.args()[1], ArgSpec { array: true, ..ArgSpec::new("y", t) });
             assert!(!sig.accepts_any());
             assert_eq!(ArgType::from_name(t.name()), Some(t));
         }
@@ -791,38 +659,14 @@ mod tests {
         let a = sig.args();
         assert_eq!(a.len(), 6);
         assert_eq!(a[0], ArgSpec::new("clip", ArgType::VideoNode));
-        assert_eq!(
-            a[1],
-            ArgSpec {
-                array: true,
-                optional: true,
-                ..ArgSpec::new("planes", ArgType::Int)
-            }
-        );
-        assert_eq!(
-            a[2],
-            ArgSpec {
-                array: true,
-                empty: true,
-                ..ArgSpec::new("matrix", ArgType::Float)
-            }
-        );
+        assert_eq!(a[1], ArgSpec { array: true, optional: true, ..ArgSpec::new("planes", ArgType::Int) });
+        assert_eq!(a[2], ArgSpec { array: true, empty: true, ..ArgSpec::new("matrix", ArgType::Float) });
         assert_eq!(a[3], ArgSpec::new("eval", ArgType::Func));
         assert_eq!(
             a[4],
-            ArgSpec {
-                optional: true,
-                residency: Residency::All,
-                ..ArgSpec::new("src", ArgType::VideoNode)
-            }
+            ArgSpec { optional: true, residency: Residency::All, ..ArgSpec::new("src", ArgType::VideoNode) }
         );
-        assert_eq!(
-            a[5],
-            ArgSpec {
-                residency: Residency::Gpu,
-                ..ArgSpec::new("g", ArgType::VideoNode)
-            }
-        );
+        assert_eq!(a[5], ArgSpec { residency: Residency::Gpu, ..ArgSpec::new("g", ArgType::VideoNode) });
         assert_eq!(
             sig.to_string(),
             "clip:vnode;planes:int[]:opt;matrix:float[]:empty;eval:func;src:vnode:opt:all;g:vnode:gpu;any"
@@ -863,35 +707,20 @@ mod tests {
         assert_eq!(p("any:int").args()[0].name, "any");
         assert_eq!(p("_x:int;X9_:float").args().len(), 2);
         assert_eq!(p("x:int;").as_str(), "x:int;");
-        assert_eq!(
-            "a:data[]".parse::<Signature>().unwrap().args()[0].ty,
-            ArgType::Data
-        );
-        assert_eq!(
-            Signature::parse_bytes(b"a:anode").unwrap().args()[0].ty,
-            ArgType::AudioNode
-        );
-        assert_eq!(
-            Signature::parse_bytes(b"a:\xffint").unwrap_err(),
-            SpecError::NotUtf8
-        );
+        assert_eq!("a:data[]".parse::<Signature>().unwrap().args()[0].ty, ArgType::Data);
+        assert_eq!(Signature::parse_bytes(b"a:anode").unwrap().args()[0].ty, ArgType::AudioNode);
+        assert_eq!(Signature::parse_bytes(b"a:\xffint").unwrap_err(), SpecError::NotUtf8);
     }
 
     #[test]
     fn rejections() {
         assert!(matches!(e("x"), SpecError::Incomplete { index: 1, .. }));
-        assert!(matches!(
-            e("x:int;y"),
-            SpecError::Incomplete { index: 2, .. }
-        ));
+        assert!(matches!(e("x:int;y"), SpecError::Incomplete { index: 2, .. }));
         assert!(matches!(e(":int"), SpecError::EmptyName { index: 1, .. }));
         assert!(matches!(e("1x:int"), SpecError::BadName { .. }));
         assert!(matches!(e("x-y:int"), SpecError::BadName { .. }));
         assert!(matches!(e(" x:int"), SpecError::BadName { .. }));
-        assert!(matches!(
-            e("x:int;x:float"),
-            SpecError::DuplicateName { index: 2, .. }
-        ));
+        assert!(matches!(e("x:int;x:float"), SpecError::DuplicateName { index: 2, .. }));
         assert!(matches!(e("x:foo"), SpecError::UnknownType { .. }));
         assert!(matches!(e("x:INT"), SpecError::UnknownType { .. }));
         assert!(matches!(e("x: int"), SpecError::UnknownType { .. }));
@@ -899,70 +728,23 @@ mod tests {
         assert!(matches!(e("x:"), SpecError::UnknownType { .. }));
         assert!(matches!(e("x:[]"), SpecError::UnknownType { .. }));
         assert!(matches!(e("x:int[][]"), SpecError::UnknownType { .. }));
-        assert!(matches!(
-            e("x:int:bogus"),
-            SpecError::UnknownModifier { .. }
-        ));
-        assert!(matches!(
-            e("x:vnode:GPU"),
-            SpecError::UnknownModifier { .. }
-        ));
-        assert!(matches!(
-            e("x:int[]:array"),
-            SpecError::UnknownModifier { .. }
-        ));
-        assert!(matches!(
-            e("x:int:opt:opt"),
-            SpecError::DuplicateModifier { .. }
-        ));
-        assert!(matches!(
-            e("x:int[]:empty:empty"),
-            SpecError::DuplicateModifier { .. }
-        ));
-        assert!(matches!(
-            e("x:vnode:gpu:gpu"),
-            SpecError::DuplicateModifier { .. }
-        ));
-        assert!(matches!(
-            e("x:vnode:gpu:all"),
-            SpecError::ConflictingResidency { .. }
-        ));
-        assert!(matches!(
-            e("x:vnode:all:gpu"),
-            SpecError::ConflictingResidency { .. }
-        ));
+        assert!(matches!(e("x:int:bogus"), SpecError::UnknownModifier { .. }));
+        assert!(matches!(e("x:vnode:GPU"), SpecError::UnknownModifier { .. }));
+        assert!(matches!(e("x:int[]:array"), SpecError::UnknownModifier { .. }));
+        assert!(matches!(e("x:int:opt:opt"), SpecError::DuplicateModifier { .. }));
+        assert!(matches!(e("x:int[]:empty:empty"), SpecError::DuplicateModifier { .. }));
+        assert!(matches!(e("x:vnode:gpu:gpu"), SpecError::DuplicateModifier { .. }));
+        assert!(matches!(e("x:vnode:gpu:all"), SpecError::ConflictingResidency { .. }));
+        assert!(matches!(e("x:vnode:all:gpu"), SpecError::ConflictingResidency { .. }));
         assert!(matches!(e("x:int:empty"), SpecError::EmptyOnScalar { .. }));
-        assert!(matches!(
-            e("x:vnode:opt:empty"),
-            SpecError::EmptyOnScalar { .. }
-        ));
-        for t in [
-            "int", "float", "data", "func", "anode", "aframe", "int[]", "anode[]",
-        ] {
-            assert!(
-                matches!(
-                    e(&format!("x:{t}:gpu")),
-                    SpecError::ResidencyNotAllowed { .. }
-                ),
-                "{t}"
-            );
-            assert!(
-                matches!(
-                    e(&format!("x:{t}:all")),
-                    SpecError::ResidencyNotAllowed { .. }
-                ),
-                "{t}"
-            );
+        assert!(matches!(e("x:vnode:opt:empty"), SpecError::EmptyOnScalar { .. }));
+        for t in ["int", "float", "data", "func", "anode", "aframe", "int[]", "anode[]"] {
+            assert!(matches!(e(&format!("x:{t}:gpu")), SpecError::ResidencyNotAllowed { .. }), "{t}");
+            assert!(matches!(e(&format!("x:{t}:all")), SpecError::ResidencyNotAllowed { .. }), "{t}");
         }
-        assert!(matches!(
-            e("any;x:int"),
-            SpecError::AnyNotLast { index: 1, .. }
-        ));
+        assert!(matches!(e("any;x:int"), SpecError::AnyNotLast { index: 1, .. }));
         assert!(matches!(e("any;any"), SpecError::AnyNotLast { .. }));
-        assert!(matches!(
-            e("x:int;any;;y:int"),
-            SpecError::AnyNotLast { index: 2, .. }
-        ));
+        assert!(matches!(e("x:int;any;;y:int"), SpecError::AnyNotLast { index: 2, .. }));
         // A return type string like R81 rejects it.
         assert!(matches!(e("foo"), SpecError::Incomplete { .. }));
     }
@@ -973,50 +755,23 @@ mod tests {
         assert_eq!(err.to_string(), "argument 3 ('x:foo'): unknown type foo");
         assert_eq!(err.index(), 3);
         assert_eq!(err.entry(), "x:foo");
-        assert_eq!(
-            err.reference_message(),
-            "Argument 'x' has invalid type 'foo'."
-        );
-        assert_eq!(
-            e("x:int;;y:float:opt:opt").to_string(),
-            "argument 3 ('y:float:opt:opt'): duplicate modifier opt"
-        );
+        assert_eq!(err.reference_message(), "Argument 'x' has invalid type 'foo'.");
+        assert_eq!(e("x:int;;y:float:opt:opt").to_string(), "argument 3 ('y:float:opt:opt'): duplicate modifier opt");
         assert_eq!(
             e("x:int:empty").reference_message(),
             "Argument 'x' is not an array. Only array arguments can have the empty flag set."
         );
-        assert_eq!(
-            e(":int").reference_message(),
-            "Invalid argument specifier ':int'. It appears to be incomplete."
-        );
-        assert_eq!(
-            e("x:int:bogus").reference_message(),
-            "Argument 'x' has unknown argument modifier 'bogus'"
-        );
-        assert_eq!(
-            e("x:int:opt:opt").reference_message(),
-            "Argument 'x' has duplicate argument specifier 'opt'"
-        );
+        assert_eq!(e(":int").reference_message(), "Invalid argument specifier ':int'. It appears to be incomplete.");
+        assert_eq!(e("x:int:bogus").reference_message(), "Argument 'x' has unknown argument modifier 'bogus'");
+        assert_eq!(e("x:int:opt:opt").reference_message(), "Argument 'x' has duplicate argument specifier 'opt'");
         assert_eq!(
             e("x:anode:gpu").reference_message(),
             "Argument 'x': residency modifier 'gpu' is only valid on vnode and vframe arguments"
         );
-        assert_eq!(
-            e("x:vnode:gpu:all").reference_message(),
-            "Argument 'x' has more than one residency modifier"
-        );
-        assert_eq!(
-            e("x:vnode:gpu:gpu").reference_message(),
-            "Argument 'x' has more than one residency modifier"
-        );
-        assert_eq!(
-            e("1x:int").reference_message(),
-            "Argument name '1x' contains illegal characters."
-        );
-        assert_eq!(
-            e("x:int[][]").reference_message(),
-            "Argument 'x' has invalid type 'int[]'."
-        );
+        assert_eq!(e("x:vnode:gpu:all").reference_message(), "Argument 'x' has more than one residency modifier");
+        assert_eq!(e("x:vnode:gpu:gpu").reference_message(), "Argument 'x' has more than one residency modifier");
+        assert_eq!(e("1x:int").reference_message(), "Argument name '1x' contains illegal characters.");
+        assert_eq!(e("x:int[][]").reference_message(), "Argument 'x' has invalid type 'int[]'.");
         for s in [
             "x",
             ":int",
@@ -1032,10 +787,7 @@ mod tests {
         ] {
             let err = e(s);
             let shown = err.to_string();
-            assert!(
-                shown.starts_with(&format!("argument {} ('", err.index())),
-                "{shown}"
-            );
+            assert!(shown.starts_with(&format!("argument {} ('", err.index())), "{shown}");
             assert!(shown.contains(err.entry()), "{shown}");
         }
     }
@@ -1068,14 +820,8 @@ mod tests {
             m.set_empty(b"b", ptInt).unwrap();
         };
         assert_eq!(a.check("A", &map(ok)), Ok(()));
-        assert_eq!(
-            a.check("A", &Map::new()).unwrap_err(),
-            "A: argument a is required"
-        );
-        assert_eq!(
-            a.check("A", &map(|m| int(m, "a", 1, false))).unwrap_err(),
-            "A: argument b is required"
-        );
+        assert_eq!(a.check("A", &Map::new()).unwrap_err(), "A: argument a is required");
+        assert_eq!(a.check("A", &map(|m| int(m, "a", 1, false))).unwrap_err(), "A: argument b is required");
         assert_eq!(
             a.check(
                 "A",
@@ -1147,13 +893,9 @@ mod tests {
             "A: argument f is not of the correct type"
         );
         // Missing comes before a later wrong type; type before emptiness.
+        assert_eq!(a.check("A", &map(|m| m.set_float("b", 1.0))).unwrap_err(), "A: argument a is required");
         assert_eq!(
-            a.check("A", &map(|m| m.set_float("b", 1.0))).unwrap_err(),
-            "A: argument a is required"
-        );
-        assert_eq!(
-            a.check("A", &map(|m| m.set_empty(b"a", ptFloat).unwrap()))
-                .unwrap_err(),
+            a.check("A", &map(|m| m.set_empty(b"a", ptFloat).unwrap())).unwrap_err(),
             "A: argument a is not of the correct type"
         );
         assert_eq!(
@@ -1179,23 +921,15 @@ mod tests {
             ),
             Ok(())
         );
-        assert_eq!(
-            any.check("Any", &map(|m| int(m, "zz", 1, false)))
-                .unwrap_err(),
-            "Any: argument x is required"
-        );
+        assert_eq!(any.check("Any", &map(|m| int(m, "zz", 1, false))).unwrap_err(), "Any: argument x is required");
         let none = p("");
-        assert_eq!(
-            none.check("N", &map(|m| m.set_str("q", "s"))).unwrap_err(),
-            "N: no argument(s) named q"
-        );
+        assert_eq!(none.check("N", &map(|m| m.set_str("q", "s"))).unwrap_err(), "N: no argument(s) named q");
         assert_eq!(none.check("N", &Map::new()), Ok(()));
         assert_eq!(
             p("d:data").check(
                 "D",
                 &map(|m| {
-                    m.set(b"d", Value::Data(Data::new(b"x", dtUtf8)), false)
-                        .unwrap();
+                    m.set(b"d", Value::Data(Data::new(b"x", dtUtf8)), false).unwrap();
                 })
             ),
             Ok(())
@@ -1205,10 +939,7 @@ mod tests {
     #[test]
     fn check_returns_messages() {
         let r = p("x:int;y:int[]:opt;z:int[]:empty:opt;");
-        assert_eq!(
-            r.check_returns("C", &map(|m| int(m, "x", 1, false))),
-            Ok(())
-        );
+        assert_eq!(r.check_returns("C", &map(|m| int(m, "x", 1, false))), Ok(()));
         assert_eq!(
             r.check_returns("C", &Map::new()),
             Err(ReturnIssue::Warning("C: return value x is required".into()))
@@ -1222,9 +953,7 @@ mod tests {
                     int(m, "a", 1, false);
                 })
             ),
-            Err(ReturnIssue::Warning(
-                "C: no return value(s) named a, q".into()
-            ))
+            Err(ReturnIssue::Warning("C: no return value(s) named a, q".into()))
         );
         assert_eq!(
             r.check_returns(
@@ -1238,12 +967,7 @@ mod tests {
             .message(),
             "C: return value y does not accept empty arrays"
         );
-        assert_eq!(
-            r.check_returns("C", &map(|m| m.set_float("x", 1.0)))
-                .unwrap_err()
-                .message_type(),
-            mtWarning
-        );
+        assert_eq!(r.check_returns("C", &map(|m| m.set_float("x", 1.0))).unwrap_err().message_type(), mtWarning);
     }
 
     // ---- fuzzing the parser ----
@@ -1274,19 +998,12 @@ mod tests {
     /// Valid argument strings with their expected arguments: unique names, modifiers shuffled,
     /// empty modifiers and entries sprinkled, optional trailing ';' and `any`.
     fn arb_valid() -> impl Strategy<Value = (String, Vec<ArgSpec>, bool)> {
-        (
-            prop::collection::vec(arb_argspec(), 0..6),
-            any::<bool>(),
-            any::<bool>(),
-            any::<u64>(),
-        )
-            .prop_map(|(mut args, any, trailing, mut seed)| {
+        (prop::collection::vec(arb_argspec(), 0..6), any::<bool>(), any::<bool>(), any::<u64>()).prop_map(
+            |(mut args, any, trailing, mut seed)| {
                 let mut seen = HashSet::new();
                 args.retain(|a| seen.insert(a.name.clone()));
                 let mut next = || {
-                    seed = seed
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                     (seed >> 33) as usize
                 };
                 let mut entries: Vec<String> = Vec::new();
@@ -1325,7 +1042,8 @@ mod tests {
                     s.push(';');
                 }
                 (s, args, any)
-            })
+            },
+        )
     }
 
     proptest! {

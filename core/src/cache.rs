@@ -102,11 +102,7 @@ impl Cache {
             self.frames.remove(i);
         }
         self.frames.push_back((n, f));
-        let cap = if under_pressure && !self.fixed_size {
-            1
-        } else {
-            self.capacity()
-        };
+        let cap = if under_pressure && !self.fixed_size { 1 } else { self.capacity() };
         self.trim(cap);
     }
     fn trim(&mut self, cap: usize) {
@@ -120,10 +116,7 @@ impl Cache {
     /// Takes the GPU resident frames out (least recently used first), for VRAM pressure; the
     /// caller drops them outside the cache lock.
     pub fn evict_gpu(&mut self) -> Vec<Arc<Frame>> {
-        let (gpu, keep): (VecDeque<_>, VecDeque<_>) = self
-            .frames
-            .drain(..)
-            .partition(|(_, f)| f.residency() == nrGPU);
+        let (gpu, keep): (VecDeque<_>, VecDeque<_>) = self.frames.drain(..).partition(|(_, f)| f.residency() == nrGPU);
         self.frames = keep;
         gpu.into_iter().map(|(_, f)| f).collect()
     }

@@ -39,18 +39,14 @@ pub struct Core {
 }
 
 pub fn default_threads() -> usize {
-    std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
 }
 
 /// Half the physical memory, as the reference sizes its default cache budget.
 fn default_cache_budget() -> i64 {
-    let total_kb = std::fs::read_to_string("/proc/meminfo").ok().and_then(|s| {
-        s.lines()
-            .find(|l| l.starts_with("MemTotal:"))
-            .and_then(|l| l.split_whitespace().nth(1)?.parse::<i64>().ok())
-    });
+    let total_kb = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("MemTotal:")).and_then(|l| l.split_whitespace().nth(1)?.parse::<i64>().ok()));
     match total_kb {
         Some(kb) => kb * 1024 / 2,
         None => 4 << 30,
@@ -84,8 +80,7 @@ impl Core {
             me: me.clone(),
         });
         crate::stdlib::register(&core);
-        crate::resize::register(&core);
-        crate::text::register(&core);
+        crate::resize::register(&core); crate::text::register(&core);
         if flags & ccfDisableAutoLoading == 0 {
             crate::plugin::autoload(&core);
         }
@@ -109,11 +104,7 @@ impl Core {
         self.pool.threads()
     }
     pub fn plugin_by_ns(&self, ns: &str) -> Option<Arc<Plugin>> {
-        self.plugins
-            .read()
-            .iter()
-            .find(|p| p.namespace() == ns)
-            .cloned()
+        self.plugins.read().iter().find(|p| p.namespace() == ns).cloned()
     }
     pub fn plugin_by_id(&self, id: &str) -> Option<Arc<Plugin>> {
         self.plugins.read().iter().find(|p| p.id() == id).cloned()

@@ -17,13 +17,7 @@ pub fn query_video(cf: i32, st: i32, bits: i32, ssw: i32, ssh: i32) -> Option<VS
         stFloat if bits != 16 && bits != 32 => return None,
         _ => {}
     }
-    let bytes = if bits <= 8 {
-        1
-    } else if bits <= 16 {
-        2
-    } else {
-        4
-    };
+    let bytes = if bits <= 8 { 1 } else if bits <= 16 { 2 } else { 4 };
     Some(VSVideoFormat {
         colorFamily: cf,
         sampleType: st,
@@ -40,13 +34,7 @@ pub fn video_id(f: &VSVideoFormat) -> u32 {
     if f.colorFamily == cfUndefined || !is_valid_video(f) {
         return 0;
     }
-    make_video_id(
-        f.colorFamily as u32,
-        f.sampleType as u32,
-        f.bitsPerSample as u32,
-        f.subSamplingW as u32,
-        f.subSamplingH as u32,
-    )
+    make_video_id(f.colorFamily as u32, f.sampleType as u32, f.bitsPerSample as u32, f.subSamplingW as u32, f.subSamplingH as u32)
 }
 
 pub fn video_by_id(id: u32) -> Option<VSVideoFormat> {
@@ -60,15 +48,7 @@ pub fn video_by_id(id: u32) -> Option<VSVideoFormat> {
 
 /// True for a fully specified, legal format (what query_video would rebuild).
 pub fn is_valid_video(f: &VSVideoFormat) -> bool {
-    query_video(
-        f.colorFamily,
-        f.sampleType,
-        f.bitsPerSample,
-        f.subSamplingW,
-        f.subSamplingH,
-    )
-    .as_ref()
-        == Some(f)
+    query_video(f.colorFamily, f.sampleType, f.bitsPerSample, f.subSamplingW, f.subSamplingH).as_ref() == Some(f)
 }
 
 pub fn video_name(f: &VSVideoFormat) -> Option<String> {
@@ -136,10 +116,7 @@ pub fn audio_name(f: &VSAudioFormat) -> Option<String> {
         return None;
     }
     let kind = if f.sampleType == stFloat { "F" } else { "" };
-    Some(format!(
-        "Audio{}{kind} ({} CH)",
-        f.bitsPerSample, f.numChannels
-    ))
+    Some(format!("Audio{}{kind} ({} CH)", f.bitsPerSample, f.numChannels))
 }
 
 /// Plane dimensions for plane `p` of a `w`x`h` frame.
@@ -160,11 +137,7 @@ mod tests {
         for &(name, id) in PRESET_VIDEO_FORMATS.iter().skip(1) {
             let f = video_by_id(id).unwrap_or_else(|| panic!("{name} rejected"));
             assert_eq!(video_id(&f), id, "{name}");
-            assert_eq!(
-                format!("pf{}", video_name(&f).unwrap()),
-                name.replace("RGB24", "RGB24"),
-                "{name}"
-            );
+            assert_eq!(format!("pf{}", video_name(&f).unwrap()), name.replace("RGB24", "RGB24"), "{name}");
         }
     }
 
@@ -174,14 +147,8 @@ mod tests {
         assert!(query_video(cfGray, stFloat, 16, 1, 1).is_none());
         assert!(query_video(cfYUV, stInteger, 8, 5, 0).is_none());
         assert!(query_video(cfYUV, stInteger, 8, 4, 4).is_some());
-        assert_eq!(
-            video_name(&query_video(cfYUV, stInteger, 11, 1, 0).unwrap()).unwrap(),
-            "YUV422P11"
-        );
-        assert_eq!(
-            audio_name(&query_audio(stInteger, 16, 3).unwrap()).unwrap(),
-            "Audio16 (2 CH)"
-        );
+        assert_eq!(video_name(&query_video(cfYUV, stInteger, 11, 1, 0).unwrap()).unwrap(), "YUV422P11");
+        assert_eq!(audio_name(&query_audio(stInteger, 16, 3).unwrap()).unwrap(), "Audio16 (2 CH)");
         assert!(query_audio(stFloat, 16, 3).is_none());
     }
 }

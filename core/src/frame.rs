@@ -63,12 +63,7 @@ unsafe impl Send for PooledPtr {}
 /// A device keeps as much idle host transfer memory (download planes, pinned frames) at most.
 pub(crate) fn pool_bytes() -> usize {
     static BYTES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *BYTES.get_or_init(|| {
-        std::env::var("VSVK_FRAME_POOL_MB")
-            .ok()
-            .and_then(|v| v.trim().parse::<usize>().ok())
-            .map_or(1 << 30, |mb| mb << 20)
-    })
+    *BYTES.get_or_init(|| std::env::var("VSVK_FRAME_POOL_MB").ok().and_then(|v| v.trim().parse::<usize>().ok()).map_or(1 << 30, |mb| mb << 20))
 }
 
 impl MemStats {
@@ -142,8 +137,7 @@ impl Buffer {
     fn allocate(len: usize, stats: &Arc<MemStats>, zeroed: bool) -> Buffer {
         if !zeroed && len >= PINNED_MIN && !crate::gpu::exec::in_release() {
             if let Some(PinnedHost(dev)) = stats.pinned.get() {
-                let usage = ash::vk::BufferUsageFlags::TRANSFER_SRC
-                    | ash::vk::BufferUsageFlags::TRANSFER_DST;
+                let usage = ash::vk::BufferUsageFlags::TRANSFER_SRC | ash::vk::BufferUsageFlags::TRANSFER_DST;
                 if let Ok(b) = crate::gpu::GpuBuffer::host_transfer(dev, len as u64, usage) {
                     return Buffer::new_mapped(len, b, stats);
                 }
@@ -166,42 +160,20 @@ impl Buffer {
                 NonNull::new(raw).unwrap_or_else(|| alloc::handle_alloc_error(layout))
             }
         };
-        stats
-            .used
-            .fetch_add((len + ALIGNMENT) as i64, Ordering::Relaxed);
-        Buffer {
-            ptr,
-            len,
-            stats: stats.clone(),
-            gpu: None,
-            mapped: None,
-        }
+        stats.used.fetch_add((len + ALIGNMENT) as i64, Ordering::Relaxed);
+        Buffer { ptr, len, stats: stats.clone(), gpu: None, mapped: None }
     }
     /// A GPU resident plane of `len` bytes; no host memory.
     pub fn new_gpu(len: usize, gpu: crate::gpu::frame::GpuPlane, stats: &Arc<MemStats>) -> Buffer {
-        Buffer {
-            ptr: NonNull::dangling(),
-            len,
-            stats: stats.clone(),
-            gpu: Some(Box::new(gpu)),
-            mapped: None,
-        }
+        Buffer { ptr: NonNull::dangling(), len, stats: stats.clone(), gpu: Some(Box::new(gpu)), mapped: None }
     }
     /// Host plane memory that is the mapping of `b` (at least `len` bytes, mapped, 64-byte
     /// aligned: GpuBuffer::host_transfer's promise), counted as the core's framebuffer memory.
     pub fn new_mapped(len: usize, b: crate::gpu::GpuBuffer, stats: &Arc<MemStats>) -> Buffer {
         let ptr = NonNull::new(b.get().mapped()).expect("host transfer buffers are mapped");
         debug_assert!(ptr.as_ptr() as usize % ALIGNMENT == 0 && b.get().size as usize >= len);
-        stats
-            .used
-            .fetch_add((len + ALIGNMENT) as i64, Ordering::Relaxed);
-        Buffer {
-            ptr,
-            len,
-            stats: stats.clone(),
-            gpu: None,
-            mapped: Some(Box::new(b)),
-        }
+        stats.used.fetch_add((len + ALIGNMENT) as i64, Ordering::Relaxed);
+        Buffer { ptr, len, stats: stats.clone(), gpu: None, mapped: Some(Box::new(b)) }
     }
     /// The Vulkan buffer behind a mapped host plane.
     pub fn mapped_vk(&self) -> Option<&crate::gpu::GpuBuffer> {
@@ -238,9 +210,7 @@ impl Drop for Buffer {
         if self.gpu.is_some() {
             return;
         }
-        self.stats
-            .used
-            .fetch_sub((self.len + ALIGNMENT) as i64, Ordering::Relaxed);
+        self.stats.used.fetch_sub((self.len + ALIGNMENT) as i64, Ordering::Relaxed);
         if self.mapped.take().is_some() {
             // The GPU buffer went back to its bucket as it dropped.
             return;
@@ -303,12 +273,7 @@ pub enum FrameError {
 }
 
 impl Frame {
-    pub fn new_video(
-        f: &VSVideoFormat,
-        w: i32,
-        h: i32,
-        stats: &Arc<MemStats>,
-    ) -> Result<Frame, FrameError> {
+    pub fn new_video(f: &VSVideoFormat, w: i32, h: i32, stats: &Arc<MemStats>) -> Result<Frame, FrameError> {
         match Frame::new_video_in(f, w, h, |len| Ok(Buffer::new_unzeroed(len, stats)))? {
             Ok(fr) => Ok(fr),
             Err(e) => unreachable!("host allocation reports no error: {e}"),
@@ -340,13 +305,7 @@ impl Frame {
                 Ok(b) => b,
                 Err(e) => return Ok(Err(e)),
             };
-            planes.push(Plane {
-                buf: Arc::new(buf),
-                offset: 0,
-                stride: stride as isize,
-                width: pw,
-                height: ph,
-            });
+            planes.push(Plane { buf: Arc::new(buf), offset: 0, stride: stride as isize, width: pw, height: ph });
         }
         let gpu = planes.iter().any(|p| p.buf.gpu().is_some());
         let mut fr = Frame::assemble(FrameFormat::Video(*f), w, h, planes);
@@ -365,16 +324,10 @@ impl Frame {
         stats: &Arc<MemStats>,
         mut alloc: impl FnMut(usize) -> Result<crate::gpu::frame::GpuPlane, String>,
     ) -> Result<Result<Frame, String>, FrameError> {
-        Frame::new_video_in(f, w, h, |len| {
-            alloc(len).map(|g| Buffer::new_gpu(len, g, stats))
-        })
+        Frame::new_video_in(f, w, h, |len| alloc(len).map(|g| Buffer::new_gpu(len, g, stats)))
     }
 
-    pub fn new_audio(
-        f: &VSAudioFormat,
-        samples: i32,
-        stats: &Arc<MemStats>,
-    ) -> Result<Frame, FrameError> {
+    pub fn new_audio(f: &VSAudioFormat, samples: i32, stats: &Arc<MemStats>) -> Result<Frame, FrameError> {
         if !format::is_valid_audio(f) {
             return Err(FrameError::BadFormat);
         }
@@ -385,13 +338,7 @@ impl Frame {
         let stride = VS_AUDIO_FRAME_SAMPLES as usize * f.bytesPerSample as usize;
         let buf = Arc::new(Buffer::new(stride * f.numChannels as usize, stats));
         let planes = (0..f.numChannels as usize)
-            .map(|c| Plane {
-                buf: buf.clone(),
-                offset: c * stride,
-                stride: stride as isize,
-                width: samples,
-                height: 1,
-            })
+            .map(|c| Plane { buf: buf.clone(), offset: c * stride, stride: stride as isize, width: samples, height: 1 })
             .collect();
         Ok(Frame::assemble(FrameFormat::Audio(*f), samples, 1, planes))
     }
@@ -472,10 +419,7 @@ impl Frame {
         let idx = usize::try_from(p).ok()?;
         let planes = &mut *self.planes.get();
         let old = planes.get(idx)?.buf.clone();
-        let own = planes
-            .iter()
-            .filter(|pl| Arc::ptr_eq(&pl.buf, &old))
-            .count();
+        let own = planes.iter().filter(|pl| Arc::ptr_eq(&pl.buf, &old)).count();
         // `old` itself is one more strong reference than the frame's own.
         if Arc::strong_count(&old) > own + 1 {
             let fresh = Arc::new((*old).clone());

@@ -10,11 +10,7 @@ use crate::map::Map;
 pub type RustFunction = Box<dyn Fn(&Map, &mut Map) + Send + Sync>;
 
 pub enum FunctionImpl {
-    C {
-        func: VSPublicFunction,
-        data: *mut c_void,
-        free: VSFreeFunctionData,
-    },
+    C { func: VSPublicFunction, data: *mut c_void, free: VSFreeFunctionData },
     Rust(RustFunction),
 }
 
@@ -69,12 +65,7 @@ impl Function {
 
 impl Drop for Function {
     fn drop(&mut self) {
-        if let FunctionImpl::C {
-            free: Some(free),
-            data,
-            ..
-        } = self.imp
-        {
+        if let FunctionImpl::C { free: Some(free), data, .. } = self.imp {
             // SAFETY: called once with the data the function was created with.
             unsafe { free(data) };
         }

@@ -12,11 +12,7 @@ use vsvk_plugin_api::abi::*;
 pub type RustHandler = Box<dyn Fn(i32, &str) + Send + Sync>;
 
 pub enum HandlerImpl {
-    C {
-        handler: unsafe extern "C" fn(i32, *const std::ffi::c_char, *mut c_void),
-        free: VSLogHandlerFree,
-        data: *mut c_void,
-    },
+    C { handler: unsafe extern "C" fn(i32, *const std::ffi::c_char, *mut c_void), free: VSLogHandlerFree, data: *mut c_void },
     Rust(RustHandler),
 }
 
@@ -39,12 +35,7 @@ impl Handler {
         }
     }
     fn free(&self) {
-        if let HandlerImpl::C {
-            free: Some(free),
-            data,
-            ..
-        } = self.imp
-        {
+        if let HandlerImpl::C { free: Some(free), data, .. } = self.imp {
             // SAFETY: called once, after the last call of the handler.
             unsafe { free(data) };
         }
@@ -69,11 +60,7 @@ pub struct Log {
 
 impl Log {
     pub fn add(&self, imp: HandlerImpl) -> Arc<Handler> {
-        let h = Arc::new(Handler {
-            id: self.next_id.fetch_add(1, Ordering::Relaxed) + 1,
-            imp,
-            removed: AtomicBool::new(false),
-        });
+        let h = Arc::new(Handler { id: self.next_id.fetch_add(1, Ordering::Relaxed) + 1, imp, removed: AtomicBool::new(false) });
         self.state.lock().handlers.push(h.clone());
         h
     }
@@ -83,9 +70,7 @@ impl Log {
         let me = thread::current().id();
         let h = {
             let mut s = self.state.lock();
-            let Some(i) = s.handlers.iter().position(|h| h.id == id) else {
-                return false;
-            };
+            let Some(i) = s.handlers.iter().position(|h| h.id == id) else { return false };
             let h = s.handlers.remove(i);
             h.removed.store(true, Ordering::Release);
             // A running call of this handler on another thread must return before its free runs.

@@ -59,10 +59,7 @@ impl Data {
         let mut v = Vec::with_capacity(content.len() + 1);
         v.extend_from_slice(content);
         v.push(0);
-        Data {
-            bytes: v.into_boxed_slice(),
-            hint,
-        }
+        Data { bytes: v.into_boxed_slice(), hint }
     }
     pub fn as_bytes(&self) -> &[u8] {
         &self.bytes[..self.bytes.len() - 1]
@@ -170,10 +167,7 @@ impl Values {
         Ok(())
     }
     fn allowed_in_frame_props(&self) -> bool {
-        !matches!(
-            self,
-            Values::Function(_) | Values::VideoNode(_) | Values::AudioNode(_)
-        )
+        !matches!(self, Values::Function(_) | Values::VideoNode(_) | Values::AudioNode(_))
     }
 }
 
@@ -191,8 +185,7 @@ const ERROR_KEY: &CStr = c"_Error";
 pub fn is_valid_key(key: &[u8]) -> bool {
     match key.split_first() {
         Some((first, rest)) => {
-            (first.is_ascii_alphabetic() || *first == b'_')
-                && rest.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
+            (first.is_ascii_alphabetic() || *first == b'_') && rest.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
         }
         None => false,
     }
@@ -203,17 +196,13 @@ impl Map {
         Map::default()
     }
     pub fn new_frame_props() -> Map {
-        Map {
-            frame_props: true,
-            ..Map::default()
-        }
+        Map { frame_props: true, ..Map::default() }
     }
     pub fn is_frame_props(&self) -> bool {
         self.frame_props
     }
     fn find(&self, key: &[u8]) -> Result<usize, usize> {
-        self.entries
-            .binary_search_by(|(k, _)| k.as_bytes().cmp(key))
+        self.entries.binary_search_by(|(k, _)| k.as_bytes().cmp(key))
     }
     pub fn clear(&mut self) {
         self.entries.clear();
@@ -222,18 +211,13 @@ impl Map {
     pub fn set_error(&mut self, msg: &str) {
         self.entries.clear();
         let d = Data::new(msg.replace('\0', " ").as_bytes(), dtUtf8);
-        self.entries
-            .push((ERROR_KEY.to_owned(), Arc::new(Values::Data(vec![d]))));
+        self.entries.push((ERROR_KEY.to_owned(), Arc::new(Values::Data(vec![d]))));
         self.error = true;
     }
     pub fn error(&self) -> Option<&CStr> {
-        if !self.error {
-            return None;
-        }
+        if !self.error { return None; }
         match &*self.entries[self.find(ERROR_KEY.to_bytes()).ok()?].1 {
-            Values::Data(d) => d
-                .first()
-                .and_then(|d| CStr::from_bytes_with_nul(&d.bytes).ok()),
+            Values::Data(d) => d.first().and_then(|d| CStr::from_bytes_with_nul(&d.bytes).ok()),
             _ => None,
         }
     }
@@ -253,9 +237,7 @@ impl Map {
         if self.error {
             return Err(MapError::Error);
         }
-        self.find(key)
-            .map(|i| &*self.entries[i].1)
-            .map_err(|_| MapError::Unset)
+        self.find(key).map(|i| &*self.entries[i].1).map_err(|_| MapError::Unset)
     }
     pub fn contains(&self, key: &[u8]) -> bool {
         self.find(key).is_ok()
@@ -294,12 +276,8 @@ impl Map {
                     Values::Float(mut v) => Value::Float(v.pop().expect("one")),
                     Values::Data(mut v) => Value::Data(v.pop().expect("one")),
                     Values::Function(mut v) => Value::Function(v.pop().expect("one")),
-                    Values::VideoNode(mut v) | Values::AudioNode(mut v) => {
-                        Value::Node(v.pop().expect("one"))
-                    }
-                    Values::VideoFrame(mut v) | Values::AudioFrame(mut v) => {
-                        Value::Frame(v.pop().expect("one"))
-                    }
+                    Values::VideoNode(mut v) | Values::AudioNode(mut v) => Value::Node(v.pop().expect("one")),
+                    Values::VideoFrame(mut v) | Values::AudioFrame(mut v) => Value::Frame(v.pop().expect("one")),
                 };
                 existing.push(single).map_err(|_| SetError::TypeMismatch)
             }
@@ -308,13 +286,7 @@ impl Map {
                 Ok(())
             }
             Err(i) => {
-                self.entries.insert(
-                    i,
-                    (
-                        CString::new(key).map_err(|_| SetError::BadKey)?,
-                        Arc::new(fresh),
-                    ),
-                );
+                self.entries.insert(i, (CString::new(key).map_err(|_| SetError::BadKey)?, Arc::new(fresh)));
                 Ok(())
             }
         }
@@ -325,21 +297,13 @@ impl Map {
             return Err(SetError::BadKey);
         }
         let (key, values) = match values {
-            Values::Int(v) if key == LEGACY_RANGE => {
-                (RANGE, Values::Int(v.into_iter().map(swap_range).collect()))
-            }
+            Values::Int(v) if key == LEGACY_RANGE => (RANGE, Values::Int(v.into_iter().map(swap_range).collect())),
             v => (key, v),
         };
         self.check_allowed(&values)?;
         match self.find(key) {
             Ok(i) => self.entries[i].1 = Arc::new(values),
-            Err(i) => self.entries.insert(
-                i,
-                (
-                    CString::new(key).map_err(|_| SetError::BadKey)?,
-                    Arc::new(values),
-                ),
-            ),
+            Err(i) => self.entries.insert(i, (CString::new(key).map_err(|_| SetError::BadKey)?, Arc::new(values))),
         }
         Ok(())
     }
@@ -349,22 +313,12 @@ impl Map {
             return Err(SetError::BadKey);
         }
         let v = Values::empty_of(ty).ok_or(SetError::BadType)?;
-        let key = if ty == ptInt && key == LEGACY_RANGE {
-            RANGE
-        } else {
-            key
-        };
+        let key = if ty == ptInt && key == LEGACY_RANGE { RANGE } else { key };
         self.check_allowed(&v)?;
         match self.find(key) {
             Ok(_) => Err(SetError::Exists),
             Err(i) => {
-                self.entries.insert(
-                    i,
-                    (
-                        CString::new(key).map_err(|_| SetError::BadKey)?,
-                        Arc::new(v),
-                    ),
-                );
+                self.entries.insert(i, (CString::new(key).map_err(|_| SetError::BadKey)?, Arc::new(v)));
                 Ok(())
             }
         }
@@ -391,16 +345,9 @@ impl Map {
         Ok(vals)
     }
     pub fn get_int(&self, key: &[u8], i: usize) -> Result<i64, MapError> {
-        let (key, swap) = if key == LEGACY_RANGE {
-            (RANGE, true)
-        } else {
-            (key, false)
-        };
+        let (key, swap) = if key == LEGACY_RANGE { (RANGE, true) } else { (key, false) };
         match self.element(key, i)? {
-            Values::Int(v) => v
-                .get(i)
-                .map(|&v| if swap { swap_range(v) } else { v })
-                .ok_or(MapError::Index),
+            Values::Int(v) => v.get(i).map(|&v| if swap { swap_range(v) } else { v }).ok_or(MapError::Index),
             _ => Err(MapError::Type),
         }
     }
@@ -442,20 +389,13 @@ impl Map {
         self.get_float(key.as_bytes(), 0).ok()
     }
     pub fn set_int(&mut self, key: &str, v: i64) {
-        self.set(key.as_bytes(), Value::Int(v), false)
-            .expect("built-in keys are valid");
+        self.set(key.as_bytes(), Value::Int(v), false).expect("built-in keys are valid");
     }
     pub fn set_float(&mut self, key: &str, v: f64) {
-        self.set(key.as_bytes(), Value::Float(v), false)
-            .expect("built-in keys are valid");
+        self.set(key.as_bytes(), Value::Float(v), false).expect("built-in keys are valid");
     }
     pub fn set_str(&mut self, key: &str, v: &str) {
-        self.set(
-            key.as_bytes(),
-            Value::Data(Data::new(v.as_bytes(), dtUtf8)),
-            false,
-        )
-        .expect("built-in keys are valid");
+        self.set(key.as_bytes(), Value::Data(Data::new(v.as_bytes(), dtUtf8)), false).expect("built-in keys are valid");
     }
 }
 
@@ -503,11 +443,7 @@ impl Map {
         let legacy = key == LEGACY_RANGE;
         match self.get_described(key)? {
             Values::Int(v) if v.is_empty() => Err(MapError::Index),
-            Values::Int(v) if legacy && v.len() == 1 => Ok(std::slice::from_ref(if v[0] == 0 {
-                &LEGACY_ONE
-            } else {
-                &LEGACY_ZERO
-            })),
+            Values::Int(v) if legacy && v.len() == 1 => Ok(std::slice::from_ref(if v[0] == 0 { &LEGACY_ONE } else { &LEGACY_ZERO })),
             Values::Int(v) => Ok(v),
             _ => Err(MapError::Type),
         }

@@ -17,21 +17,11 @@ use crate::scheduler::{FrameCall, FrameCtx};
 /// A filter written in Rust, for the built-in namespaces.
 pub trait Filter: Send + Sync {
     /// Same contract as VSFilterGetFrame: `Ok(None)` after requesting frames in `call`.
-    fn get_frame(
-        &self,
-        n: i32,
-        reason: i32,
-        frame_data: &mut *mut c_void,
-        call: &mut FrameCall,
-    ) -> Result<Option<Arc<Frame>>, String>;
+    fn get_frame(&self, n: i32, reason: i32, frame_data: &mut *mut c_void, call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String>;
 }
 
 pub enum FilterImpl {
-    C {
-        get_frame: VSFilterGetFrame,
-        free: VSFilterFree,
-        instance_data: *mut c_void,
-    },
+    C { get_frame: VSFilterGetFrame, free: VSFilterFree, instance_data: *mut c_void },
     Rust(Box<dyn Filter>),
 }
 
@@ -108,13 +98,7 @@ impl Node {
             }
         }
         let core2 = core.clone();
-        let raw_deps = deps
-            .iter()
-            .map(|(d, p)| VSFilterDependency {
-                source: Node::as_raw(d),
-                requestPattern: *p,
-            })
-            .collect();
+        let raw_deps = deps.iter().map(|(d, p)| VSFilterDependency { source: Node::as_raw(d), requestPattern: *p }).collect();
         let node = Arc::new(Node {
             core,
             name: CString::new(name.replace('\0', " ")).expect("NULs replaced"),
@@ -200,12 +184,7 @@ impl Node {
 
 impl Drop for Node {
     fn drop(&mut self) {
-        if let FilterImpl::C {
-            free: Some(free),
-            instance_data,
-            ..
-        } = self.filter
-        {
+        if let FilterImpl::C { free: Some(free), instance_data, .. } = self.filter {
             // SAFETY: the filter's free function is called once, with the data it was created with.
             unsafe { free(instance_data, Core::as_raw(&self.core), crate::api::vsapi()) };
         }
@@ -213,15 +192,10 @@ impl Drop for Node {
             let mut c = d.cache.lock();
             match dep.requestPattern {
                 rpStrictSpatial | rpNoFrameReuse => {}
-                rpFrameReuseLastOnly => {
-                    c.last_only_consumers = c.last_only_consumers.saturating_sub(1)
-                }
+                rpFrameReuseLastOnly => c.last_only_consumers = c.last_only_consumers.saturating_sub(1),
                 _ => c.reusing_consumers = c.reusing_consumers.saturating_sub(1),
             }
         }
-        self.core.freed_node_ns.fetch_add(
-            self.processing_ns.load(Ordering::Relaxed),
-            Ordering::Relaxed,
-        );
+        self.core.freed_node_ns.fetch_add(self.processing_ns.load(Ordering::Relaxed), Ordering::Relaxed);
     }
 }

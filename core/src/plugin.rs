@@ -17,10 +17,7 @@ use crate::map::Map;
 pub type BuiltinFn = Box<dyn Fn(&Map, &mut Map, &Arc<Core>) + Send + Sync>;
 
 pub enum FuncImpl {
-    C {
-        func: VSPublicFunction,
-        data: *mut c_void,
-    },
+    C { func: VSPublicFunction, data: *mut c_void },
     Rust(BuiltinFn),
 }
 
@@ -68,35 +65,17 @@ pub enum PluginError {
     #[error("Plugin {0} did not call configPlugin in its initialisation")]
     NotConfigured(String),
     #[error("Plugin {path} requires API R{major}.{minor} but this core provides R4.3")]
-    Api {
-        path: String,
-        major: i32,
-        minor: i32,
-    },
+    Api { path: String, major: i32, minor: i32 },
     #[error("Plugin {given} already loaded ({id}) from {path}")]
-    DuplicateId {
-        given: String,
-        id: String,
-        path: String,
-    },
+    DuplicateId { given: String, id: String, path: String },
     #[error("Plugin load of {given} failed, namespace {ns} already populated by {path}")]
-    DuplicateNamespace {
-        given: String,
-        ns: String,
-        path: String,
-    },
+    DuplicateNamespace { given: String, ns: String, path: String },
     #[error("Invalid plugin configuration in {path}: {msg}")]
     BadConfig { path: String, msg: String },
 }
 
 impl Plugin {
-    pub fn new_builtin(
-        core: &Arc<Core>,
-        id: &str,
-        ns: &str,
-        name: &str,
-        version: i32,
-    ) -> Arc<Plugin> {
+    pub fn new_builtin(core: &Arc<Core>, id: &str, ns: &str, name: &str, version: i32) -> Arc<Plugin> {
         let p = Plugin::blank(core, CString::default(), None, None);
         let _ = p.config.set(PluginConfig {
             id: cstring(id),
@@ -108,12 +87,7 @@ impl Plugin {
         });
         Arc::new(p)
     }
-    fn blank(
-        core: &Arc<Core>,
-        path: CString,
-        force_ns: Option<String>,
-        force_id: Option<String>,
-    ) -> Plugin {
+    fn blank(core: &Arc<Core>, path: CString, force_ns: Option<String>, force_id: Option<String>) -> Plugin {
         Plugin {
             config: OnceLock::new(),
             path,
@@ -126,23 +100,13 @@ impl Plugin {
         }
     }
     pub fn id(&self) -> &str {
-        self.config
-            .get()
-            .and_then(|c| c.id.to_str().ok())
-            .unwrap_or("")
+        self.config.get().and_then(|c| c.id.to_str().ok()).unwrap_or("")
     }
     pub fn namespace(&self) -> &str {
-        self.config
-            .get()
-            .and_then(|c| c.ns.to_str().ok())
-            .unwrap_or("")
+        self.config.get().and_then(|c| c.ns.to_str().ok()).unwrap_or("")
     }
     pub fn lock(&self) {
-        if self
-            .config
-            .get()
-            .is_some_and(|c| c.flags & pcModifiable == 0)
-        {
+        if self.config.get().is_some_and(|c| c.flags & pcModifiable == 0) {
             self.locked.store(true, Ordering::Release);
         }
     }
@@ -164,24 +128,14 @@ impl Plugin {
     }
 
     /// Handles configPlugin; returns an error message for the log when refused.
-    pub fn configure(
-        &self,
-        id: &str,
-        ns: &str,
-        name: &str,
-        version: i32,
-        api: i32,
-        flags: i32,
-    ) -> Result<(), String> {
+    pub fn configure(&self, id: &str, ns: &str, name: &str, version: i32, api: i32, flags: i32) -> Result<(), String> {
         if self.config.get().is_some() {
             return Err("configPlugin called more than once".into());
         }
         let major = api >> 16;
         let minor = api & 0xffff;
         if major != VAPOURSYNTH_API_MAJOR || minor > VAPOURSYNTH_API_MINOR {
-            return Err(format!(
-                "the plugin requires API R{major}.{minor} but this core provides R4.3"
-            ));
+            return Err(format!("the plugin requires API R{major}.{minor} but this core provides R4.3"));
         }
         let id = self.force_id.as_deref().unwrap_or(id);
         let ns = self.force_ns.as_deref().unwrap_or(ns);
@@ -194,63 +148,31 @@ impl Plugin {
         if flags & !pcModifiable != 0 {
             return Err(format!("unknown configuration flags {flags:#x}"));
         }
-        let _ = self.config.set(PluginConfig {
-            id: cstring(id),
-            ns: cstring(ns),
-            name: cstring(name),
-            version,
-            api_version: api,
-            flags,
-        });
+        let _ = self.config.set(PluginConfig { id: cstring(id), ns: cstring(ns), name: cstring(name), version, api_version: api, flags });
         Ok(())
     }
 
     /// Handles registerFunction.
     pub fn register(&self, name: &str, args: &str, ret: &str, imp: FuncImpl) -> Result<(), String> {
         if self.locked.load(Ordering::Acquire) {
-            return Err(format!(
-                "{}: registering {name} after initialisation needs pcModifiable",
-                self.namespace()
-            ));
+            return Err(format!("{}: registering {name} after initialisation needs pcModifiable", self.namespace()));
         }
         if self.config.get().is_none() {
-            return Err(format!(
-                "{name}: registerFunction called before configPlugin"
-            ));
+            return Err(format!("{name}: registerFunction called before configPlugin"));
         }
         if !crate::map::is_valid_key(name.as_bytes()) {
-            return Err(format!(
-                "{}: invalid function name '{name}'",
-                self.namespace()
-            ));
+            return Err(format!("{}: invalid function name '{name}'", self.namespace()));
         }
         // Worded as the reference logs it, with our pointer to the offending entry after it.
-        let misuse = |e: crate::argspec::SpecError| {
-            format!(
-                "API MISUSE! Function '{name}' failed to register with error: {} ({e})",
-                e.reference_message()
-            )
-        };
+        let misuse = |e: crate::argspec::SpecError| format!("API MISUSE! Function '{name}' failed to register with error: {} ({e})", e.reference_message());
         let sig = Signature::parse(args).map_err(misuse)?;
         Signature::parse(ret).map_err(misuse)?;
         let mut fs = self.functions.write();
         let key = cstring(name);
         if fs.contains_key(&key) {
-            return Err(format!(
-                "{}: function {name} is already registered",
-                self.namespace()
-            ));
+            return Err(format!("{}: function {name} is already registered", self.namespace()));
         }
-        fs.insert(
-            key,
-            Arc::new(PluginFunction {
-                name: cstring(name),
-                args: cstring(args),
-                ret: cstring(ret),
-                sig,
-                imp,
-            }),
-        );
+        fs.insert(key, Arc::new(PluginFunction { name: cstring(name), args: cstring(args), ret: cstring(ret), sig, imp }));
         Ok(())
     }
 
@@ -296,34 +218,16 @@ pub fn invoke(plugin: &Plugin, name: &str, args: &Map) -> Map {
     };
     let inspect = core.graph_inspection();
     if inspect {
-        let cfg = plugin
-            .config
-            .get()
-            .expect("registered functions imply a configured plugin");
-        INVOKE_STACK.with(|s| {
-            s.borrow_mut()
-                .push((f.name.clone(), cfg.id.clone(), cfg.ns.clone(), args.clone()))
-        });
+        let cfg = plugin.config.get().expect("registered functions imply a configured plugin");
+        INVOKE_STACK.with(|s| s.borrow_mut().push((f.name.clone(), cfg.id.clone(), cfg.ns.clone(), args.clone())));
     }
     match &f.imp {
         FuncImpl::C { func, data } => {
             // SAFETY: the plugin's function with its data; maps outlive the call.
-            unsafe {
-                func(
-                    (args as *const Map).cast(),
-                    (&mut out as *mut Map).cast(),
-                    *data,
-                    Core::as_raw(&core),
-                    crate::api::vsapi(),
-                )
-            };
+            unsafe { func((args as *const Map).cast(), (&mut out as *mut Map).cast(), *data, Core::as_raw(&core), crate::api::vsapi()) };
         }
         FuncImpl::Rust(func) => {
-            if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                func(args, &mut out, &core)
-            }))
-            .is_err()
-            {
+            if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| func(args, &mut out, &core))).is_err() {
                 out.set_error(&format!("{name}: internal error (panic)"));
             }
         }
@@ -350,12 +254,7 @@ fn cstring(s: &str) -> CString {
 static PLUGIN_LOADING: Mutex<()> = Mutex::new(());
 
 /// Loads one plugin library into the core.
-pub fn load(
-    core: &Arc<Core>,
-    path: &Path,
-    force_ns: Option<&str>,
-    force_id: Option<&str>,
-) -> Result<Arc<Plugin>, PluginError> {
+pub fn load(core: &Arc<Core>, path: &Path, force_ns: Option<&str>, force_id: Option<&str>) -> Result<Arc<Plugin>, PluginError> {
     let _serial = core.load_lock.lock();
     let _global = PLUGIN_LOADING.lock();
     let display = path.display().to_string();
@@ -367,20 +266,12 @@ pub fn load(
     let lib = unsafe {
         libloading::os::unix::Library::open(Some(&canonical), libc_flags())
             .map(libloading::Library::from)
-            .map_err(|e| PluginError::Open {
-                path: display.clone(),
-                msg: dl_message(&e),
-            })?
+            .map_err(|e| PluginError::Open { path: display.clone(), msg: dl_message(&e) })?
     };
     // SAFETY: the symbol's type is fixed by the plugin ABI.
-    let init: libloading::Symbol<VSInitPlugin> = unsafe { lib.get(b"VapourSynthPluginInit2\0") }
-        .map_err(|_| PluginError::NoEntryPoint(display.clone()))?;
-    let plugin = Arc::new(Plugin::blank(
-        core,
-        cstring(&canonical.to_string_lossy()),
-        force_ns.map(String::from),
-        force_id.map(String::from),
-    ));
+    let init: libloading::Symbol<VSInitPlugin> =
+        unsafe { lib.get(b"VapourSynthPluginInit2\0") }.map_err(|_| PluginError::NoEntryPoint(display.clone()))?;
+    let plugin = Arc::new(Plugin::blank(core, cstring(&canonical.to_string_lossy()), force_ns.map(String::from), force_id.map(String::from)));
     // SAFETY: the entry point gets our plugin handle and the plugin API table for its duration.
     unsafe { init(Plugin::as_raw(&plugin), crate::api::plugin_api()) };
     let Some(cfg) = plugin.config.get() else {
@@ -389,18 +280,10 @@ pub fn load(
     {
         let plugins = core.plugins.read();
         if let Some(other) = plugins.iter().find(|p| p.id() == plugin.id()) {
-            return Err(PluginError::DuplicateId {
-                given: display,
-                id: plugin.id().into(),
-                path: other.path.to_string_lossy().into(),
-            });
+            return Err(PluginError::DuplicateId { given: display, id: plugin.id().into(), path: other.path.to_string_lossy().into() });
         }
         if let Some(other) = plugins.iter().find(|p| p.namespace() == plugin.namespace()) {
-            return Err(PluginError::DuplicateNamespace {
-                given: display,
-                ns: plugin.namespace().into(),
-                path: other.path.to_string_lossy().into(),
-            });
+            return Err(PluginError::DuplicateNamespace { given: display, ns: plugin.namespace().into(), path: other.path.to_string_lossy().into() });
         }
     }
     let _ = cfg;
@@ -432,13 +315,7 @@ fn cpu_variants() -> Vec<&'static str> {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::is_x86_feature_detected as has;
-        let avx2 = has!("avx2")
-            && has!("fma")
-            && has!("bmi1")
-            && has!("bmi2")
-            && has!("f16c")
-            && has!("lzcnt")
-            && has!("movbe");
+        let avx2 = has!("avx2") && has!("fma") && has!("bmi1") && has!("bmi2") && has!("f16c") && has!("lzcnt") && has!("movbe");
         let zn4 = avx2
             && has!("avx512f")
             && has!("avx512bw")
@@ -470,9 +347,7 @@ pub fn with_best_variant(path: &Path) -> PathBuf {
     let (Some(dir), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str())) else {
         return path.to_path_buf();
     };
-    let Some(stem) = name.strip_suffix(LIB_SUFFIX) else {
-        return path.to_path_buf();
-    };
+    let Some(stem) = name.strip_suffix(LIB_SUFFIX) else { return path.to_path_buf() };
     if VARIANTS.iter().any(|v| stem.ends_with(v)) {
         return path.to_path_buf();
     }
@@ -487,21 +362,12 @@ pub fn read_manifest(dir: &Path) -> Option<Vec<String>> {
     if !header.starts_with("[VapourSynth Manifest V1]") {
         return None;
     }
-    Some(
-        lines
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with('['))
-            .map(String::from)
-            .collect(),
-    )
+    Some(lines.map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with('[')).map(String::from).collect())
 }
 
 /// Picks the best variant of a manifest library for this CPU.
 pub fn pick_variant(dir: &Path, base: &str) -> Option<PathBuf> {
-    cpu_variants()
-        .into_iter()
-        .map(|v| dir.join(format!("{base}{v}{LIB_SUFFIX}")))
-        .find(|p| p.is_file())
+    cpu_variants().into_iter().map(|v| dir.join(format!("{base}{v}{LIB_SUFFIX}"))).find(|p| p.is_file())
 }
 
 /// Every library a folder holds for loading: manifest entries (best variant), the other plain
@@ -514,20 +380,13 @@ pub fn folder_libraries(dir: &Path) -> Vec<PathBuf> {
             out.push(p);
         }
     }
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| rd.flatten().map(|e| e.path()).collect())
-        .unwrap_or_default();
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).map(|rd| rd.flatten().map(|e| e.path()).collect()).unwrap_or_default();
     entries.sort();
     for p in &entries {
-        let Some(name) = p.file_name().and_then(|n| n.to_str()) else {
-            continue;
-        };
+        let Some(name) = p.file_name().and_then(|n| n.to_str()) else { continue };
         if p.is_file() && name.ends_with(LIB_SUFFIX) {
             let stem = &name[..name.len() - LIB_SUFFIX.len()];
-            let base = VARIANTS
-                .iter()
-                .find_map(|v| stem.strip_suffix(v))
-                .unwrap_or(stem);
+            let base = VARIANTS.iter().find_map(|v| stem.strip_suffix(v)).unwrap_or(stem);
             let is_variant = base != stem;
             if !manifest.iter().any(|m| m == base) && !is_variant {
                 out.push(p.clone());
@@ -561,11 +420,7 @@ pub fn load_folder(core: &Arc<Core>, dir: &Path) {
 /// `$XDG_DATA_HOME/vsvk/plugins` (default `~/.local/share/vsvk/plugins`).
 pub fn autoload_folders() -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::env::var_os("VSVK_PLUGIN_PATH")
-        .map(|s| {
-            std::env::split_paths(&s)
-                .filter(|p| !p.as_os_str().is_empty())
-                .collect()
-        })
+        .map(|s| std::env::split_paths(&s).filter(|p| !p.as_os_str().is_empty()).collect())
         .unwrap_or_default();
     let data = std::env::var_os("XDG_DATA_HOME")
         .map(PathBuf::from)

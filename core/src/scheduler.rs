@@ -94,10 +94,7 @@ impl Pool {
         } else if s.spawned < s.target + s.lent && !s.shutdown {
             s.spawned += 1;
             let pool = self.clone();
-            let h = thread::Builder::new()
-                .name("vsvk-worker".into())
-                .spawn(move || pool.worker())
-                .expect("spawning a worker thread");
+            let h = thread::Builder::new().name("vsvk-worker".into()).spawn(move || pool.worker()).expect("spawning a worker thread");
             s.handles.retain(|h| !h.is_finished());
             s.handles.push(h);
         }
@@ -143,10 +140,7 @@ impl Pool {
             if !s.queue.is_empty() && s.idle == 0 {
                 s.spawned += 1;
                 let pool = self.clone();
-                let h = thread::Builder::new()
-                    .name("vsvk-worker".into())
-                    .spawn(move || pool.worker())
-                    .expect("spawning a worker thread");
+                let h = thread::Builder::new().name("vsvk-worker".into()).spawn(move || pool.worker()).expect("spawning a worker thread");
                 s.handles.push(h);
             }
         }
@@ -198,11 +192,7 @@ pub type Delivery = Result<Arc<Frame>, String>;
 
 pub enum Waiter {
     /// A frame context that requested frame `n` of the node at `from`.
-    Parent {
-        ctx: Arc<FrameCtx>,
-        from: usize,
-        n: i32,
-    },
+    Parent { ctx: Arc<FrameCtx>, from: usize, n: i32 },
     External(Box<dyn FnOnce(Delivery) + Send>),
 }
 
@@ -249,11 +239,7 @@ impl FrameCall<'_> {
     /// Asks for frame `n` of `node` (clamped to the clip) before the next activation.
     pub fn request(&mut self, node: &Arc<Node>, n: i32) {
         let n = clamp_frame(node, n);
-        if !self
-            .requests
-            .iter()
-            .any(|(d, m)| Arc::ptr_eq(d, node) && *m == n)
-        {
+        if !self.requests.iter().any(|(d, m)| Arc::ptr_eq(d, node) && *m == n) {
             self.requests.push((node.clone(), n));
         }
     }
@@ -261,18 +247,11 @@ impl FrameCall<'_> {
     pub fn get(&self, node: &Node, n: i32) -> Option<Arc<Frame>> {
         let n = clamp_frame(node, n);
         let st = self.ctx.state.lock();
-        st.fetched
-            .iter()
-            .find(|f| std::ptr::eq(f.node, node) && f.n == n)
-            .map(|f| f.frame.clone())
+        st.fetched.iter().find(|f| std::ptr::eq(f.node, node) && f.n == n).map(|f| f.frame.clone())
     }
     pub fn release_early(&self, node: &Node, n: i32) {
         let n = clamp_frame(node, n);
-        self.ctx
-            .state
-            .lock()
-            .fetched
-            .retain(|f| !(std::ptr::eq(f.node, node) && f.n == n));
+        self.ctx.state.lock().fetched.retain(|f| !(std::ptr::eq(f.node, node) && f.n == n));
     }
     pub fn set_error(&mut self, msg: String) {
         self.error = Some(msg);
@@ -311,10 +290,7 @@ pub fn request(node: &Arc<Node>, n: i32, waiter: Waiter) {
     let ctx = Arc::new(FrameCtx {
         node: node.clone(),
         n,
-        state: Mutex::new(CtxState {
-            waiters: vec![waiter],
-            ..CtxState::default()
-        }),
+        state: Mutex::new(CtxState { waiters: vec![waiter], ..CtxState::default() }),
     });
     inflight.insert(n, ctx.clone());
     drop(inflight);
@@ -345,31 +321,17 @@ fn hand_over(waiter: Waiter, result: Delivery) -> Option<(Arc<FrameCtx>, i32)> {
             cb(result);
             None
         }
-        Waiter::Parent {
-            ctx: parent,
-            from,
-            n,
-        } => {
+        Waiter::Parent { ctx: parent, from, n } => {
             let ready = {
                 let mut st = parent.state.lock();
                 match result {
-                    Ok(frame) => st.fetched.push(Fetched {
-                        node: from as *const Node,
-                        n,
-                        frame,
-                    }),
+                    Ok(frame) => st.fetched.push(Fetched { node: from as *const Node, n, frame }),
                     Err(e) => {
                         st.dep_error.get_or_insert(e);
                     }
                 }
                 st.pending -= 1;
-                (st.pending == 0).then(|| {
-                    if st.dep_error.is_some() {
-                        arError
-                    } else {
-                        arAllFramesReady
-                    }
-                })
+                (st.pending == 0).then(|| if st.dep_error.is_some() { arError } else { arAllFramesReady })
             };
             ready.map(|reason| (parent, reason))
         }
@@ -451,32 +413,16 @@ fn activate(ctx: Arc<FrameCtx>, reason: i32) {
 /// Calls the filter once; returns whether the frame is finished (delivered or failed).
 fn run(ctx: &Arc<FrameCtx>, reason: i32) -> bool {
     let node = &ctx.node;
-    let mut call = FrameCall {
-        ctx,
-        requests: Vec::new(),
-        error: None,
-    };
+    let mut call = FrameCall { ctx, requests: Vec::new(), error: None };
     let mut frame_data = ctx.state.lock().frame_data as *mut c_void;
     let timing = node.core.node_timing.load(Ordering::Relaxed);
     let t0 = timing.then(Instant::now);
     let result: Result<Option<Arc<Frame>>, String> = match &node.filter {
-        FilterImpl::C {
-            get_frame,
-            instance_data,
-            ..
-        } => {
+        FilterImpl::C { get_frame, instance_data, .. } => {
             // SAFETY: the filter's own callback with its own instance data, as the API specifies;
             // `call` outlives the call and is the context the filter may pass back to us.
             let f = unsafe {
-                get_frame(
-                    ctx.n,
-                    reason,
-                    *instance_data,
-                    &mut frame_data,
-                    call.as_raw(),
-                    Core::as_raw(&node.core),
-                    crate::api::vsapi(),
-                )
+                get_frame(ctx.n, reason, *instance_data, &mut frame_data, call.as_raw(), Core::as_raw(&node.core), crate::api::vsapi())
             };
             if f.is_null() {
                 Ok(None)
@@ -486,22 +432,17 @@ fn run(ctx: &Arc<FrameCtx>, reason: i32) -> bool {
             }
         }
         FilterImpl::Rust(filter) => {
-            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                filter.get_frame(ctx.n, reason, &mut frame_data, &mut call)
-            })) {
+            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| filter.get_frame(ctx.n, reason, &mut frame_data, &mut call))) {
                 Ok(r) => r,
                 Err(_) => Err("the filter panicked".into()),
             }
         }
     };
     if let Some(t0) = t0 {
-        node.processing_ns
-            .fetch_add(t0.elapsed().as_nanos() as i64, Ordering::Relaxed);
+        node.processing_ns.fetch_add(t0.elapsed().as_nanos() as i64, Ordering::Relaxed);
     }
     ctx.state.lock().frame_data = frame_data as usize;
-    let FrameCall {
-        requests, error, ..
-    } = call;
+    let FrameCall { requests, error, .. } = call;
     // Text given to setFilterError reaches the caller verbatim, as in R81; only errors a Rust filter
     // returns get the node's name in front.
     let from_set_error = error.is_some();
@@ -521,12 +462,7 @@ fn run(ctx: &Arc<FrameCtx>, reason: i32) -> bool {
             true
         }
         Err(e) => {
-            complete(
-                ctx,
-                Err(format!("{}: {}", node.name_str(), e)
-                    .trim_start_matches(": ")
-                    .to_string()),
-            );
+            complete(ctx, Err(format!("{}: {}", node.name_str(), e).trim_start_matches(": ").to_string()));
             true
         }
         Ok(Some(frame)) => {
@@ -538,30 +474,16 @@ fn run(ctx: &Arc<FrameCtx>, reason: i32) -> bool {
             ctx.state.lock().pending = requests.len() + 1;
             for (dep, n) in requests {
                 let from = Arc::as_ptr(&dep) as usize;
-                request(
-                    &dep,
-                    n,
-                    Waiter::Parent {
-                        ctx: ctx.clone(),
-                        from,
-                        n,
-                    },
-                );
+                request(&dep, n, Waiter::Parent { ctx: ctx.clone(), from, n });
             }
             deliver_placeholder(ctx);
             false
         }
         Ok(None) => {
             let msg = if reason == arInitial {
-                format!(
-                    "{}: the filter returned no frame and requested none",
-                    node.name_str()
-                )
+                format!("{}: the filter returned no frame and requested none", node.name_str())
             } else {
-                format!(
-                    "{}: the filter returned no frame and set no error",
-                    node.name_str()
-                )
+                format!("{}: the filter returned no frame and set no error", node.name_str())
             };
             complete(ctx, Err(msg));
             true
@@ -574,13 +496,7 @@ fn deliver_placeholder(ctx: &Arc<FrameCtx>) {
     let ready = {
         let mut st = ctx.state.lock();
         st.pending -= 1;
-        (st.pending == 0).then(|| {
-            if st.dep_error.is_some() {
-                arError
-            } else {
-                arAllFramesReady
-            }
-        })
+        (st.pending == 0).then(|| if st.dep_error.is_some() { arError } else { arAllFramesReady })
     };
     if let Some(reason) = ready {
         continue_here_or_schedule(ctx.clone(), reason);
@@ -592,25 +508,16 @@ fn check_output(node: &Node, f: &Frame) -> Result<(), String> {
     // Residency is part of the type: what the node declared (ffGPUOutput) is what it must return.
     if (node.flags & ffGPUOutput != 0) != (f.residency() == nrGPU) && !node.is_audio() {
         crate::api::fatal(&if f.residency() == nrGPU {
-            format!(
-                "Filter {} returned a GPU resident frame without being created with ffGPUOutput",
-                node.name_str()
-            )
+            format!("Filter {} returned a GPU resident frame without being created with ffGPUOutput", node.name_str())
         } else {
-            format!(
-                "Filter {} is declared to return GPU resident frames but returned a CPU frame",
-                node.name_str()
-            )
+            format!("Filter {} is declared to return GPU resident frames but returned a CPU frame", node.name_str())
         });
     }
     crate::gpu::frame::take_back(&node.name_str(), f)?;
     match (&node.info, &f.format) {
         (crate::node::MediaInfo::Video(vi), FrameFormat::Video(ff)) => {
             if vi.format.colorFamily != cfUndefined && vi.format != *ff {
-                return Err(format!(
-                    "{}: the filter returned a frame of another format than it declared",
-                    node.name_str()
-                ));
+                return Err(format!("{}: the filter returned a frame of another format than it declared", node.name_str()));
             }
             if vi.width != 0 && (vi.width != f.width || vi.height != f.height) {
                 return Err(format!(
@@ -626,17 +533,11 @@ fn check_output(node: &Node, f: &Frame) -> Result<(), String> {
         }
         (crate::node::MediaInfo::Audio(ai), FrameFormat::Audio(af)) => {
             if ai.format != *af {
-                return Err(format!(
-                    "{}: the filter returned audio of another format than it declared",
-                    node.name_str()
-                ));
+                return Err(format!("{}: the filter returned audio of another format than it declared", node.name_str()));
             }
             Ok(())
         }
-        _ => Err(format!(
-            "{}: the filter returned a frame of the wrong media type",
-            node.name_str()
-        )),
+        _ => Err(format!("{}: the filter returned a frame of the wrong media type", node.name_str())),
     }
 }
 
@@ -676,11 +577,7 @@ fn complete(ctx: &Arc<FrameCtx>, result: Delivery) {
 /// Starts an external request; `cb` runs on whichever thread finishes the frame.
 pub fn get_frame_async(node: &Arc<Node>, n: i32, cb: Box<dyn FnOnce(Delivery) + Send>) {
     if n < 0 || n >= node.num_frames() {
-        cb(Err(format!(
-            "Invalid frame number {} requested, clip only has {} frames",
-            n,
-            node.num_frames()
-        )));
+        cb(Err(format!("Invalid frame number {} requested, clip only has {} frames", n, node.num_frames())));
         return;
     }
     let pool = node.core.pool.clone();
@@ -707,10 +604,7 @@ pub fn get_frame(node: &Arc<Node>, n: i32) -> Delivery {
         }),
     );
     let pool = node.core.pool.clone();
-    pool.while_blocked(|| {
-        rx.recv()
-            .unwrap_or_else(|_| Err("the frame request was dropped".into()))
-    })
+    pool.while_blocked(|| rx.recv().unwrap_or_else(|_| Err("the frame request was dropped".into())))
 }
 
 pub fn error_cstring(msg: &str) -> CString {

@@ -55,12 +55,7 @@ struct Counter {
     nanos: AtomicU64,
 }
 
-static COUNTERS: [Counter; 12] = [const {
-    Counter {
-        count: AtomicU64::new(0),
-        nanos: AtomicU64::new(0),
-    }
-}; 12];
+static COUNTERS: [Counter; 12] = [const { Counter { count: AtomicU64::new(0), nanos: AtomicU64::new(0) } }; 12];
 
 pub fn enabled() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
@@ -74,8 +69,7 @@ impl Drop for Timer {
     fn drop(&mut self) {
         let c = &COUNTERS[self.0 as usize];
         c.count.fetch_add(1, Ordering::Relaxed);
-        c.nanos
-            .fetch_add(self.1.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        c.nanos.fetch_add(self.1.elapsed().as_nanos() as u64, Ordering::Relaxed);
     }
 }
 
@@ -87,9 +81,7 @@ pub fn time(stat: Stat) -> Option<Timer> {
 /// Counts one event of `stat` without a duration.
 pub fn count(stat: Stat) {
     if enabled() {
-        COUNTERS[stat as usize]
-            .count
-            .fetch_add(1, Ordering::Relaxed);
+        COUNTERS[stat as usize].count.fetch_add(1, Ordering::Relaxed);
     }
 }
 
@@ -102,13 +94,7 @@ pub fn report() -> String {
             continue;
         }
         let ns = c.nanos.load(Ordering::Relaxed);
-        s += &format!(
-            "vsvk stats: {:<14} {:>9} {:>10.1} {:>9.1}\n",
-            NAMES[i],
-            n,
-            ns as f64 / 1e6,
-            ns as f64 / 1e3 / n as f64
-        );
+        s += &format!("vsvk stats: {:<14} {:>9} {:>10.1} {:>9.1}\n", NAMES[i], n, ns as f64 / 1e6, ns as f64 / 1e3 / n as f64);
     }
     s
 }

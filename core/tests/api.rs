@@ -17,15 +17,9 @@ fn api() -> &'static VSAPI {
 fn plugins_dir() -> PathBuf {
     let base = std::env::var_os("VSVK_REF")
         .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(std::env::var_os("HOME").expect("HOME")).join(".cache/vsvk-ref")
-        });
+        .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").expect("HOME")).join(".cache/vsvk-ref"));
     let p = base.join("plugins");
-    assert!(
-        p.join("cas.so").is_file(),
-        "the reference plugins are missing in {}: run scripts/setup.sh",
-        p.display()
-    );
+    assert!(p.join("cas.so").is_file(), "the reference plugins are missing in {}: run scripts/setup.sh", p.display());
     p
 }
 
@@ -38,12 +32,7 @@ unsafe fn s<'a>(p: *const c_char) -> &'a str {
     CStr::from_ptr(p).to_str().unwrap()
 }
 
-unsafe fn invoke(
-    core: *mut VSCore,
-    ns: &str,
-    func: &str,
-    args: *mut VSMap,
-) -> Result<*mut VSMap, String> {
+unsafe fn invoke(core: *mut VSCore, ns: &str, func: &str, args: *mut VSMap) -> Result<*mut VSMap, String> {
     let a = api();
     let p = (a.getPluginByNamespace)(c(ns).as_ptr(), core);
     if p.is_null() {
@@ -60,12 +49,7 @@ unsafe fn invoke(
     }
 }
 
-unsafe fn load(
-    core: *mut VSCore,
-    func: &str,
-    path: &str,
-    extra: &[(&str, &str)],
-) -> Result<(), String> {
+unsafe fn load(core: *mut VSCore, func: &str, path: &str, extra: &[(&str, &str)]) -> Result<(), String> {
     let a = api();
     let m = (a.createMap)();
     (a.mapSetData)(m, c"path".as_ptr(), c(path).as_ptr(), -1, dtUtf8, maReplace);
@@ -104,13 +88,7 @@ fn folders_manifests_and_variants_load() {
     unsafe {
         let a = api();
         let core = (a.createCore)(ccfDisableAutoLoading);
-        assert!(
-            namespaces(core)
-                .iter()
-                .all(|n| BUILTIN.contains(&n.as_str())),
-            "{:?}",
-            namespaces(core)
-        );
+        assert!(namespaces(core).iter().all(|n| BUILTIN.contains(&n.as_str())), "{:?}", namespaces(core));
         load(core, "LoadAllPlugins", dir.to_str().unwrap(), &[]).unwrap();
         let ns = namespaces(core);
         // plain libraries, the folder's own manifest entry and manifest subfolders
@@ -123,13 +101,7 @@ fn folders_manifests_and_variants_load() {
         let best = vsvk::plugin::pick_variant(&dir.join("zsmooth"), "libzsmooth").unwrap();
         assert_eq!(PathBuf::from(&path).file_name(), best.file_name());
         // loading the same plugin again names what is already there
-        let e = load(
-            core,
-            "LoadPlugin",
-            dir.join("cas.so").to_str().unwrap(),
-            &[],
-        )
-        .unwrap_err();
+        let e = load(core, "LoadPlugin", dir.join("cas.so").to_str().unwrap(), &[]).unwrap_err();
         assert!(e.contains("already loaded"), "{e}");
         (a.freeCore)(core);
     }
@@ -141,13 +113,7 @@ fn forcens_and_forceid_rename_a_plugin() {
     unsafe {
         let a = api();
         let core = (a.createCore)(ccfDisableAutoLoading);
-        load(
-            core,
-            "LoadPlugin",
-            dir.join("cas.so").to_str().unwrap(),
-            &[("forcens", "sharp"), ("forceid", "org.test.sharp")],
-        )
-        .unwrap();
+        load(core, "LoadPlugin", dir.join("cas.so").to_str().unwrap(), &[("forcens", "sharp"), ("forceid", "org.test.sharp")]).unwrap();
         assert!((a.getPluginByNamespace)(c"cas".as_ptr(), core).is_null());
         let p = (a.getPluginByID)(c"org.test.sharp".as_ptr(), core);
         assert!(!p.is_null());
@@ -163,16 +129,8 @@ fn bad_libraries_give_clear_errors() {
         let a = api();
         let core = (a.createCore)(ccfDisableAutoLoading);
         let e = load(core, "LoadPlugin", "/nonexistent/plugin.so", &[]).unwrap_err();
-        assert!(
-            e.starts_with("Failed to load /nonexistent/plugin.so"),
-            "{e}"
-        );
-        let libz = [
-            "/usr/lib/x86_64-linux-gnu/libz.so.1",
-            "/lib/x86_64-linux-gnu/libz.so.1",
-        ]
-        .into_iter()
-        .find(|p| std::path::Path::new(p).exists());
+        assert!(e.starts_with("Failed to load /nonexistent/plugin.so"), "{e}");
+        let libz = ["/usr/lib/x86_64-linux-gnu/libz.so.1", "/lib/x86_64-linux-gnu/libz.so.1"].into_iter().find(|p| std::path::Path::new(p).exists());
         if let Some(z) = libz {
             let e = load(core, "LoadPlugin", z, &[]).unwrap_err();
             assert_eq!(e, format!("No entry point found in {z}"));
@@ -203,13 +161,7 @@ fn autoload_reads_the_environment_folder_unless_disabled() {
         assert!(namespaces(core).contains(&"cas".to_string()));
         (a.freeCore)(core);
         let core = (a.createCore)(ccfDisableAutoLoading);
-        assert!(
-            namespaces(core)
-                .iter()
-                .all(|n| BUILTIN.contains(&n.as_str())),
-            "{:?}",
-            namespaces(core)
-        );
+        assert!(namespaces(core).iter().all(|n| BUILTIN.contains(&n.as_str())), "{:?}", namespaces(core));
         (a.freeCore)(core);
     }
     std::env::remove_var("VSVK_PLUGIN_PATH");
@@ -218,9 +170,7 @@ fn autoload_reads_the_environment_folder_unless_disabled() {
 
 unsafe extern "C" fn collect(level: c_int, msg: *const c_char, data: *mut c_void) {
     let v = &*(data as *const Mutex<Vec<(i32, String)>>);
-    v.lock()
-        .unwrap()
-        .push((level, CStr::from_ptr(msg).to_string_lossy().into_owned()));
+    v.lock().unwrap().push((level, CStr::from_ptr(msg).to_string_lossy().into_owned()));
 }
 
 #[test]
@@ -234,10 +184,7 @@ fn log_handlers_receive_messages_until_removed() {
         assert_eq!((a.removeLogHandler)(h, core), 1);
         assert_eq!((a.removeLogHandler)(h, core), 0);
         (a.logMessage)(mtWarning, c"second".as_ptr(), core);
-        assert_eq!(
-            *seen.lock().unwrap(),
-            vec![(mtWarning, "first".to_string())]
-        );
+        assert_eq!(*seen.lock().unwrap(), vec![(mtWarning, "first".to_string())]);
         (a.freeCore)(core);
     }
 }
@@ -254,16 +201,10 @@ fn graph_inspection_and_timing() {
         let r = invoke(core, "std", "BlankClip", m).unwrap();
         let node = (a.mapGetNode)(r, c"clip".as_ptr(), 0, ptr::null_mut());
         assert_eq!(s((a.getNodeCreationFunctionName)(node, 0)), "BlankClip");
-        assert_eq!(
-            s((a.getNodeCreationPluginID)(node, 0)),
-            "com.vapoursynth.std"
-        );
+        assert_eq!(s((a.getNodeCreationPluginID)(node, 0)), "com.vapoursynth.std");
         assert_eq!(s((a.getNodeCreationPluginNS)(node, 0)), "std");
         let args = (a.getNodeCreationFunctionArguments)(node, 0);
-        assert_eq!(
-            (a.mapGetInt)(args, c"length".as_ptr(), 0, ptr::null_mut()),
-            3
-        );
+        assert_eq!((a.mapGetInt)(args, c"length".as_ptr(), 0, ptr::null_mut()), 3);
         assert!((a.getNodeCreationFunctionName)(node, 1).is_null());
         let mut err = [0 as c_char; 128];
         for n in 0..3 {
@@ -274,19 +215,12 @@ fn graph_inspection_and_timing() {
         assert!((a.getNodeProcessingTime)(node, 0) > 0);
         let mut info: VSCoreInfo2 = std::mem::zeroed();
         (a.getCoreInfo2)(core, &mut info);
-        assert_eq!(
-            info.creationFlags,
-            ccfDisableAutoLoading | ccfEnableGraphInspection
-        );
+        assert_eq!(info.creationFlags, ccfDisableAutoLoading | ccfEnableGraphInspection);
         assert_eq!(info.apiVersion, make_version(4, 3));
         assert_eq!(info.usedFramebufferSize, 0, "nothing holds a frame");
         let held = (a.getFrame)(0, node, err.as_mut_ptr(), 128);
         (a.getCoreInfo2)(core, &mut info);
-        assert!(
-            info.usedFramebufferSize >= 640 * 480 * 3,
-            "{}",
-            info.usedFramebufferSize
-        );
+        assert!(info.usedFramebufferSize >= 640 * 480 * 3, "{}", info.usedFramebufferSize);
         (a.freeFrame)(held);
         (a.freeNode)(node);
         (a.freeMap)(r);
@@ -316,10 +250,7 @@ fn vulkan_table_is_served_and_cpu_frames_are_handled() {
         (a.getVideoFormatByID)(&mut fmt, pfGray8, core);
         let f = (a.newVideoFrame)(&fmt, 16, 16, ptr::null(), core);
         let r = (vk.waitGPUFrame)(f, err.as_mut_ptr(), 256);
-        assert!(
-            r == gdDrained || !s(err.as_ptr()).is_empty(),
-            "waitGPUFrame on a CPU frame: {r} without a message"
-        );
+        assert!(r == gdDrained || !s(err.as_ptr()).is_empty(), "waitGPUFrame on a CPU frame: {r} without a message");
         assert_eq!((a.getFrameResidency)(f), nrCPU);
         (a.freeFrame)(f);
         (a.freeCore)(core);

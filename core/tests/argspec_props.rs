@@ -41,11 +41,7 @@ fn arb_spec() -> impl Strategy<Value = ArgSpec> {
             array,
             optional,
             empty: empty && array,
-            residency: if ty.has_residency() {
-                residency
-            } else {
-                Residency::Cpu
-            },
+            residency: if ty.has_residency() { residency } else { Residency::Cpu },
         })
 }
 
@@ -62,11 +58,7 @@ fn arb_case() -> impl Strategy<Value = (Vec<ArgSpec>, bool, BTreeMap<String, Hel
         .prop_map(|(mut specs, any, held)| {
             let mut seen = std::collections::HashSet::new();
             specs.retain(|s| seen.insert(s.name.clone()));
-            (
-                specs,
-                any,
-                held.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
-            )
+            (specs, any, held.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
         })
 }
 
@@ -105,31 +97,19 @@ fn model(
             return Err(format!("{func}: {what} {} is required", s.name));
         };
         if h.ty != s.ty {
-            return Err(format!(
-                "{func}: {what} {} is not of the correct type",
-                s.name
-            ));
+            return Err(format!("{func}: {what} {} is not of the correct type", s.name));
         }
         if h.count == 0 && !s.empty {
-            return Err(format!(
-                "{func}: {what} {} does not accept empty arrays",
-                s.name
-            ));
+            return Err(format!("{func}: {what} {} does not accept empty arrays", s.name));
         }
         if h.count > 1 && !s.array {
-            return Err(format!(
-                "{func}: {what} {} is not of array type but more than one value was supplied",
-                s.name
-            ));
+            return Err(format!("{func}: {what} {} is not of array type but more than one value was supplied", s.name));
         }
     }
     if !any {
         // BTreeMap<String> order is byte order, like the map's.
-        let unknown: Vec<&str> = held
-            .keys()
-            .filter(|k| !specs.iter().any(|s| &s.name == *k))
-            .map(|k| k.as_str())
-            .collect();
+        let unknown: Vec<&str> =
+            held.keys().filter(|k| !specs.iter().any(|s| &s.name == *k)).map(|k| k.as_str()).collect();
         if !unknown.is_empty() {
             return Err(format!("{func}: no {whats} named {}", unknown.join(", ")));
         }
@@ -165,17 +145,10 @@ fn reference_examples() {
     let blank = Signature::parse("width:int:opt;height:int:opt;length:int:opt").unwrap();
     let mut m = Map::new();
     m.set(b"bogus", Value::Int(1), false).unwrap();
-    assert_eq!(
-        blank.check("BlankClip", &m).unwrap_err(),
-        "BlankClip: no argument(s) named bogus"
-    );
+    assert_eq!(blank.check("BlankClip", &m).unwrap_err(), "BlankClip: no argument(s) named bogus");
     let mut m = Map::new();
-    m.set(b"width", Value::Data(Data::new(b"x", dtUtf8)), false)
-        .unwrap();
-    assert_eq!(
-        blank.check("BlankClip", &m).unwrap_err(),
-        "BlankClip: argument width is not of the correct type"
-    );
+    m.set(b"width", Value::Data(Data::new(b"x", dtUtf8)), false).unwrap();
+    assert_eq!(blank.check("BlankClip", &m).unwrap_err(), "BlankClip: argument width is not of the correct type");
     let mut m = Map::new();
     m.set(b"width", Value::Int(1), false).unwrap();
     m.set(b"width", Value::Int(1), true).unwrap();
@@ -183,17 +156,9 @@ fn reference_examples() {
         blank.check("BlankClip", &m).unwrap_err(),
         "BlankClip: argument width is not of array type but more than one value was supplied"
     );
-    let crop =
-        Signature::parse("clip:vnode;left:int:opt;right:int:opt;top:int:opt;bottom:int:opt;")
-            .unwrap();
-    assert_eq!(
-        crop.check("Crop", &Map::new()).unwrap_err(),
-        "Crop: argument clip is required"
-    );
+    let crop = Signature::parse("clip:vnode;left:int:opt;right:int:opt;top:int:opt;bottom:int:opt;").unwrap();
+    assert_eq!(crop.check("Crop", &Map::new()).unwrap_err(), "Crop: argument clip is required");
     let mut m = Map::new();
     m.set_empty(b"clip", ptAudioNode).unwrap();
-    assert_eq!(
-        crop.check("Crop", &m).unwrap_err(),
-        "Crop: argument clip is not of the correct type"
-    );
+    assert_eq!(crop.check("Crop", &m).unwrap_err(), "Crop: argument clip is not of the correct type");
 }

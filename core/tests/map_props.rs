@@ -79,29 +79,13 @@ impl Model {
 
 #[derive(Clone, Debug)]
 enum Op {
-    Set {
-        key: Vec<u8>,
-        val: Scalar,
-        append: bool,
-    },
-    SetValues {
-        key: Vec<u8>,
-        vals: Vec<Scalar>,
-    },
-    SetEmpty {
-        key: Vec<u8>,
-        ty: i32,
-    },
-    Delete {
-        key: Vec<u8>,
-    },
+    Set { key: Vec<u8>, val: Scalar, append: bool },
+    SetValues { key: Vec<u8>, vals: Vec<Scalar> },
+    SetEmpty { key: Vec<u8>, ty: i32 },
+    Delete { key: Vec<u8> },
     Clear,
-    CopyFrom {
-        src: Vec<Op>,
-    },
-    SetError {
-        msg: String,
-    },
+    CopyFrom { src: Vec<Op> },
+    SetError { msg: String },
 }
 
 fn arb_key() -> impl Strategy<Value = Vec<u8>> {
@@ -126,10 +110,7 @@ fn arb_scalar() -> impl Strategy<Value = Scalar> {
         (-3i64..3).prop_map(Scalar::I),
         any::<i64>().prop_map(Scalar::I),
         prop_oneof![Just(0.5f64), Just(-0.0), Just(f64::NAN), any::<f64>()].prop_map(Scalar::F),
-        (
-            prop::collection::vec(any::<u8>(), 0..6),
-            prop::sample::select(vec![dtUnknown, dtBinary, dtUtf8])
-        )
+        (prop::collection::vec(any::<u8>(), 0..6), prop::sample::select(vec![dtUnknown, dtBinary, dtUtf8]))
             .prop_map(|(d, h)| Scalar::D(d, h)),
     ]
 }
@@ -139,10 +120,7 @@ fn arb_values() -> impl Strategy<Value = Vec<Scalar>> {
     prop_oneof![
         prop::collection::vec(any::<i64>().prop_map(Scalar::I), 1..4),
         prop::collection::vec(any::<f64>().prop_map(Scalar::F), 1..4),
-        prop::collection::vec(
-            prop::collection::vec(any::<u8>(), 0..4).prop_map(|d| Scalar::D(d, dtBinary)),
-            1..4
-        ),
+        prop::collection::vec(prop::collection::vec(any::<u8>(), 0..4).prop_map(|d| Scalar::D(d, dtBinary)), 1..4),
     ]
 }
 
@@ -194,13 +172,7 @@ fn apply(map: &mut Map, model: &mut Model, op: &Op) -> Result<(), TestCaseError>
                         Ok(())
                     }
                     _ => {
-                        model.entries.insert(
-                            key.clone(),
-                            Entry {
-                                ty: val.ty(),
-                                vals: vec![val.clone()],
-                            },
-                        );
+                        model.entries.insert(key.clone(), Entry { ty: val.ty(), vals: vec![val.clone()] });
                         Ok(())
                     }
                 }
@@ -209,49 +181,21 @@ fn apply(map: &mut Map, model: &mut Model, op: &Op) -> Result<(), TestCaseError>
         }
         Op::SetValues { key, vals } => {
             let values = match &vals[0] {
-                Scalar::I(_) => Values::Int(
-                    vals.iter()
-                        .map(|v| {
-                            if let Scalar::I(i) = v {
-                                *i
-                            } else {
-                                unreachable!()
-                            }
-                        })
-                        .collect(),
-                ),
-                Scalar::F(_) => Values::Float(
-                    vals.iter()
-                        .map(|v| {
-                            if let Scalar::F(f) = v {
-                                *f
-                            } else {
-                                unreachable!()
-                            }
-                        })
-                        .collect(),
-                ),
+                Scalar::I(_) => {
+                    Values::Int(vals.iter().map(|v| if let Scalar::I(i) = v { *i } else { unreachable!() }).collect())
+                }
+                Scalar::F(_) => {
+                    Values::Float(vals.iter().map(|v| if let Scalar::F(f) = v { *f } else { unreachable!() }).collect())
+                }
                 Scalar::D(..) => Values::Data(
                     vals.iter()
-                        .map(|v| {
-                            if let Scalar::D(d, h) = v {
-                                Data::new(d, *h)
-                            } else {
-                                unreachable!()
-                            }
-                        })
+                        .map(|v| if let Scalar::D(d, h) = v { Data::new(d, *h) } else { unreachable!() })
                         .collect(),
                 ),
             };
             let got = map.set_values(key, values);
             let want = if is_valid_key(key) {
-                model.entries.insert(
-                    key.clone(),
-                    Entry {
-                        ty: vals[0].ty(),
-                        vals: vals.clone(),
-                    },
-                );
+                model.entries.insert(key.clone(), Entry { ty: vals[0].ty(), vals: vals.clone() });
                 Ok(())
             } else {
                 Err(SetError::BadKey)
@@ -267,13 +211,7 @@ fn apply(map: &mut Map, model: &mut Model, op: &Op) -> Result<(), TestCaseError>
             } else if model.entries.contains_key(key) {
                 Err(SetError::Exists)
             } else {
-                model.entries.insert(
-                    key.clone(),
-                    Entry {
-                        ty: *ty,
-                        vals: Vec::new(),
-                    },
-                );
+                model.entries.insert(key.clone(), Entry { ty: *ty, vals: Vec::new() });
                 Ok(())
             };
             prop_assert_eq!(got, want, "set_empty {:?} {}", key, ty);
@@ -303,10 +241,7 @@ fn apply(map: &mut Map, model: &mut Model, op: &Op) -> Result<(), TestCaseError>
             model.entries.clear();
             model.entries.insert(
                 ERROR_KEY.to_vec(),
-                Entry {
-                    ty: ptData,
-                    vals: vec![Scalar::D(msg.clone().into_bytes(), dtUtf8)],
-                },
+                Entry { ty: ptData, vals: vec![Scalar::D(msg.clone().into_bytes(), dtUtf8)] },
             );
             model.error = true;
         }
@@ -318,11 +253,7 @@ fn values_as_scalars(v: &Values) -> (i32, Option<Vec<Scalar>>) {
     let scalars = match v {
         Values::Int(a) => Some(a.iter().map(|i| Scalar::I(*i)).collect()),
         Values::Float(a) => Some(a.iter().map(|f| Scalar::F(*f)).collect()),
-        Values::Data(a) => Some(
-            a.iter()
-                .map(|d| Scalar::D(d.as_bytes().to_vec(), d.hint))
-                .collect(),
-        ),
+        Values::Data(a) => Some(a.iter().map(|d| Scalar::D(d.as_bytes().to_vec(), d.hint)).collect()),
         _ => None,
     };
     (v.type_code(), scalars)
@@ -351,10 +282,7 @@ fn compare(map: &Map, model: &Model, probe_keys: &[Vec<u8>]) -> Result<(), TestC
         prop_assert_eq!(map.key(i).map(|k| k.to_bytes()), Some(*want), "key {}", i);
     }
     prop_assert!(map.key(want_keys.len()).is_none());
-    prop_assert_eq!(
-        map.error().map(|e| e.to_bytes().to_vec()),
-        model.error_message()
-    );
+    prop_assert_eq!(map.error().map(|e| e.to_bytes().to_vec()), model.error_message());
 
     if !model.error {
         let got_keys: Vec<&[u8]> = map.keys().map(|k| k.to_bytes()).collect();
@@ -362,9 +290,7 @@ fn compare(map: &Map, model: &Model, probe_keys: &[Vec<u8>]) -> Result<(), TestC
         let iter_keys: Vec<&[u8]> = map.iter().map(|(k, _)| k.to_bytes()).collect();
         prop_assert_eq!(&iter_keys, &want_keys);
         for (k, e) in &model.entries {
-            let v = map
-                .get(k)
-                .map_err(|err| TestCaseError::fail(format!("get {k:?}: {err:?}")))?;
+            let v = map.get(k).map_err(|err| TestCaseError::fail(format!("get {k:?}: {err:?}")))?;
             let (ty, scalars) = values_as_scalars(v);
             prop_assert_eq!(ty, e.ty, "type of {:?}", k);
             prop_assert_eq!(v.len(), e.vals.len(), "count of {:?}", k);
@@ -388,29 +314,13 @@ fn compare(map: &Map, model: &Model, probe_keys: &[Vec<u8>]) -> Result<(), TestC
                 prop_assert_eq!(map.get(key).err(), Some(MapError::Unset), "get {:?}", key);
             }
         } else {
-            prop_assert_eq!(
-                map.get(key).err(),
-                Some(MapError::Error),
-                "get {:?} on a map in error state",
-                key
-            );
+            prop_assert_eq!(map.get(key).err(), Some(MapError::Error), "get {:?} on a map in error state", key);
         }
         let len = model.entries.get(key).map_or(0, |e| e.vals.len());
         for index in 0..len + 2 {
-            let want = expected_get(model, key, index, ptInt).map(|s| {
-                if let Scalar::I(i) = s {
-                    i
-                } else {
-                    unreachable!()
-                }
-            });
-            prop_assert_eq!(
-                map.get_int(key, index),
-                want,
-                "get_int {:?}[{}]",
-                key,
-                index
-            );
+            let want =
+                expected_get(model, key, index, ptInt).map(|s| if let Scalar::I(i) = s { i } else { unreachable!() });
+            prop_assert_eq!(map.get_int(key, index), want, "get_int {:?}[{}]", key, index);
             let want = expected_get(model, key, index, ptFloat).map(|s| {
                 if let Scalar::F(f) = s {
                     f.to_bits()
@@ -418,13 +328,7 @@ fn compare(map: &Map, model: &Model, probe_keys: &[Vec<u8>]) -> Result<(), TestC
                     unreachable!()
                 }
             });
-            prop_assert_eq!(
-                map.get_float(key, index).map(f64::to_bits),
-                want,
-                "get_float {:?}[{}]",
-                key,
-                index
-            );
+            prop_assert_eq!(map.get_float(key, index).map(f64::to_bits), want, "get_float {:?}[{}]", key, index);
             let want = expected_get(model, key, index, ptData).map(|s| {
                 if let Scalar::D(d, h) = s {
                     (d, h)
@@ -433,8 +337,7 @@ fn compare(map: &Map, model: &Model, probe_keys: &[Vec<u8>]) -> Result<(), TestC
                 }
             });
             prop_assert_eq!(
-                map.get_data(key, index)
-                    .map(|d| (d.as_bytes().to_vec(), d.hint)),
+                map.get_data(key, index).map(|d| (d.as_bytes().to_vec(), d.hint)),
                 want,
                 "get_data {:?}[{}]",
                 key,
@@ -442,23 +345,14 @@ fn compare(map: &Map, model: &Model, probe_keys: &[Vec<u8>]) -> Result<(), TestC
             );
             // No node is ever stored; a node array's index is always out of range.
             let want = expected_get(model, key, index, -1).err();
-            prop_assert_eq!(
-                map.get_node(key, index).err(),
-                want,
-                "get_node {:?}[{}]",
-                key,
-                index
-            );
+            prop_assert_eq!(map.get_node(key, index).err(), want, "get_node {:?}[{}]", key, index);
         }
     }
     Ok(())
 }
 
 fn probe_keys() -> Vec<Vec<u8>> {
-    ["a", "b", "A", "_", "a0", "zz", "_Error", ""]
-        .iter()
-        .map(|k| k.as_bytes().to_vec())
-        .collect()
+    ["a", "b", "A", "_", "a0", "zz", "_Error", ""].iter().map(|k| k.as_bytes().to_vec()).collect()
 }
 
 fn run(ops: &[Op]) -> Result<(), TestCaseError> {
@@ -523,11 +417,7 @@ fn getter_errors_in_reference_order() {
     m.set(b"i", Value::Int(1), false).unwrap();
     m.set_empty(b"e", ptInt).unwrap();
     assert_eq!(m.get_float(b"i", 0), Err(MapError::Type));
-    assert_eq!(
-        m.get_float(b"i", 1),
-        Err(MapError::Index),
-        "R81 checks the index before the type"
-    );
+    assert_eq!(m.get_float(b"i", 1), Err(MapError::Index), "R81 checks the index before the type");
     assert_eq!(m.get_int(b"i", 1), Err(MapError::Index));
     assert_eq!(m.get_float(b"e", 0), Err(MapError::Index));
     assert_eq!(m.get_int(b"nope", 0), Err(MapError::Unset));
@@ -539,14 +429,8 @@ fn getter_errors_in_reference_order() {
 fn appending_another_type_changes_nothing() {
     let mut m = Map::new();
     m.set_empty(b"vn", ptVideoNode).unwrap();
-    assert_eq!(
-        m.set(b"vn", Value::Int(1), true),
-        Err(SetError::TypeMismatch)
-    );
-    assert_eq!(
-        m.get(b"vn").map(|v| (v.type_code(), v.len())),
-        Ok((ptVideoNode, 0))
-    );
+    assert_eq!(m.set(b"vn", Value::Int(1), true), Err(SetError::TypeMismatch));
+    assert_eq!(m.get(b"vn").map(|v| (v.type_code(), v.len())), Ok((ptVideoNode, 0)));
     m.set(b"vn", Value::Int(1), false).unwrap();
     assert_eq!(m.get_int(b"vn", 0), Ok(1));
     assert_eq!(m.set_empty(b"vn", ptInt), Err(SetError::Exists));
@@ -597,10 +481,7 @@ fn error_state_keeps_later_keys_like_r81() {
     m.set(b"A", Value::Int(1), false).unwrap();
     m.set(b"z", Value::Int(5), false).unwrap();
     m.set(b"z", Value::Int(6), true).unwrap();
-    let keys: Vec<&[u8]> = (0..m.num_keys())
-        .filter_map(|i| m.key(i))
-        .map(|k| k.to_bytes())
-        .collect();
+    let keys: Vec<&[u8]> = (0..m.num_keys()).filter_map(|i| m.key(i)).map(|k| k.to_bytes()).collect();
     assert_eq!(keys, [&b"A"[..], b"_Error", b"z"]);
     assert_eq!(m.get_int(b"z", 0), Err(MapError::Error));
     assert!(m.delete(b"z"));
@@ -615,10 +496,7 @@ fn error_state_keeps_later_keys_like_r81() {
     dst.copy_from(&src).unwrap();
     assert!(dst.error().is_none());
     assert_eq!(dst.num_keys(), 2);
-    assert_eq!(
-        dst.get_data(b"_Error", 0).map(|d| d.as_bytes().to_vec()),
-        Ok(b"src".to_vec())
-    );
+    assert_eq!(dst.get_data(b"_Error", 0).map(|d| d.as_bytes().to_vec()), Ok(b"src".to_vec()));
     // Into a map in error state: the message is replaced.
     m.copy_from(&src).unwrap();
     assert_eq!(m.error().map(|e| e.to_bytes()), Some(&b"src"[..]));

@@ -195,14 +195,10 @@ pub fn token(tok: &str) -> Result<Token, ParseError> {
         return Ok(Token::Clip(c));
     }
     if let Some(i) = stack_op(tok, "dup", 0) {
-        return i
-            .map(Token::Dup)
-            .ok_or_else(|| ParseError::IllegalToken(tok.into()));
+        return i.map(Token::Dup).ok_or_else(|| ParseError::IllegalToken(tok.into()));
     }
     if let Some(i) = stack_op(tok, "swap", 1) {
-        return i
-            .map(Token::Swap)
-            .ok_or_else(|| ParseError::IllegalToken(tok.into()));
+        return i.map(Token::Swap).ok_or_else(|| ParseError::IllegalToken(tok.into()));
     }
     match parse_number(tok) {
         Ok(v) => Ok(Token::Number(v)),
@@ -239,16 +235,10 @@ impl fmt::Display for ParseError {
             ParseError::UndefinedClip(t) => write!(f, "reference to undefined clip: {t}"),
             ParseError::IllegalToken(t) => write!(f, "illegal token: {t}"),
             ParseError::NotFloat(t) => write!(f, "failed to convert '{t}' to float"),
-            ParseError::NotWholeFloat(t) => write!(
-                f,
-                "failed to convert '{t}' to float, not the whole token could be converted"
-            ),
+            ParseError::NotWholeFloat(t) => write!(f, "failed to convert '{t}' to float, not the whole token could be converted"),
             ParseError::Empty(e) => write!(f, "empty expression: {e}"),
             ParseError::Unconsumed(e) => write!(f, "unconsumed values on stack: {e}"),
-            ParseError::TooDeep(e) => write!(
-                f,
-                "expression nested too deeply, rewrite it to be less deeply nested: {e}"
-            ),
+            ParseError::TooDeep(e) => write!(f, "expression nested too deeply, rewrite it to be less deeply nested: {e}"),
         }
     }
 }
@@ -405,12 +395,7 @@ pub fn parse(expr: &str, inputs: usize, dag: &mut Dag) -> Result<(u32, u32), Par
                     return Err(short());
                 }
                 let args = stack.split_off(stack.len() - n);
-                let d = depth
-                    .split_off(depth.len() - n)
-                    .into_iter()
-                    .max()
-                    .unwrap_or(0)
-                    + 1;
+                let d = depth.split_off(depth.len() - n).into_iter().max().unwrap_or(0) + 1;
                 if d > MAX_DEPTH {
                     return Err(ParseError::TooDeep(expr.into()));
                 }
@@ -462,9 +447,7 @@ mod tests {
     use super::*;
 
     fn err(expr: &str, inputs: usize) -> String {
-        parse(expr, inputs, &mut Dag::default())
-            .expect_err("refused")
-            .to_string()
+        parse(expr, inputs, &mut Dag::default()).expect_err("refused").to_string()
     }
 
     #[test]
@@ -514,23 +497,12 @@ mod tests {
         assert_eq!(err("x swap-1", 1), "illegal token: swap-1");
         assert_eq!(err("x foo", 1), "failed to convert 'foo' to float");
         assert_eq!(err("x 1e40 +", 1), "failed to convert '1e40' to float");
-        assert_eq!(
-            err("x 2.5q +", 1),
-            "failed to convert '2.5q' to float, not the whole token could be converted"
-        );
+        assert_eq!(err("x 2.5q +", 1), "failed to convert '2.5q' to float, not the whole token could be converted");
         assert_eq!(err(" \t", 1), "empty expression:  \t");
         assert_eq!(err("x x", 1), "unconsumed values on stack: x x");
         let deep = format!("x{}", " 1 +".repeat(MAX_DEPTH as usize));
-        assert_eq!(
-            err(&deep, 1),
-            format!("expression nested too deeply, rewrite it to be less deeply nested: {deep}")
-        );
-        assert!(parse(
-            &format!("x{}", " 1 +".repeat(MAX_DEPTH as usize - 1)),
-            1,
-            &mut Dag::default()
-        )
-        .is_ok());
+        assert_eq!(err(&deep, 1), format!("expression nested too deeply, rewrite it to be less deeply nested: {deep}"));
+        assert!(parse(&format!("x{}", " 1 +".repeat(MAX_DEPTH as usize - 1)), 1, &mut Dag::default()).is_ok());
     }
 
     #[test]

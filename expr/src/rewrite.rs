@@ -265,13 +265,7 @@ impl Opt<'_> {
         let ar = k.arity();
         // constant folding
         if ar > 0 && (0..ar).all(|i| d.is_const(a[i])) {
-            let v = |i: usize| {
-                if i < ar {
-                    d.cval(a[i]).unwrap_or(0.0)
-                } else {
-                    0.0
-                }
-            };
+            let v = |i: usize| if i < ar { d.cval(a[i]).unwrap_or(0.0) } else { 0.0 };
             let r = eval_op(k, v(0), v(1), v(2));
             return d.konst(r);
         }
@@ -405,16 +399,8 @@ impl Opt<'_> {
                     let n = d.bin(K::Mul, p, y);
                     return d.bin(K::Div, n, q);
                 }
-                let cx1 = if d.k(x) == K::Mul {
-                    d.cval(d.arg(x, 1))
-                } else {
-                    None
-                };
-                let cy1 = if d.k(y) == K::Mul {
-                    d.cval(d.arg(y, 1))
-                } else {
-                    None
-                };
+                let cx1 = if d.k(x) == K::Mul { d.cval(d.arg(x, 1)) } else { None };
+                let cy1 = if d.k(y) == K::Mul { d.cval(d.arg(y, 1)) } else { None };
                 match (cx1, cy, cy1) {
                     // (p * c1) * c2 -> p * (c1 * c2)
                     (Some(c1), Some(c2), _) => {
@@ -578,11 +564,7 @@ impl Opt<'_> {
         for i in 0..n.k.arity() {
             a[i] = self.expand_pow(a[i]);
         }
-        let e = if n.k == K::Pow {
-            self.dag.cval(a[1])
-        } else {
-            None
-        };
+        let e = if n.k == K::Pow { self.dag.cval(a[1]) } else { None };
         let r = match (n.k, e) {
             (K::Pow, Some(e)) => match self.pow_const(a[0], e) {
                 Some(r) => r,
@@ -642,11 +624,7 @@ impl Opt<'_> {
         };
         let r = match n.k {
             K::Add => {
-                let (l, r) = if swap(d, a[0], a[1]) {
-                    (a[1], a[0])
-                } else {
-                    (a[0], a[1])
-                };
+                let (l, r) = if swap(d, a[0], a[1]) { (a[1], a[0]) } else { (a[0], a[1]) };
                 if let Some((p, q, ng)) = product(d, r) {
                     let p = if ng { neg(d, p) } else { p };
                     d.raw(K::Fma, [p, q, l])
@@ -692,10 +670,7 @@ pub fn product(d: &Dag, v: u32) -> Option<(u32, u32, bool)> {
 pub fn simplify(dag: &mut Dag, root: u32) -> u32 {
     let mut root = root;
     for _ in 0..64 {
-        let mut o = Opt {
-            dag,
-            memo: HashMap::new(),
-        };
+        let mut o = Opt { dag, memo: HashMap::new() };
         let r = o.simplify(root);
         if r == root {
             break;
@@ -707,29 +682,17 @@ pub fn simplify(dag: &mut Dag, root: u32) -> u32 {
 
 /// pow with a constant exponent written out as products, reciprocals and square roots.
 pub fn expand_pow(dag: &mut Dag, root: u32) -> u32 {
-    Opt {
-        dag,
-        memo: HashMap::new(),
-    }
-    .expand_pow(root)
+    Opt { dag, memo: HashMap::new() }.expand_pow(root)
 }
 
 /// (p + c1) * c2 as fma(p, c2, c1 * c2).
 pub fn distribute(dag: &mut Dag, root: u32) -> u32 {
-    Opt {
-        dag,
-        memo: HashMap::new(),
-    }
-    .distribute(root)
+    Opt { dag, memo: HashMap::new() }.distribute(root)
 }
 
 /// Products added to or subtracted from something as fused multiply-adds. Where both operands
 /// of a sum are products, the right one is fused unless `swap(dag, left, right)` says the left
 /// one is: which one R81 fuses is where the core and the plugin differ (see theirs).
 pub fn fuse(dag: &mut Dag, root: u32, swap: &dyn Fn(&Dag, u32, u32) -> bool) -> u32 {
-    Opt {
-        dag,
-        memo: HashMap::new(),
-    }
-    .fuse(root, swap)
+    Opt { dag, memo: HashMap::new() }.fuse(root, swap)
 }

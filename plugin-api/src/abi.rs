@@ -10,8 +10,7 @@ pub const VAPOURSYNTH_API_MINOR: c_int = 3;
 pub const fn make_version(major: c_int, minor: c_int) -> c_int {
     (major << 16) | minor
 }
-pub const VAPOURSYNTH_API_VERSION: c_int =
-    make_version(VAPOURSYNTH_API_MAJOR, VAPOURSYNTH_API_MINOR);
+pub const VAPOURSYNTH_API_VERSION: c_int = make_version(VAPOURSYNTH_API_MAJOR, VAPOURSYNTH_API_MINOR);
 pub const VS_AUDIO_FRAME_SAMPLES: c_int = 3072;
 
 macro_rules! opaque {
@@ -20,17 +19,7 @@ macro_rules! opaque {
         pub struct $name { _private: [u8; 0] }
     )*};
 }
-opaque!(
-    VSFrame,
-    VSNode,
-    VSCore,
-    VSPlugin,
-    VSPluginFunction,
-    VSFunction,
-    VSMap,
-    VSLogHandle,
-    VSFrameContext
-);
+opaque!(VSFrame, VSNode, VSCore, VSPlugin, VSPluginFunction, VSFunction, VSMap, VSLogHandle, VSFrameContext);
 
 /// The GPU function table returned by `getVulkanAPI`; defined with the rest of `VSVulkan4.h`.
 pub use crate::vulkan::VSVULKANAPI;
@@ -275,13 +264,8 @@ pub const cmForceDisable: c_int = 0;
 pub const cmForceEnable: c_int = 1;
 
 pub type VSGetVapourSynthAPI = unsafe extern "C" fn(version: c_int) -> *const VSAPI;
-pub type VSPublicFunction = unsafe extern "C" fn(
-    in_: *const VSMap,
-    out: *mut VSMap,
-    userData: *mut c_void,
-    core: *mut VSCore,
-    vsapi: *const VSAPI,
-);
+pub type VSPublicFunction =
+    unsafe extern "C" fn(in_: *const VSMap, out: *mut VSMap, userData: *mut c_void, core: *mut VSCore, vsapi: *const VSAPI);
 pub type VSInitPlugin = unsafe extern "C" fn(plugin: *mut VSPlugin, vspapi: *const VSPLUGINAPI);
 pub type VSFreeFunctionData = Option<unsafe extern "C" fn(userData: *mut c_void)>;
 pub type VSFilterGetFrame = unsafe extern "C" fn(
@@ -293,19 +277,11 @@ pub type VSFilterGetFrame = unsafe extern "C" fn(
     core: *mut VSCore,
     vsapi: *const VSAPI,
 ) -> *const VSFrame;
-pub type VSFilterFree =
-    Option<unsafe extern "C" fn(instanceData: *mut c_void, core: *mut VSCore, vsapi: *const VSAPI)>;
+pub type VSFilterFree = Option<unsafe extern "C" fn(instanceData: *mut c_void, core: *mut VSCore, vsapi: *const VSAPI)>;
 pub type VSFrameDoneCallback = Option<
-    unsafe extern "C" fn(
-        userData: *mut c_void,
-        f: *const VSFrame,
-        n: c_int,
-        node: *mut VSNode,
-        errorMsg: *const c_char,
-    ),
+    unsafe extern "C" fn(userData: *mut c_void, f: *const VSFrame, n: c_int, node: *mut VSNode, errorMsg: *const c_char),
 >;
-pub type VSLogHandler =
-    Option<unsafe extern "C" fn(msgType: c_int, msg: *const c_char, userData: *mut c_void)>;
+pub type VSLogHandler = Option<unsafe extern "C" fn(msgType: c_int, msg: *const c_char, userData: *mut c_void)>;
 pub type VSLogHandlerFree = Option<unsafe extern "C" fn(userData: *mut c_void)>;
 
 #[repr(C)]
@@ -350,52 +326,10 @@ type Gf = Option<VSFilterGetFrame>;
 /// The VSAPI function table, member for member.
 #[repr(C)]
 pub struct VSAPI {
-    pub createVideoFilter: unsafe extern "C" fn(
-        M,
-        S,
-        *const VSVideoInfo,
-        Gf,
-        VSFilterFree,
-        I,
-        *const VSFilterDependency,
-        I,
-        *mut c_void,
-        C,
-    ),
-    pub createVideoFilter2: unsafe extern "C" fn(
-        S,
-        *const VSVideoInfo,
-        Gf,
-        VSFilterFree,
-        I,
-        *const VSFilterDependency,
-        I,
-        *mut c_void,
-        C,
-    ) -> N,
-    pub createAudioFilter: unsafe extern "C" fn(
-        M,
-        S,
-        *const VSAudioInfo,
-        Gf,
-        VSFilterFree,
-        I,
-        *const VSFilterDependency,
-        I,
-        *mut c_void,
-        C,
-    ),
-    pub createAudioFilter2: unsafe extern "C" fn(
-        S,
-        *const VSAudioInfo,
-        Gf,
-        VSFilterFree,
-        I,
-        *const VSFilterDependency,
-        I,
-        *mut c_void,
-        C,
-    ) -> N,
+    pub createVideoFilter: unsafe extern "C" fn(M, S, *const VSVideoInfo, Gf, VSFilterFree, I, *const VSFilterDependency, I, *mut c_void, C),
+    pub createVideoFilter2: unsafe extern "C" fn(S, *const VSVideoInfo, Gf, VSFilterFree, I, *const VSFilterDependency, I, *mut c_void, C) -> N,
+    pub createAudioFilter: unsafe extern "C" fn(M, S, *const VSAudioInfo, Gf, VSFilterFree, I, *const VSFilterDependency, I, *mut c_void, C),
+    pub createAudioFilter2: unsafe extern "C" fn(S, *const VSAudioInfo, Gf, VSFilterFree, I, *const VSFilterDependency, I, *mut c_void, C) -> N,
     pub setLinearFilter: unsafe extern "C" fn(N) -> I,
     pub setCacheMode: unsafe extern "C" fn(N, I),
     pub setCacheOptions: unsafe extern "C" fn(N, I, I, I),
@@ -405,11 +339,9 @@ pub struct VSAPI {
     pub getVideoInfo: unsafe extern "C" fn(N) -> *const VSVideoInfo,
     pub getAudioInfo: unsafe extern "C" fn(N) -> *const VSAudioInfo,
     pub newVideoFrame: unsafe extern "C" fn(*const VSVideoFormat, I, I, F, C) -> Fm,
-    pub newVideoFrame2:
-        unsafe extern "C" fn(*const VSVideoFormat, I, I, *const F, *const I, F, C) -> Fm,
+    pub newVideoFrame2: unsafe extern "C" fn(*const VSVideoFormat, I, I, *const F, *const I, F, C) -> Fm,
     pub newAudioFrame: unsafe extern "C" fn(*const VSAudioFormat, I, F, C) -> Fm,
-    pub newAudioFrame2:
-        unsafe extern "C" fn(*const VSAudioFormat, I, *const F, *const I, F, C) -> Fm,
+    pub newAudioFrame2: unsafe extern "C" fn(*const VSAudioFormat, I, *const F, *const I, F, C) -> Fm,
     pub freeFrame: unsafe extern "C" fn(F),
     pub addFrameRef: unsafe extern "C" fn(F) -> F,
     pub copyFrame: unsafe extern "C" fn(F, C) -> Fm,
@@ -437,12 +369,7 @@ pub struct VSAPI {
     pub releaseFrameEarly: unsafe extern "C" fn(N, I, *mut VSFrameContext),
     pub cacheFrame: unsafe extern "C" fn(F, I, *mut VSFrameContext),
     pub setFilterError: unsafe extern "C" fn(S, *mut VSFrameContext),
-    pub createFunction: unsafe extern "C" fn(
-        Option<VSPublicFunction>,
-        *mut c_void,
-        VSFreeFunctionData,
-        C,
-    ) -> *mut VSFunction,
+    pub createFunction: unsafe extern "C" fn(Option<VSPublicFunction>, *mut c_void, VSFreeFunctionData, C) -> *mut VSFunction,
     pub freeFunction: unsafe extern "C" fn(*mut VSFunction),
     pub addFunctionRef: unsafe extern "C" fn(*mut VSFunction) -> *mut VSFunction,
     pub callFunction: unsafe extern "C" fn(*mut VSFunction, Mc, M),
@@ -481,16 +408,14 @@ pub struct VSAPI {
     pub mapGetFunction: unsafe extern "C" fn(Mc, S, I, *mut I) -> *mut VSFunction,
     pub mapSetFunction: unsafe extern "C" fn(M, S, *mut VSFunction, I) -> I,
     pub mapConsumeFunction: unsafe extern "C" fn(M, S, *mut VSFunction, I) -> I,
-    pub registerFunction:
-        unsafe extern "C" fn(S, S, S, Option<VSPublicFunction>, *mut c_void, *mut VSPlugin) -> I,
+    pub registerFunction: unsafe extern "C" fn(S, S, S, Option<VSPublicFunction>, *mut c_void, *mut VSPlugin) -> I,
     pub getPluginByID: unsafe extern "C" fn(S, C) -> *mut VSPlugin,
     pub getPluginByNamespace: unsafe extern "C" fn(S, C) -> *mut VSPlugin,
     pub getNextPlugin: unsafe extern "C" fn(*mut VSPlugin, C) -> *mut VSPlugin,
     pub getPluginName: unsafe extern "C" fn(*mut VSPlugin) -> S,
     pub getPluginID: unsafe extern "C" fn(*mut VSPlugin) -> S,
     pub getPluginNamespace: unsafe extern "C" fn(*mut VSPlugin) -> S,
-    pub getNextPluginFunction:
-        unsafe extern "C" fn(*mut VSPluginFunction, *mut VSPlugin) -> *mut VSPluginFunction,
+    pub getNextPluginFunction: unsafe extern "C" fn(*mut VSPluginFunction, *mut VSPlugin) -> *mut VSPluginFunction,
     pub getPluginFunctionByName: unsafe extern "C" fn(S, *mut VSPlugin) -> *mut VSPluginFunction,
     pub getPluginFunctionName: unsafe extern "C" fn(*mut VSPluginFunction) -> S,
     pub getPluginFunctionArguments: unsafe extern "C" fn(*mut VSPluginFunction) -> S,
@@ -505,8 +430,7 @@ pub struct VSAPI {
     pub getCoreInfo: unsafe extern "C" fn(C, *mut VSCoreInfo),
     pub getAPIVersion: unsafe extern "C" fn() -> I,
     pub logMessage: unsafe extern "C" fn(I, S, C),
-    pub addLogHandler:
-        unsafe extern "C" fn(VSLogHandler, VSLogHandlerFree, *mut c_void, C) -> *mut VSLogHandle,
+    pub addLogHandler: unsafe extern "C" fn(VSLogHandler, VSLogHandlerFree, *mut c_void, C) -> *mut VSLogHandle,
     pub removeLogHandler: unsafe extern "C" fn(*mut VSLogHandle, C) -> I,
     // API 4.1
     pub clearNodeCache: unsafe extern "C" fn(N),
@@ -522,31 +446,10 @@ pub struct VSAPI {
     // API 4.2
     pub getCoreInfo2: unsafe extern "C" fn(C, *mut VSCoreInfo2),
     // API 4.3
-    pub createVideoFilterEx: unsafe extern "C" fn(
-        M,
-        S,
-        *const VSVideoInfo,
-        Gf,
-        VSFilterFree,
-        I,
-        I,
-        *const VSFilterDependency,
-        I,
-        *mut c_void,
-        C,
-    ),
-    pub createVideoFilterEx2: unsafe extern "C" fn(
-        S,
-        *const VSVideoInfo,
-        Gf,
-        VSFilterFree,
-        I,
-        I,
-        *const VSFilterDependency,
-        I,
-        *mut c_void,
-        C,
-    ) -> N,
+    pub createVideoFilterEx:
+        unsafe extern "C" fn(M, S, *const VSVideoInfo, Gf, VSFilterFree, I, I, *const VSFilterDependency, I, *mut c_void, C),
+    pub createVideoFilterEx2:
+        unsafe extern "C" fn(S, *const VSVideoInfo, Gf, VSFilterFree, I, I, *const VSFilterDependency, I, *mut c_void, C) -> N,
     pub getVulkanAPI: unsafe extern "C" fn() -> *const VSVULKANAPI,
     pub getNodeResidency: unsafe extern "C" fn(N) -> I,
     pub getFrameResidency: unsafe extern "C" fn(F) -> I,

@@ -3,7 +3,7 @@
 //! need not carry it. A process loads one core library, so there is only ever one table.
 use std::sync::atomic::{AtomicPtr, Ordering};
 
-use crate::abi::{VSCore, VSVideoFormat, VSAPI};
+use crate::abi::{VSAPI, VSCore, VSVideoFormat};
 
 static API: AtomicPtr<VSAPI> = AtomicPtr::new(std::ptr::null_mut());
 
@@ -18,10 +18,7 @@ pub(crate) fn set(vsapi: *const VSAPI) {
 /// before that, so a missing table is a bug in the layer.
 pub fn api() -> &'static VSAPI {
     let p = API.load(Ordering::Acquire);
-    assert!(
-        !p.is_null(),
-        "vsvk-plugin-api: the VSAPI table is used before any entry point stored it"
-    );
+    assert!(!p.is_null(), "vsvk-plugin-api: the VSAPI table is used before any entry point stored it");
     // SAFETY: the core's table lives as long as the core library, which outlives its plugins.
     unsafe { &*p }
 }
@@ -40,19 +37,10 @@ impl Core {
     }
 
     /// `queryVideoFormat`: the format with these properties, if the core knows one.
-    pub fn query_video_format(
-        self,
-        color_family: i32,
-        sample_type: i32,
-        bits: i32,
-        ssw: i32,
-        ssh: i32,
-    ) -> Option<VSVideoFormat> {
+    pub fn query_video_format(self, color_family: i32, sample_type: i32, bits: i32, ssw: i32, ssh: i32) -> Option<VSVideoFormat> {
         let mut f = VSVideoFormat::default();
         // SAFETY: `f` is a valid out pointer and the core pointer came from the core.
-        let ok = unsafe {
-            (api().queryVideoFormat)(&mut f, color_family, sample_type, bits, ssw, ssh, self.0)
-        };
+        let ok = unsafe { (api().queryVideoFormat)(&mut f, color_family, sample_type, bits, ssw, ssh, self.0) };
         (ok != 0).then_some(f)
     }
 
@@ -65,8 +53,6 @@ impl Core {
             return "Undefined".into();
         }
         // SAFETY: the core wrote a terminated string into the buffer.
-        unsafe { std::ffi::CStr::from_ptr(buf.as_ptr()) }
-            .to_string_lossy()
-            .into_owned()
+        unsafe { std::ffi::CStr::from_ptr(buf.as_ptr()) }.to_string_lossy().into_owned()
     }
 }

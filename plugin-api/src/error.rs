@@ -15,10 +15,7 @@ pub enum Error {
     Core { call: &'static str, message: String },
     /// A Vulkan call that failed.
     #[error("{call} failed: {result}")]
-    Vulkan {
-        call: &'static str,
-        result: vk::Result,
-    },
+    Vulkan { call: &'static str, result: vk::Result },
     /// A shader the core could not compile, with the compiler's log.
     #[error("shader compilation failed: {0}")]
     Shader(String),
@@ -43,11 +40,7 @@ pub(crate) fn check(call: &'static str, r: vk::Result) -> Result<()> {
 
 /// The text a core wrote into an error buffer.
 pub(crate) fn buffer_text(buf: &[std::ffi::c_char]) -> String {
-    let bytes: Vec<u8> = buf
-        .iter()
-        .take_while(|&&c| c != 0)
-        .map(|&c| c as u8)
-        .collect();
+    let bytes: Vec<u8> = buf.iter().take_while(|&&c| c != 0).map(|&c| c as u8).collect();
     let s = String::from_utf8_lossy(&bytes).into_owned();
     if s.is_empty() {
         "no reason given".into()

@@ -18,11 +18,7 @@ pub trait Filter: Send + Sync + 'static {
     /// The input frames output frame `n` needs, as (input index, frame number). The default is
     /// frame `n` of every input, or its last frame when it is shorter.
     fn requests(&self, n: i32, lengths: &[i32]) -> Vec<(usize, i32)> {
-        lengths
-            .iter()
-            .enumerate()
-            .map(|(i, &len)| (i, n.min(len - 1).max(0)))
-            .collect()
+        lengths.iter().enumerate().map(|(i, &len)| (i, n.min(len - 1).max(0))).collect()
     }
 
     /// Makes output frame `n` from the requested frames.
@@ -47,31 +43,15 @@ struct Instance<F> {
 
 /// Creates the filter and returns it under `clip`.
 pub fn create<F: Filter>(out: &mut Out, core: Core, spec: Spec, filter: F) {
-    let lengths: Vec<i32> = spec
-        .inputs
-        .iter()
-        .map(|n| n.video_info().map_or(1, |v| v.numFrames))
-        .collect();
+    let lengths: Vec<i32> = spec.inputs.iter().map(|n| n.video_info().map_or(1, |v| v.numFrames)).collect();
     let deps: Vec<VSFilterDependency> = spec
         .inputs
         .iter()
         .zip(&lengths)
-        .map(|(n, &len)| VSFilterDependency {
-            source: n.as_ptr(),
-            requestPattern: if len == spec.info.numFrames {
-                rpStrictSpatial
-            } else {
-                rpGeneral
-            },
-        })
+        .map(|(n, &len)| VSFilterDependency { source: n.as_ptr(), requestPattern: if len == spec.info.numFrames { rpStrictSpatial } else { rpGeneral } })
         .collect();
     let name = CString::new(spec.name.clone()).expect("filter names have no NUL");
-    let inst = Box::new(Instance {
-        name: spec.name,
-        inputs: spec.inputs,
-        lengths,
-        filter,
-    });
+    let inst = Box::new(Instance { name: spec.name, inputs: spec.inputs, lengths, filter });
     let flags = if spec.gpu_output { ffGPUOutput } else { 0 };
     let a = api::api();
     // SAFETY: the info, dependencies and name are valid for the call; the core owns the instance
@@ -119,22 +99,13 @@ unsafe extern "C" fn get_frame<F: Filter>(
             return Ok(std::ptr::null());
         }
         // SAFETY: every one of these was requested and is ready; each call gives a reference.
-        let frames = reqs
-            .into_iter()
-            .map(|(i, m)| unsafe {
-                Frame::from_raw((a.getFrameFilter)(m, inst.inputs[i].as_ptr(), ctx))
-            })
-            .collect();
+        let frames = reqs.into_iter().map(|(i, m)| unsafe { Frame::from_raw((a.getFrameFilter)(m, inst.inputs[i].as_ptr(), ctx)) }).collect();
         Ok(inst.filter.get_frame(n, frames, Core(core))?.into_raw())
     }));
     let msg = match r {
         Ok(Ok(f)) => return f,
         Ok(Err(e)) => format!("{}: {e}", inst.name),
-        Err(p) => format!(
-            "{}: internal error: {}",
-            inst.name,
-            crate::plugin::panic_text(&*p)
-        ),
+        Err(p) => format!("{}: internal error: {}", inst.name, crate::plugin::panic_text(&*p)),
     };
     let c = CString::new(msg.replace('\0', " ")).expect("NULs replaced");
     // SAFETY: the context of this call.

@@ -53,20 +53,11 @@ impl Frame {
     pub fn plane<T: Copy>(&self, plane: i32) -> Option<PlaneRows<'_, T>> {
         // SAFETY: as above.
         let p = unsafe { (api().getReadPtr)(self.0, plane) };
-        (!p.is_null()).then(|| PlaneRows {
-            ptr: p,
-            stride: self.stride(plane),
-            width: self.width(plane) as usize,
-            height: self.height(plane) as usize,
-            _f: std::marker::PhantomData,
-        })
+        (!p.is_null()).then(|| PlaneRows { ptr: p, stride: self.stride(plane), width: self.width(plane) as usize, height: self.height(plane) as usize, _f: std::marker::PhantomData })
     }
     pub fn props(&self) -> PropsRef<'_> {
         // SAFETY: as above.
-        PropsRef(
-            unsafe { (api().getFramePropertiesRO)(self.0) },
-            std::marker::PhantomData,
-        )
+        PropsRef(unsafe { (api().getFramePropertiesRO)(self.0) }, std::marker::PhantomData)
     }
 }
 
@@ -97,9 +88,7 @@ impl<T: Copy> PlaneRows<'_, T> {
     pub fn row(&self, y: usize) -> &[T] {
         assert!(y < self.height, "row {y} of a plane {} high", self.height);
         // SAFETY: row y lies inside the plane, which holds `width` samples of T per row.
-        unsafe {
-            std::slice::from_raw_parts(self.ptr.offset(y as isize * self.stride).cast(), self.width)
-        }
+        unsafe { std::slice::from_raw_parts(self.ptr.offset(y as isize * self.stride).cast(), self.width) }
     }
 }
 
@@ -111,22 +100,11 @@ unsafe impl Send for FrameMut {}
 
 impl FrameMut {
     /// A CPU frame (`newVideoFrame`) with `props`' properties.
-    pub fn new_video(
-        core: Core,
-        f: &VSVideoFormat,
-        w: i32,
-        h: i32,
-        props: Option<&Frame>,
-    ) -> Result<FrameMut> {
+    pub fn new_video(core: Core, f: &VSVideoFormat, w: i32, h: i32, props: Option<&Frame>) -> Result<FrameMut> {
         // SAFETY: valid format pointer, core from the core.
-        let p = unsafe {
-            (api().newVideoFrame)(f, w, h, props.map_or(std::ptr::null(), |f| f.0), core.0)
-        };
+        let p = unsafe { (api().newVideoFrame)(f, w, h, props.map_or(std::ptr::null(), |f| f.0), core.0) };
         if p.is_null() {
-            return Err(Error::Core {
-                call: "newVideoFrame",
-                message: "no frame".into(),
-            });
+            return Err(Error::Core { call: "newVideoFrame", message: "no frame".into() });
         }
         Ok(FrameMut(p))
     }
@@ -162,10 +140,7 @@ impl FrameMut {
     }
     pub fn props_mut(&mut self) -> PropsMut<'_> {
         // SAFETY: we own the frame.
-        PropsMut(
-            unsafe { (api().getFramePropertiesRW)(self.0) },
-            std::marker::PhantomData,
-        )
+        PropsMut(unsafe { (api().getFramePropertiesRW)(self.0) }, std::marker::PhantomData)
     }
     /// Done writing: a frame that can be returned or read.
     pub fn freeze(self) -> Frame {

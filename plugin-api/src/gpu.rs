@@ -50,27 +50,14 @@ impl Gpu {
         // SAFETY: valid core and error buffer.
         let fns = unsafe { (t.getVulkanFunctions)(core.as_ptr(), e.as_mut_ptr(), e.len() as i32) };
         if fns.is_null() {
-            return Err(Error::Core {
-                call: "getVulkanFunctions",
-                message: buffer_text(&e),
-            });
+            return Err(Error::Core { call: "getVulkanFunctions", message: buffer_text(&e) });
         }
         let mut h = VSVulkanCoreHandles::default();
         // SAFETY: as above, with a valid out struct.
-        if unsafe { (t.getVulkanHandles)(core.as_ptr(), &mut h, e.as_mut_ptr(), e.len() as i32) }
-            != 0
-        {
-            return Err(Error::Core {
-                call: "getVulkanHandles",
-                message: buffer_text(&e),
-            });
+        if unsafe { (t.getVulkanHandles)(core.as_ptr(), &mut h, e.as_mut_ptr(), e.len() as i32) } != 0 {
+            return Err(Error::Core { call: "getVulkanHandles", message: buffer_text(&e) });
         }
-        Ok(Gpu {
-            vk: t,
-            fns,
-            device: h.device,
-            core,
-        })
+        Ok(Gpu { vk: t, fns, device: h.device, core })
     }
 
     pub fn table(&self) -> &VSVULKANAPI {
@@ -94,19 +81,10 @@ impl Gpu {
 
     /// GLSL (`#version 460` compute) to SPIR-V, through the core's compiler and cache.
     pub fn compile(&self, glsl: &str) -> Result<Vec<u32>> {
-        let src =
-            CString::new(glsl).map_err(|_| Error::Shader("the source contains a NUL".into()))?;
+        let src = CString::new(glsl).map_err(|_| Error::Shader("the source contains a NUL".into()))?;
         let mut e = [0 as c_char; 8192];
         // SAFETY: valid core, source and log buffer.
-        let sh = unsafe {
-            (self.table().compileGPUShader)(
-                self.core.as_ptr(),
-                slGLSL,
-                src.as_ptr(),
-                e.as_mut_ptr(),
-                e.len() as i32,
-            )
-        };
+        let sh = unsafe { (self.table().compileGPUShader)(self.core.as_ptr(), slGLSL, src.as_ptr(), e.as_mut_ptr(), e.len() as i32) };
         if sh.is_null() {
             return Err(Error::Shader(buffer_text(&e)));
         }
@@ -123,28 +101,11 @@ impl Gpu {
 
     /// A new GPU frame (`newGPUVideoFrame`) with `props`' properties; its planes are the
     /// caller's to write (and declare with [`Exec::writes`]).
-    pub fn new_frame(
-        &self,
-        f: &VSVideoFormat,
-        w: i32,
-        h: i32,
-        props: Option<&Frame>,
-    ) -> Result<FrameMut> {
+    pub fn new_frame(&self, f: &VSVideoFormat, w: i32, h: i32, props: Option<&Frame>) -> Result<FrameMut> {
         // SAFETY: valid format and core; the frame returned is ours.
-        let p = unsafe {
-            (self.table().newGPUVideoFrame)(
-                f,
-                w,
-                h,
-                props.map_or(std::ptr::null(), |f| f.as_ptr()),
-                self.core.as_ptr(),
-            )
-        };
+        let p = unsafe { (self.table().newGPUVideoFrame)(f, w, h, props.map_or(std::ptr::null(), |f| f.as_ptr()), self.core.as_ptr()) };
         if p.is_null() {
-            return Err(Error::Core {
-                call: "newGPUVideoFrame",
-                message: "no GPU frame (no device?)".into(),
-            });
+            return Err(Error::Core { call: "newGPUVideoFrame", message: "no GPU frame (no device?)".into() });
         }
         // SAFETY: a new frame, ours alone.
         Ok(unsafe { FrameMut::from_raw(p) })
@@ -163,47 +124,21 @@ impl Gpu {
         let mut info = VSVulkanPlaneInfo::default();
         // SAFETY: a frame the caller holds.
         if unsafe { (self.table().getGPUPlane)(f, plane, &mut info) } != 0 {
-            return Err(Error::invalid(format!(
-                "plane {plane} is not a GPU plane (a CPU clip where a GPU clip is needed?)"
-            )));
+            return Err(Error::invalid(format!("plane {plane} is not a GPU plane (a CPU clip where a GPU clip is needed?)")));
         }
         Ok(info)
     }
 
     /// Scratch or table memory from the core's pool.
-    pub fn buffer(
-        &self,
-        size: u64,
-        usage: vk::BufferUsageFlags,
-        required: vk::MemoryPropertyFlags,
-        preferred: vk::MemoryPropertyFlags,
-    ) -> Result<Buffer> {
+    pub fn buffer(&self, size: u64, usage: vk::BufferUsageFlags, required: vk::MemoryPropertyFlags, preferred: vk::MemoryPropertyFlags) -> Result<Buffer> {
         let mut info = VSVulkanBufferInfo::default();
         let mut e = err_buf();
         // SAFETY: valid core, out struct and error buffer.
-        let raw = unsafe {
-            (self.table().createGPUBuffer)(
-                self.core.as_ptr(),
-                size.max(4),
-                usage,
-                required,
-                preferred,
-                &mut info,
-                e.as_mut_ptr(),
-                e.len() as i32,
-            )
-        };
+        let raw = unsafe { (self.table().createGPUBuffer)(self.core.as_ptr(), size.max(4), usage, required, preferred, &mut info, e.as_mut_ptr(), e.len() as i32) };
         if raw.is_null() {
-            return Err(Error::Core {
-                call: "createGPUBuffer",
-                message: buffer_text(&e),
-            });
+            return Err(Error::Core { call: "createGPUBuffer", message: buffer_text(&e) });
         }
-        Ok(Buffer {
-            raw,
-            info,
-            gpu: *self,
-        })
+        Ok(Buffer { raw, info, gpu: *self })
     }
 
     /// A storage buffer the host fills once (a table) and shaders read afterwards.
@@ -217,44 +152,21 @@ impl Gpu {
         )?;
         let dst = b.info.mapped;
         if dst.is_null() {
-            return Err(Error::Core {
-                call: "createGPUBuffer",
-                message: "host visible memory came back unmapped".into(),
-            });
+            return Err(Error::Core { call: "createGPUBuffer", message: "host visible memory came back unmapped".into() });
         }
         // SAFETY: the mapping holds at least `bytes` bytes and nothing else uses the new buffer.
-        unsafe {
-            std::ptr::copy_nonoverlapping(
-                data.as_ptr().cast::<u8>(),
-                dst.cast::<u8>(),
-                bytes as usize,
-            )
-        };
+        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr().cast::<u8>(), dst.cast::<u8>(), bytes as usize) };
         Ok(b)
     }
 
     pub fn exec_pool(&self) -> Result<ExecPool> {
         let mut e = err_buf();
         // SAFETY: valid core and error buffer.
-        let raw = unsafe {
-            (self.table().createGPUExecPool)(
-                self.core.as_ptr(),
-                vqCompute,
-                e.as_mut_ptr(),
-                e.len() as i32,
-            )
-        };
+        let raw = unsafe { (self.table().createGPUExecPool)(self.core.as_ptr(), vqCompute, e.as_mut_ptr(), e.len() as i32) };
         if raw.is_null() {
-            return Err(Error::Core {
-                call: "createGPUExecPool",
-                message: buffer_text(&e),
-            });
+            return Err(Error::Core { call: "createGPUExecPool", message: buffer_text(&e) });
         }
-        Ok(ExecPool {
-            raw,
-            gpu: *self,
-            pipelines: Vec::new(),
-        })
+        Ok(ExecPool { raw, gpu: *self, pipelines: Vec::new() })
     }
 }
 
@@ -337,15 +249,7 @@ impl ExecPool {
             let smci = vk::ShaderModuleCreateInfo::default().code(&code);
             // SAFETY: valid device and create infos; the handles land in `p`, destroyed in Drop.
             unsafe {
-                check(
-                    "vkCreateShaderModule",
-                    (f.vkCreateShaderModule.expect("required"))(
-                        g.device,
-                        &smci,
-                        std::ptr::null(),
-                        &mut p.module,
-                    ),
-                )?;
+                check("vkCreateShaderModule", (f.vkCreateShaderModule.expect("required"))(g.device, &smci, std::ptr::null(), &mut p.module))?;
                 let b: Vec<vk::DescriptorSetLayoutBinding> = (0..bindings)
                     .map(|i| {
                         vk::DescriptorSetLayoutBinding::default()
@@ -355,53 +259,17 @@ impl ExecPool {
                             .stage_flags(vk::ShaderStageFlags::COMPUTE)
                     })
                     .collect();
-                let dslci = vk::DescriptorSetLayoutCreateInfo::default()
-                    .flags(vk::DescriptorSetLayoutCreateFlags::PUSH_DESCRIPTOR_KHR)
-                    .bindings(&b);
-                check(
-                    "vkCreateDescriptorSetLayout",
-                    (f.vkCreateDescriptorSetLayout.expect("required"))(
-                        g.device,
-                        &dslci,
-                        std::ptr::null(),
-                        &mut p.set_layout,
-                    ),
-                )?;
-                let ranges = [vk::PushConstantRange {
-                    stage_flags: vk::ShaderStageFlags::COMPUTE,
-                    offset: 0,
-                    size: push_bytes,
-                }];
+                let dslci = vk::DescriptorSetLayoutCreateInfo::default().flags(vk::DescriptorSetLayoutCreateFlags::PUSH_DESCRIPTOR_KHR).bindings(&b);
+                check("vkCreateDescriptorSetLayout", (f.vkCreateDescriptorSetLayout.expect("required"))(g.device, &dslci, std::ptr::null(), &mut p.set_layout))?;
+                let ranges = [vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: push_bytes }];
                 let layouts = [p.set_layout];
-                let plci = vk::PipelineLayoutCreateInfo::default()
-                    .set_layouts(&layouts)
-                    .push_constant_ranges(if push_bytes > 0 { &ranges[..] } else { &[] });
-                check(
-                    "vkCreatePipelineLayout",
-                    (f.vkCreatePipelineLayout.expect("required"))(
-                        g.device,
-                        &plci,
-                        std::ptr::null(),
-                        &mut p.layout,
-                    ),
-                )?;
-                let stage = vk::PipelineShaderStageCreateInfo::default()
-                    .stage(vk::ShaderStageFlags::COMPUTE)
-                    .module(p.module)
-                    .name(c"main");
-                let cpci = vk::ComputePipelineCreateInfo::default()
-                    .stage(stage)
-                    .layout(p.layout);
+                let plci = vk::PipelineLayoutCreateInfo::default().set_layouts(&layouts).push_constant_ranges(if push_bytes > 0 { &ranges[..] } else { &[] });
+                check("vkCreatePipelineLayout", (f.vkCreatePipelineLayout.expect("required"))(g.device, &plci, std::ptr::null(), &mut p.layout))?;
+                let stage = vk::PipelineShaderStageCreateInfo::default().stage(vk::ShaderStageFlags::COMPUTE).module(p.module).name(c"main");
+                let cpci = vk::ComputePipelineCreateInfo::default().stage(stage).layout(p.layout);
                 check(
                     "vkCreateComputePipelines",
-                    (f.vkCreateComputePipelines.expect("required"))(
-                        g.device,
-                        vk::PipelineCache::null(),
-                        1,
-                        &cpci,
-                        std::ptr::null(),
-                        &mut p.pipeline,
-                    ),
+                    (f.vkCreateComputePipelines.expect("required"))(g.device, vk::PipelineCache::null(), 1, &cpci, std::ptr::null(), &mut p.pipeline),
                 )?;
             }
             Ok(())
@@ -430,37 +298,22 @@ impl ExecPool {
     pub fn acquire(&self) -> Result<Exec<'_>> {
         let mut e = err_buf();
         // SAFETY: our pool; the context is ended by submit or by Exec's Drop.
-        let ctx =
-            unsafe { (self.gpu.table().gpuExecAcquire)(self.raw, e.as_mut_ptr(), e.len() as i32) };
+        let ctx = unsafe { (self.gpu.table().gpuExecAcquire)(self.raw, e.as_mut_ptr(), e.len() as i32) };
         if ctx.is_null() {
-            return Err(Error::Core {
-                call: "gpuExecAcquire",
-                message: buffer_text(&e),
-            });
+            return Err(Error::Core { call: "gpuExecAcquire", message: buffer_text(&e) });
         }
         // SAFETY: the context is ours on this thread.
         let cmd = unsafe { (self.gpu.table().gpuExecCommandBuffer)(ctx) };
-        Ok(Exec {
-            pool: self,
-            ctx,
-            cmd,
-            bound: None,
-            _thread: PhantomData,
-        })
+        Ok(Exec { pool: self, ctx, cmd, bound: None, _thread: PhantomData })
     }
 
     /// Waits on the host for a value [`Exec::submit`] returned (to read results back).
     pub fn wait(&self, value: u64) -> Result<()> {
         let mut e = err_buf();
         // SAFETY: our pool and a value it submitted.
-        let r = unsafe {
-            (self.gpu.table().gpuExecWaitValue)(self.raw, value, e.as_mut_ptr(), e.len() as i32)
-        };
+        let r = unsafe { (self.gpu.table().gpuExecWaitValue)(self.raw, value, e.as_mut_ptr(), e.len() as i32) };
         if r != gdDrained {
-            return Err(Error::Core {
-                call: "gpuExecWaitValue",
-                message: buffer_text(&e),
-            });
+            return Err(Error::Core { call: "gpuExecWaitValue", message: buffer_text(&e) });
         }
         Ok(())
     }
@@ -521,13 +374,7 @@ impl Exec<'_> {
 
     /// Records one dispatch of `pipe` over `groups` workgroups with `buffers` at bindings 0.. and
     /// `push` as the push constants.
-    pub fn dispatch(
-        &mut self,
-        pipe: PipelineId,
-        buffers: &[vk::Buffer],
-        push: &[u32],
-        groups: [u32; 3],
-    ) -> Result<()> {
+    pub fn dispatch(&mut self, pipe: PipelineId, buffers: &[vk::Buffer], push: &[u32], groups: [u32; 3]) -> Result<()> {
         let pool = self.pool;
         let p = &pool.pipelines[pipe.0];
         if buffers.len() != p.bindings as usize || push.len() * 4 > p.push_bytes as usize {
@@ -543,49 +390,22 @@ impl Exec<'_> {
             return Ok(());
         }
         let f = pool.gpu.fns();
-        let infos: Vec<vk::DescriptorBufferInfo> = buffers
-            .iter()
-            .map(|&b| vk::DescriptorBufferInfo {
-                buffer: b,
-                offset: 0,
-                range: vk::WHOLE_SIZE,
-            })
-            .collect();
+        let infos: Vec<vk::DescriptorBufferInfo> = buffers.iter().map(|&b| vk::DescriptorBufferInfo { buffer: b, offset: 0, range: vk::WHOLE_SIZE }).collect();
         let writes: Vec<vk::WriteDescriptorSet> = infos
             .iter()
             .enumerate()
-            .map(|(i, bi)| {
-                vk::WriteDescriptorSet::default()
-                    .dst_binding(i as u32)
-                    .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-                    .buffer_info(std::slice::from_ref(bi))
-            })
+            .map(|(i, bi)| vk::WriteDescriptorSet::default().dst_binding(i as u32).descriptor_type(vk::DescriptorType::STORAGE_BUFFER).buffer_info(std::slice::from_ref(bi)))
             .collect();
         // SAFETY: recording into our command buffer with live handles of this pool's pipeline.
         unsafe {
             if self.bound != Some(pipe.0) {
-                (f.vkCmdBindPipeline.expect("required"))(
-                    self.cmd,
-                    vk::PipelineBindPoint::COMPUTE,
-                    p.pipeline,
-                );
+                (f.vkCmdBindPipeline.expect("required"))(self.cmd, vk::PipelineBindPoint::COMPUTE, p.pipeline);
                 self.bound = Some(pipe.0);
             }
-            (f.vkCmdPushDescriptorSet.expect("required"))(
-                self.cmd,
-                vk::PipelineBindPoint::COMPUTE,
-                p.layout,
-                0,
-                writes.len() as u32,
-                writes.as_ptr(),
-            );
+            (f.vkCmdPushDescriptorSet.expect("required"))(self.cmd, vk::PipelineBindPoint::COMPUTE, p.layout, 0, writes.len() as u32, writes.as_ptr());
             if !push.is_empty() {
                 let bytes: Vec<u8> = push.iter().flat_map(|w| w.to_ne_bytes()).collect();
-                let pci = vk::PushConstantsInfoKHR::default()
-                    .layout(p.layout)
-                    .stage_flags(vk::ShaderStageFlags::COMPUTE)
-                    .offset(0)
-                    .values(&bytes);
+                let pci = vk::PushConstantsInfoKHR::default().layout(p.layout).stage_flags(vk::ShaderStageFlags::COMPUTE).offset(0).values(&bytes);
                 (f.vkCmdPushConstants2.expect("required"))(self.cmd, &pci);
             }
             (f.vkCmdDispatch.expect("required"))(self.cmd, groups[0], groups[1], groups[2]);
@@ -596,10 +416,7 @@ impl Exec<'_> {
     /// Copies `size` bytes between buffers.
     pub fn copy(&mut self, src: vk::Buffer, dst: vk::Buffer, size: u64) {
         let region = [vk::BufferCopy2::default().size(size)];
-        let info = vk::CopyBufferInfo2::default()
-            .src_buffer(src)
-            .dst_buffer(dst)
-            .regions(&region);
+        let info = vk::CopyBufferInfo2::default().src_buffer(src).dst_buffer(dst).regions(&region);
         // SAFETY: recording into our command buffer.
         unsafe { (self.f().vkCmdCopyBuffer2.expect("required"))(self.cmd, &info) }
     }
@@ -611,13 +428,7 @@ impl Exec<'_> {
             .src_stage_mask(stages)
             .src_access_mask(vk::AccessFlags2::SHADER_WRITE | vk::AccessFlags2::TRANSFER_WRITE)
             .dst_stage_mask(stages | vk::PipelineStageFlags2::HOST)
-            .dst_access_mask(
-                vk::AccessFlags2::SHADER_READ
-                    | vk::AccessFlags2::SHADER_WRITE
-                    | vk::AccessFlags2::TRANSFER_READ
-                    | vk::AccessFlags2::TRANSFER_WRITE
-                    | vk::AccessFlags2::HOST_READ,
-            )];
+            .dst_access_mask(vk::AccessFlags2::SHADER_READ | vk::AccessFlags2::SHADER_WRITE | vk::AccessFlags2::TRANSFER_READ | vk::AccessFlags2::TRANSFER_WRITE | vk::AccessFlags2::HOST_READ)];
         let dep = vk::DependencyInfo::default().memory_barriers(&mb);
         // SAFETY: recording into our command buffer.
         unsafe { (self.f().vkCmdPipelineBarrier2.expect("required"))(self.cmd, &dep) }
@@ -633,10 +444,7 @@ impl Exec<'_> {
         // SAFETY: our context, ended here exactly once (forget keeps Drop from abandoning it).
         let r = unsafe { ((*t).gpuExecSubmit)(ctx, &mut value, e.as_mut_ptr(), e.len() as i32) };
         if r != 0 {
-            return Err(Error::Core {
-                call: "gpuExecSubmit",
-                message: buffer_text(&e),
-            });
+            return Err(Error::Core { call: "gpuExecSubmit", message: buffer_text(&e) });
         }
         Ok(value)
     }

@@ -24,10 +24,7 @@ impl<'a> Args<'a> {
     /// # Safety
     /// `map` is valid for `'a`.
     pub unsafe fn from_raw(map: *const VSMap) -> Args<'a> {
-        Args {
-            map,
-            _m: std::marker::PhantomData,
-        }
+        Args { map, _m: std::marker::PhantomData }
     }
 
     pub fn as_ptr(&self) -> *const VSMap {
@@ -42,10 +39,7 @@ impl<'a> Args<'a> {
     }
 
     fn wrong(key: &str, want: &str) -> Error {
-        Error::Argument {
-            key: key.into(),
-            problem: format!("expected {want}"),
-        }
+        Error::Argument { key: key.into(), problem: format!("expected {want}") }
     }
 
     pub fn int(&self, key: &str) -> Result<Option<i64>> {
@@ -120,12 +114,7 @@ impl<'a> Args<'a> {
         for i in 0..n as c_int {
             let mut err: c_int = 0;
             // SAFETY: valid map, key and index.
-            let (p, size) = unsafe {
-                (
-                    (api().mapGetData)(self.map, k.as_ptr(), i, &mut err),
-                    (api().mapGetDataSize)(self.map, k.as_ptr(), i, &mut err),
-                )
-            };
+            let (p, size) = unsafe { ((api().mapGetData)(self.map, k.as_ptr(), i, &mut err), (api().mapGetDataSize)(self.map, k.as_ptr(), i, &mut err)) };
             if err != 0 || p.is_null() {
                 return Err(Self::wrong(key, "data"));
             }
@@ -155,13 +144,7 @@ impl<'a> Args<'a> {
     }
 
     pub fn node(&self, key: &str) -> Result<Node> {
-        self.nodes(key)?
-            .into_iter()
-            .next()
-            .ok_or_else(|| Error::Argument {
-                key: key.into(),
-                problem: "missing".into(),
-            })
+        self.nodes(key)?.into_iter().next().ok_or_else(|| Error::Argument { key: key.into(), problem: "missing".into() })
     }
 
     pub fn function(&self, key: &str) -> Result<Option<Function>> {
@@ -201,15 +184,8 @@ impl Function {
             } else {
                 let mut err: c_int = 0;
                 match (a.mapGetType)(out, c"val".as_ptr()) {
-                    t if t == ptInt => {
-                        Ok(Value::Int((a.mapGetInt)(out, c"val".as_ptr(), 0, &mut err)))
-                    }
-                    t if t == ptFloat => Ok(Value::Float((a.mapGetFloat)(
-                        out,
-                        c"val".as_ptr(),
-                        0,
-                        &mut err,
-                    ))),
+                    t if t == ptInt => Ok(Value::Int((a.mapGetInt)(out, c"val".as_ptr(), 0, &mut err))),
+                    t if t == ptFloat => Ok(Value::Float((a.mapGetFloat)(out, c"val".as_ptr(), 0, &mut err))),
                     _ => Ok(Value::None),
                 }
             };
@@ -244,10 +220,7 @@ impl<'a> Out<'a> {
     /// # Safety
     /// `map` is valid and writable for `'a`.
     pub unsafe fn from_raw(map: *mut VSMap) -> Out<'a> {
-        Out {
-            map,
-            _m: std::marker::PhantomData,
-        }
+        Out { map, _m: std::marker::PhantomData }
     }
     pub fn as_ptr(&mut self) -> *mut VSMap {
         self.map

@@ -1,5 +1,5 @@
 //! Clips: an owned node reference, released on drop.
-use crate::abi::{mtVideo, VSNode, VSVideoInfo};
+use crate::abi::{VSNode, VSVideoInfo, mtVideo};
 use crate::api::api;
 use crate::error::{Error, Result};
 

@@ -37,15 +37,7 @@ impl Registrar {
         let (i, ns, n) = (c(identifier), c(namespace), c(name));
         // SAFETY: the table and plugin came from the core for this call.
         unsafe {
-            ((*self.papi).configPlugin)(
-                i.as_ptr(),
-                ns.as_ptr(),
-                n.as_ptr(),
-                make_version(version.0, version.1),
-                VAPOURSYNTH_API_VERSION,
-                0,
-                self.plugin,
-            )
+            ((*self.papi).configPlugin)(i.as_ptr(), ns.as_ptr(), n.as_ptr(), make_version(version.0, version.1), VAPOURSYNTH_API_VERSION, 0, self.plugin)
         };
     }
 
@@ -54,54 +46,27 @@ impl Registrar {
         let c = |s: &str| CString::new(s).expect("no NUL in signatures");
         let (n, a, r) = (c(name), c(args), c(returns));
         // one Entry per registration, alive as long as the plugin can be called: leaked on purpose
-        let entry = Box::into_raw(Box::new(Entry {
-            name: name.to_string(),
-            create,
-        }));
+        let entry = Box::into_raw(Box::new(Entry { name: name.to_string(), create }));
         // SAFETY: as above; the entry pointer stays valid forever.
-        unsafe {
-            ((*self.papi).registerFunction)(
-                n.as_ptr(),
-                a.as_ptr(),
-                r.as_ptr(),
-                Some(call),
-                entry.cast(),
-                self.plugin,
-            )
-        };
+        unsafe { ((*self.papi).registerFunction)(n.as_ptr(), a.as_ptr(), r.as_ptr(), Some(call), entry.cast(), self.plugin) };
     }
 }
 
 /// The panic message, for reporting a bug instead of unwinding into C.
 pub(crate) fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
-    p.downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| p.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".into())
+    p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_else(|| "unknown panic".into())
 }
 
-unsafe extern "C" fn call(
-    in_: *const VSMap,
-    out: *mut VSMap,
-    user: *mut c_void,
-    core: *mut VSCore,
-    vsapi: *const VSAPI,
-) {
+unsafe extern "C" fn call(in_: *const VSMap, out: *mut VSMap, user: *mut c_void, core: *mut VSCore, vsapi: *const VSAPI) {
     api::set(vsapi);
     // SAFETY: `user` is the Entry registered with this function; the maps are valid for the call.
     let entry = unsafe { &*(user as *const Entry) };
     let (args, mut out) = unsafe { (Args::from_raw(in_), Out::from_raw(out)) };
-    let r = catch_unwind(AssertUnwindSafe(|| {
-        (entry.create)(&args, &mut out, Core(core))
-    }));
+    let r = catch_unwind(AssertUnwindSafe(|| (entry.create)(&args, &mut out, Core(core))));
     match r {
         Ok(Ok(())) => {}
         Ok(Err(e)) => out.set_error(&format!("{}: {e}", entry.name)),
-        Err(p) => out.set_error(&format!(
-            "{}: internal error: {}",
-            entry.name,
-            panic_text(&*p)
-        )),
+        Err(p) => out.set_error(&format!("{}: internal error: {}", entry.name, panic_text(&*p))),
     }
 }
 
@@ -110,10 +75,7 @@ unsafe extern "C" fn call(
 /// # Safety
 /// The arguments are those the core passed to `VapourSynthPluginInit2`.
 pub unsafe fn init(plugin: *mut VSPlugin, vspapi: *const VSPLUGINAPI, f: fn(&Registrar)) {
-    let r = Registrar {
-        plugin,
-        papi: vspapi,
-    };
+    let r = Registrar { plugin, papi: vspapi };
     if let Err(p) = catch_unwind(AssertUnwindSafe(|| f(&r))) {
         eprintln!("plugin init failed: {}", panic_text(&*p));
     }
@@ -128,10 +90,7 @@ macro_rules! export_plugin {
         /// # Safety
         /// Called by the core with its own plugin handle and table.
         #[no_mangle]
-        pub unsafe extern "C" fn VapourSynthPluginInit2(
-            plugin: *mut $crate::abi::VSPlugin,
-            vspapi: *const $crate::abi::VSPLUGINAPI,
-        ) {
+        pub unsafe extern "C" fn VapourSynthPluginInit2(plugin: *mut $crate::abi::VSPlugin, vspapi: *const $crate::abi::VSPLUGINAPI) {
             // SAFETY: forwarded unchanged from the core.
             unsafe { $crate::plugin::init(plugin, vspapi, $init) }
         }

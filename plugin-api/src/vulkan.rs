@@ -443,9 +443,7 @@ pub struct VSVULKANAPI {
     pub gpuExecAbandon: unsafe extern "C" fn(Ctx),
     // interop
     pub exportGPUPlane: unsafe extern "C" fn(F, I, *mut VSVulkanExportedMemory, E, I) -> I,
-    pub exportGPUSemaphore:
-        unsafe extern "C" fn(C, vk::Semaphore, *mut VSVulkanExportedSemaphore, E, I) -> I,
+    pub exportGPUSemaphore: unsafe extern "C" fn(C, vk::Semaphore, *mut VSVulkanExportedSemaphore, E, I) -> I,
     pub waitGPUFrame: unsafe extern "C" fn(F, E, I) -> I,
-    pub getExportableFrameFilter:
-        unsafe extern "C" fn(I, *mut VSNode, *mut VSFrameContext, E, I) -> F,
+    pub getExportableFrameFilter: unsafe extern "C" fn(I, *mut VSNode, *mut VSFrameContext, E, I) -> F,
 }

@@ -41,15 +41,9 @@ pub fn main(py: Python<'_>, args: &[String]) -> i32 {
 
 fn version(py: Python<'_>) -> i32 {
     print!("{}", crate::core().version_string.to_string_lossy());
-    let pyver: String = py
-        .import("sys")
-        .and_then(|s| s.getattr("version")?.extract())
-        .unwrap_or_default();
+    let pyver: String = py.import("sys").and_then(|s| s.getattr("version")?.extract()).unwrap_or_default();
     let pyver = pyver.lines().next().unwrap_or("").to_string();
-    println!(
-        "Python module vsvk {} (Python {pyver})",
-        env!("CARGO_PKG_VERSION")
-    );
+    println!("Python module vsvk {} (Python {pyver})", env!("CARGO_PKG_VERSION"));
     0
 }
 
@@ -75,11 +69,7 @@ fn devices() -> i32 {
             v >> 12 & 0x3ff,
             v & 0xfff,
             e.deviceMemory >> 20,
-            if e.usable != 0 {
-                String::new()
-            } else {
-                format!(" not usable: {}", crate::vulkan::c_text(&e.unusableReason))
-            }
+            if e.usable != 0 { String::new() } else { format!(" not usable: {}", crate::vulkan::c_text(&e.unusableReason)) }
         );
         println!("   uuid {}", crate::vulkan::hex(&e.deviceUUID));
     }
@@ -124,9 +114,7 @@ fn plugins(args: &[String]) -> i32 {
     let plugins = core.plugins.read().clone();
     for p in plugins {
         let cfg = p.config.get();
-        let name = cfg
-            .map(|c| c.name.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let name = cfg.map(|c| c.name.to_string_lossy().into_owned()).unwrap_or_default();
         let version = cfg.map(|c| c.version).unwrap_or(0);
         let path = p.path.to_string_lossy();
         println!(
@@ -136,20 +124,11 @@ fn plugins(args: &[String]) -> i32 {
             version >> 16,
             version & 0xffff,
             name,
-            if path.is_empty() {
-                String::new()
-            } else {
-                format!("\n             {path}")
-            }
+            if path.is_empty() { String::new() } else { format!("\n             {path}") }
         );
         if verbose {
             for f in p.functions.read().values() {
-                println!(
-                    "    {}({}) -> {}",
-                    f.name.to_string_lossy(),
-                    f.args.to_string_lossy(),
-                    f.ret.to_string_lossy()
-                );
+                println!("    {}({}) -> {}", f.name.to_string_lossy(), f.args.to_string_lossy(), f.ret.to_string_lossy());
             }
         }
     }

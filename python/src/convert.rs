@@ -4,9 +4,7 @@ use std::sync::Arc;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{
-    PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple,
-};
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use vsvk::argspec::{ArgSpec, ArgType};
 use vsvk::function::{Function, FunctionImpl};
 use vsvk::map::{Data, Map, Values};
@@ -107,10 +105,7 @@ fn elements<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
 }
 
 fn type_name(obj: &Bound<'_, PyAny>) -> String {
-    obj.get_type()
-        .name()
-        .map(|n| n.to_string())
-        .unwrap_or_else(|_| "?".into())
+    obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
 }
 
 fn to_int(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
@@ -118,11 +113,7 @@ fn to_int(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
         return Ok(i);
     }
     // as the reference, whatever int() accepts (a float is truncated, a numeric string parsed)
-    obj.py()
-        .import("builtins")?
-        .getattr("int")?
-        .call1((obj,))?
-        .extract::<i64>()
+    obj.py().import("builtins")?.getattr("int")?.call1((obj,))?.extract::<i64>()
 }
 
 fn to_data(obj: &Bound<'_, PyAny>) -> PyResult<Data> {
@@ -148,10 +139,7 @@ pub fn to_function(obj: &Bound<'_, PyAny>) -> PyResult<Arc<Function>> {
         return Ok(f.get().as_vs_function());
     }
     if !obj.is_callable() {
-        return Err(PyTypeError::new_err(format!(
-            "a {} is not callable",
-            type_name(obj)
-        )));
+        return Err(PyTypeError::new_err(format!("a {} is not callable", type_name(obj))));
     }
     Ok(python_function(obj.clone().unbind()))
 }
@@ -160,21 +148,11 @@ pub fn to_function(obj: &Bound<'_, PyAny>) -> PyResult<Arc<Function>> {
 pub fn to_values_typed(obj: &Bound<'_, PyAny>, spec: &ArgSpec, func: &str) -> PyResult<Values> {
     let items = elements(obj)?;
     let bad = |o: &Bound<'_, PyAny>| {
-        crate::err(format!(
-            "{func}: argument {} expects {} values, not {}",
-            spec.name,
-            spec.ty.name(),
-            type_name(o)
-        ))
+        crate::err(format!("{func}: argument {} expects {} values, not {}", spec.name, spec.ty.name(), type_name(o)))
     };
     Ok(match spec.ty {
         ArgType::Int => Values::Int(items.iter().map(to_int).collect::<PyResult<_>>()?),
-        ArgType::Float => Values::Float(
-            items
-                .iter()
-                .map(|o| o.extract::<f64>().map_err(|_| bad(o)))
-                .collect::<PyResult<_>>()?,
-        ),
+        ArgType::Float => Values::Float(items.iter().map(|o| o.extract::<f64>().map_err(|_| bad(o))).collect::<PyResult<_>>()?),
         ArgType::Data => Values::Data(items.iter().map(to_data).collect::<PyResult<_>>()?),
         ArgType::Func => Values::Function(items.iter().map(to_function).collect::<PyResult<_>>()?),
         ArgType::VideoNode | ArgType::AudioNode => {
@@ -216,23 +194,12 @@ fn infer_type(obj: &Bound<'_, PyAny>) -> Option<ArgType> {
         Some(ArgType::Int)
     } else if obj.is_instance_of::<PyFloat>() {
         Some(ArgType::Float)
-    } else if obj.is_instance_of::<PyString>()
-        || obj.is_instance_of::<PyBytes>()
-        || obj.is_instance_of::<PyByteArray>()
-    {
+    } else if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() || obj.is_instance_of::<PyByteArray>() {
         Some(ArgType::Data)
     } else if let Some(n) = node_from_py(obj) {
-        Some(if n.is_audio() {
-            ArgType::AudioNode
-        } else {
-            ArgType::VideoNode
-        })
+        Some(if n.is_audio() { ArgType::AudioNode } else { ArgType::VideoNode })
     } else if let Some(f) = frame_from_py(obj) {
-        Some(if f.is_audio() {
-            ArgType::AudioFrame
-        } else {
-            ArgType::VideoFrame
-        })
+        Some(if f.is_audio() { ArgType::AudioFrame } else { ArgType::VideoFrame })
     } else if obj.is_callable() {
         Some(ArgType::Func)
     } else if obj.hasattr("__index__").unwrap_or(false) {
@@ -248,15 +215,9 @@ fn infer_type(obj: &Bound<'_, PyAny>) -> Option<ArgType> {
 /// the type comes from the value, or from an array's first element. None for an empty array.
 pub fn to_values_any(obj: &Bound<'_, PyAny>, key: &str) -> PyResult<Option<Values>> {
     let items = elements(obj)?;
-    let Some(first) = items.first() else {
-        return Ok(None);
-    };
-    let ty = infer_type(first).ok_or_else(|| {
-        PyValueError::new_err(format!(
-            "{key}: a {} cannot be stored in a map",
-            type_name(first)
-        ))
-    })?;
+    let Some(first) = items.first() else { return Ok(None) };
+    let ty = infer_type(first)
+        .ok_or_else(|| PyValueError::new_err(format!("{key}: a {} cannot be stored in a map", type_name(first))))?;
     let mut spec = ArgSpec::new(key, ty);
     spec.array = true;
     let list = PyList::new(obj.py(), items)?;
@@ -271,8 +232,7 @@ pub fn dict_to_map(d: &Bound<'_, PyDict>, out: &mut Map) -> PyResult<()> {
             continue;
         }
         if let Some(vals) = to_values_any(&v, &key)? {
-            out.set_values(key.as_bytes(), vals)
-                .map_err(|e| PyValueError::new_err(format!("{key}: {e}")))?;
+            out.set_values(key.as_bytes(), vals).map_err(|e| PyValueError::new_err(format!("{key}: {e}")))?;
         }
     }
     Ok(())
@@ -282,10 +242,7 @@ pub fn dict_to_map(d: &Bound<'_, PyDict>, out: &mut Map) -> PyResult<()> {
 pub fn exception_text(py: Python<'_>, e: &PyErr) -> String {
     let formatted = py
         .import("traceback")
-        .and_then(|tb| {
-            tb.getattr("format_exception")?
-                .call1((e.get_type(py), e.value(py), e.traceback(py)))
-        })
+        .and_then(|tb| tb.getattr("format_exception")?.call1((e.get_type(py), e.value(py), e.traceback(py))))
         .and_then(|lines| lines.extract::<Vec<String>>());
     match formatted {
         Ok(lines) => lines.concat().trim_end().to_string(),
@@ -309,8 +266,7 @@ pub fn python_function(callable: Py<PyAny>) -> Arc<Function> {
                     return dict_to_map(d, out);
                 }
                 if let Some(v) = to_values_any(&r, "val")? {
-                    out.set_values(b"val", v)
-                        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+                    out.set_values(b"val", v).map_err(|e| PyValueError::new_err(e.to_string()))?;
                 }
                 Ok(())
             })();
@@ -319,8 +275,5 @@ pub fn python_function(callable: Py<PyAny>) -> Arc<Function> {
             }
         })
     }));
-    Arc::new(Function {
-        imp,
-        core: crate::core().clone(),
-    })
+    Arc::new(Function { imp, core: crate::core().clone() })
 }

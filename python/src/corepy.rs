@@ -69,11 +69,7 @@ impl Core {
     #[setter]
     fn set_num_threads(&self, n: i64) {
         let core = crate::core();
-        let n = if n <= 0 {
-            vsvk::core::default_threads()
-        } else {
-            n as usize
-        };
+        let n = if n <= 0 { vsvk::core::default_threads() } else { n as usize };
         core.pool.set_threads(n);
     }
     /// The frame cache budget, in MiB.
@@ -84,9 +80,7 @@ impl Core {
     #[setter]
     fn set_max_cache_size(&self, mb: i64) {
         if mb > 0 {
-            crate::core()
-                .max_cache
-                .store(mb.saturating_mul(MB), Ordering::Relaxed);
+            crate::core().max_cache.store(mb.saturating_mul(MB), Ordering::Relaxed);
         }
     }
     /// Frame memory in use, in MiB.
@@ -103,48 +97,20 @@ impl Core {
         CoreTimings {}
     }
     fn plugins(&self) -> Vec<Plugin> {
-        crate::core()
-            .plugins
-            .read()
-            .iter()
-            .map(|p| Plugin {
-                plugin: p.clone(),
-                bound: None,
-            })
-            .collect()
+        crate::core().plugins.read().iter().map(|p| Plugin { plugin: p.clone(), bound: None }).collect()
     }
     #[pyo3(signature = (color_family, sample_type, bits_per_sample, subsampling_w = 0, subsampling_h = 0))]
-    fn query_video_format(
-        &self,
-        color_family: i32,
-        sample_type: i32,
-        bits_per_sample: i32,
-        subsampling_w: i32,
-        subsampling_h: i32,
-    ) -> PyResult<VideoFormat> {
-        query(
-            color_family,
-            sample_type,
-            bits_per_sample,
-            subsampling_w,
-            subsampling_h,
-        )
+    fn query_video_format(&self, color_family: i32, sample_type: i32, bits_per_sample: i32, subsampling_w: i32, subsampling_h: i32) -> PyResult<VideoFormat> {
+        query(color_family, sample_type, bits_per_sample, subsampling_w, subsampling_h)
     }
     fn get_video_format(&self, id: &Bound<'_, PyAny>) -> PyResult<VideoFormat> {
         Ok(VideoFormat::new(&format_from_py(id)?))
     }
     /// A new, writable, zeroed frame.
-    fn create_video_frame<'py>(
-        &self,
-        py: Python<'py>,
-        format: &Bound<'py, PyAny>,
-        width: i32,
-        height: i32,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    fn create_video_frame<'py>(&self, py: Python<'py>, format: &Bound<'py, PyAny>, width: i32, height: i32) -> PyResult<Bound<'py, PyAny>> {
         let f = format_from_py(format)?;
         let core = crate::core();
-        let frame = vsvk::frame::Frame::new_video(&f, width, height, &core.mem)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let frame = vsvk::frame::Frame::new_video(&f, width, height, &core.mem).map_err(|e| PyValueError::new_err(e.to_string()))?;
         crate::frame::frame_to_py(py, Arc::new(frame), true)
     }
     fn log_message(&self, message_type: i32, message: &str) {
@@ -152,22 +118,18 @@ impl Core {
     }
     /// Calls handler(message_type, message) for every message the core logs.
     fn add_log_handler(&self, handler: Py<PyAny>) -> LogHandle {
-        let h = crate::core()
-            .log
-            .add(vsvk::log::HandlerImpl::Rust(Box::new(move |level, msg| {
-                Python::attach(|py| {
-                    let mt = py
-                        .import("vsvk")
-                        .and_then(|m| m.getattr("MessageType")?.call1((level,)));
-                    let r = match mt {
-                        Ok(mt) => handler.bind(py).call1((mt, msg)),
-                        Err(e) => Err(e),
-                    };
-                    if let Err(e) = r {
-                        e.print(py);
-                    }
-                })
-            })));
+        let h = crate::core().log.add(vsvk::log::HandlerImpl::Rust(Box::new(move |level, msg| {
+            Python::attach(|py| {
+                let mt = py.import("vsvk").and_then(|m| m.getattr("MessageType")?.call1((level,)));
+                let r = match mt {
+                    Ok(mt) => handler.bind(py).call1((mt, msg)),
+                    Err(e) => Err(e),
+                };
+                if let Err(e) = r {
+                    e.print(py);
+                }
+            })
+        })));
         LogHandle { id: h.id }
     }
     fn remove_log_handler(&self, handle: &LogHandle) -> bool {
@@ -253,39 +215,15 @@ impl Core {
     }
     fn __dir__(&self) -> Vec<String> {
         let mut v: Vec<String> = [
-            "add_log_handler",
-            "api_version",
-            "clear_cache",
-            "core",
-            "core_version",
-            "create_video_frame",
-            "flags",
-            "get_video_format",
-            "log_message",
-            "max_cache_size",
-            "max_vram_cache_size",
-            "num_threads",
-            "plugins",
-            "query_video_format",
-            "remove_log_handler",
-            "set_vulkan_device",
-            "timings",
-            "used_cache_size",
-            "version",
-            "version_number",
-            "vulkan_device_info",
-            "vulkan_devices",
+            "add_log_handler", "api_version", "clear_cache", "core", "core_version", "create_video_frame", "flags",
+            "get_video_format", "log_message", "max_cache_size", "max_vram_cache_size", "num_threads", "plugins",
+            "query_video_format", "remove_log_handler", "set_vulkan_device", "timings", "used_cache_size", "version",
+            "version_number", "vulkan_device_info", "vulkan_devices",
         ]
         .iter()
         .map(|s| s.to_string())
         .collect();
-        v.extend(
-            crate::core()
-                .plugins
-                .read()
-                .iter()
-                .map(|p| p.namespace().to_string()),
-        );
+        v.extend(crate::core().plugins.read().iter().map(|p| p.namespace().to_string()));
         v
     }
     fn __repr__(&self) -> String {
@@ -322,18 +260,12 @@ impl Plugin {
     }
     #[getter]
     fn name(&self) -> String {
-        self.plugin
-            .config
-            .get()
-            .map(|c| c.name.to_string_lossy().into_owned())
-            .unwrap_or_default()
+        self.plugin.config.get().map(|c| c.name.to_string_lossy().into_owned()).unwrap_or_default()
     }
     #[getter]
     fn version<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let v = self.plugin.config.get().map(|c| c.version).unwrap_or(0);
-        py.import("vsvk")?
-            .getattr("PluginVersion")?
-            .call1((v >> 16, v & 0xffff))
+        py.import("vsvk")?.getattr("PluginVersion")?.call1((v >> 16, v & 0xffff))
     }
     #[getter]
     fn plugin_path(&self) -> String {
@@ -344,54 +276,22 @@ impl Plugin {
             .functions
             .read()
             .keys()
-            .map(|k| Function {
-                plugin: self.plugin.clone(),
-                name: k.to_string_lossy().into_owned(),
-                bound: self.bound.as_ref().map(|b| b.clone_ref(py)),
-            })
+            .map(|k| Function { plugin: self.plugin.clone(), name: k.to_string_lossy().into_owned(), bound: self.bound.as_ref().map(|b| b.clone_ref(py)) })
             .collect()
     }
     fn __getattr__(&self, py: Python<'_>, name: &str) -> PyResult<Function> {
         if self.plugin.function(name).is_none() {
-            return Err(PyAttributeError::new_err(format!(
-                "{} has no function named {name}",
-                self.plugin.namespace()
-            )));
+            return Err(PyAttributeError::new_err(format!("{} has no function named {name}", self.plugin.namespace())));
         }
-        Ok(Function {
-            plugin: self.plugin.clone(),
-            name: name.to_string(),
-            bound: self.bound.as_ref().map(|b| b.clone_ref(py)),
-        })
+        Ok(Function { plugin: self.plugin.clone(), name: name.to_string(), bound: self.bound.as_ref().map(|b| b.clone_ref(py)) })
     }
     fn __dir__(&self) -> Vec<String> {
-        let mut v: Vec<String> = self
-            .plugin
-            .functions
-            .read()
-            .keys()
-            .map(|k| k.to_string_lossy().into_owned())
-            .collect();
-        v.extend(
-            [
-                "functions",
-                "identifier",
-                "name",
-                "namespace",
-                "plugin_path",
-                "version",
-            ]
-            .map(String::from),
-        );
+        let mut v: Vec<String> = self.plugin.functions.read().keys().map(|k| k.to_string_lossy().into_owned()).collect();
+        v.extend(["functions", "identifier", "name", "namespace", "plugin_path", "version"].map(String::from));
         v
     }
     fn __repr__(&self) -> String {
-        format!(
-            "<vsvk.Plugin {} ({}, {})>",
-            self.plugin.namespace(),
-            self.plugin.id(),
-            self.name()
-        )
+        format!("<vsvk.Plugin {} ({}, {})>", self.plugin.namespace(), self.plugin.id(), self.name())
     }
 }
 
@@ -416,23 +316,12 @@ impl Function {
                 out.set_error(&format!("{name}: {e}"));
             }
         }));
-        Arc::new(VsFunction {
-            imp,
-            core: crate::core().clone(),
-        })
+        Arc::new(VsFunction { imp, core: crate::core().clone() })
     }
 
     /// The argument map for a call.
-    fn arguments(
-        &self,
-        py: Python<'_>,
-        args: &Bound<'_, PyTuple>,
-        kwargs: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<Map> {
-        let f = self
-            .plugin
-            .function(&self.name)
-            .ok_or_else(|| crate::err(format!("{}: the function is gone", self.name)))?;
+    fn arguments(&self, py: Python<'_>, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Map> {
+        let f = self.plugin.function(&self.name).ok_or_else(|| crate::err(format!("{}: the function is gone", self.name)))?;
         let specs = f.sig.args();
         let name = &self.name;
         let mut positional: Vec<Bound<'_, PyAny>> = Vec::new();
@@ -455,18 +344,13 @@ impl Function {
                 continue;
             }
             let v = to_values_typed(obj, spec, name)?;
-            map.set_values(spec.name.as_bytes(), v)
-                .map_err(|e| crate::err(format!("{name}: argument {}: {e}", spec.name)))?;
+            map.set_values(spec.name.as_bytes(), v).map_err(|e| crate::err(format!("{name}: argument {}: {e}", spec.name)))?;
         }
         if let Some(kw) = kwargs {
             for (k, v) in kw.iter() {
                 let mut key: String = k.extract()?;
                 // a trailing underscore lets arguments be named like Python keywords (lambda_)
-                if f.sig.arg(&key).is_none()
-                    && key.len() > 1
-                    && key.ends_with('_')
-                    && f.sig.arg(&key[..key.len() - 1]).is_some()
-                {
+                if f.sig.arg(&key).is_none() && key.len() > 1 && key.ends_with('_') && f.sig.arg(&key[..key.len() - 1]).is_some() {
                     key.pop();
                 }
                 if !given.insert(key.clone()) {
@@ -480,8 +364,7 @@ impl Function {
                     None => to_values_any(&v, &key)?,
                 };
                 if let Some(values) = values {
-                    map.set_values(key.as_bytes(), values)
-                        .map_err(|e| crate::err(format!("{name}: argument {key}: {e}")))?;
+                    map.set_values(key.as_bytes(), values).map_err(|e| crate::err(format!("{name}: argument {key}: {e}")))?;
                 }
             }
         }
@@ -497,33 +380,19 @@ impl Function {
     }
     #[getter]
     fn plugin(&self, py: Python<'_>) -> Plugin {
-        Plugin {
-            plugin: self.plugin.clone(),
-            bound: self.bound.as_ref().map(|b| b.clone_ref(py)),
-        }
+        Plugin { plugin: self.plugin.clone(), bound: self.bound.as_ref().map(|b| b.clone_ref(py)) }
     }
     /// The argument string, as registered.
     #[getter]
     fn signature(&self) -> String {
-        self.plugin
-            .function(&self.name)
-            .map(|f| f.args.to_string_lossy().into_owned())
-            .unwrap_or_default()
+        self.plugin.function(&self.name).map(|f| f.args.to_string_lossy().into_owned()).unwrap_or_default()
     }
     #[getter]
     fn return_signature(&self) -> String {
-        self.plugin
-            .function(&self.name)
-            .map(|f| f.ret.to_string_lossy().into_owned())
-            .unwrap_or_default()
+        self.plugin.function(&self.name).map(|f| f.ret.to_string_lossy().into_owned()).unwrap_or_default()
     }
     #[pyo3(signature = (*args, **kwargs))]
-    fn __call__(
-        &self,
-        py: Python<'_>,
-        args: &Bound<'_, PyTuple>,
-        kwargs: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<Py<PyAny>> {
+    fn __call__(&self, py: Python<'_>, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
         let map = self.arguments(py, args, kwargs)?;
         let plugin = self.plugin.clone();
         let name = self.name.clone();
@@ -532,12 +401,7 @@ impl Function {
         map_to_return(py, &out)
     }
     fn __repr__(&self) -> String {
-        format!(
-            "<vsvk.Function {}.{}({})>",
-            self.plugin.namespace(),
-            self.name,
-            self.signature()
-        )
+        format!("<vsvk.Function {}.{}({})>", self.plugin.namespace(), self.name, self.signature())
     }
 }
 

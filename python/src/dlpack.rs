@@ -108,25 +108,12 @@ struct Cuda {
     ctx_push: unsafe extern "C" fn(CuContext) -> CuResult,
     ctx_pop: unsafe extern "C" fn(*mut CuContext) -> CuResult,
     ctx_synchronize: unsafe extern "C" fn() -> CuResult,
-    import_memory:
-        unsafe extern "C" fn(*mut CuExternalMemory, *const ExternalMemoryHandleDesc) -> CuResult,
-    mapped_buffer: unsafe extern "C" fn(
-        *mut CuDevicePtr,
-        CuExternalMemory,
-        *const ExternalMemoryBufferDesc,
-    ) -> CuResult,
+    import_memory: unsafe extern "C" fn(*mut CuExternalMemory, *const ExternalMemoryHandleDesc) -> CuResult,
+    mapped_buffer: unsafe extern "C" fn(*mut CuDevicePtr, CuExternalMemory, *const ExternalMemoryBufferDesc) -> CuResult,
     destroy_memory: unsafe extern "C" fn(CuExternalMemory) -> CuResult,
     mem_free: unsafe extern "C" fn(CuDevicePtr) -> CuResult,
-    import_semaphore: unsafe extern "C" fn(
-        *mut CuExternalSemaphore,
-        *const ExternalSemaphoreHandleDesc,
-    ) -> CuResult,
-    wait_semaphores: unsafe extern "C" fn(
-        *const CuExternalSemaphore,
-        *const ExternalSemaphoreWaitParams,
-        c_uint,
-        CuStream,
-    ) -> CuResult,
+    import_semaphore: unsafe extern "C" fn(*mut CuExternalSemaphore, *const ExternalSemaphoreHandleDesc) -> CuResult,
+    wait_semaphores: unsafe extern "C" fn(*const CuExternalSemaphore, *const ExternalSemaphoreWaitParams, c_uint, CuStream) -> CuResult,
     /// the primary context of the CUDA device that is the core's Vulkan device, and its ordinal
     ctx: CuContext,
     ordinal: i32,
@@ -145,11 +132,7 @@ impl Cuda {
         let mut s: *const c_char = std::ptr::null();
         // SAFETY: cuGetErrorString writes a static string or leaves NULL.
         unsafe { (self.get_error_string)(r, &mut s) };
-        let what = if s.is_null() {
-            format!("error {r}")
-        } else {
-            unsafe { CStr::from_ptr(s) }.to_string_lossy().into_owned()
-        };
+        let what = if s.is_null() { format!("error {r}") } else { unsafe { CStr::from_ptr(s) }.to_string_lossy().into_owned() };
         Err(format!("{call} failed: {what}"))
     }
 
@@ -171,11 +154,7 @@ fn load_cuda() -> Result<Cuda, String> {
         let lib = dlopen(c"libcuda.so.1".as_ptr(), RTLD_NOW);
         if lib.is_null() {
             let e = dlerror();
-            let why = if e.is_null() {
-                String::new()
-            } else {
-                CStr::from_ptr(e).to_string_lossy().into_owned()
-            };
+            let why = if e.is_null() { String::new() } else { CStr::from_ptr(e).to_string_lossy().into_owned() };
             return Err(format!("DLPack hand-off needs the CUDA driver (libcuda.so.1), which cannot be loaded: {why}"));
         }
         macro_rules! sym {
@@ -190,10 +169,8 @@ fn load_cuda() -> Result<Cuda, String> {
         let init: unsafe extern "C" fn(c_uint) -> CuResult = sym!("cuInit");
         let count: unsafe extern "C" fn(*mut c_int) -> CuResult = sym!("cuDeviceGetCount");
         let get: unsafe extern "C" fn(*mut CuDevice, c_int) -> CuResult = sym!("cuDeviceGet");
-        let uuid: unsafe extern "C" fn(*mut [u8; 16], CuDevice) -> CuResult =
-            sym!("cuDeviceGetUuid_v2");
-        let retain: unsafe extern "C" fn(*mut CuContext, CuDevice) -> CuResult =
-            sym!("cuDevicePrimaryCtxRetain");
+        let uuid: unsafe extern "C" fn(*mut [u8; 16], CuDevice) -> CuResult = sym!("cuDeviceGetUuid_v2");
+        let retain: unsafe extern "C" fn(*mut CuContext, CuDevice) -> CuResult = sym!("cuDevicePrimaryCtxRetain");
         let mut cuda = Cuda {
             get_error_string: sym!("cuGetErrorString"),
             ctx_push: sym!("cuCtxPushCurrent_v2"),
@@ -212,8 +189,7 @@ fn load_cuda() -> Result<Cuda, String> {
         let mut n = 0;
         cuda.check(count(&mut n), "cuDeviceGetCount")?;
         // the CUDA device that is the core's Vulkan device: same UUID
-        let info = crate::vulkan::core_info(crate::core())
-            .map_err(|e| format!("getVulkanCoreInfo: {e}"))?;
+        let info = crate::vulkan::core_info(crate::core()).map_err(|e| format!("getVulkanCoreInfo: {e}"))?;
         for i in 0..n {
             let mut dev = 0;
             cuda.check(get(&mut dev, i), "cuDeviceGet")?;
@@ -227,10 +203,7 @@ fn load_cuda() -> Result<Cuda, String> {
                 return Ok(cuda);
             }
         }
-        Err(format!(
-            "no CUDA device is the core's Vulkan device ({})",
-            crate::vulkan::c_text(&info.deviceName)
-        ))
+        Err(format!("no CUDA device is the core's Vulkan device ({})", crate::vulkan::c_text(&info.deviceName)))
     }
 }
 
@@ -289,10 +262,7 @@ fn import_memory(cu: &Cuda, e: &vsvk::gpu::export::ExportedPlane) -> Result<CuDe
     if e.handle_type != VK_OPAQUE_FD {
         // SAFETY: ours, not consumed.
         unsafe { close(e.fd) };
-        return Err(format!(
-            "exportGPUPlane gave handle type {}, not an opaque fd",
-            e.handle_type
-        ));
+        return Err(format!("exportGPUPlane gave handle type {}, not an opaque fd", e.handle_type));
     }
     let (memory, base) = cu.with_ctx(|| {
         let mut desc = ExternalMemoryHandleDesc {
@@ -315,33 +285,17 @@ fn import_memory(cu: &Cuda, e: &vsvk::gpu::export::ExportedPlane) -> Result<CuDe
             unsafe { close(e.fd) };
             return Err(m);
         }
-        let buf = ExternalMemoryBufferDesc {
-            offset: 0,
-            size: e.memory_size,
-            flags: 0,
-            reserved: [0; 16],
-        };
+        let buf = ExternalMemoryBufferDesc { offset: 0, size: e.memory_size, flags: 0, reserved: [0; 16] };
         let mut base: CuDevicePtr = 0;
         // SAFETY: maps the whole imported allocation.
-        if let Err(m) = cu.check(
-            unsafe { (cu.mapped_buffer)(&mut base, memory, &buf) },
-            "cuExternalMemoryGetMappedBuffer",
-        ) {
+        if let Err(m) = cu.check(unsafe { (cu.mapped_buffer)(&mut base, memory, &buf) }, "cuExternalMemoryGetMappedBuffer") {
             // SAFETY: the import made above.
             unsafe { (cu.destroy_memory)(memory) };
             return Err(m);
         }
         Ok((memory, base))
     })?;
-    im.memory.insert(
-        e.memory_id,
-        MemoryImport {
-            memory,
-            base,
-            users: 1,
-            last_use: now,
-        },
-    );
+    im.memory.insert(e.memory_id, MemoryImport { memory, base, users: 1, last_use: now });
     Ok(base)
 }
 
@@ -351,12 +305,7 @@ fn release_memory(cu: &Cuda, memory_id: u64) {
     if let Some(m) = im.memory.get_mut(&memory_id) {
         m.users = m.users.saturating_sub(1);
     }
-    let mut idle: Vec<(u64, u64)> = im
-        .memory
-        .iter()
-        .filter(|(_, m)| m.users == 0)
-        .map(|(k, m)| (m.last_use, *k))
-        .collect();
+    let mut idle: Vec<(u64, u64)> = im.memory.iter().filter(|(_, m)| m.users == 0).map(|(k, m)| (m.last_use, *k)).collect();
     if idle.len() <= KEEP_IDLE {
         return;
     }
@@ -382,10 +331,7 @@ fn semaphore_key(t: &vsvk::gpu::exec::Timeline) -> u64 {
 }
 
 /// The CUDA semaphore for a producer timeline, imported once; None where it cannot be exported.
-fn import_semaphore(
-    cu: &Cuda,
-    timeline: &Arc<vsvk::gpu::exec::Timeline>,
-) -> Option<CuExternalSemaphore> {
+fn import_semaphore(cu: &Cuda, timeline: &Arc<vsvk::gpu::exec::Timeline>) -> Option<CuExternalSemaphore> {
     let key = semaphore_key(timeline);
     let mut im = imports().lock();
     if let Some(s) = im.semaphores.get(&key) {
@@ -397,32 +343,16 @@ fn import_semaphore(
         unsafe { close(fd) };
         return None;
     }
-    let desc = ExternalSemaphoreHandleDesc {
-        kind: CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD,
-        handle: [fd as u32 as u64, 0],
-        flags: 0,
-        reserved: [0; 16],
-    };
+    let desc = ExternalSemaphoreHandleDesc { kind: CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD, handle: [fd as u32 as u64, 0], flags: 0, reserved: [0; 16] };
     let mut sem: CuExternalSemaphore = std::ptr::null_mut();
     // SAFETY: a valid descriptor; the fd is consumed on success only.
-    let r = cu.with_ctx(|| {
-        cu.check(
-            unsafe { (cu.import_semaphore)(&mut sem, &desc) },
-            "cuImportExternalSemaphore",
-        )
-    });
+    let r = cu.with_ctx(|| cu.check(unsafe { (cu.import_semaphore)(&mut sem, &desc) }, "cuImportExternalSemaphore"));
     if r.is_err() {
         // SAFETY: not consumed by a failed import.
         unsafe { close(fd) };
         return None;
     }
-    im.semaphores.insert(
-        key,
-        SemaphoreImport {
-            semaphore: sem,
-            _timeline: timeline.clone(),
-        },
-    );
+    im.semaphores.insert(key, SemaphoreImport { semaphore: sem, _timeline: timeline.clone() });
     Some(sem)
 }
 
@@ -490,8 +420,7 @@ unsafe extern "C" fn capsule_destructor(capsule: *mut ffi::PyObject) {
     // SAFETY: called by Python with the capsule; unconsumed capsules still carry their name.
     unsafe {
         if ffi::PyCapsule_IsValid(capsule, c"dltensor".as_ptr()) == 1 {
-            let t =
-                ffi::PyCapsule_GetPointer(capsule, c"dltensor".as_ptr()) as *mut DLManagedTensor;
+            let t = ffi::PyCapsule_GetPointer(capsule, c"dltensor".as_ptr()) as *mut DLManagedTensor;
             delete_tensor(t);
         } else {
             ffi::PyErr_Clear();
@@ -523,9 +452,7 @@ impl GPUPlane {
     }
 
     fn producer(&self) -> vsvk::gpu::frame::Producer {
-        vsvk::gpu::frame::gpu_plane(&self.frame, self.plane)
-            .expect("a GPU plane")
-            .producer()
+        vsvk::gpu::frame::gpu_plane(&self.frame, self.plane).expect("a GPU plane").producer()
     }
 }
 
@@ -552,9 +479,7 @@ impl GPUPlane {
     /// The identity of the exportable allocation holding the plane.
     #[getter]
     fn memory_id(&self) -> u64 {
-        vsvk::gpu::frame::gpu_plane(&self.frame, self.plane)
-            .map(|g| g.memory_id)
-            .unwrap_or(0)
+        vsvk::gpu::frame::gpu_plane(&self.frame, self.plane).map(|g| g.memory_id).unwrap_or(0)
     }
     /// The producer pair consumers wait for: (VkSemaphore as an int, value), or None when ready.
     #[getter]
@@ -583,16 +508,11 @@ impl GPUPlane {
         let cu = cuda().map_err(err)?;
         if let Some(d) = dl_device {
             if d != (KDL_CUDA, cu.ordinal) {
-                return Err(PyBufferError::new_err(format!(
-                    "the plane lives on CUDA device {}, not on {d:?}",
-                    cu.ordinal
-                )));
+                return Err(PyBufferError::new_err(format!("the plane lives on CUDA device {}, not on {d:?}", cu.ordinal)));
             }
         }
         if copy == Some(true) {
-            return Err(PyBufferError::new_err(
-                "GPUPlane hands out views only (copy=True is not supported)",
-            ));
+            return Err(PyBufferError::new_err("GPUPlane hands out views only (copy=True is not supported)"));
         }
         let frame = self.frame.clone();
         let plane = self.plane;
@@ -602,9 +522,7 @@ impl GPUPlane {
                 let e = vsvk::gpu::export::export_plane(&frame, plane)?;
                 let base = import_memory(cu, &e)?;
                 let ready = (|| -> Result<(), String> {
-                    let Some(t) = producer.timeline.as_ref() else {
-                        return Ok(());
-                    };
+                    let Some(t) = producer.timeline.as_ref() else { return Ok(()) };
                     if stream == Some(-1) {
                         return Ok(()); // the consumer asked for no synchronisation
                     }
@@ -621,12 +539,7 @@ impl GPUPlane {
                             };
                             // None is the legacy default stream, CU_STREAM_LEGACY (1)
                             let s = stream.unwrap_or(1) as usize as CuStream;
-                            cu.with_ctx(|| {
-                                cu.check(
-                                    unsafe { (cu.wait_semaphores)(&sem, &params, 1, s) },
-                                    "cuWaitExternalSemaphoresAsync",
-                                )
-                            })
+                            cu.with_ctx(|| cu.check(unsafe { (cu.wait_semaphores)(&sem, &params, 1, s) }, "cuWaitExternalSemaphoresAsync"))
                         }
                         // a producer that cannot be waited on the device: wait on the host
                         None => vsvk::gpu::export::wait_frame(&frame).map_err(|(_, m)| m),
@@ -640,27 +553,15 @@ impl GPUPlane {
             })
             .map_err(err)?;
         let item = self.bytes as isize;
-        let ctx = Box::new(TensorCtx {
-            shape: [self.height as i64, self.width as i64],
-            strides: [(self.stride / item) as i64, 1],
-            frame: Some(frame),
-            memory_id,
-        });
+        let ctx = Box::new(TensorCtx { shape: [self.height as i64, self.width as i64], strides: [(self.stride / item) as i64, 1], frame: Some(frame), memory_id });
         let ctx = Box::into_raw(ctx);
         let (code, bits, _) = self.dtype();
         let t = Box::new(DLManagedTensor {
             dl_tensor: DLTensor {
                 data: base as usize as *mut c_void,
-                device: DLDevice {
-                    device_type: KDL_CUDA,
-                    device_id: cu.ordinal,
-                },
+                device: DLDevice { device_type: KDL_CUDA, device_id: cu.ordinal },
                 ndim: 2,
-                dtype: DLDataType {
-                    code,
-                    bits,
-                    lanes: 1,
-                },
+                dtype: DLDataType { code, bits, lanes: 1 },
                 // SAFETY: ctx lives until the deleter runs.
                 shape: unsafe { (*ctx).shape.as_mut_ptr() },
                 strides: unsafe { (*ctx).strides.as_mut_ptr() },
@@ -672,13 +573,7 @@ impl GPUPlane {
         let t = Box::into_raw(t);
         // SAFETY: a named capsule over the tensor; its destructor deletes it unless a consumer
         // took it (and renamed it "used_dltensor").
-        let cap = unsafe {
-            ffi::PyCapsule_New(
-                t as *mut c_void,
-                c"dltensor".as_ptr(),
-                Some(capsule_destructor),
-            )
-        };
+        let cap = unsafe { ffi::PyCapsule_New(t as *mut c_void, c"dltensor".as_ptr(), Some(capsule_destructor)) };
         if cap.is_null() {
             // SAFETY: the capsule was not made, so the tensor is still ours.
             unsafe { delete_tensor(t) };
@@ -689,51 +584,31 @@ impl GPUPlane {
     }
 
     fn __repr__(&self) -> String {
-        format!(
-            "<vsvk.GPUPlane {} {}x{} {}>",
-            self.plane,
-            self.width,
-            self.height,
-            self.dtype().2
-        )
+        format!("<vsvk.GPUPlane {} {}x{} {}>", self.plane, self.width, self.height, self.dtype().2)
     }
 }
 
 /// One GPUPlane per plane of a GPU frame, over one device-side copy of it in exportable memory.
 #[pyfunction]
 fn gpu_planes<'py>(py: Python<'py>, frame: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
-    let f =
-        crate::frame::frame_from_py(frame).ok_or_else(|| err("gpu_planes takes a VideoFrame"))?;
-    let vf = *f
-        .video_format()
-        .ok_or_else(|| err("gpu_planes takes a video frame"))?;
+    let f = crate::frame::frame_from_py(frame).ok_or_else(|| err("gpu_planes takes a VideoFrame"))?;
+    let vf = *f.video_format().ok_or_else(|| err("gpu_planes takes a video frame"))?;
     if f.residency() != nrGPU {
-        return Err(err(
-            "the frame is not GPU resident (std.GPUUpload the clip first)",
-        ));
+        return Err(err("the frame is not GPU resident (std.GPUUpload the clip first)"));
     }
-    let dev = vsvk::gpu::frame::gpu_plane(&f, 0)
-        .ok_or_else(|| err("the frame has no GPU plane"))?
-        .dev
-        .clone();
+    let dev = vsvk::gpu::frame::gpu_plane(&f, 0).ok_or_else(|| err("the frame has no GPU plane"))?.dev.clone();
     let copy = py
         .detach(|| {
             let stats = Arc::new(vsvk::frame::MemStats::default());
             vsvk::gpu::transfer::Transfer::new(&dev, 2).and_then(|t| t.exportable_copy(&stats, &f))
         })
         .map_err(err)?;
-    if (0..copy.num_planes() as i32)
-        .any(|p| vsvk::gpu::frame::gpu_plane(&copy, p).is_none_or(|g| g.exportable().is_none()))
-    {
-        return Err(err(
-            "this Vulkan device cannot export memory (exportHandleType is 0)",
-        ));
+    if (0..copy.num_planes() as i32).any(|p| vsvk::gpu::frame::gpu_plane(&copy, p).is_none_or(|g| g.exportable().is_none())) {
+        return Err(err("this Vulkan device cannot export memory (exportHandleType is 0)"));
     }
     let list = PyList::empty(py);
     for p in 0..copy.num_planes() as i32 {
-        let pl = copy
-            .plane(p)
-            .ok_or_else(|| PyIndexError::new_err("plane"))?;
+        let pl = copy.plane(p).ok_or_else(|| PyIndexError::new_err("plane"))?;
         let g = GPUPlane {
             frame: copy.clone(),
             plane: p,

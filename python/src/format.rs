@@ -18,28 +18,12 @@ pub struct VSVideoFormatKey(pub [i32; 7]);
 impl VideoFormat {
     pub fn new(f: &VSVideoFormat) -> VideoFormat {
         VideoFormat {
-            f: VSVideoFormatKey([
-                f.colorFamily,
-                f.sampleType,
-                f.bitsPerSample,
-                f.bytesPerSample,
-                f.subSamplingW,
-                f.subSamplingH,
-                f.numPlanes,
-            ]),
+            f: VSVideoFormatKey([f.colorFamily, f.sampleType, f.bitsPerSample, f.bytesPerSample, f.subSamplingW, f.subSamplingH, f.numPlanes]),
         }
     }
     pub fn vs(&self) -> VSVideoFormat {
         let [cf, st, bits, bytes, ssw, ssh, planes] = self.f.0;
-        VSVideoFormat {
-            colorFamily: cf,
-            sampleType: st,
-            bitsPerSample: bits,
-            bytesPerSample: bytes,
-            subSamplingW: ssw,
-            subSamplingH: ssh,
-            numPlanes: planes,
-        }
+        VSVideoFormat { colorFamily: cf, sampleType: st, bitsPerSample: bits, bytesPerSample: bytes, subSamplingW: ssw, subSamplingH: ssh, numPlanes: planes }
     }
 }
 
@@ -53,8 +37,7 @@ pub fn format_from_py(obj: &Bound<'_, PyAny>) -> PyResult<VSVideoFormat> {
         return Ok(f.get().vs());
     }
     let id: u32 = obj.extract()?;
-    vf::video_by_id(id)
-        .ok_or_else(|| PyValueError::new_err(format!("{id} is not a valid video format id")))
+    vf::video_by_id(id).ok_or_else(|| PyValueError::new_err(format!("{id} is not a valid video format id")))
 }
 
 pub fn query(cf: i32, st: i32, bits: i32, ssw: i32, ssh: i32) -> PyResult<VideoFormat> {
@@ -132,13 +115,7 @@ impl VideoFormat {
         let cf2 = color_family.unwrap_or(cf);
         // leaving YUV drops the subsampling unless it is given
         let (dw, dh) = if cf2 != cfYUV { (0, 0) } else { (ssw, ssh) };
-        query(
-            cf2,
-            sample_type.unwrap_or(st),
-            bits_per_sample.unwrap_or(bits),
-            subsampling_w.unwrap_or(dw),
-            subsampling_h.unwrap_or(dh),
-        )
+        query(cf2, sample_type.unwrap_or(st), bits_per_sample.unwrap_or(bits), subsampling_w.unwrap_or(dw), subsampling_h.unwrap_or(dh))
     }
 
     fn __int__(&self) -> u32 {
@@ -149,10 +126,7 @@ impl VideoFormat {
     }
     fn __repr__(&self) -> String {
         let [cf, st, bits, bytes, ssw, ssh, planes] = self.f.0;
-        let cf = ["UNDEFINED", "GRAY", "RGB", "YUV"]
-            .get(cf as usize)
-            .copied()
-            .unwrap_or("?");
+        let cf = ["UNDEFINED", "GRAY", "RGB", "YUV"].get(cf as usize).copied().unwrap_or("?");
         let st = if st == stFloat { "FLOAT" } else { "INTEGER" };
         format!(
             "<vsvk.VideoFormat id={}, name={}, color_family={cf}, sample_type={st}, bits_per_sample={bits}, bytes_per_sample={bytes}, num_planes={planes}, subsampling_w={ssw}, subsampling_h={ssh}>",

@@ -34,10 +34,7 @@ pub struct AudioFrame;
 
 impl RawFrame {
     pub fn frame(&self) -> PyResult<Arc<Frame>> {
-        self.inner
-            .lock()
-            .clone()
-            .ok_or_else(|| PyValueError::new_err("the frame is closed"))
+        self.inner.lock().clone().ok_or_else(|| PyValueError::new_err("the frame is closed"))
     }
     fn writable(&self) -> bool {
         self.writable.load(Ordering::Acquire)
@@ -46,10 +43,7 @@ impl RawFrame {
 
 pub fn frame_to_py(py: Python<'_>, f: Arc<Frame>, writable: bool) -> PyResult<Bound<'_, PyAny>> {
     let audio = f.is_audio();
-    let base = RawFrame {
-        inner: Mutex::new(Some(f)),
-        writable: Arc::new(AtomicBool::new(writable)),
-    };
+    let base = RawFrame { inner: Mutex::new(Some(f)), writable: Arc::new(AtomicBool::new(writable)) };
     let init = PyClassInitializer::from(base);
     if audio {
         Ok(Bound::new(py, init.add_subclass(AudioFrame))?.into_any())
@@ -124,52 +118,27 @@ impl PlaneBuffer {
             (1, [pl.width as isize, 0], [item, 0], true)
         } else {
             let row = pl.width as isize * item;
-            (
-                2,
-                [pl.height as isize, pl.width as isize],
-                [pl.stride, item],
-                pl.stride == row || pl.height <= 1,
-            )
+            (2, [pl.height as isize, pl.width as isize], [pl.stride, item], pl.stride == row || pl.height <= 1)
         };
-        PlaneBuffer {
-            _frame: f,
-            ptr,
-            writable,
-            format: sample_format(float, bytes, audio),
-            itemsize: item,
-            ndim,
-            shape,
-            strides,
-            contiguous,
-        }
+        PlaneBuffer { _frame: f, ptr, writable, format: sample_format(float, bytes, audio), itemsize: item, ndim, shape, strides, contiguous }
     }
 }
 
 #[pymethods]
 impl PlaneBuffer {
-    unsafe fn __getbuffer__(
-        slf: Bound<'_, Self>,
-        view: *mut ffi::Py_buffer,
-        flags: c_int,
-    ) -> PyResult<()> {
+    unsafe fn __getbuffer__(slf: Bound<'_, Self>, view: *mut ffi::Py_buffer, flags: c_int) -> PyResult<()> {
         let me = slf.get();
         if view.is_null() {
             return Err(PyBufferError::new_err("no view to fill"));
         }
         if flags & ffi::PyBUF_WRITABLE != 0 && !me.writable {
-            return Err(PyBufferError::new_err(
-                "the frame is read-only: copy() it to get a writable frame",
-            ));
+            return Err(PyBufferError::new_err("the frame is read-only: copy() it to get a writable frame"));
         }
         if (flags & ffi::PyBUF_STRIDES) != ffi::PyBUF_STRIDES && !me.contiguous {
-            return Err(PyBufferError::new_err(
-                "the plane's rows are padded: ask for a strided buffer",
-            ));
+            return Err(PyBufferError::new_err("the plane's rows are padded: ask for a strided buffer"));
         }
         if (flags & ffi::PyBUF_C_CONTIGUOUS) == ffi::PyBUF_C_CONTIGUOUS && !me.contiguous {
-            return Err(PyBufferError::new_err(
-                "the plane's rows are padded, so it is not contiguous",
-            ));
+            return Err(PyBufferError::new_err("the plane's rows are padded, so it is not contiguous"));
         }
         let count: isize = me.shape[..me.ndim as usize].iter().product();
         // SAFETY: `view` is the caller's to fill; shape, strides and format live as long as `slf`,
@@ -180,22 +149,11 @@ impl PlaneBuffer {
             (*view).len = count * me.itemsize;
             (*view).readonly = (!me.writable) as c_int;
             (*view).itemsize = me.itemsize;
-            (*view).format = if flags & ffi::PyBUF_FORMAT != 0 {
-                me.format.as_ptr() as *mut _
-            } else {
-                std::ptr::null_mut()
-            };
+            (*view).format = if flags & ffi::PyBUF_FORMAT != 0 { me.format.as_ptr() as *mut _ } else { std::ptr::null_mut() };
             (*view).ndim = me.ndim;
-            (*view).shape = if flags & ffi::PyBUF_ND != 0 {
-                me.shape.as_ptr() as *mut _
-            } else {
-                std::ptr::null_mut()
-            };
-            (*view).strides = if (flags & ffi::PyBUF_STRIDES) == ffi::PyBUF_STRIDES {
-                me.strides.as_ptr() as *mut _
-            } else {
-                std::ptr::null_mut()
-            };
+            (*view).shape = if flags & ffi::PyBUF_ND != 0 { me.shape.as_ptr() as *mut _ } else { std::ptr::null_mut() };
+            (*view).strides =
+                if (flags & ffi::PyBUF_STRIDES) == ffi::PyBUF_STRIDES { me.strides.as_ptr() as *mut _ } else { std::ptr::null_mut() };
             (*view).suboffsets = std::ptr::null_mut();
             (*view).internal = std::ptr::null_mut();
         }
@@ -204,11 +162,7 @@ impl PlaneBuffer {
     unsafe fn __releasebuffer__(&self, _view: *mut ffi::Py_buffer) {}
 }
 
-fn plane_view<'py>(
-    py: Python<'py>,
-    rf: &RawFrame,
-    index: isize,
-) -> PyResult<Bound<'py, PyMemoryView>> {
+fn plane_view<'py>(py: Python<'py>, rf: &RawFrame, index: isize) -> PyResult<Bound<'py, PyMemoryView>> {
     let f = rf.frame()?;
     if f.residency() == nrGPU {
         return Err(crate::err("the frame is GPU resident: its planes cannot be read from the CPU (std.GPUDownload it first)"));
@@ -238,10 +192,7 @@ impl RawFrame {
     }
     #[getter]
     fn props(&self) -> PyResult<FrameProps> {
-        Ok(FrameProps {
-            frame: self.frame()?,
-            writable: self.writable.clone(),
-        })
+        Ok(FrameProps { frame: self.frame()?, writable: self.writable.clone() })
     }
     #[setter]
     fn set_props(&self, new: &Bound<'_, PyAny>) -> PyResult<()> {
@@ -264,9 +215,7 @@ impl RawFrame {
     fn get_write_ptr<'py>(&self, py: Python<'py>, plane: isize) -> PyResult<Bound<'py, PyAny>> {
         let f = self.frame()?;
         if !self.writable() {
-            return Err(crate::err(
-                "the frame is read-only: copy() it to get a writable frame",
-            ));
+            return Err(crate::err("the frame is read-only: copy() it to get a writable frame"));
         }
         let p = plane_index(&f, plane)?;
         // SAFETY: writable frames are ours alone.
@@ -296,11 +245,7 @@ impl RawFrame {
     fn __len__(&self) -> PyResult<usize> {
         Ok(self.frame()?.num_planes())
     }
-    fn __getitem__<'py>(
-        &self,
-        py: Python<'py>,
-        index: isize,
-    ) -> PyResult<Bound<'py, PyMemoryView>> {
+    fn __getitem__<'py>(&self, py: Python<'py>, index: isize) -> PyResult<Bound<'py, PyMemoryView>> {
         plane_view(py, self, index)
     }
 }
@@ -309,9 +254,7 @@ impl RawFrame {
 impl VideoFrame {
     #[getter]
     fn format(slf: &Bound<'_, Self>) -> PyResult<VideoFormat> {
-        Ok(VideoFormat::new(
-            base(slf).frame()?.video_format().expect("a video frame"),
-        ))
+        Ok(VideoFormat::new(base(slf).frame()?.video_format().expect("a video frame")))
     }
     #[getter]
     fn width(slf: &Bound<'_, Self>) -> PyResult<i32> {
@@ -325,9 +268,7 @@ impl VideoFrame {
     fn readchunks<'py>(slf: &Bound<'py, Self>) -> PyResult<Vec<Bound<'py, PyMemoryView>>> {
         let rf = base(slf);
         let n = rf.frame()?.num_planes();
-        (0..n as isize)
-            .map(|i| plane_view(slf.py(), rf, i))
-            .collect()
+        (0..n as isize).map(|i| plane_view(slf.py(), rf, i)).collect()
     }
     fn __repr__(slf: &Bound<'_, Self>) -> String {
         let rf = base(slf);
@@ -353,35 +294,19 @@ impl AudioFrame {
     }
     #[getter]
     fn bits_per_sample(slf: &Bound<'_, Self>) -> PyResult<i32> {
-        Ok(base(slf)
-            .frame()?
-            .audio_format()
-            .expect("audio")
-            .bitsPerSample)
+        Ok(base(slf).frame()?.audio_format().expect("audio").bitsPerSample)
     }
     #[getter]
     fn bytes_per_sample(slf: &Bound<'_, Self>) -> PyResult<i32> {
-        Ok(base(slf)
-            .frame()?
-            .audio_format()
-            .expect("audio")
-            .bytesPerSample)
+        Ok(base(slf).frame()?.audio_format().expect("audio").bytesPerSample)
     }
     #[getter]
     fn channel_layout(slf: &Bound<'_, Self>) -> PyResult<u64> {
-        Ok(base(slf)
-            .frame()?
-            .audio_format()
-            .expect("audio")
-            .channelLayout)
+        Ok(base(slf).frame()?.audio_format().expect("audio").channelLayout)
     }
     #[getter]
     fn num_channels(slf: &Bound<'_, Self>) -> PyResult<i32> {
-        Ok(base(slf)
-            .frame()?
-            .audio_format()
-            .expect("audio")
-            .numChannels)
+        Ok(base(slf).frame()?.audio_format().expect("audio").numChannels)
     }
     /// Samples in this frame.
     #[getter]
@@ -414,9 +339,7 @@ impl FrameProps {
         if self.writable.load(Ordering::Acquire) {
             Ok(())
         } else {
-            Err(crate::err(
-                "the frame is read-only: copy() it to change its properties",
-            ))
+            Err(crate::err("the frame is read-only: copy() it to change its properties"))
         }
     }
     fn lookup<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
@@ -434,9 +357,7 @@ impl FrameProps {
             return Ok(());
         }
         match to_values_any(value, key)? {
-            Some(v) => map
-                .set_values(key.as_bytes(), v)
-                .map_err(|e| PyValueError::new_err(format!("property {key}: {e}"))),
+            Some(v) => map.set_values(key.as_bytes(), v).map_err(|e| PyValueError::new_err(format!("property {key}: {e}"))),
             None => {
                 // an empty list: the key with no values would read back as nothing; remove it
                 map.delete(key.as_bytes());
@@ -450,19 +371,14 @@ impl FrameProps {
         Ok(unsafe { self.frame.props_mut() }.delete(key.as_bytes()))
     }
     fn key_list(&self) -> Vec<String> {
-        self.frame
-            .props()
-            .keys()
-            .map(|k| k.to_string_lossy().into_owned())
-            .collect()
+        self.frame.props().keys().map(|k| k.to_string_lossy().into_owned()).collect()
     }
 }
 
 #[pymethods]
 impl FrameProps {
     fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyAny>> {
-        self.lookup(py, key)?
-            .ok_or_else(|| PyKeyError::new_err(key.to_string()))
+        self.lookup(py, key)?.ok_or_else(|| PyKeyError::new_err(key.to_string()))
     }
     fn __setitem__(&self, key: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
         self.set(key, value)
@@ -481,50 +397,27 @@ impl FrameProps {
         self.frame.props().num_keys()
     }
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        Ok(PyList::new(py, self.key_list())?
-            .as_any()
-            .try_iter()?
-            .into_any())
+        Ok(PyList::new(py, self.key_list())?.as_any().try_iter()?.into_any())
     }
     fn keys(&self) -> Vec<String> {
         self.key_list()
     }
     fn values<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
-        self.frame
-            .props()
-            .iter()
-            .map(|(_, v)| values_to_py_flat(py, v))
-            .collect()
+        self.frame.props().iter().map(|(_, v)| values_to_py_flat(py, v)).collect()
     }
     fn items<'py>(&self, py: Python<'py>) -> PyResult<Vec<(String, Bound<'py, PyAny>)>> {
-        self.frame
-            .props()
-            .iter()
-            .map(|(k, v)| Ok((k.to_string_lossy().into_owned(), values_to_py_flat(py, v)?)))
-            .collect()
+        self.frame.props().iter().map(|(k, v)| Ok((k.to_string_lossy().into_owned(), values_to_py_flat(py, v)?))).collect()
     }
     #[pyo3(signature = (key, default = None))]
-    fn get<'py>(
-        &self,
-        py: Python<'py>,
-        key: &str,
-        default: Option<Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        Ok(self
-            .lookup(py, key)?
-            .unwrap_or_else(|| default.unwrap_or_else(|| py.None().into_bound(py))))
+    fn get<'py>(&self, py: Python<'py>, key: &str, default: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(self.lookup(py, key)?.unwrap_or_else(|| default.unwrap_or_else(|| py.None().into_bound(py))))
     }
     /// A plain dict of the properties.
     fn copy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         crate::convert::map_to_dict(py, self.frame.props())
     }
     #[pyo3(signature = (key, default = None))]
-    fn setdefault<'py>(
-        &self,
-        py: Python<'py>,
-        key: &str,
-        default: Option<Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    fn setdefault<'py>(&self, py: Python<'py>, key: &str, default: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
         if let Some(v) = self.lookup(py, key)? {
             return Ok(v);
         }
@@ -533,12 +426,7 @@ impl FrameProps {
         Ok(d)
     }
     #[pyo3(signature = (key, *default))]
-    fn pop<'py>(
-        &self,
-        py: Python<'py>,
-        key: &str,
-        default: &Bound<'py, PyTuple>,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    fn pop<'py>(&self, py: Python<'py>, key: &str, default: &Bound<'py, PyTuple>) -> PyResult<Bound<'py, PyAny>> {
         match self.lookup(py, key)? {
             Some(v) => {
                 self.remove(key)?;
@@ -549,11 +437,7 @@ impl FrameProps {
         }
     }
     #[pyo3(signature = (other = None, **kwargs))]
-    fn update(
-        &self,
-        other: Option<&Bound<'_, PyAny>>,
-        kwargs: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<()> {
+    fn update(&self, other: Option<&Bound<'_, PyAny>>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
         if let Some(o) = other {
             let items = if o.hasattr("keys")? {
                 let mut v = Vec::new();
@@ -564,9 +448,7 @@ impl FrameProps {
                 }
                 v
             } else {
-                o.try_iter()?
-                    .map(|i| i?.extract::<(String, Bound<'_, PyAny>)>())
-                    .collect::<PyResult<_>>()?
+                o.try_iter()?.map(|i| i?.extract::<(String, Bound<'_, PyAny>)>()).collect::<PyResult<_>>()?
             };
             for (k, v) in items {
                 self.set(&k, &v)?;
@@ -586,8 +468,7 @@ impl FrameProps {
         Ok(())
     }
     fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-        self.lookup(py, name)?
-            .ok_or_else(|| PyAttributeError::new_err(format!("the frame has no property {name}")))
+        self.lookup(py, name)?.ok_or_else(|| PyAttributeError::new_err(format!("the frame has no property {name}")))
     }
     fn __setattr__(&self, name: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
         self.set(name, value)
@@ -596,18 +477,12 @@ impl FrameProps {
         if self.remove(name)? {
             Ok(())
         } else {
-            Err(PyAttributeError::new_err(format!(
-                "the frame has no property {name}"
-            )))
+            Err(PyAttributeError::new_err(format!("the frame has no property {name}")))
         }
     }
     fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
         let mine = self.copy(py)?;
-        let theirs = if let Ok(p) = other.cast::<FrameProps>() {
-            p.get().copy(py)?.into_any()
-        } else {
-            other.clone()
-        };
+        let theirs = if let Ok(p) = other.cast::<FrameProps>() { p.get().copy(py)?.into_any() } else { other.clone() };
         mine.as_any().eq(theirs)
     }
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {

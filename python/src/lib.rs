@@ -31,12 +31,7 @@ pub mod remap;
 pub mod vulkan;
 pub mod wave;
 
-pyo3::create_exception!(
-    vsvk,
-    Error,
-    PyException,
-    "Errors of the vsvk core and of the functions it runs."
-);
+pyo3::create_exception!(vsvk, Error, PyException, "Errors of the vsvk core and of the functions it runs.");
 
 pub fn err(msg: impl Into<String>) -> PyErr {
     Error::new_err(msg.into())
@@ -57,11 +52,7 @@ pub fn core_created() -> bool {
 
 #[derive(Clone)]
 pub enum Output {
-    Video {
-        clip: Arc<Node>,
-        alpha: Option<Arc<Node>>,
-        alt_output: i32,
-    },
+    Video { clip: Arc<Node>, alpha: Option<Arc<Node>>, alt_output: i32 },
     Audio(Arc<Node>),
 }
 
@@ -78,19 +69,14 @@ pub fn output(index: i32) -> Option<Output> {
 fn output_to_py<'py>(py: Python<'py>, out: &Output) -> PyResult<Bound<'py, PyAny>> {
     match out {
         Output::Audio(n) => node::node_to_py(py, n.clone()),
-        Output::Video {
-            clip,
-            alpha,
-            alt_output,
-        } => {
+        Output::Video { clip, alpha, alt_output } => {
             let m = py.import("vsvk")?;
             let clip = node::node_to_py(py, clip.clone())?;
             let alpha = match alpha {
                 Some(a) => node::node_to_py(py, a.clone())?,
                 None => py.None().into_bound(py),
             };
-            m.getattr("VideoOutputTuple")?
-                .call1((clip, alpha, *alt_output))
+            m.getattr("VideoOutputTuple")?.call1((clip, alpha, *alt_output))
         }
     }
 }
@@ -101,9 +87,7 @@ fn output_to_py<'py>(py: Python<'py>, out: &Output) -> PyResult<Bound<'py, PyAny
 fn get_output(py: Python<'_>, index: i32) -> PyResult<Bound<'_, PyAny>> {
     match output(index) {
         Some(o) => output_to_py(py, &o),
-        None => Err(pyo3::exceptions::PyKeyError::new_err(format!(
-            "no output set at index {index}"
-        ))),
+        None => Err(pyo3::exceptions::PyKeyError::new_err(format!("no output set at index {index}"))),
     }
 }
 
@@ -111,11 +95,7 @@ fn get_output(py: Python<'_>, index: i32) -> PyResult<Bound<'_, PyAny>> {
 #[pyfunction]
 fn get_outputs(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
     let d = PyDict::new(py);
-    let outs: Vec<(i32, Output)> = OUTPUTS
-        .lock()
-        .iter()
-        .map(|(k, v)| (*k, v.clone()))
-        .collect();
+    let outs: Vec<(i32, Output)> = OUTPUTS.lock().iter().map(|(k, v)| (*k, v.clone())).collect();
     for (k, v) in outs {
         d.set_item(k, output_to_py(py, &v)?)?;
     }
@@ -141,13 +121,7 @@ fn _main(py: Python<'_>, args: Vec<String>) -> PyResult<()> {
     // Ctrl-C raises KeyboardInterrupt even when the interpreter was started with SIGINT ignored
     // (as a non-interactive shell starts background jobs)
     let signal = py.import("signal")?;
-    signal.call_method1(
-        "signal",
-        (
-            signal.getattr("SIGINT")?,
-            signal.getattr("default_int_handler")?,
-        ),
-    )?;
+    signal.call_method1("signal", (signal.getattr("SIGINT")?, signal.getattr("default_int_handler")?))?;
     let code = cli::main(py, &args);
     let sys = py.import("sys")?;
     for stream in ["stdout", "stderr"] {
@@ -202,19 +176,9 @@ fn vsvk_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("_API_MINOR", VAPOURSYNTH_API_MINOR)?;
     let globals = m.dict();
     let code = std::ffi::CString::new(include_str!("constants.py")).expect("no NULs in the source");
-    let code = pyo3::types::PyCode::compile(
-        py,
-        &code,
-        c"vsvk/constants.py",
-        pyo3::types::code::PyCodeInput::File,
-    )?;
+    let code = pyo3::types::PyCode::compile(py, &code, c"vsvk/constants.py", pyo3::types::code::PyCodeInput::File)?;
     code.run(Some(&globals), None)?;
-    let all: Vec<String> = globals
-        .keys()
-        .iter()
-        .filter_map(|k| k.extract::<String>().ok())
-        .filter(|k| !k.starts_with('_'))
-        .collect();
+    let all: Vec<String> = globals.keys().iter().filter_map(|k| k.extract::<String>().ok()).filter(|k| !k.starts_with('_')).collect();
     m.add("__all__", PyTuple::new(py, all)?)?;
     Ok(())
 }

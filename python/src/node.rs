@@ -53,18 +53,12 @@ const WAIT_SLICE: Duration = Duration::from_millis(50);
 /// signal handler's exception) ends the wait.
 pub fn fetch(py: Python<'_>, node: &Arc<Node>, n: i32) -> PyResult<Arc<Frame>> {
     if n < 0 || n >= node.num_frames() {
-        return Err(PyValueError::new_err(format!(
-            "frame {n} requested, but the clip has {} frames (0 to {})",
-            node.num_frames(),
-            node.num_frames() - 1
-        )));
+        return Err(PyValueError::new_err(format!("frame {n} requested, but the clip has {} frames (0 to {})", node.num_frames(), node.num_frames() - 1)));
     }
     if scheduler::on_worker_thread() {
         // a callback running on a core thread: the core lends the pool a thread while this blocks
         let node = node.clone();
-        return py
-            .detach(move || scheduler::get_frame(&node, n))
-            .map_err(crate::err);
+        return py.detach(move || scheduler::get_frame(&node, n)).map_err(crate::err);
     }
     let (tx, rx) = crossbeam_channel::bounded::<Delivery>(1);
     scheduler::get_frame_async(
@@ -78,9 +72,7 @@ pub fn fetch(py: Python<'_>, node: &Arc<Node>, n: i32) -> PyResult<Arc<Frame>> {
         match py.detach(|| rx.recv_timeout(WAIT_SLICE)) {
             Ok(r) => return r.map_err(crate::err),
             Err(crossbeam_channel::RecvTimeoutError::Timeout) => py.check_signals()?,
-            Err(crossbeam_channel::RecvTimeoutError::Disconnected) => {
-                return Err(crate::err("the frame request was dropped"))
-            }
+            Err(crossbeam_channel::RecvTimeoutError::Disconnected) => return Err(crate::err("the frame request was dropped")),
         }
     }
 }
@@ -191,39 +183,17 @@ impl FrameIterator {
     }
 }
 
-fn frames_iter(
-    node: &Arc<Node>,
-    prefetch: Option<i64>,
-    backlog: Option<i64>,
-    close: bool,
-) -> FrameIterator {
+fn frames_iter(node: &Arc<Node>, prefetch: Option<i64>, backlog: Option<i64>, close: bool) -> FrameIterator {
     let threads = node.core.threads() as i64;
     let prefetch = prefetch.filter(|p| *p > 0).unwrap_or(threads);
-    let window = backlog
-        .filter(|b| *b > 0)
-        .map(|b| b.max(prefetch))
-        .unwrap_or(prefetch);
-    FrameIterator {
-        pre: Prefetcher::new(node.clone(), 0, node.num_frames(), window as usize),
-        close,
-        last: None,
-    }
+    let window = backlog.filter(|b| *b > 0).map(|b| b.max(prefetch)).unwrap_or(prefetch);
+    FrameIterator { pre: Prefetcher::new(node.clone(), 0, node.num_frames(), window as usize), close, last: None }
 }
 
-fn get_frame_async_impl(
-    py: Python<'_>,
-    node: &Arc<Node>,
-    n: i32,
-    cb: Option<Py<PyAny>>,
-) -> PyResult<Py<PyAny>> {
+fn get_frame_async_impl(py: Python<'_>, node: &Arc<Node>, n: i32, cb: Option<Py<PyAny>>) -> PyResult<Py<PyAny>> {
     let future = match &cb {
         Some(_) => None,
-        None => Some(
-            py.import("concurrent.futures")?
-                .getattr("Future")?
-                .call0()?
-                .unbind(),
-        ),
+        None => Some(py.import("concurrent.futures")?.getattr("Future")?.call0()?.unbind()),
     };
     let fut2 = future.as_ref().map(|f| f.clone_ref(py));
     let deliver = move |r: Delivery| {
@@ -236,19 +206,10 @@ fn get_frame_async_impl(
                 Err(e) => (py.None(), Some(crate::err(e))),
             };
             let result = match (&cb, &fut2) {
-                (Some(cb), _) => cb
-                    .bind(py)
-                    .call1((frame, error.map(|e| e.into_value(py))))
-                    .map(|_| ()),
+                (Some(cb), _) => cb.bind(py).call1((frame, error.map(|e| e.into_value(py)))).map(|_| ()),
                 (None, Some(fut)) => match error {
-                    None => fut
-                        .bind(py)
-                        .call_method1("set_result", (frame,))
-                        .map(|_| ()),
-                    Some(e) => fut
-                        .bind(py)
-                        .call_method1("set_exception", (e.into_value(py),))
-                        .map(|_| ()),
+                    None => fut.bind(py).call_method1("set_result", (frame,)).map(|_| ()),
+                    Some(e) => fut.bind(py).call_method1("set_exception", (e.into_value(py),)).map(|_| ()),
                 },
                 _ => Ok(()),
             };
@@ -258,10 +219,7 @@ fn get_frame_async_impl(
         })
     };
     if n < 0 || n >= node.num_frames() {
-        let e = PyValueError::new_err(format!(
-            "frame {n} requested, but the clip has {} frames",
-            node.num_frames()
-        ));
+        let e = PyValueError::new_err(format!("frame {n} requested, but the clip has {} frames", node.num_frames()));
         return Err(e);
     }
     scheduler::get_frame_async(node, n, Box::new(deliver));
@@ -277,23 +235,12 @@ impl RawNode {
     /// With `cb`, calls cb(frame, None) or cb(None, error) on a core thread when the frame is done;
     /// without, returns a concurrent.futures.Future.
     #[pyo3(signature = (n, cb = None))]
-    fn get_frame_async(
-        &self,
-        py: Python<'_>,
-        n: i32,
-        cb: Option<Py<PyAny>>,
-    ) -> PyResult<Py<PyAny>> {
+    fn get_frame_async(&self, py: Python<'_>, n: i32, cb: Option<Py<PyAny>>) -> PyResult<Py<PyAny>> {
         get_frame_async_impl(py, &self.node, n, cb)
     }
     /// Every frame in order, `prefetch` (default: the core's threads) requested ahead.
     #[pyo3(signature = (prefetch = None, backlog = None, close = false, collect_garbage = true))]
-    fn frames(
-        &self,
-        prefetch: Option<i64>,
-        backlog: Option<i64>,
-        close: bool,
-        collect_garbage: bool,
-    ) -> FrameIterator {
+    fn frames(&self, prefetch: Option<i64>, backlog: Option<i64>, close: bool, collect_garbage: bool) -> FrameIterator {
         let _ = collect_garbage;
         frames_iter(&self.node, prefetch, backlog, close)
     }
@@ -307,25 +254,19 @@ impl RawNode {
     /// Nanoseconds spent in this node's filter while core.timings.enabled is set; set it to 0 to reset.
     #[getter]
     fn timings(&self) -> i64 {
-        self.node
-            .processing_ns
-            .load(std::sync::atomic::Ordering::Relaxed)
+        self.node.processing_ns.load(std::sync::atomic::Ordering::Relaxed)
     }
     #[setter]
     fn set_timings(&self, v: i64) -> PyResult<()> {
         if v != 0 {
             return Err(PyValueError::new_err("timings can only be reset, to 0"));
         }
-        self.node
-            .processing_ns
-            .store(0, std::sync::atomic::Ordering::Relaxed);
+        self.node.processing_ns.store(0, std::sync::atomic::Ordering::Relaxed);
         Ok(())
     }
     #[getter]
     fn mode<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        py.import("vsvk")?
-            .getattr("FilterMode")?
-            .call1((self.node.mode,))
+        py.import("vsvk")?.getattr("FilterMode")?.call1((self.node.mode,))
     }
     #[getter]
     fn dependencies<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
@@ -350,49 +291,23 @@ impl RawNode {
     fn __len__(&self) -> usize {
         self.node.num_frames().max(0) as usize
     }
-    fn __getitem__<'py>(
-        &self,
-        py: Python<'py>,
-        key: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    fn __getitem__<'py>(&self, py: Python<'py>, key: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let n = crate::remap::getitem(py, &self.node, key)?;
         node_to_py(py, n)
     }
-    fn __add__<'py>(
-        &self,
-        py: Python<'py>,
-        other: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let Some(o) = node_from_py(other) else {
-            return Ok(py.NotImplemented().into_bound(py));
-        };
+    fn __add__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let Some(o) = node_from_py(other) else { return Ok(py.NotImplemented().into_bound(py)) };
         node_to_py(py, crate::remap::splice(py, &self.node, &o)?)
     }
-    fn __radd__<'py>(
-        &self,
-        py: Python<'py>,
-        other: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let Some(o) = node_from_py(other) else {
-            return Ok(py.NotImplemented().into_bound(py));
-        };
+    fn __radd__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let Some(o) = node_from_py(other) else { return Ok(py.NotImplemented().into_bound(py)) };
         node_to_py(py, crate::remap::splice(py, &o, &self.node)?)
     }
-    fn __mul__<'py>(
-        &self,
-        py: Python<'py>,
-        times: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let Ok(t) = times.extract::<i64>() else {
-            return Ok(py.NotImplemented().into_bound(py));
-        };
+    fn __mul__<'py>(&self, py: Python<'py>, times: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let Ok(t) = times.extract::<i64>() else { return Ok(py.NotImplemented().into_bound(py)) };
         node_to_py(py, crate::remap::repeat(py, &self.node, t)?)
     }
-    fn __rmul__<'py>(
-        &self,
-        py: Python<'py>,
-        times: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    fn __rmul__<'py>(&self, py: Python<'py>, times: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         self.__mul__(py, times)
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -413,9 +328,7 @@ impl RawNode {
 }
 
 pub fn fps_fraction<'py>(py: Python<'py>, num: i64, den: i64) -> PyResult<Bound<'py, PyAny>> {
-    py.import("fractions")?
-        .getattr("Fraction")?
-        .call1((num, den.max(1)))
+    py.import("fractions")?.getattr("Fraction")?.call1((num, den.max(1)))
 }
 
 #[pymethods]
@@ -451,12 +364,7 @@ impl VideoNode {
         node_of(slf).residency() == nrGPU
     }
     #[pyo3(signature = (index = 0, alpha = None, alt_output = 0))]
-    fn set_output(
-        slf: &Bound<'_, Self>,
-        index: i32,
-        alpha: Option<&Bound<'_, PyAny>>,
-        alt_output: i32,
-    ) -> PyResult<()> {
+    fn set_output(slf: &Bound<'_, Self>, index: i32, alpha: Option<&Bound<'_, PyAny>>, alt_output: i32) -> PyResult<()> {
         let alpha = match alpha {
             None => None,
             Some(a) if a.is_none() => None,
@@ -468,14 +376,7 @@ impl VideoNode {
         if !(0..=2).contains(&alt_output) {
             return Err(PyValueError::new_err("alt_output must be 0, 1 or 2"));
         }
-        crate::set_output(
-            index,
-            crate::Output::Video {
-                clip: node_of(slf).clone(),
-                alpha,
-                alt_output,
-            },
-        );
+        crate::set_output(index, crate::Output::Video { clip: node_of(slf).clone(), alpha, alt_output });
         Ok(())
     }
     /// Writes every frame to `fileobj` (raw planes, or y4m), as `vsvk pipe` does.
@@ -490,19 +391,10 @@ impl VideoNode {
     ) -> PyResult<()> {
         let py = slf.py();
         let node = node_of(slf).clone();
-        let window = if prefetch > 0 {
-            prefetch
-        } else {
-            node.core.threads() as i64
-        }
-        .max(backlog);
+        let window = if prefetch > 0 { prefetch } else { node.core.threads() as i64 }.max(backlog);
         let total = node.num_frames();
         if y4m {
-            let first = if total > 0 {
-                Some(fetch(py, &node, 0)?)
-            } else {
-                None
-            };
+            let first = if total > 0 { Some(fetch(py, &node, 0)?) } else { None };
             let header = crate::pipe::y4m_header(&node, first.as_deref()).map_err(crate::err)?;
             fileobj.call_method1("write", (pyo3::types::PyBytes::new(py, header.as_bytes()),))?;
         }
@@ -555,27 +447,15 @@ impl AudioNode {
     }
     #[getter]
     fn bits_per_sample(slf: &Bound<'_, Self>) -> i32 {
-        node_of(slf)
-            .audio_info()
-            .expect("audio")
-            .format
-            .bitsPerSample
+        node_of(slf).audio_info().expect("audio").format.bitsPerSample
     }
     #[getter]
     fn bytes_per_sample(slf: &Bound<'_, Self>) -> i32 {
-        node_of(slf)
-            .audio_info()
-            .expect("audio")
-            .format
-            .bytesPerSample
+        node_of(slf).audio_info().expect("audio").format.bytesPerSample
     }
     #[getter]
     fn channel_layout(slf: &Bound<'_, Self>) -> u64 {
-        node_of(slf)
-            .audio_info()
-            .expect("audio")
-            .format
-            .channelLayout
+        node_of(slf).audio_info().expect("audio").format.channelLayout
     }
     #[getter]
     fn num_channels(slf: &Bound<'_, Self>) -> i32 {

@@ -82,18 +82,11 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
             if let Some(v) = inline.clone() {
                 return Ok(v);
             }
-            let v = args
-                .get(i)
-                .cloned()
-                .ok_or_else(|| format!("{what} needs a value"))?;
+            let v = args.get(i).cloned().ok_or_else(|| format!("{what} needs a value"))?;
             i += 1;
             Ok(v)
         };
-        let int = |s: String, what: &str| {
-            s.trim()
-                .parse::<i64>()
-                .map_err(|_| format!("{what}: {s} is not a whole number"))
-        };
+        let int = |s: String, what: &str| s.trim().parse::<i64>().map_err(|_| format!("{what}: {s} is not a whole number"));
         match name.as_str() {
             "-h" | "--help" => return Ok(None),
             "-c" | "--container" => match value("--container")?.as_str() {
@@ -106,23 +99,17 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
             "-s" | "--start" => o.start = Some(int(value("--start")?, "--start")?),
             "-e" | "--end" => o.end = Some(int(value("--end")?, "--end")?),
             "-r" | "--requests" => o.requests = Some(int(value("--requests")?, "--requests")?),
-            "-o" | "--outputindex" => {
-                o.index = int(value("--outputindex")?, "--outputindex")? as i32
-            }
+            "-o" | "--outputindex" => o.index = int(value("--outputindex")?, "--outputindex")? as i32,
             "-a" | "--arg" => {
                 let kv = value("--arg")?;
-                let (k, v) = kv
-                    .split_once('=')
-                    .ok_or_else(|| format!("--arg {kv}: expected KEY=VALUE"))?;
+                let (k, v) = kv.split_once('=').ok_or_else(|| format!("--arg {kv}: expected KEY=VALUE"))?;
                 o.args.push((k.to_string(), v.to_string()));
             }
             "-p" | "--progress" => o.progress = true,
             "-t" | "--timecodes" => o.timecodes = Some(value("--timecodes")?),
             "--filter-time" => o.filter_time = true,
             "-i" | "--info" => o.info = true,
-            s if s.starts_with('-') && s.len() > 1 && s != "--" => {
-                return Err(format!("unknown option {s}"))
-            }
+            s if s.starts_with('-') && s.len() > 1 && s != "--" => return Err(format!("unknown option {s}")),
             _ => positional.push(a.clone()),
         }
     }
@@ -180,10 +167,7 @@ fn run_script(py: Python<'_>, o: &Options) -> PyResult<Result<(), i32>> {
     };
     let sys = py.import("sys")?;
     sys.setattr("argv", PyList::new(py, [script])?)?;
-    let dir = std::path::Path::new(script)
-        .parent()
-        .map(|p| p.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let dir = std::path::Path::new(script).parent().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
     let dir = if dir.is_empty() { ".".to_string() } else { dir };
     sys.getattr("path")?.call_method1("insert", (0, dir))?;
     if o.out.as_deref() == Some("-") {
@@ -198,26 +182,17 @@ fn run_script(py: Python<'_>, o: &Options) -> PyResult<Result<(), i32>> {
     for (k, v) in &o.args {
         globals.set_item(k, v)?;
     }
-    let source = CString::new(source)
-        .map_err(|_| pyo3::exceptions::PyValueError::new_err("the script contains a NUL byte"))?;
+    let source = CString::new(source).map_err(|_| pyo3::exceptions::PyValueError::new_err("the script contains a NUL byte"))?;
     let name = CString::new(script).unwrap_or_else(|_| c"<script>".to_owned());
-    let result = PyCode::compile(py, &source, &name, PyCodeInput::File)
-        .and_then(|code| code.run(Some(&globals), None));
+    let result = PyCode::compile(py, &source, &name, PyCodeInput::File).and_then(|code| code.run(Some(&globals), None));
     match result {
         Ok(_) => Ok(Ok(())),
         Err(e) => {
-            let code = if e.is_instance_of::<PyKeyboardInterrupt>(py) {
-                130
-            } else {
-                1
-            };
+            let code = if e.is_instance_of::<PyKeyboardInterrupt>(py) { 130 } else { 1 };
             if e.is_instance_of::<PySystemExit>(py) {
                 eprintln!("vsvk pipe: the script called exit()");
             } else {
-                eprintln!(
-                    "vsvk pipe: the script failed:\n{}",
-                    crate::convert::exception_text(py, &e)
-                );
+                eprintln!("vsvk pipe: the script failed:\n{}", crate::convert::exception_text(py, &e));
             }
             Ok(Err(code))
         }
@@ -293,10 +268,7 @@ fn run(py: Python<'_>, o: &Options) -> PyResult<i32> {
     let start = o.start.unwrap_or(0);
     let end = o.end.unwrap_or(total - 1);
     if start < 0 || start >= total || end < start || end >= total {
-        eprintln!(
-            "vsvk pipe: invalid frame range {start} to {end}: the clip has frames 0 to {}",
-            total - 1
-        );
+        eprintln!("vsvk pipe: invalid frame range {start} to {end}: the clip has frames 0 to {}", total - 1);
         return Ok(1);
     }
     if node.is_audio() && o.y4m {
@@ -334,10 +306,7 @@ fn run(py: Python<'_>, o: &Options) -> PyResult<i32> {
     let mut sink = match open_sink(o.out.as_deref()) {
         Ok(s) => BufWriter::with_capacity(1 << 20, s),
         Err(e) => {
-            eprintln!(
-                "vsvk pipe: cannot open {}: {e}",
-                o.out.as_deref().unwrap_or("")
-            );
+            eprintln!("vsvk pipe: cannot open {}: {e}", o.out.as_deref().unwrap_or(""));
             return Ok(1);
         }
     };
@@ -359,14 +328,9 @@ fn run(py: Python<'_>, o: &Options) -> PyResult<i32> {
     if o.filter_time {
         core.node_timing.store(true, Ordering::Relaxed);
     }
-    let window = o
-        .requests
-        .filter(|r| *r > 0)
-        .unwrap_or(core.threads() as i64) as usize;
+    let window = o.requests.filter(|r| *r > 0).unwrap_or(core.threads() as i64) as usize;
     let mut pre = Prefetcher::new(node.clone(), start as i32, end as i32 + 1, window);
-    let mut pre_alpha = alpha
-        .as_ref()
-        .map(|a| Prefetcher::new(a.clone(), start as i32, end as i32 + 1, window));
+    let mut pre_alpha = alpha.as_ref().map(|a| Prefetcher::new(a.clone(), start as i32, end as i32 + 1, window));
     let count = end - start + 1;
     let t0 = Instant::now();
     let mut last_progress = t0;
@@ -405,11 +369,7 @@ fn run(py: Python<'_>, o: &Options) -> PyResult<i32> {
                     eprintln!();
                 }
                 eprintln!("vsvk pipe: alpha of frame {n} failed: {}", e.value(py));
-                status = if e.is_instance_of::<PyKeyboardInterrupt>(py) {
-                    130
-                } else {
-                    1
-                };
+                status = if e.is_instance_of::<PyKeyboardInterrupt>(py) { 130 } else { 1 };
                 break;
             }
         };
@@ -470,12 +430,7 @@ fn run(py: Python<'_>, o: &Options) -> PyResult<i32> {
             let secs = t0.elapsed().as_secs_f64();
             let fps = done as f64 / secs.max(1e-9);
             let eta = ((count - done) as f64 / fps.max(1e-9)) as u64;
-            eprint!(
-                "\rFrame {done}/{count} ({fps:.2} fps, ETA {}:{:02}:{:02})   ",
-                eta / 3600,
-                eta / 60 % 60,
-                eta % 60
-            );
+            eprint!("\rFrame {done}/{count} ({fps:.2} fps, ETA {}:{:02}:{:02})   ", eta / 3600, eta / 60 % 60, eta % 60);
         }
     }
     if let Err(e) = py.detach(|| sink.flush()) {
@@ -492,10 +447,7 @@ fn run(py: Python<'_>, o: &Options) -> PyResult<i32> {
     }
     let secs = t0.elapsed().as_secs_f64();
     if o.progress && status == 0 {
-        eprintln!(
-            "\nOutput {done} frames in {secs:.2} seconds ({:.2} fps)",
-            done as f64 / secs.max(1e-9)
-        );
+        eprintln!("\nOutput {done} frames in {secs:.2} seconds ({:.2} fps)", done as f64 / secs.max(1e-9));
     }
     if o.filter_time {
         eprint!("{}", filter_times(&core));
@@ -539,20 +491,14 @@ fn y4m_colorspace(vi: &VSVideoInfo, props: Option<&Map>) -> Result<String, Strin
     let f = &vi.format;
     let name = vsvk::format::video_name(f).unwrap_or_else(|| "this format".into());
     if f.colorFamily == cfUndefined || vi.width == 0 || vi.height == 0 {
-        return Err(
-            "y4m needs a clip of constant format and dimensions; use --container none".into(),
-        );
+        return Err("y4m needs a clip of constant format and dimensions; use --container none".into());
     }
     if f.sampleType != stInteger || f.bitsPerSample > 16 || f.colorFamily == cfRGB {
         return Err(format!("y4m cannot carry {name}; use --container none"));
     }
     let bits = f.bitsPerSample;
     if f.colorFamily == cfGray {
-        return Ok(if bits == 8 {
-            "mono".into()
-        } else {
-            format!("mono{bits}")
-        });
+        return Ok(if bits == 8 { "mono".into() } else { format!("mono{bits}") });
     }
     let sub = match (f.subSamplingW, f.subSamplingH) {
         (1, 1) => "420",
@@ -595,10 +541,7 @@ pub fn y4m_header(node: &Node, first: Option<&Frame>) -> Result<String, String> 
         (Some(n), Some(d)) if n > 0 && d > 0 => (n, d),
         _ => (0, 0),
     };
-    Ok(format!(
-        "YUV4MPEG2 W{} H{} F{}:{} I{interlace} A{sn}:{sd} C{cs}\n",
-        vi.width, vi.height, vi.fpsNum, vi.fpsDen
-    ))
+    Ok(format!("YUV4MPEG2 W{} H{} F{}:{} I{interlace} A{sn}:{sd} C{cs}\n", vi.width, vi.height, vi.fpsNum, vi.fpsDen))
 }
 
 /// A video frame's planes, row after row, without the rows' padding.
@@ -621,14 +564,8 @@ pub fn append_planes(f: &Frame, buf: &mut Vec<u8>) {
 pub fn append_samples(f: &Frame, buf: &mut Vec<u8>) {
     let Some(af) = f.audio_format() else { return };
     let bps = af.bytesPerSample as usize;
-    let out_bytes = if af.sampleType == stInteger && af.bitsPerSample == 24 {
-        3
-    } else {
-        bps
-    };
-    let channels: Vec<*const u8> = (0..af.numChannels)
-        .map(|c| f.read_ptr(c).expect("in range"))
-        .collect();
+    let out_bytes = if af.sampleType == stInteger && af.bitsPerSample == 24 { 3 } else { bps };
+    let channels: Vec<*const u8> = (0..af.numChannels).map(|c| f.read_ptr(c).expect("in range")).collect();
     buf.reserve(f.width as usize * channels.len() * out_bytes);
     for s in 0..f.width as usize {
         for ch in &channels {
@@ -646,86 +583,29 @@ fn info_text(py: Python<'_>, node: &Arc<Node>, alpha: Option<&Arc<Node>>) -> PyR
     let mut s = String::new();
     if let Some(vi) = node.video_info() {
         let f = &vi.format;
-        let dims = |v: i32| {
-            if v == 0 {
-                "variable".to_string()
-            } else {
-                v.to_string()
-            }
-        };
-        s += &format!(
-            "Width: {}\nHeight: {}\nFrames: {}\n",
-            dims(vi.width),
-            dims(vi.height),
-            vi.numFrames
-        );
+        let dims = |v: i32| if v == 0 { "variable".to_string() } else { v.to_string() };
+        s += &format!("Width: {}\nHeight: {}\nFrames: {}\n", dims(vi.width), dims(vi.height), vi.numFrames);
         if vi.fpsNum > 0 && vi.fpsDen > 0 {
-            s += &format!(
-                "FPS: {}/{} ({:.3} fps)\n",
-                vi.fpsNum,
-                vi.fpsDen,
-                vi.fpsNum as f64 / vi.fpsDen as f64
-            );
+            s += &format!("FPS: {}/{} ({:.3} fps)\n", vi.fpsNum, vi.fpsDen, vi.fpsNum as f64 / vi.fpsDen as f64);
         } else {
             s += "FPS: variable\n";
         }
         if f.colorFamily == cfUndefined {
             s += "Format Name: variable\n";
         } else {
-            s += &format!(
-                "Format Name: {}\n",
-                vsvk::format::video_name(f).unwrap_or_default()
-            );
-            s += &format!(
-                "Color Family: {}\n",
-                ["Undefined", "Gray", "RGB", "YUV"]
-                    .get(f.colorFamily as usize)
-                    .copied()
-                    .unwrap_or("?")
-            );
+            s += &format!("Format Name: {}\n", vsvk::format::video_name(f).unwrap_or_default());
+            s += &format!("Color Family: {}\n", ["Undefined", "Gray", "RGB", "YUV"].get(f.colorFamily as usize).copied().unwrap_or("?"));
             s += &format!("Alpha: {}\n", if alpha.is_some() { "Yes" } else { "No" });
-            s += &format!(
-                "Sample Type: {}\n",
-                if f.sampleType == stFloat {
-                    "Float"
-                } else {
-                    "Integer"
-                }
-            );
+            s += &format!("Sample Type: {}\n", if f.sampleType == stFloat { "Float" } else { "Integer" });
             s += &format!("Bits: {}\n", f.bitsPerSample);
-            s += &format!(
-                "SubSampling W: {}\nSubSampling H: {}\n",
-                f.subSamplingW, f.subSamplingH
-            );
+            s += &format!("SubSampling W: {}\nSubSampling H: {}\n", f.subSamplingW, f.subSamplingH);
         }
-        s += &format!(
-            "GPU Resident: {}\n",
-            if node.residency() == nrGPU {
-                "Yes"
-            } else {
-                "No"
-            }
-        );
+        s += &format!("GPU Resident: {}\n", if node.residency() == nrGPU { "Yes" } else { "No" });
     } else if let Some(ai) = node.audio_info() {
         let f = &ai.format;
-        s += &format!(
-            "Samples: {}\nSample Rate: {}\n",
-            ai.numSamples, ai.sampleRate
-        );
-        s += &format!(
-            "Format Name: {}\n",
-            vsvk::format::audio_name(f).unwrap_or_default()
-        );
-        s += &format!(
-            "Sample Type: {}\nBits: {}\nChannels: {}\n",
-            if f.sampleType == stFloat {
-                "Float"
-            } else {
-                "Integer"
-            },
-            f.bitsPerSample,
-            f.numChannels
-        );
+        s += &format!("Samples: {}\nSample Rate: {}\n", ai.numSamples, ai.sampleRate);
+        s += &format!("Format Name: {}\n", vsvk::format::audio_name(f).unwrap_or_default());
+        s += &format!("Sample Type: {}\nBits: {}\nChannels: {}\n", if f.sampleType == stFloat { "Float" } else { "Integer" }, f.bitsPerSample, f.numChannels);
         let names: Vec<String> = AUDIO_CHANNELS
             .iter()
             .filter(|(_, pos)| f.channelLayout & (1u64 << pos) != 0)
@@ -738,30 +618,17 @@ fn info_text(py: Python<'_>, node: &Arc<Node>, alpha: Option<&Arc<Node>>) -> PyR
 
 /// Time spent in each live filter (core.node_timing), largest first.
 fn filter_times(core: &Arc<vsvk::core::Core>) -> String {
-    let nodes: Vec<Arc<Node>> = core
-        .nodes
-        .lock()
-        .iter()
-        .filter_map(|w| w.upgrade())
-        .collect();
-    let mut rows: Vec<(i64, String)> = nodes
-        .iter()
-        .map(|n| (n.processing_ns.load(Ordering::Relaxed), n.name_str()))
-        .collect();
+    let nodes: Vec<Arc<Node>> = core.nodes.lock().iter().filter_map(|w| w.upgrade()).collect();
+    let mut rows: Vec<(i64, String)> = nodes.iter().map(|n| (n.processing_ns.load(Ordering::Relaxed), n.name_str())).collect();
     let freed = core.freed_node_ns.load(Ordering::Relaxed);
     if freed > 0 {
         rows.push((freed, "(freed filters)".into()));
     }
     rows.sort_by(|a, b| b.0.cmp(&a.0));
     let total: i64 = rows.iter().map(|r| r.0).sum::<i64>().max(1);
-    let mut s =
-        String::from("Filter time (processing time in each filter, all threads together):\n");
+    let mut s = String::from("Filter time (processing time in each filter, all threads together):\n");
     for (ns, name) in rows {
-        s += &format!(
-            "  {:>10.3} s  {:>6.2} %  {name}\n",
-            ns as f64 / 1e9,
-            ns as f64 * 100.0 / total as f64
-        );
+        s += &format!("  {:>10.3} s  {:>6.2} %  {name}\n", ns as f64 / 1e9, ns as f64 * 100.0 / total as f64);
     }
     s
 }

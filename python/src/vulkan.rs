@@ -18,9 +18,7 @@ fn raw(core: &Arc<Core>) -> *mut vsvk_plugin_api::abi::VSCore {
 
 fn message(buf: &[c_char], call: &str) -> String {
     // SAFETY: the buffer is NUL-terminated (zeroed, and the API writes at most size-1 bytes).
-    let s = unsafe { CStr::from_ptr(buf.as_ptr()) }
-        .to_string_lossy()
-        .into_owned();
+    let s = unsafe { CStr::from_ptr(buf.as_ptr()) }.to_string_lossy().into_owned();
     if s.is_empty() {
         format!("{call} failed")
     } else {
@@ -29,11 +27,7 @@ fn message(buf: &[c_char], call: &str) -> String {
 }
 
 pub fn c_text(chars: &[c_char]) -> String {
-    let bytes: Vec<u8> = chars
-        .iter()
-        .take_while(|c| **c != 0)
-        .map(|c| *c as u8)
-        .collect();
+    let bytes: Vec<u8> = chars.iter().take_while(|c| **c != 0).map(|c| *c as u8).collect();
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
@@ -56,27 +50,13 @@ pub fn devices() -> Result<Vec<VSVulkanDeviceListEntry>, String> {
     let mut err = [0 as c_char; 1024];
     let api = api();
     // SAFETY: a NULL array asks for the count only.
-    let n = unsafe {
-        (api.enumerateVulkanDevices)(
-            std::ptr::null_mut(),
-            0,
-            err.as_mut_ptr(),
-            err.len() as c_int,
-        )
-    };
+    let n = unsafe { (api.enumerateVulkanDevices)(std::ptr::null_mut(), 0, err.as_mut_ptr(), err.len() as c_int) };
     if n < 0 {
         return Err(message(&err, "enumerateVulkanDevices"));
     }
     let mut entries = vec![VSVulkanDeviceListEntry::default(); n as usize];
     // SAFETY: room for n entries.
-    let m = unsafe {
-        (api.enumerateVulkanDevices)(
-            entries.as_mut_ptr(),
-            n,
-            err.as_mut_ptr(),
-            err.len() as c_int,
-        )
-    };
+    let m = unsafe { (api.enumerateVulkanDevices)(entries.as_mut_ptr(), n, err.as_mut_ptr(), err.len() as c_int) };
     if m < 0 {
         return Err(message(&err, "enumerateVulkanDevices"));
     }
@@ -87,8 +67,7 @@ pub fn devices() -> Result<Vec<VSVulkanDeviceListEntry>, String> {
 pub fn set_device(core: &Arc<Core>, index: i32) -> Result<(), String> {
     let mut err = [0 as c_char; 1024];
     // SAFETY: a live core and an error buffer of the given size.
-    let rc =
-        unsafe { (api().setVulkanDevice)(raw(core), index, err.as_mut_ptr(), err.len() as c_int) };
+    let rc = unsafe { (api().setVulkanDevice)(raw(core), index, err.as_mut_ptr(), err.len() as c_int) };
     // int results are 0 on success (VSVulkan4.h)
     if rc == 0 {
         Ok(())
@@ -101,9 +80,7 @@ pub fn core_info(core: &Arc<Core>) -> Result<VSVulkanCoreInfo, String> {
     let mut err = [0 as c_char; 1024];
     let mut info = VSVulkanCoreInfo::default();
     // SAFETY: as above, with a struct to fill.
-    let rc = unsafe {
-        (api().getVulkanCoreInfo)(raw(core), &mut info, err.as_mut_ptr(), err.len() as c_int)
-    };
+    let rc = unsafe { (api().getVulkanCoreInfo)(raw(core), &mut info, err.as_mut_ptr(), err.len() as c_int) };
     if rc == 0 {
         Ok(info)
     } else {

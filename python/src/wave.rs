@@ -2,7 +2,7 @@
 //! clip's channel mask, integer PCM or IEEE float. Both need the data size up front, which the clip's
 //! sample count gives; WAVE's 32-bit sizes cap it at 4 GiB, Wave64 has none. Tested through the
 //! command (tests/python/check_wave.py: ffmpeg decodes what the core returned).
-use vsvk_plugin_api::abi::{stFloat, VSAudioFormat};
+use vsvk_plugin_api::abi::{VSAudioFormat, stFloat};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Wave {
@@ -12,31 +12,12 @@ pub enum Wave {
 
 /// KSDATAFORMAT_SUBTYPE_PCM and _IEEE_FLOAT differ only in their first byte.
 fn subformat(float: bool) -> [u8; 16] {
-    [
-        if float { 3 } else { 1 },
-        0,
-        0,
-        0,
-        0,
-        0,
-        0x10,
-        0,
-        0x80,
-        0,
-        0,
-        0xaa,
-        0,
-        0x38,
-        0x9b,
-        0x71,
-    ]
+    [if float { 3 } else { 1 }, 0, 0, 0, 0, 0, 0x10, 0, 0x80, 0, 0, 0xaa, 0, 0x38, 0x9b, 0x71]
 }
 
 /// Wave64 chunk identifiers: the four-letter code followed by a fixed GUID tail.
 const W64_RIFF: [u8; 16] = *b"riff\x2e\x91\xcf\x11\xa5\xd6\x28\xdb\x04\xc1\x00\x00";
-const W64_TAIL: [u8; 12] = [
-    0xf3, 0xac, 0xd3, 0x11, 0x8c, 0xd1, 0x00, 0xc0, 0x4f, 0x8e, 0xdb, 0x8a,
-];
+const W64_TAIL: [u8; 12] = [0xf3, 0xac, 0xd3, 0x11, 0x8c, 0xd1, 0x00, 0xc0, 0x4f, 0x8e, 0xdb, 0x8a];
 
 fn w64_id(code: &[u8; 4]) -> [u8; 16] {
     let mut id = [0u8; 16];
@@ -47,11 +28,7 @@ fn w64_id(code: &[u8; 4]) -> [u8; 16] {
 
 /// Bytes each sample takes in the file: 24-bit integer samples are packed into 3.
 pub fn container_bytes(f: &VSAudioFormat) -> u32 {
-    if f.sampleType != stFloat && f.bitsPerSample == 24 {
-        3
-    } else {
-        f.bytesPerSample as u32
-    }
+    if f.sampleType != stFloat && f.bitsPerSample == 24 { 3 } else { f.bytesPerSample as u32 }
 }
 
 /// The 40-byte WAVEFORMATEXTENSIBLE.

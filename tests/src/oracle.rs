@@ -34,13 +34,7 @@ pub fn compile(name: &str, source: &str, shared: bool) -> Result<PathBuf, String
 }
 
 /// `compile` into the folder `dir` (created if missing), with `extra` compiler flags.
-pub fn compile_into(
-    dir: &Path,
-    name: &str,
-    source: &str,
-    shared: bool,
-    extra: &[&str],
-) -> Result<PathBuf, String> {
+pub fn compile_into(dir: &Path, name: &str, source: &str, shared: bool, extra: &[&str]) -> Result<PathBuf, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let root = reference::workspace_root();
     let target = dir.join(name);
@@ -64,11 +58,7 @@ pub fn compile_into(
         .output()
         .map_err(|e| format!("cannot run gcc: {e}"))?;
     if !result.status.success() {
-        return Err(format!(
-            "gcc {} failed:\n{}",
-            args.join(" "),
-            String::from_utf8_lossy(&result.stderr)
-        ));
+        return Err(format!("gcc {} failed:\n{}", args.join(" "), String::from_utf8_lossy(&result.stderr)));
     }
     std::fs::rename(&tmp, &target).map_err(|e| format!("cannot rename {}: {e}", tmp.display()))?;
     Ok(target)
@@ -84,10 +74,7 @@ pub fn compile_wrapped_driver(name: &str, text: &str) -> Result<PathBuf, String>
     built
 }
 
-fn once(
-    cell: &'static OnceLock<Result<PathBuf, String>>,
-    build: impl FnOnce() -> Result<PathBuf, String>,
-) -> &'static Path {
+fn once(cell: &'static OnceLock<Result<PathBuf, String>>, build: impl FnOnce() -> Result<PathBuf, String>) -> &'static Path {
     match cell.get_or_init(build) {
         Ok(p) => p,
         Err(e) => panic!("cannot build the oracle's C programs: {e}"),
@@ -103,17 +90,13 @@ pub fn driver() -> &'static Path {
 /// The noise source every run loads (vsvknoise.Noise, vsvknoise.NoiseAudio).
 pub fn noise_plugin() -> &'static Path {
     static CELL: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    once(&CELL, || {
-        compile("vsvknoise.so", "tests/plugins/vsvknoise.c", true)
-    })
+    once(&CELL, || compile("vsvknoise.so", "tests/plugins/vsvknoise.c", true))
 }
 
 /// tests/plugins/vsvkfunc.c: callbacks made with createFunction (FrameEval, ModifyFrame, Lut).
 pub fn func_plugin() -> &'static Path {
     static CELL: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    once(&CELL, || {
-        compile("vsvkfunc.so", "tests/plugins/vsvkfunc.c", true)
-    })
+    once(&CELL, || compile("vsvkfunc.so", "tests/plugins/vsvkfunc.c", true))
 }
 
 pub fn reference_core() -> PathBuf {
@@ -147,38 +130,17 @@ impl Case {
     }
 
     pub fn bytes(format: &str, width: u32, height: u32, frames: u32, chain: &[u8]) -> Case {
-        let source = [
-            "--format",
-            format,
-            "--width",
-            &width.to_string(),
-            "--height",
-            &height.to_string(),
-            "--frames",
-            &frames.to_string(),
-            "--seed",
-            "7",
-        ];
+        let source = ["--format", format, "--width", &width.to_string(), "--height", &height.to_string(), "--frames", &frames.to_string(), "--seed", "7"];
         Case::new(source.iter().map(|s| s.to_string()).collect(), chain)
     }
 
     /// The audio noise source: `bits` 16, 24 or 32 for integer samples, 0 for 32-bit float;
     /// `channels` a channel layout mask; 44100 Hz, seed 7.
     pub fn audio(bits: u32, channels: u64, samples: i64, chain: &str) -> Case {
-        let mut source: Vec<String> = [
-            "--audio",
-            "--samples",
-            &samples.to_string(),
-            "--samplerate",
-            "44100",
-            "--seed",
-            "7",
-            "--channels",
-            &channels.to_string(),
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+        let mut source: Vec<String> = ["--audio", "--samples", &samples.to_string(), "--samplerate", "44100", "--seed", "7", "--channels", &channels.to_string()]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         if bits == 0 {
             source.push("--float".into());
         } else {
@@ -188,13 +150,7 @@ impl Case {
     }
 
     pub fn new(source: Vec<String>, chain: &[u8]) -> Case {
-        Case {
-            chain: chain.to_vec(),
-            source,
-            mode: Vec::new(),
-            plugins: Vec::new(),
-            driver: None,
-        }
+        Case { chain: chain.to_vec(), source, mode: Vec::new(), plugins: Vec::new(), driver: None }
     }
 
     /// Adds driver options for both cores.
@@ -226,16 +182,8 @@ impl Case {
     }
 
     pub fn describe(&self) -> String {
-        let mode = if self.mode.is_empty() {
-            String::new()
-        } else {
-            format!(" {}", self.mode.join(" "))
-        };
-        format!(
-            "{}{mode} | {}",
-            self.source.join(" "),
-            self.chain_text().escape_debug()
-        )
+        let mode = if self.mode.is_empty() { String::new() } else { format!(" {}", self.mode.join(" ")) };
+        format!("{}{mode} | {}", self.source.join(" "), self.chain_text().escape_debug())
     }
 }
 
@@ -276,10 +224,7 @@ pub fn run_args(driver: &Path, core: &Path, plugins: &[PathBuf], args: &[OsStrin
     cmd.args(args);
     let out = process::run(cmd, RUN_LIMIT);
     let (stdout, stderr) = (out.stdout, out.stderr);
-    let last = stdout
-        .lines()
-        .rev()
-        .find(|l| l.starts_with("ok ") || l.starts_with("error:"));
+    let last = stdout.lines().rev().find(|l| l.starts_with("ok ") || l.starts_with("error:"));
     let line = match (out.status, last) {
         (None, _) => format!("hung: killed after {} s", RUN_LIMIT.as_secs()),
         (Some(_), Some(l)) => l.to_string(),
@@ -328,14 +273,7 @@ fn reference_ok(case: &Case, mode: &[&str], failures: &mut String) -> Option<Run
     if want.ok() {
         return Some(want);
     }
-    let _ = writeln!(
-        failures,
-        "the reference fails, so the case is wrong: {} [{}]\n  {}\n{}",
-        case.describe(),
-        mode.join(" "),
-        want.line,
-        want.stderr_tail()
-    );
+    let _ = writeln!(failures, "the reference fails, so the case is wrong: {} [{}]\n  {}\n{}", case.describe(), mode.join(" "), want.line, want.stderr_tail());
     None
 }
 
@@ -376,12 +314,8 @@ pub fn check_in(case: &Case, modes: &[&[&str]]) {
 }
 
 /// Thread counts, requests in flight and fetching modes that must not change a result.
-pub const MODES: [&[&str]; 4] = [
-    &["--threads", "1"],
-    &["--threads", "7", "--requests", "1"],
-    &["--threads", "32", "--requests", "64"],
-    &["--threads", "4", "--sync", "--requests", "3"],
-];
+pub const MODES: [&[&str]; 4] =
+    [&["--threads", "1"], &["--threads", "7", "--requests", "1"], &["--threads", "32", "--requests", "64"], &["--threads", "4", "--sync", "--requests", "3"]];
 
 /// The reference's result (in its default mode) on our core in each of `modes`.
 pub fn check_modes_in(case: &Case, modes: &[&[&str]]) {
@@ -410,23 +344,12 @@ pub fn check_errors(cases: &[Case]) {
     for case in cases {
         let want = run(&reference_core(), case, &mode);
         if !want.line.starts_with("error:") {
-            let _ = writeln!(
-                failures,
-                "the reference does not fail on {}: {}",
-                case.describe(),
-                want.line
-            );
+            let _ = writeln!(failures, "the reference does not fail on {}: {}", case.describe(), want.line);
             continue;
         }
         let got = run(&our_core(), case, &mode);
         if got.line != want.line {
-            let _ = writeln!(
-                failures,
-                "{}\n  reference: {}\n  ours:      {}",
-                case.describe(),
-                want.line,
-                got.line
-            );
+            let _ = writeln!(failures, "{}\n  reference: {}\n  ours:      {}", case.describe(), want.line, got.line);
         }
     }
     assert!(failures.is_empty(), "{failures}");
@@ -443,11 +366,7 @@ pub fn format_id(family: u32, float: bool, bits: u32, ssw: u32, ssh: u32) -> u32
 }
 
 /// Fewer modes, for the many small cases: the default, one at a time, and many threads.
-pub const FEW_MODES: [&[&str]; 3] = [
-    &[],
-    &["--threads", "1", "--requests", "1"],
-    &["--threads", "7", "--requests", "16"],
-];
+pub const FEW_MODES: [&[&str]; 3] = [&[], &["--threads", "1", "--requests", "1"], &["--threads", "7", "--requests", "16"]];
 
 /// The reference's result on our core in FEW_MODES.
 pub fn check_few_modes(case: Case) {

@@ -32,23 +32,14 @@ impl Output {
             None => format!("killed after {:.0} s (hung?)", self.secs),
             Some(s) => format!("{s}"),
         };
-        format!(
-            "{end}\n  stdout:\n    {}\n  stderr:\n    {}",
-            tail(&self.stdout),
-            tail(&self.stderr)
-        )
+        format!("{end}\n  stdout:\n    {}\n  stderr:\n    {}", tail(&self.stdout), tail(&self.stderr))
     }
 }
 
 /// Runs `cmd` with the reference's library path, killing it after `limit`.
 pub fn run(mut cmd: Command, limit: Duration) -> Output {
-    cmd.env("LD_LIBRARY_PATH", reference::library_path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = cmd
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"));
+    cmd.env("LD_LIBRARY_PATH", reference::library_path()).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"));
     // drain both pipes on their own threads so that a chatty child never blocks
     let mut out_pipe = child.stdout.take().expect("piped stdout");
     let mut err_pipe = child.stderr.take().expect("piped stderr");

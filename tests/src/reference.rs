@@ -9,10 +9,7 @@ pub const RUN_SETUP: &str = "run scripts/setup.sh first (it installs the referen
 
 /// The workspace root (the folder above this crate).
 pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the tests crate sits inside the workspace")
-        .to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the tests crate sits inside the workspace").to_path_buf()
 }
 
 /// Cargo's target folder: $CARGO_TARGET_DIR or target/ in the workspace root.
@@ -20,11 +17,7 @@ pub fn target_dir() -> PathBuf {
     match env::var_os("CARGO_TARGET_DIR") {
         Some(d) if !d.is_empty() => {
             let d = PathBuf::from(d);
-            if d.is_absolute() {
-                d
-            } else {
-                workspace_root().join(d)
-            }
+            if d.is_absolute() { d } else { workspace_root().join(d) }
         }
         _ => workspace_root().join("target"),
     }
@@ -35,9 +28,7 @@ pub fn ref_dir() -> PathBuf {
     if let Some(d) = env::var_os("VSVK_REF").filter(|d| !d.is_empty()) {
         return PathBuf::from(d);
     }
-    let home = env::var_os("HOME")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/root"));
+    let home = env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/root"));
     home.join(".cache/vsvk-ref")
 }
 
@@ -47,10 +38,7 @@ pub fn reference_core() -> Result<PathBuf, String> {
     if lib.is_file() {
         Ok(lib)
     } else {
-        Err(format!(
-            "the reference core {} is missing: {RUN_SETUP}",
-            lib.display()
-        ))
+        Err(format!("the reference core {} is missing: {RUN_SETUP}", lib.display()))
     }
 }
 
@@ -63,10 +51,7 @@ pub fn our_core() -> Result<PathBuf, String> {
     if lib.is_file() {
         Ok(lib)
     } else {
-        Err(format!(
-            "our core {} is missing: build it with `cargo build --release` (scripts/test.sh does)",
-            lib.display()
-        ))
+        Err(format!("our core {} is missing: build it with `cargo build --release` (scripts/test.sh does)", lib.display()))
     }
 }
 
@@ -81,10 +66,7 @@ pub fn include_dir() -> Result<PathBuf, String> {
     if dir.join("VapourSynth4.h").is_file() {
         Ok(dir)
     } else {
-        Err(format!(
-            "no VapourSynth4.h in {}: {RUN_SETUP}",
-            dir.display()
-        ))
+        Err(format!("no VapourSynth4.h in {}: {RUN_SETUP}", dir.display()))
     }
 }
 

@@ -12,25 +12,15 @@ pub const LIMIT: Duration = Duration::from_secs(300);
 
 /// The vk plugin: $VSVK_VK_PLUGIN, else the release build.
 pub fn plugin() -> PathBuf {
-    let p = std::env::var_os("VSVK_VK_PLUGIN")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| reference::target_dir().join("release/libvsvk_vk.so"));
-    assert!(
-        p.is_file(),
-        "the vk plugin {} is missing: build it with `cargo build --release -p vsvk-vk`",
-        p.display()
-    );
+    let p = std::env::var_os("VSVK_VK_PLUGIN").map(PathBuf::from).unwrap_or_else(|| reference::target_dir().join("release/libvsvk_vk.so"));
+    assert!(p.is_file(), "the vk plugin {} is missing: build it with `cargo build --release -p vsvk-vk`", p.display());
     p
 }
 
 /// lavapipe's ICD file, which scripts/setup.sh installs.
 pub fn lavapipe() -> &'static str {
     const ICD: &str = "/usr/share/vulkan/icd.d/lvp_icd.json";
-    assert!(
-        Path::new(ICD).is_file(),
-        "lavapipe is missing ({ICD}): {}",
-        reference::RUN_SETUP
-    );
+    assert!(Path::new(ICD).is_file(), "lavapipe is missing ({ICD}): {}", reference::RUN_SETUP);
     ICD
 }
 
@@ -49,52 +39,22 @@ pub fn size(format: &str) -> (u32, u32) {
 /// One driver run of `steps` over `frames` noise frames of `format` and `size` (noise seed
 /// `seed`), the vk plugin loaded, samples dumped to `dump` if given: the result line up to the
 /// thread count, or the error line as printed (hangs and missing results are described).
-pub fn drive(
-    core: &Path,
-    format: &str,
-    (w, h): (u32, u32),
-    frames: u32,
-    seed: u64,
-    steps: &str,
-    dump: Option<&Path>,
-) -> Result<String, String> {
+pub fn drive(core: &Path, format: &str, (w, h): (u32, u32), frames: u32, seed: u64, steps: &str, dump: Option<&Path>) -> Result<String, String> {
     let mut cmd = Command::new(oracle::driver());
     cmd.env("VK_ICD_FILENAMES", lavapipe());
-    cmd.arg(core)
-        .arg("--plugin")
-        .arg(oracle::noise_plugin())
-        .arg("--plugin")
-        .arg(plugin());
-    cmd.args([
-        "--width",
-        &w.to_string(),
-        "--height",
-        &h.to_string(),
-        "--frames",
-        &frames.to_string(),
-    ]);
+    cmd.arg(core).arg("--plugin").arg(oracle::noise_plugin()).arg("--plugin").arg(plugin());
+    cmd.args(["--width", &w.to_string(), "--height", &h.to_string(), "--frames", &frames.to_string()]);
     cmd.args(["--seed", &seed.to_string(), "--format", format]);
     if let Some(d) = dump {
         cmd.arg("--dump").arg(d);
     }
     cmd.arg(steps);
     let out = process::run(cmd, LIMIT);
-    let what = || {
-        format!(
-            "{} {} ({format} {w}x{h})",
-            core.display(),
-            &steps[..steps.len().min(300)]
-        )
-    };
+    let what = || format!("{} {} ({format} {w}x{h})", core.display(), &steps[..steps.len().min(300)]);
     if out.timed_out() {
         return Err(format!("{}: hung\n{}", what(), out.describe()));
     }
-    match out
-        .stdout
-        .lines()
-        .rev()
-        .find(|l| l.starts_with("ok ") || l.starts_with("error:"))
-    {
+    match out.stdout.lines().rev().find(|l| l.starts_with("ok ") || l.starts_with("error:")) {
         Some(l) if l.starts_with("ok ") => Ok(l.split(" threads=").next().unwrap_or(l).to_string()),
         Some(l) => Err(l.to_string()),
         None => Err(format!("{}: no result\n{}", what(), out.describe())),
@@ -103,10 +63,7 @@ pub fn drive(
 
 /// `steps` with `NS` as std, and as vk followed by a download.
 pub fn both(steps: &str) -> (String, String) {
-    (
-        steps.replace("NS.", "std."),
-        format!("{},std.GPUDownload", steps.replace("NS.", "vk.")),
-    )
+    (steps.replace("NS.", "std."), format!("{},std.GPUDownload", steps.replace("NS.", "vk.")))
 }
 
 /// Which core a run used, for messages.
@@ -119,35 +76,18 @@ fn core_name(core: &Path) -> &'static str {
 }
 
 /// `drive` over 3 frames at `size(format)`, seed 11, with the run named in errors.
-pub fn drive3(
-    core: &Path,
-    format: &str,
-    steps: &str,
-    dump: Option<&Path>,
-) -> Result<String, String> {
-    drive(core, format, size(format), 3, 11, steps, dump).map_err(|e| {
-        format!(
-            "{} {} ({format}): {e}",
-            core_name(core),
-            &steps[..steps.len().min(300)]
-        )
-    })
+pub fn drive3(core: &Path, format: &str, steps: &str, dump: Option<&Path>) -> Result<String, String> {
+    drive(core, format, size(format), 3, 11, steps, dump).map_err(|e| format!("{} {} ({format}): {e}", core_name(core), &steps[..steps.len().min(300)]))
 }
 
 /// vk on our core and on R81 (`NS.` as vk, then a download) against std on R81 (`NS.` as std),
 /// fingerprint for fingerprint, over `drive3`'s clip.
 pub fn exact(format: &str, steps: &str) {
     let (s, v) = both(steps);
-    let want =
-        drive3(&oracle::reference_core(), format, &s, None).unwrap_or_else(|e| panic!("{e}"));
+    let want = drive3(&oracle::reference_core(), format, &s, None).unwrap_or_else(|e| panic!("{e}"));
     for core in [oracle::our_core(), oracle::reference_core()] {
         let got = drive3(&core, format, &v, None).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(
-            got,
-            want,
-            "{} {v} on {format}: vk against R81's std",
-            core_name(&core)
-        );
+        assert_eq!(got, want, "{} {v} on {format}: vk against R81's std", core_name(&core));
     }
 }
 
@@ -155,23 +95,15 @@ pub fn exact(format: &str, steps: &str) {
 pub fn float_samples(path: &Path, half: bool) -> Vec<f32> {
     let b = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     if half {
-        b.chunks_exact(2)
-            .map(|c| half_to_f32(u16::from_le_bytes([c[0], c[1]])))
-            .collect()
+        b.chunks_exact(2).map(|c| half_to_f32(u16::from_le_bytes([c[0], c[1]]))).collect()
     } else {
-        b.chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect()
+        b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
     }
 }
 
 /// A half float's value (for reading dumps).
 pub fn half_to_f32(h: u16) -> f32 {
-    let (s, e, m) = (
-        (h >> 15) as u32,
-        ((h >> 10) & 0x1f) as u32,
-        (h & 0x3ff) as u32,
-    );
+    let (s, e, m) = ((h >> 15) as u32, ((h >> 10) & 0x1f) as u32, (h & 0x3ff) as u32);
     let v = if e == 0 {
         m as f32 * 2f32.powi(-24)
     } else if e == 31 {

@@ -27,12 +27,7 @@ use vsvk_plugin_api::vulkan::{self, *};
 use vsvk_tests::reference;
 
 /// The four public headers.
-const HEADERS: [&str; 4] = [
-    "VapourSynth4.h",
-    "VSHelper4.h",
-    "VSConstants4.h",
-    "VSVulkan4.h",
-];
+const HEADERS: [&str; 4] = ["VapourSynth4.h", "VSHelper4.h", "VSConstants4.h", "VSVulkan4.h"];
 
 /// API version settings the dump is checked under: (label, -D flags).
 const CONFIGS: &[(&str, &[&str])] = &[
@@ -134,11 +129,7 @@ const STRICT_COMMON: &[&str] = &[
     "-Wsign-conversion",
     "-Wredundant-decls",
 ];
-const STRICT_C: &[&str] = &[
-    "-Wstrict-prototypes",
-    "-Wmissing-prototypes",
-    "-Wold-style-definition",
-];
+const STRICT_C: &[&str] = &["-Wstrict-prototypes", "-Wmissing-prototypes", "-Wold-style-definition"];
 
 fn include_args(side: Side) -> Vec<String> {
     let r = reference();
@@ -146,10 +137,7 @@ fn include_args(side: Side) -> Vec<String> {
         Side::Ours => our_include(),
         Side::Reference => r.vs_include.clone(),
     };
-    vec![
-        format!("-I{}", vs.display()),
-        format!("-I{}", r.vk_include.display()),
-    ]
+    vec![format!("-I{}", vs.display()), format!("-I{}", r.vk_include.display())]
 }
 
 fn run_checked(cmd: &mut Command, what: &str) -> String {
@@ -193,11 +181,7 @@ fn dump(side: Side, lang: Lang, config: &str) -> Arc<String> {
         .or_default()
         .clone();
     cell.get_or_init(|| {
-        let defines = CONFIGS
-            .iter()
-            .find(|c| c.0 == config)
-            .expect("unknown config")
-            .1;
+        let defines = CONFIGS.iter().find(|c| c.0 == config).expect("unknown config").1;
         let exe = work_dir().join(format!("dump-{}", key.replace('+', "_")));
         let mut cmd = compiler(lang, if lang == Lang::C { "c11" } else { "c++17" });
         cmd.args(defines).args(include_args(side));
@@ -272,13 +256,7 @@ fn cxx_dump_matches_reference() {
             ours.lines().any(|l| l.starts_with("sig VSAPI.")),
             "C++ dump has no signatures:\n{ours}"
         );
-        assert_same_lines(
-            &format!("C++ dump, {config}"),
-            &ours,
-            &theirs,
-            "ours",
-            "R81",
-        );
+        assert_same_lines(&format!("C++ dump, {config}"), &ours, &theirs, "ours", "R81");
     }
 }
 
@@ -298,8 +276,7 @@ fn api_version_gating() {
     for (config, minor, last) in expect {
         let d = dump(Side::Ours, Lang::C, config);
         assert!(
-            d.lines()
-                .any(|l| l == format!("macro VAPOURSYNTH_API_MINOR {minor}")),
+            d.lines().any(|l| l == format!("macro VAPOURSYNTH_API_MINOR {minor}")),
             "{config}: wrong API minor"
         );
         let last_field = d.lines().rfind(|l| l.starts_with("field VSAPI.")).unwrap();
@@ -317,10 +294,7 @@ fn api_version_gating() {
 fn headers_compile_cleanly() {
     let dir = work_dir();
     let mut units: Vec<(String, String)> = Vec::new();
-    let all: String = HEADERS
-        .iter()
-        .map(|h| format!("#include \"{h}\"\n"))
-        .collect();
+    let all: String = HEADERS.iter().map(|h| format!("#include \"{h}\"\n")).collect();
     units.push(("all".into(), all.clone()));
     units.push((
         "all-latest-graph".into(),
@@ -370,10 +344,7 @@ fn headers_compile_cleanly() {
                 .arg(dir.join("hygiene.o"));
             let out = cmd.output().expect("cannot run the compiler");
             if !out.status.success() {
-                failures.push(format!(
-                    "{name} as {std}:\n{}",
-                    String::from_utf8_lossy(&out.stderr)
-                ));
+                failures.push(format!("{name} as {std}:\n{}", String::from_utf8_lossy(&out.stderr)));
             }
         }
     }
@@ -402,16 +373,10 @@ struct Decls {
 /// from it.
 fn preprocessed_by_header(side: Side, lang: Lang, defines: &[&str]) -> BTreeMap<String, String> {
     let src = scratch("decls.c");
-    let body: String = HEADERS
-        .iter()
-        .map(|h| format!("#include \"{h}\"\n"))
-        .collect();
+    let body: String = HEADERS.iter().map(|h| format!("#include \"{h}\"\n")).collect();
     std::fs::write(&src, body).unwrap();
     let mut cmd = compiler(lang, if lang == Lang::C { "c11" } else { "c++17" });
-    cmd.args(defines)
-        .args(include_args(side))
-        .arg("-E")
-        .arg(&src);
+    cmd.args(defines).args(include_args(side)).arg("-E").arg(&src);
     let text = run_checked(&mut cmd, "preprocessing the headers");
     let mut per: BTreeMap<String, String> = BTreeMap::new();
     let mut current: Option<String> = None;
@@ -473,9 +438,7 @@ fn tokenize(s: &str) -> Vec<String> {
 }
 
 fn is_ident(t: &str) -> bool {
-    t.chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+    t.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
 }
 
 /// Index of the token closing the bracket opened at `open`.
@@ -530,9 +493,7 @@ fn declared_name(d: &[String]) -> Option<String> {
         match d[k].as_str() {
             "{" => braces += 1,
             "}" => braces -= 1,
-            "(" if braces == 0 && d[k + 1] == "*" && is_ident(&d[k + 2]) => {
-                return Some(d[k + 2].clone())
-            }
+            "(" if braces == 0 && d[k + 1] == "*" && is_ident(&d[k + 2]) => return Some(d[k + 2].clone()),
             _ => {}
         }
     }
@@ -599,9 +560,7 @@ fn parse_header(header: &str, text: &str, d: &mut Decls) {
             i += 3;
             continue;
         }
-        if tok == "extern"
-            && t.get(i + 1).is_some_and(|x| x.starts_with('"'))
-            && t.get(i + 2).is_some_and(|x| x == "{")
+        if tok == "extern" && t.get(i + 1).is_some_and(|x| x.starts_with('"')) && t.get(i + 2).is_some_and(|x| x == "{")
         {
             i += 3;
             continue;
@@ -626,9 +585,7 @@ fn parse_header(header: &str, text: &str, d: &mut Decls) {
                         break;
                     }
                     // enum/struct body
-                    let tag_kw = (start..k)
-                        .rev()
-                        .find(|&j| t[j] == "enum" || t[j] == "struct");
+                    let tag_kw = (start..k).rev().find(|&j| t[j] == "enum" || t[j] == "struct");
                     if let Some(j) = tag_kw {
                         let tag = if j + 1 < k && is_ident(&t[j + 1]) {
                             t[j + 1].clone()
@@ -663,9 +620,7 @@ fn parse_header(header: &str, text: &str, d: &mut Decls) {
         let mut clean: Vec<String> = Vec::new();
         let mut j = 0;
         while j < decl.len() {
-            if (decl[j] == "__attribute__" || decl[j] == "__declspec")
-                && decl.get(j + 1).is_some_and(|x| x == "(")
-            {
+            if (decl[j] == "__attribute__" || decl[j] == "__declspec") && decl.get(j + 1).is_some_and(|x| x == "(") {
                 j = closing(decl, j + 1) + 1;
                 continue;
             }
@@ -689,8 +644,7 @@ fn parse_header(header: &str, text: &str, d: &mut Decls) {
                     .rev()
                     .find(|x| is_ident(x) && !KEYWORDS.contains(&x.as_str()));
                 if let Some(n) = name {
-                    d.names
-                        .insert((header.into(), "function".into(), n.clone()));
+                    d.names.insert((header.into(), "function".into(), n.clone()));
                 }
             }
         }
@@ -706,11 +660,7 @@ fn declarations(side: Side, lang: Lang, defines: &[&str]) -> Decls {
     d
 }
 
-fn describe_set_difference<T: std::fmt::Debug + Ord>(
-    what: &str,
-    ours: &BTreeSet<T>,
-    theirs: &BTreeSet<T>,
-) -> String {
+fn describe_set_difference<T: std::fmt::Debug + Ord>(what: &str, ours: &BTreeSet<T>, theirs: &BTreeSet<T>) -> String {
     let mut s = String::new();
     for x in ours.difference(theirs) {
         s += &format!("  {what} only in ours: {x:?}\n");
@@ -741,25 +691,15 @@ fn declarations_match_reference() {
             if ours.structs != theirs.structs {
                 for (k, v) in &ours.structs {
                     if theirs.structs.get(k) != Some(v) {
-                        msg += &format!(
-                            "  struct {k:?} ours {v:?}\n    R81 {:?}\n",
-                            theirs.structs.get(k)
-                        );
+                        msg += &format!("  struct {k:?} ours {v:?}\n    R81 {:?}\n", theirs.structs.get(k));
                     }
                 }
-                for k in theirs
-                    .structs
-                    .keys()
-                    .filter(|k| !ours.structs.contains_key(*k))
-                {
+                for k in theirs.structs.keys().filter(|k| !ours.structs.contains_key(*k)) {
                     msg += &format!("  struct {k:?} missing from ours\n");
                 }
             }
             msg += &describe_set_difference("declaration", &ours.names, &theirs.names);
-            assert!(
-                msg.is_empty(),
-                "declarations differ ({lang:?}, {config}):\n{msg}"
-            );
+            assert!(msg.is_empty(), "declarations differ ({lang:?}, {config}):\n{msg}");
 
             // The dump must cover every member and constant.
             if lang == Lang::C {
@@ -803,10 +743,7 @@ fn macro_names(side: Side, lang: Lang, defines: &[&str]) -> BTreeSet<String> {
         let src = scratch(file);
         std::fs::write(&src, body).unwrap();
         let mut cmd = compiler(lang, if lang == Lang::C { "c11" } else { "c++17" });
-        cmd.args(defines)
-            .args(include_args(side))
-            .args(["-E", "-dM"])
-            .arg(&src);
+        cmd.args(defines).args(include_args(side)).args(["-E", "-dM"]).arg(&src);
         run_checked(&mut cmd, "listing macros")
             .lines()
             .filter_map(|l| l.strip_prefix("#define "))
@@ -815,10 +752,7 @@ fn macro_names(side: Side, lang: Lang, defines: &[&str]) -> BTreeSet<String> {
     };
     let system = "#include <assert.h>\n#include <limits.h>\n#include <stddef.h>\n#include <stdint.h>\n\
                   #include <stdlib.h>\n#include <string.h>\n#define VK_NO_PROTOTYPES\n#include <vulkan/vulkan_core.h>\n";
-    let all: String = HEADERS
-        .iter()
-        .map(|h| format!("#include \"{h}\"\n"))
-        .collect();
+    let all: String = HEADERS.iter().map(|h| format!("#include \"{h}\"\n")).collect();
     let base = names_of(system, "macros-base.c");
     let with = names_of(&all, "macros-all.c");
     with.difference(&base).cloned().collect()
@@ -830,14 +764,9 @@ fn macro_names_match_reference() {
         for (config, defines) in CONFIGS {
             let ours = macro_names(Side::Ours, lang, defines);
             let theirs = macro_names(Side::Reference, lang, defines);
-            assert!(
-                ours.contains("VAPOURSYNTH_API_VERSION") && ours.contains("VS_VK_FUNCTION_LIST")
-            );
+            assert!(ours.contains("VAPOURSYNTH_API_VERSION") && ours.contains("VS_VK_FUNCTION_LIST"));
             let msg = describe_set_difference("macro", &ours, &theirs);
-            assert!(
-                msg.is_empty(),
-                "macro names differ ({lang:?}, {config}):\n{msg}"
-            );
+            assert!(msg.is_empty(), "macro names differ ({lang:?}, {config}):\n{msg}");
         }
     }
 }
@@ -923,17 +852,11 @@ fn rust_sig(ty: &str) -> Option<String> {
     if !params[start..].trim().is_empty() {
         args.push(&params[start..]);
     }
-    let ret = ty[close + 1..]
-        .trim()
-        .strip_prefix("->")
-        .map_or("()", |r| r.trim());
+    let ret = ty[close + 1..].trim().strip_prefix("->").map_or("()", |r| r.trim());
     Some(format!(
         "{}({})",
         rust_kind(ret),
-        args.iter()
-            .map(|a| rust_kind(a))
-            .collect::<Vec<_>>()
-            .join(",")
+        args.iter().map(|a| rust_kind(a)).collect::<Vec<_>>().join(",")
     ))
 }
 
@@ -1170,17 +1093,11 @@ fn rust_lines() -> Vec<String> {
     for (name, value) in [
         ("VAPOURSYNTH_API_MAJOR", abi::VAPOURSYNTH_API_MAJOR as i64),
         ("VAPOURSYNTH_API_MINOR", abi::VAPOURSYNTH_API_MINOR as i64),
-        (
-            "VAPOURSYNTH_API_VERSION",
-            abi::VAPOURSYNTH_API_VERSION as i64,
-        ),
+        ("VAPOURSYNTH_API_VERSION", abi::VAPOURSYNTH_API_VERSION as i64),
         ("VS_MAKE_VERSION(3, 7)", abi::make_version(3, 7) as i64),
         ("VS_MAKE_VERSION(81, 0)", abi::make_version(81, 0) as i64),
         ("VS_AUDIO_FRAME_SAMPLES", abi::VS_AUDIO_FRAME_SAMPLES as i64),
-        (
-            "VS_VULKAN_API_VERSION",
-            vulkan::VS_VULKAN_API_VERSION as i64,
-        ),
+        ("VS_VULKAN_API_VERSION", vulkan::VS_VULKAN_API_VERSION as i64),
         (
             "VS_GPU_IMPORT_CHARGED_AGAIN",
             vulkan::VS_GPU_IMPORT_CHARGED_AGAIN as i64,
@@ -1215,11 +1132,7 @@ fn rust_types_match_c() {
     for l in &c_lines {
         if let Some(rest) = l.strip_prefix("field VSVulkanFunctions.") {
             let mut it = rest.split(' ');
-            c_set.insert(format!(
-                "vktable {} {}",
-                it.next().unwrap(),
-                it.next().unwrap()
-            ));
+            c_set.insert(format!("vktable {} {}", it.next().unwrap(), it.next().unwrap()));
         }
     }
     let mut problems = Vec::new();
@@ -1235,13 +1148,9 @@ fn rust_types_match_c() {
         if let Some(rest) = l.strip_prefix("sig ") {
             // Compare signatures without pointer constness; record constness differences.
             let (key, sig) = rest.split_once(' ').unwrap();
-            let c_sig = c_lines
-                .iter()
-                .find_map(|x| x.strip_prefix(&format!("sig {key} ")));
+            let c_sig = c_lines.iter().find_map(|x| x.strip_prefix(&format!("sig {key} ")));
             match c_sig {
-                Some(cs) if lax(cs) == lax(sig) => {
-                    notes.push(format!("{key}: C {cs} / Rust {sig}"))
-                }
+                Some(cs) if lax(cs) == lax(sig) => notes.push(format!("{key}: C {cs} / Rust {sig}")),
                 Some(cs) => problems.push(format!("signature of {key}: C {cs} / Rust {sig}")),
                 None => problems.push(format!("Rust has a signature for {key}, C does not: {sig}")),
             }
@@ -1259,8 +1168,7 @@ fn rust_types_match_c() {
         let kind = parts.next().unwrap();
         let key = parts.next().unwrap_or("");
         let strukt = key.split('.').next().unwrap();
-        if (kind == "field" || kind == "sig") && key.contains('.') && rust_structs.contains(strukt)
-        {
+        if (kind == "field" || kind == "sig") && key.contains('.') && rust_structs.contains(strukt) {
             let prefix = format!("{kind} {key} ");
             if !rust.iter().any(|r| r.starts_with(&prefix)) {
                 problems.push(format!("C `{l}` has no Rust counterpart"));
@@ -1268,11 +1176,7 @@ fn rust_types_match_c() {
         }
     }
     // Every constant of the enums the bindings mirror (all of VapourSynth4.h and VSVulkan4.h).
-    let decls = declarations(
-        Side::Ours,
-        Lang::C,
-        &["-DVS_USE_LATEST_API", "-DVS_GRAPH_API"],
-    );
+    let decls = declarations(Side::Ours, Lang::C, &["-DVS_USE_LATEST_API", "-DVS_GRAPH_API"]);
     for ((header, tag), names) in &decls.enums {
         if header == "VSConstants4.h" {
             continue;
@@ -1302,18 +1206,10 @@ fn rust_types_match_c() {
 /// The parser of Rust function pointer type names used above.
 #[test]
 fn rust_sig_parser() {
-    type Sample = unsafe extern "C" fn(
-        *const abi::VSMap,
-        *mut u8,
-        Option<unsafe extern "C" fn(i32) -> i64>,
-        isize,
-    ) -> u32;
+    type Sample =
+        unsafe extern "C" fn(*const abi::VSMap, *mut u8, Option<unsafe extern "C" fn(i32) -> i64>, isize) -> u32;
     let name = std::any::type_name::<Sample>();
-    assert_eq!(
-        rust_sig(name).as_deref(),
-        Some("u32(cptr,mptr,fn,i64)"),
-        "{name}"
-    );
+    assert_eq!(rust_sig(name).as_deref(), Some("u32(cptr,mptr,fn,i64)"), "{name}");
     assert_eq!(
         rust_sig(std::any::type_name::<unsafe extern "C" fn()>()).as_deref(),
         Some("void()")

@@ -40,11 +40,7 @@ impl Probe {
     /// The case failed; its message.
     fn error(&self, name: &str) -> &str {
         let (ok, msg) = self.case(name);
-        assert!(
-            !ok,
-            "{}: {name} should fail but succeeded: {msg}",
-            self.core
-        );
+        assert!(!ok, "{}: {name} should fail but succeeded: {msg}", self.core);
         msg
     }
     fn ok(&self, name: &str) -> &str {
@@ -59,56 +55,26 @@ impl Probe {
 
 /// A shared library that is certainly not a plugin.
 fn not_a_plugin() -> PathBuf {
-    let candidates = [
-        "/usr/lib/x86_64-linux-gnu/libz.so.1",
-        "/lib/x86_64-linux-gnu/libz.so.1",
-        "/usr/lib64/libz.so.1",
-        "/usr/lib/libz.so.1",
-    ];
-    candidates
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.is_file())
-        .unwrap_or_else(|| panic!("no libz.so.1 in {candidates:?}"))
+    let candidates = ["/usr/lib/x86_64-linux-gnu/libz.so.1", "/lib/x86_64-linux-gnu/libz.so.1", "/usr/lib64/libz.so.1", "/usr/lib/libz.so.1"];
+    candidates.iter().map(PathBuf::from).find(|p| p.is_file()).unwrap_or_else(|| panic!("no libz.so.1 in {candidates:?}"))
 }
 
 fn probe(core: &Path, name: &'static str) -> Probe {
     let mut cmd = Command::new(program(PROBE));
-    cmd.arg(core)
-        .arg(program(NOISE))
-        .arg(program(MODES))
-        .arg(program(BAD))
-        .arg(not_a_plugin());
+    cmd.arg(core).arg(program(NOISE)).arg(program(MODES)).arg(program(BAD)).arg(not_a_plugin());
     let out = run(cmd, Duration::from_secs(120));
-    assert!(
-        out.success(),
-        "the probe did not finish cleanly on {name}: {}",
-        out.describe()
-    );
-    assert!(
-        out.stdout.lines().last() == Some("done"),
-        "the probe did not get to the end on {name}: {}",
-        out.describe()
-    );
-    let mut p = Probe {
-        cases: BTreeMap::new(),
-        logs: BTreeMap::new(),
-        order: Vec::new(),
-        core: name,
-    };
+    assert!(out.success(), "the probe did not finish cleanly on {name}: {}", out.describe());
+    assert!(out.stdout.lines().last() == Some("done"), "the probe did not get to the end on {name}: {}", out.describe());
+    let mut p = Probe { cases: BTreeMap::new(), logs: BTreeMap::new(), order: Vec::new(), core: name };
     for line in out.stdout.lines() {
         if let Some(rest) = line.strip_prefix("case ") {
             let (case, rest) = rest.split_once(": ").unwrap_or((rest, ""));
             let (status, msg) = rest.split_once(": ").unwrap_or((rest, ""));
             p.order.push(case.to_string());
-            p.cases
-                .insert(case.to_string(), (status == "ok", msg.to_string()));
+            p.cases.insert(case.to_string(), (status == "ok", msg.to_string()));
         } else if let Some(rest) = line.strip_prefix("log ") {
             let (case, msg) = rest.split_once(": ").unwrap_or((rest, ""));
-            p.logs
-                .entry(case.to_string())
-                .or_default()
-                .push(msg.to_string());
+            p.logs.entry(case.to_string()).or_default().push(msg.to_string());
         }
     }
     p
@@ -136,10 +102,7 @@ fn fails_mentioning(case: &str, want: &[&str]) {
     reference().error(case);
     let got = ours().error(case);
     for w in want {
-        assert!(
-            got.contains(w),
-            "our message for {case} does not mention '{w}': {got}"
-        );
+        assert!(got.contains(w), "our message for {case} does not mention '{w}': {got}");
     }
 }
 
@@ -155,39 +118,22 @@ fn both_cores_fail_the_same_calls() {
     for case in &r.order {
         let (rok, rmsg) = r.case(case);
         let (ook, omsg) = o.case(case);
-        assert_eq!(
-            ook,
-            rok,
-            "{case}: R81 {} ({rmsg}), ours {} ({omsg})",
-            if rok { "succeeds" } else { "fails" },
-            if ook { "succeeds" } else { "fails" }
-        );
+        assert_eq!(ook, rok, "{case}: R81 {} ({rmsg}), ours {} ({omsg})", if rok { "succeeds" } else { "fails" }, if ook { "succeeds" } else { "fails" });
         if !rok && omsg != rmsg && !KNOWN_DIFFERENCES.iter().any(|(k, _)| k == case) {
             mismatches.push(format!("{case}:\n  R81:  {rmsg}\n  ours: {omsg}"));
         }
     }
     for (case, note) in KNOWN_DIFFERENCES {
-        eprintln!(
-            "known difference in {case}: {note}\n  R81:  {}\n  ours: {}",
-            r.error(case),
-            o.error(case)
-        );
+        eprintln!("known difference in {case}: {note}\n  R81:  {}\n  ours: {}", r.error(case), o.error(case));
     }
-    assert!(
-        mismatches.is_empty(),
-        "messages that differ from R81's:\n{}",
-        mismatches.join("\n")
-    );
+    assert!(mismatches.is_empty(), "messages that differ from R81's:\n{}", mismatches.join("\n"));
 }
 
 // ---- plugins ---------------------------------------------------------------------------------------
 
 #[test]
 fn loading_a_library_that_is_not_a_plugin() {
-    fails_with(
-        "load_not_plugin",
-        &format!("No entry point found in {}", not_a_plugin().display()),
-    );
+    fails_with("load_not_plugin", &format!("No entry point found in {}", not_a_plugin().display()));
 }
 
 #[test]
@@ -211,18 +157,8 @@ fn broken_registrations_are_refused_and_logged() {
     for p in [reference(), ours()] {
         p.ok("load_bad_register");
         p.ok("bad_plugin_present");
-        assert_eq!(
-            p.ok("bad_functions"),
-            "+Good -BadType -BadSyntax -BadReturn +Late ",
-            "{}: the functions registered",
-            p.core
-        );
-        assert_eq!(
-            p.ok("bad_good"),
-            "registered=1,0,0,0,1",
-            "{}: what registerFunction returned",
-            p.core
-        );
+        assert_eq!(p.ok("bad_functions"), "+Good -BadType -BadSyntax -BadReturn +Late ", "{}: the functions registered", p.core);
+        assert_eq!(p.ok("bad_good"), "registered=1,0,0,0,1", "{}: what registerFunction returned", p.core);
         p.ok("bad_late");
         let logs = p.logs("load_bad_register");
         for f in ["BadType", "BadSyntax", "BadReturn"] {
@@ -232,65 +168,30 @@ fn broken_registrations_are_refused_and_logged() {
                 p.core
             );
         }
-        assert_eq!(
-            logs.len(),
-            3,
-            "{}: one message per refused function: {logs:?}",
-            p.core
-        );
+        assert_eq!(logs.len(), 3, "{}: one message per refused function: {logs:?}", p.core);
     }
     // what each refusal says: R81's words, then possibly more detail
     let logs = ours().logs("load_bad_register");
     for want in ["nosuchtype", "incomplete", "what"] {
-        assert!(
-            logs.iter().any(|l| l.contains(want)),
-            "no logged message mentions '{want}': {logs:?}"
-        );
+        assert!(logs.iter().any(|l| l.contains(want)), "no logged message mentions '{want}': {logs:?}");
     }
     for (r, o) in reference().logs("load_bad_register").iter().zip(logs) {
-        assert!(
-            o.starts_with(r.as_str()),
-            "our log message does not start with R81's:\n  R81:  {r}\n  ours: {o}"
-        );
+        assert!(o.starts_with(r.as_str()), "our log message does not start with R81's:\n  R81:  {r}\n  ours: {o}");
     }
-    fails_with(
-        "invoke_refused_function",
-        "Function 'BadType' not found in org.vsvk.bad",
-    );
+    fails_with("invoke_refused_function", "Function 'BadType' not found in org.vsvk.bad");
 }
 
 // ---- invoke -----------------------------------------------------------------------------------------
 
 #[test]
 fn invoke_with_bad_arguments() {
-    fails_with(
-        "invoke_unknown_function",
-        "Function 'NoSuchFunction' not found in org.vsvk.noise",
-    );
-    fails_with(
-        "invoke_unknown_argument",
-        "Noise: no argument(s) named bogus",
-    );
-    fails_with(
-        "invoke_missing_argument",
-        "Parallel: argument clip is required",
-    );
-    fails_with(
-        "invoke_mistyped_clip",
-        "Parallel: argument clip is not of the correct type",
-    );
-    fails_with(
-        "invoke_mistyped_int",
-        "Noise: argument width is not of the correct type",
-    );
-    fails_with(
-        "invoke_too_many_values",
-        "Noise: argument width is not of array type but more than one value was supplied",
-    );
-    fails_with(
-        "invoke_audio_for_video",
-        "Parallel: argument clip is not of the correct type",
-    );
+    fails_with("invoke_unknown_function", "Function 'NoSuchFunction' not found in org.vsvk.noise");
+    fails_with("invoke_unknown_argument", "Noise: no argument(s) named bogus");
+    fails_with("invoke_missing_argument", "Parallel: argument clip is required");
+    fails_with("invoke_mistyped_clip", "Parallel: argument clip is not of the correct type");
+    fails_with("invoke_mistyped_int", "Noise: argument width is not of the correct type");
+    fails_with("invoke_too_many_values", "Noise: argument width is not of array type but more than one value was supplied");
+    fails_with("invoke_audio_for_video", "Parallel: argument clip is not of the correct type");
 }
 
 /// Errors a plugin's create function sets come back unchanged.
@@ -304,26 +205,11 @@ fn invoke_errors_from_the_plugin() {
 
 #[test]
 fn frames_outside_the_clip() {
-    fails_with(
-        "getframe_past_end",
-        "Invalid frame number 20 requested, clip only has 20 frames",
-    );
-    fails_with(
-        "getframe_negative",
-        "Invalid frame number -1 requested, clip only has 20 frames",
-    );
-    fails_with(
-        "getframe_int_max",
-        "Invalid frame number 2147483647 requested, clip only has 20 frames",
-    );
-    fails_with(
-        "getframeasync_past_end",
-        "Invalid frame number 20 requested, clip only has 20 frames",
-    );
-    fails_with(
-        "getframeasync_negative",
-        "Invalid frame number -1 requested, clip only has 20 frames",
-    );
+    fails_with("getframe_past_end", "Invalid frame number 20 requested, clip only has 20 frames");
+    fails_with("getframe_negative", "Invalid frame number -1 requested, clip only has 20 frames");
+    fails_with("getframe_int_max", "Invalid frame number 2147483647 requested, clip only has 20 frames");
+    fails_with("getframeasync_past_end", "Invalid frame number 20 requested, clip only has 20 frames");
+    fails_with("getframeasync_negative", "Invalid frame number -1 requested, clip only has 20 frames");
     for p in [reference(), ours()] {
         assert_eq!(p.ok("getframe_last"), "frame 19", "{}", p.core);
     }
@@ -349,15 +235,9 @@ fn filter_errors_reach_the_caller() {
 /// filters; frames that do not need the failed one, and the core, still work.
 #[test]
 fn failed_dependencies() {
-    fails_with(
-        "dependency_failed_getframe",
-        "Fail: frame 2 fails on purpose",
-    );
+    fails_with("dependency_failed_getframe", "Fail: frame 2 fails on purpose");
     fails_with("dependency_failed_async", "Fail: frame 2 fails on purpose");
-    fails_with(
-        "dependency_failed_twice_removed",
-        "Fail: frame 2 fails on purpose",
-    );
+    fails_with("dependency_failed_twice_removed", "Fail: frame 2 fails on purpose");
     for p in [reference(), ours()] {
         assert_eq!(p.ok("dependency_fine_far_away"), "frame 9", "{}", p.core);
         assert_eq!(p.ok("core_still_works"), "frame 12", "{}", p.core);

@@ -22,11 +22,7 @@ const LIMIT: Duration = Duration::from_secs(120);
 
 fn vsvk() -> PathBuf {
     let p = reference::target_dir().join("release/vsvk");
-    assert!(
-        p.is_file(),
-        "{} is missing: build it with `cargo build --release` (scripts/test.sh does)",
-        p.display()
-    );
+    assert!(p.is_file(), "{} is missing: build it with `cargo build --release` (scripts/test.sh does)", p.display());
     p
 }
 
@@ -57,19 +53,13 @@ impl Run {
         self.status.and_then(|s| s.code())
     }
     fn describe(&self) -> String {
-        format!(
-            "status {:?} after {:.1} s\nstderr:\n{}",
-            self.status, self.secs, self.stderr
-        )
+        format!("status {:?} after {:.1} s\nstderr:\n{}", self.status, self.secs, self.stderr)
     }
 }
 
 fn spawn(mut cmd: Command) -> Child {
-    cmd.stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    cmd.spawn()
-        .unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"))
+    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    cmd.spawn().unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"))
 }
 
 /// Waits for `child` (killing it after `limit`), collecting its output.
@@ -101,12 +91,7 @@ fn finish(mut child: Child, limit: Duration) -> Run {
         std::thread::sleep(Duration::from_millis(10));
     };
     let secs = start.elapsed().as_secs_f64();
-    Run {
-        status,
-        stdout: out_t.join().unwrap_or_default(),
-        stderr: err_t.join().unwrap_or_default(),
-        secs,
-    }
+    Run { status, stdout: out_t.join().unwrap_or_default(), stderr: err_t.join().unwrap_or_default(), secs }
 }
 
 fn run(args: &[&str], dir: &Path) -> Run {
@@ -119,11 +104,7 @@ fn run(args: &[&str], dir: &Path) -> Run {
 fn wait_for(marker: &Path) {
     let start = Instant::now();
     while !marker.exists() {
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "the script never started ({} is missing)",
-            marker.display()
-        );
+        assert!(start.elapsed() < Duration::from_secs(60), "the script never started ({} is missing)", marker.display());
         std::thread::sleep(Duration::from_millis(20));
     }
 }
@@ -163,8 +144,7 @@ fn core_frames(format: u32, count: i32) -> Vec<Vec<u8>> {
     // SAFETY: the VapourSynth API as documented; every object is freed before the library is.
     unsafe {
         let lib = libloading::Library::new(&lib_path).expect("loading libvsvk.so");
-        let get: libloading::Symbol<unsafe extern "C" fn(c_int) -> *const VSAPI> =
-            lib.get(b"getVapourSynthAPI\0").expect("entry point");
+        let get: libloading::Symbol<unsafe extern "C" fn(c_int) -> *const VSAPI> = lib.get(b"getVapourSynthAPI\0").expect("entry point");
         let api = &*get(VAPOURSYNTH_API_VERSION);
         let core = (api.createCore)(ccfDisableAutoLoading);
         let check = |m: *mut VSMap| {
@@ -172,38 +152,15 @@ fn core_frames(format: u32, count: i32) -> Vec<Vec<u8>> {
             assert!(e.is_null(), "{}", CStr::from_ptr(e).to_string_lossy());
         };
         let args = (api.createMap)();
-        (api.mapSetData)(
-            args,
-            c"path".as_ptr(),
-            noise.as_ptr(),
-            -1,
-            dtUtf8,
-            maReplace,
-        );
-        let r = (api.invoke)(
-            (api.getPluginByNamespace)(c"std".as_ptr(), core),
-            c"LoadPlugin".as_ptr(),
-            args,
-        );
+        (api.mapSetData)(args, c"path".as_ptr(), noise.as_ptr(), -1, dtUtf8, maReplace);
+        let r = (api.invoke)((api.getPluginByNamespace)(c"std".as_ptr(), core), c"LoadPlugin".as_ptr(), args);
         check(r);
         (api.freeMap)(r);
         (api.clearMap)(args);
-        for (k, v) in [
-            (c"width", 48i64),
-            (c"height", 32),
-            (c"format", format as i64),
-            (c"length", count as i64),
-            (c"seed", 5),
-            (c"fpsnum", 30000),
-            (c"fpsden", 1001),
-        ] {
+        for (k, v) in [(c"width", 48i64), (c"height", 32), (c"format", format as i64), (c"length", count as i64), (c"seed", 5), (c"fpsnum", 30000), (c"fpsden", 1001)] {
             (api.mapSetInt)(args, k.as_ptr(), v, maReplace);
         }
-        let r = (api.invoke)(
-            (api.getPluginByNamespace)(c"vsvknoise".as_ptr(), core),
-            c"Noise".as_ptr(),
-            args,
-        );
+        let r = (api.invoke)((api.getPluginByNamespace)(c"vsvknoise".as_ptr(), core), c"Noise".as_ptr(), args);
         check(r);
         let mut err = 0;
         let node = (api.mapGetNode)(r, c"clip".as_ptr(), 0, &mut err);
@@ -212,25 +169,13 @@ fn core_frames(format: u32, count: i32) -> Vec<Vec<u8>> {
         for n in 0..count {
             let mut msg = [0 as c_char; 1024];
             let f = (api.getFrame)(n, node, msg.as_mut_ptr(), msg.len() as c_int);
-            assert!(
-                !f.is_null(),
-                "frame {n}: {}",
-                CStr::from_ptr(msg.as_ptr()).to_string_lossy()
-            );
+            assert!(!f.is_null(), "frame {n}: {}", CStr::from_ptr(msg.as_ptr()).to_string_lossy());
             let vf = &*(api.getVideoFrameFormat)(f);
             let mut bytes = Vec::new();
             for p in 0..vf.numPlanes {
-                let (w, h, stride, ptr) = (
-                    (api.getFrameWidth)(f, p),
-                    (api.getFrameHeight)(f, p),
-                    (api.getStride)(f, p),
-                    (api.getReadPtr)(f, p),
-                );
+                let (w, h, stride, ptr) = ((api.getFrameWidth)(f, p), (api.getFrameHeight)(f, p), (api.getStride)(f, p), (api.getReadPtr)(f, p));
                 for y in 0..h as isize {
-                    bytes.extend_from_slice(std::slice::from_raw_parts(
-                        ptr.offset(y * stride),
-                        w as usize * vf.bytesPerSample as usize,
-                    ));
+                    bytes.extend_from_slice(std::slice::from_raw_parts(ptr.offset(y * stride), w as usize * vf.bytesPerSample as usize));
                 }
             }
             (api.freeFrame)(f);
@@ -247,24 +192,13 @@ fn core_frames(format: u32, count: i32) -> Vec<Vec<u8>> {
 
 /// A y4m stream's header line and its frames' payloads, cut by the expected frame size.
 fn y4m_frames(data: &[u8], size: usize) -> (String, Vec<Vec<u8>>) {
-    let nl = data
-        .iter()
-        .position(|b| *b == b'\n')
-        .expect("a y4m header line");
+    let nl = data.iter().position(|b| *b == b'\n').expect("a y4m header line");
     let header = String::from_utf8_lossy(&data[..nl]).into_owned();
     let mut rest = &data[nl + 1..];
     let mut all = Vec::new();
     while !rest.is_empty() {
-        assert!(
-            rest.starts_with(b"FRAME\n"),
-            "a FRAME marker expected after {} frames",
-            all.len()
-        );
-        assert!(
-            rest.len() >= 6 + size,
-            "a truncated frame after {} frames",
-            all.len()
-        );
+        assert!(rest.starts_with(b"FRAME\n"), "a FRAME marker expected after {} frames", all.len());
+        assert!(rest.len() >= 6 + size, "a truncated frame after {} frames", all.len());
         all.push(rest[6..6 + size].to_vec());
         rest = &rest[6 + size..];
     }
@@ -274,39 +208,14 @@ fn y4m_frames(data: &[u8], size: usize) -> (String, Vec<Vec<u8>>) {
 /// (preset, y4m colour space or "" where y4m cannot carry it, ffmpeg's pix_fmt)
 const FORMATS: [(&str, u32, &str, &str); 12] = [
     ("YUV420P8", make_video_id(3, 0, 8, 1, 1), "420", "yuv420p"),
-    (
-        "YUV420P10",
-        make_video_id(3, 0, 10, 1, 1),
-        "420p10",
-        "yuv420p10le",
-    ),
-    (
-        "YUV422P10",
-        make_video_id(3, 0, 10, 1, 0),
-        "422p10",
-        "yuv422p10le",
-    ),
-    (
-        "YUV444P16",
-        make_video_id(3, 0, 16, 0, 0),
-        "444p16",
-        "yuv444p16le",
-    ),
+    ("YUV420P10", make_video_id(3, 0, 10, 1, 1), "420p10", "yuv420p10le"),
+    ("YUV422P10", make_video_id(3, 0, 10, 1, 0), "422p10", "yuv422p10le"),
+    ("YUV444P16", make_video_id(3, 0, 16, 0, 0), "444p16", "yuv444p16le"),
     ("YUV444P8", make_video_id(3, 0, 8, 0, 0), "444", "yuv444p"),
     ("YUV411P8", make_video_id(3, 0, 8, 2, 0), "411", "yuv411p"),
     ("GRAY8", make_video_id(1, 0, 8, 0, 0), "mono", "gray"),
-    (
-        "GRAY16",
-        make_video_id(1, 0, 16, 0, 0),
-        "mono16",
-        "gray16le",
-    ),
-    (
-        "GRAY10",
-        make_video_id(1, 0, 10, 0, 0),
-        "mono10",
-        "gray10le",
-    ),
+    ("GRAY16", make_video_id(1, 0, 16, 0, 0), "mono16", "gray16le"),
+    ("GRAY10", make_video_id(1, 0, 10, 0, 0), "mono10", "gray10le"),
     ("RGB24", make_video_id(2, 0, 8, 0, 0), "", ""),
     ("YUV444PS", make_video_id(3, 1, 32, 0, 0), "", ""),
     ("YUV440P8", make_video_id(3, 0, 8, 0, 1), "", ""),
@@ -321,55 +230,26 @@ fn pipe_writes_the_frames_the_core_returns() {
         let expected = core_frames(id, 6);
         let size = expected[0].len();
         let fmt = format!("fmt={id}");
-        let raw = run(
-            &[
-                "pipe", "-a", &noise, "-a", &fmt, "-a", "frames=6", &script, "-",
-            ],
-            &dir,
-        );
+        let raw = run(&["pipe", "-a", &noise, "-a", &fmt, "-a", "frames=6", &script, "-"], &dir);
         assert!(raw.ok(), "{name} raw: {}", raw.describe());
         assert_eq!(raw.stdout.len(), size * 6, "{name}: raw output size");
         for (n, e) in expected.iter().enumerate() {
-            assert!(
-                raw.stdout[n * size..(n + 1) * size] == e[..],
-                "{name}: raw frame {n} differs from the core's"
-            );
+            assert!(raw.stdout[n * size..(n + 1) * size] == e[..], "{name}: raw frame {n} differs from the core's");
         }
-        let y4m = run(
-            &[
-                "pipe", "-c", "y4m", "-a", &noise, "-a", &fmt, "-a", "frames=6", &script, "-",
-            ],
-            &dir,
-        );
+        let y4m = run(&["pipe", "-c", "y4m", "-a", &noise, "-a", &fmt, "-a", "frames=6", &script, "-"], &dir);
         if cs.is_empty() {
-            assert!(
-                !y4m.ok() && y4m.stderr.contains("y4m cannot carry"),
-                "{name} y4m should be refused: {}",
-                y4m.describe()
-            );
+            assert!(!y4m.ok() && y4m.stderr.contains("y4m cannot carry"), "{name} y4m should be refused: {}", y4m.describe());
             continue;
         }
         assert!(y4m.ok(), "{name} y4m: {}", y4m.describe());
         let (header, frames) = y4m_frames(&y4m.stdout, size);
-        assert_eq!(
-            header,
-            format!("YUV4MPEG2 W48 H32 F30000:1001 Ip A0:0 C{cs}"),
-            "{name}: y4m header"
-        );
-        assert_eq!(
-            frames, expected,
-            "{name}: y4m frames differ from the core's"
-        );
+        assert_eq!(header, format!("YUV4MPEG2 W48 H32 F30000:1001 Ip A0:0 C{cs}"), "{name}: y4m header");
+        assert_eq!(frames, expected, "{name}: y4m frames differ from the core's");
     }
 }
 
 fn have_ffmpeg() -> bool {
-    let ok = Command::new("ffmpeg")
-        .arg("-version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
+    let ok = Command::new("ffmpeg").arg("-version").stdout(Stdio::null()).stderr(Stdio::null()).status().is_ok_and(|s| s.success());
     assert!(ok, "ffmpeg is missing: {}", reference::RUN_SETUP);
     ok
 }
@@ -386,42 +266,15 @@ fn ffmpeg_reads_the_y4m() {
         }
         let fmt = format!("fmt={id}");
         let y4m = dir.join(format!("{name}.y4m"));
-        let r = run(
-            &[
-                "pipe",
-                "--container",
-                "y4m",
-                "-a",
-                &noise,
-                "-a",
-                &fmt,
-                "-a",
-                "frames=9",
-                &script,
-                &y4m.display().to_string(),
-            ],
-            &dir,
-        );
+        let r = run(&["pipe", "--container", "y4m", "-a", &noise, "-a", &fmt, "-a", "frames=9", &script, &y4m.display().to_string()], &dir);
         assert!(r.ok(), "{name}: {}", r.describe());
         let probe = Command::new("ffprobe")
-            .args([
-                "-v",
-                "error",
-                "-count_frames",
-                "-show_entries",
-                "stream=pix_fmt,nb_read_frames,width,height",
-                "-of",
-                "csv=p=0",
-            ])
+            .args(["-v", "error", "-count_frames", "-show_entries", "stream=pix_fmt,nb_read_frames,width,height", "-of", "csv=p=0"])
             .arg(&y4m)
             .output()
             .expect("running ffprobe");
         let text = String::from_utf8_lossy(&probe.stdout).trim().to_string();
-        assert!(
-            probe.status.success(),
-            "{name}: ffprobe failed: {}",
-            String::from_utf8_lossy(&probe.stderr)
-        );
+        assert!(probe.status.success(), "{name}: ffprobe failed: {}", String::from_utf8_lossy(&probe.stderr));
         assert_eq!(text, format!("48,32,{pix},9"), "{name}: what ffprobe sees");
         // ffmpeg's decoded planes are our raw planes
         let decoded = Command::new("ffmpeg")
@@ -430,18 +283,9 @@ fn ffmpeg_reads_the_y4m() {
             .args(["-f", "rawvideo", "-"])
             .output()
             .expect("running ffmpeg");
-        assert!(
-            decoded.status.success(),
-            "{name}: ffmpeg failed: {}",
-            String::from_utf8_lossy(&decoded.stderr)
-        );
+        assert!(decoded.status.success(), "{name}: ffmpeg failed: {}", String::from_utf8_lossy(&decoded.stderr));
         let expected: Vec<u8> = core_frames(id, 9).concat();
-        assert!(
-            decoded.stdout == expected,
-            "{name}: ffmpeg decoded other pixels ({} bytes, expected {})",
-            decoded.stdout.len(),
-            expected.len()
-        );
+        assert!(decoded.stdout == expected, "{name}: ffmpeg decoded other pixels ({} bytes, expected {})", decoded.stdout.len(), expected.len());
     }
 }
 
@@ -453,111 +297,19 @@ fn start_and_end_select_frames() {
     let id = FORMATS[1].1;
     let fmt = format!("fmt={id}");
     let expected = core_frames(id, 10);
-    let r = run(
-        &[
-            "pipe",
-            "-a",
-            &noise,
-            "-a",
-            &fmt,
-            "-a",
-            "frames=10",
-            "--start",
-            "3",
-            "--end",
-            "6",
-            &script,
-            "-",
-        ],
-        &dir,
-    );
+    let r = run(&["pipe", "-a", &noise, "-a", &fmt, "-a", "frames=10", "--start", "3", "--end", "6", &script, "-"], &dir);
     assert!(r.ok(), "{}", r.describe());
-    assert!(
-        r.stdout == expected[3..=6].concat(),
-        "frames 3 to 6 expected"
-    );
-    let r = run(
-        &[
-            "pipe",
-            "-a",
-            &noise,
-            "-a",
-            &fmt,
-            "-a",
-            "frames=10",
-            "-s",
-            "8",
-            &script,
-            "-",
-        ],
-        &dir,
-    );
-    assert!(
-        r.ok() && r.stdout == expected[8..].concat(),
-        "frames 8 to the end expected: {}",
-        r.describe()
-    );
-    let r = run(
-        &[
-            "pipe",
-            "-a",
-            &noise,
-            "-a",
-            &fmt,
-            "-a",
-            "frames=10",
-            "-e",
-            "0",
-            "-c",
-            "y4m",
-            &script,
-            "-",
-        ],
-        &dir,
-    );
+    assert!(r.stdout == expected[3..=6].concat(), "frames 3 to 6 expected");
+    let r = run(&["pipe", "-a", &noise, "-a", &fmt, "-a", "frames=10", "-s", "8", &script, "-"], &dir);
+    assert!(r.ok() && r.stdout == expected[8..].concat(), "frames 8 to the end expected: {}", r.describe());
+    let r = run(&["pipe", "-a", &noise, "-a", &fmt, "-a", "frames=10", "-e", "0", "-c", "y4m", &script, "-"], &dir);
     assert!(r.ok(), "{}", r.describe());
     assert_eq!(y4m_frames(&r.stdout, expected[0].len()).1, expected[..1]);
     for bad in [["-s", "10"], ["-e", "10"], ["-s", "-1"]] {
-        let r = run(
-            &[
-                "pipe",
-                "-a",
-                &noise,
-                "-a",
-                &fmt,
-                "-a",
-                "frames=10",
-                bad[0],
-                bad[1],
-                &script,
-                "-",
-            ],
-            &dir,
-        );
-        assert!(
-            !r.ok() && r.stdout.is_empty() && r.stderr.contains("invalid frame range"),
-            "{bad:?}: {}",
-            r.describe()
-        );
+        let r = run(&["pipe", "-a", &noise, "-a", &fmt, "-a", "frames=10", bad[0], bad[1], &script, "-"], &dir);
+        assert!(!r.ok() && r.stdout.is_empty() && r.stderr.contains("invalid frame range"), "{bad:?}: {}", r.describe());
     }
-    let r = run(
-        &[
-            "pipe",
-            "-a",
-            &noise,
-            "-a",
-            &fmt,
-            "-a",
-            "frames=10",
-            "-s",
-            "5",
-            "-e",
-            "4",
-            &script,
-            "-",
-        ],
-        &dir,
-    );
+    let r = run(&["pipe", "-a", &noise, "-a", &fmt, "-a", "frames=10", "-s", "5", "-e", "4", &script, "-"], &dir);
     assert!(!r.ok(), "an empty range must fail");
 }
 
@@ -573,34 +325,11 @@ fn y4m_header_carries_field_order_aspect_and_siting() {
          c.set_output()\n",
     );
     for (fb, sn, sd, loc, want) in [
-        (
-            "2",
-            "4",
-            "3",
-            "1",
-            "YUV4MPEG2 W64 H48 F25:1 It A4:3 C420jpeg",
-        ),
-        (
-            "1",
-            "16",
-            "15",
-            "0",
-            "YUV4MPEG2 W64 H48 F25:1 Ib A16:15 C420mpeg2",
-        ),
-        (
-            "0",
-            "0",
-            "0",
-            "2",
-            "YUV4MPEG2 W64 H48 F25:1 Ip A0:0 C420paldv",
-        ),
+        ("2", "4", "3", "1", "YUV4MPEG2 W64 H48 F25:1 It A4:3 C420jpeg"),
+        ("1", "16", "15", "0", "YUV4MPEG2 W64 H48 F25:1 Ib A16:15 C420mpeg2"),
+        ("0", "0", "0", "2", "YUV4MPEG2 W64 H48 F25:1 Ip A0:0 C420paldv"),
     ] {
-        let args = [
-            format!("fb={fb}"),
-            format!("sn={sn}"),
-            format!("sd={sd}"),
-            format!("loc={loc}"),
-        ];
+        let args = [format!("fb={fb}"), format!("sn={sn}"), format!("sd={sd}"), format!("loc={loc}")];
         let mut argv = vec!["pipe", "-c", "y4m"];
         for a in &args {
             argv.extend(["-a", a.as_str()]);
@@ -608,10 +337,7 @@ fn y4m_header_carries_field_order_aspect_and_siting() {
         argv.extend([script.as_str(), "-"]);
         let r = run(&argv, &dir);
         assert!(r.ok(), "{}", r.describe());
-        let header = String::from_utf8_lossy(
-            &r.stdout[..r.stdout.iter().position(|b| *b == b'\n').expect("header")],
-        )
-        .into_owned();
+        let header = String::from_utf8_lossy(&r.stdout[..r.stdout.iter().position(|b| *b == b'\n').expect("header")]).into_owned();
         assert_eq!(header, want);
     }
 }
@@ -622,17 +348,8 @@ fn script_errors_print_the_traceback() {
     let script = write_script(&dir, "broken.vpy", "import vapoursynth as vs\n\ndef make():\n    raise ValueError('no clip today')\n\nmake()\n");
     let r = run(&["pipe", &script, "-"], &dir);
     assert!(r.code().is_some_and(|c| c != 0), "{}", r.describe());
-    for part in [
-        "Traceback (most recent call last)",
-        "broken.vpy\", line 6",
-        "broken.vpy\", line 4, in make",
-        "ValueError: no clip today",
-    ] {
-        assert!(
-            r.stderr.contains(part),
-            "stderr lacks {part:?}:\n{}",
-            r.stderr
-        );
+    for part in ["Traceback (most recent call last)", "broken.vpy\", line 6", "broken.vpy\", line 4, in make", "ValueError: no clip today"] {
+        assert!(r.stderr.contains(part), "stderr lacks {part:?}:\n{}", r.stderr);
     }
     assert!(r.stdout.is_empty());
     // a frame that fails while frames are written
@@ -646,23 +363,11 @@ fn script_errors_print_the_traceback() {
     );
     let r = run(&["pipe", "-r", "1", &script, "--"], &dir);
     assert!(r.code().is_some_and(|c| c != 0), "{}", r.describe());
-    assert!(
-        r.stderr.contains("frame four is cursed") && r.stderr.contains("frame 4"),
-        "{}",
-        r.describe()
-    );
+    assert!(r.stderr.contains("frame four is cursed") && r.stderr.contains("frame 4"), "{}", r.describe());
     // no output set, or not at the index asked for
-    let script = write_script(
-        &dir,
-        "nooutput.vpy",
-        "import vsvk as vs\nvs.core.std.BlankClip()\n",
-    );
+    let script = write_script(&dir, "nooutput.vpy", "import vsvk as vs\nvs.core.std.BlankClip()\n");
     let r = run(&["pipe", &script, "-"], &dir);
-    assert!(
-        !r.ok() && r.stderr.contains("no output"),
-        "{}",
-        r.describe()
-    );
+    assert!(!r.ok() && r.stderr.contains("no output"), "{}", r.describe());
 }
 
 /// A script whose clip never ends in practice: a million frames.
@@ -673,8 +378,7 @@ fn a_closed_pipe_ends_the_run_at_once() {
     let dir = scratch("closed");
     let script = write_script(&dir, "long.vpy", LONG);
     let mut cmd = Command::new(vsvk());
-    cmd.args(["pipe", "-c", "y4m", &script, "-"])
-        .current_dir(&dir);
+    cmd.args(["pipe", "-c", "y4m", &script, "-"]).current_dir(&dir);
     let mut child = spawn(cmd);
     let mut out = child.stdout.take().expect("piped");
     let mut first = vec![0u8; 1000];
@@ -682,23 +386,11 @@ fn a_closed_pipe_ends_the_run_at_once() {
     assert!(first.starts_with(b"YUV4MPEG2 "));
     drop(out); // as `| head -c 1000` does
     let r = finish(child, Duration::from_secs(20));
-    assert!(
-        r.status.is_some(),
-        "still running 20 s after its output was closed: {}",
-        r.describe()
-    );
-    assert!(
-        r.secs < 10.0,
-        "took {:.1} s to notice the closed output",
-        r.secs
-    );
+    assert!(r.status.is_some(), "still running 20 s after its output was closed: {}", r.describe());
+    assert!(r.secs < 10.0, "took {:.1} s to notice the closed output", r.secs);
     assert!(r.code().is_some_and(|c| c != 0), "{}", r.describe());
     assert!(r.stderr.contains("output was closed"), "{}", r.describe());
-    assert!(
-        !r.stderr.contains("Traceback") && !r.stderr.contains("panicked"),
-        "{}",
-        r.describe()
-    );
+    assert!(!r.stderr.contains("Traceback") && !r.stderr.contains("panicked"), "{}", r.describe());
 }
 
 #[test]
@@ -714,18 +406,13 @@ fn ctrl_c_stops_a_run() {
          vs.core.std.FrameEval(c, slow).set_output()\n",
     );
     let mut cmd = Command::new(vsvk());
-    cmd.args(["pipe", "--progress", &script, "--"])
-        .current_dir(&dir);
+    cmd.args(["pipe", "--progress", &script, "--"]).current_dir(&dir);
     let child = spawn(cmd);
     wait_for(&dir.join("started"));
     std::thread::sleep(Duration::from_millis(500));
     interrupt(&child);
     let r = finish(child, Duration::from_secs(20));
-    assert!(
-        r.status.is_some(),
-        "Ctrl-C did not stop it: {}",
-        r.describe()
-    );
+    assert!(r.status.is_some(), "Ctrl-C did not stop it: {}", r.describe());
     assert!(r.secs < 10.0, "took {:.1} s to stop after Ctrl-C", r.secs);
     assert_eq!(r.code(), Some(130), "{}", r.describe());
     assert!(r.stderr.contains("interrupted after"), "{}", r.describe());
@@ -735,11 +422,7 @@ fn ctrl_c_stops_a_run() {
 #[test]
 fn an_endless_script_can_be_interrupted() {
     let dir = scratch("endless");
-    let script = write_script(
-        &dir,
-        "endless.vpy",
-        "import vapoursynth as vs\nopen('started', 'w').close()\nn = 0\nwhile True:\n    n += 1\n",
-    );
+    let script = write_script(&dir, "endless.vpy", "import vapoursynth as vs\nopen('started', 'w').close()\nn = 0\nwhile True:\n    n += 1\n");
     let mut cmd = Command::new(vsvk());
     cmd.args(["pipe", &script, "-"]).current_dir(&dir);
     let child = spawn(cmd);
@@ -747,17 +430,9 @@ fn an_endless_script_can_be_interrupted() {
     std::thread::sleep(Duration::from_millis(500));
     interrupt(&child);
     let r = finish(child, Duration::from_secs(20));
-    assert!(
-        r.status.is_some(),
-        "Ctrl-C did not stop the endless script: {}",
-        r.describe()
-    );
+    assert!(r.status.is_some(), "Ctrl-C did not stop the endless script: {}", r.describe());
     assert!(r.code().is_some_and(|c| c != 0), "{}", r.describe());
-    assert!(
-        r.stderr.contains("KeyboardInterrupt") && r.stderr.contains("endless.vpy"),
-        "{}",
-        r.describe()
-    );
+    assert!(r.stderr.contains("KeyboardInterrupt") && r.stderr.contains("endless.vpy"), "{}", r.describe());
 }
 
 #[test]
@@ -768,56 +443,17 @@ fn timecodes_progress_filter_time_and_info() {
     let fmt = format!("fmt={}", FORMATS[0].1);
     let tc = dir.join("tc.txt");
     let r = run(
-        &[
-            "pipe",
-            "-a",
-            &noise,
-            "-a",
-            &fmt,
-            "-a",
-            "frames=4",
-            "--progress",
-            "--filter-time",
-            "--timecodes",
-            &tc.display().to_string(),
-            &script,
-            "--",
-        ],
+        &["pipe", "-a", &noise, "-a", &fmt, "-a", "frames=4", "--progress", "--filter-time", "--timecodes", &tc.display().to_string(), &script, "--"],
         &dir,
     );
     assert!(r.ok(), "{}", r.describe());
-    assert_eq!(
-        std::fs::read_to_string(&tc).expect("timecodes"),
-        "# timecode format v2\n0.000000\n33.366667\n66.733333\n100.100000\n"
-    );
-    assert!(
-        r.stderr.contains("Frame 4/4")
-            && r.stderr.contains("fps")
-            && r.stderr.contains("Output 4 frames"),
-        "{}",
-        r.stderr
-    );
-    assert!(
-        r.stderr.contains("Filter time") && r.stderr.contains("Noise"),
-        "{}",
-        r.stderr
-    );
-    let r = run(
-        &[
-            "pipe", "--info", "-a", &noise, "-a", &fmt, "-a", "frames=4", &script, "-",
-        ],
-        &dir,
-    );
+    assert_eq!(std::fs::read_to_string(&tc).expect("timecodes"), "# timecode format v2\n0.000000\n33.366667\n66.733333\n100.100000\n");
+    assert!(r.stderr.contains("Frame 4/4") && r.stderr.contains("fps") && r.stderr.contains("Output 4 frames"), "{}", r.stderr);
+    assert!(r.stderr.contains("Filter time") && r.stderr.contains("Noise"), "{}", r.stderr);
+    let r = run(&["pipe", "--info", "-a", &noise, "-a", &fmt, "-a", "frames=4", &script, "-"], &dir);
     assert!(r.ok(), "{}", r.describe());
     let info = String::from_utf8_lossy(&r.stdout);
-    for line in [
-        "Width: 48",
-        "Height: 32",
-        "Frames: 4",
-        "FPS: 30000/1001",
-        "Format Name: YUV420P8",
-        "Bits: 8",
-    ] {
+    for line in ["Width: 48", "Height: 32", "Frames: 4", "FPS: 30000/1001", "Format Name: YUV420P8", "Bits: 8"] {
         assert!(info.contains(line), "--info lacks {line:?}:\n{info}");
     }
     // audio: interleaved samples
@@ -826,38 +462,23 @@ fn timecodes_progress_filter_time_and_info() {
     assert!(r.ok(), "{}", r.describe());
     assert_eq!(r.stdout.len(), 5000 * 3 * 2);
     let r = run(&["pipe", "-c", "y4m", &script, "-"], &dir);
-    assert!(
-        !r.ok() && r.stderr.contains("video only"),
-        "{}",
-        r.describe()
-    );
+    assert!(!r.ok() && r.stderr.contains("video only"), "{}", r.describe());
     // outputs other than 0
     let script = write_script(&dir, "two.vpy", "import vsvk as vs\nvs.core.std.BlankClip(length=1).set_output()\nvs.core.std.BlankClip(length=7, width=8, height=8).set_output(2)\n");
     let r = run(&["pipe", "--info", "-o", "2", &script, "-"], &dir);
-    assert!(
-        r.ok() && String::from_utf8_lossy(&r.stdout).contains("Frames: 7"),
-        "{}",
-        r.describe()
-    );
+    assert!(r.ok() && String::from_utf8_lossy(&r.stdout).contains("Frames: 7"), "{}", r.describe());
 }
 
 #[test]
 fn devices_plugins_and_version() {
     let dir = scratch("commands");
     let r = run(&["version"], &dir);
-    assert!(
-        r.ok() && String::from_utf8_lossy(&r.stdout).contains("Core R81"),
-        "{}",
-        r.describe()
-    );
+    assert!(r.ok() && String::from_utf8_lossy(&r.stdout).contains("Core R81"), "{}", r.describe());
     let noise = noise().display().to_string();
     let r = run(&["plugins", "-v", "--load", &noise], &dir);
     assert!(r.ok(), "{}", r.describe());
     let text = String::from_utf8_lossy(&r.stdout);
-    assert!(
-        text.contains("com.vapoursynth.std") && text.contains("org.vsvk.noise"),
-        "{text}"
-    );
+    assert!(text.contains("com.vapoursynth.std") && text.contains("org.vsvk.noise"), "{text}");
     assert!(text.contains("Noise(width:int:opt;"), "{text}");
     // with or without a usable GPU, devices answers without crashing
     let r = run(&["devices"], &dir);
@@ -878,9 +499,7 @@ fn python_module_tests() {
     // where the core finds a device (CI: lavapipe), the GPU parts of the module tests must run
     let expect = if vulkan_usable(&root) { "1" } else { "0" };
     let mut cmd = Command::new(vsvk());
-    cmd.args(["python", "tests/python/test_module.py"])
-        .current_dir(&root)
-        .env("VSVK_EXPECT_VULKAN", expect);
+    cmd.args(["python", "tests/python/test_module.py"]).current_dir(&root).env("VSVK_EXPECT_VULKAN", expect);
     let r = finish(spawn(cmd), LIMIT);
     let out = String::from_utf8_lossy(&r.stdout);
     assert!(r.ok(), "{out}\n{}", r.describe());
@@ -907,36 +526,18 @@ fn examples_run() {
         let text = std::fs::read_to_string(&p).expect("reading an example");
         // examples that need more say so on a `# needs:` line: the reference plugins or a Vulkan
         // device (both run when there: scripts/setup.sh installs the plugins and lavapipe)
-        let needs: Vec<&str> = text
-            .lines()
-            .filter_map(|l| l.strip_prefix("# needs:"))
-            .collect();
+        let needs: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix("# needs:")).collect();
         if needs.iter().any(|n| n.contains("Vulkan device")) && !vulkan_usable(&root) {
             eprintln!("{}: skipped, no usable Vulkan device", p.display());
             continue;
         }
-        if needs.iter().any(|n| n.contains("reference plugins"))
-            && !reference::ref_dir().join("plugins/cas.so").is_file()
-        {
+        if needs.iter().any(|n| n.contains("reference plugins")) && !reference::ref_dir().join("plugins/cas.so").is_file() {
             continue;
         }
         let out = dir.join("out.y4m");
-        let r = run(
-            &[
-                "pipe",
-                "-c",
-                "y4m",
-                "-e",
-                "2",
-                &p.display().to_string(),
-                &out.display().to_string(),
-            ],
-            &root,
-        );
+        let r = run(&["pipe", "-c", "y4m", "-e", "2", &p.display().to_string(), &out.display().to_string()], &root);
         assert!(r.ok(), "{}: {}", p.display(), r.describe());
-        assert!(std::fs::read(&out)
-            .expect("output")
-            .starts_with(b"YUV4MPEG2 "));
+        assert!(std::fs::read(&out).expect("output").starts_with(b"YUV4MPEG2 "));
         seen += 1;
     }
     assert!(seen >= 2, "too few examples ran");
@@ -947,22 +548,8 @@ fn wav_w64_and_raw_audio_carry_the_cores_samples() {
     have_ffmpeg();
     let dir = scratch("wave");
     let check = reference::workspace_root().join("tests/python/check_wave.py");
-    let r = run(
-        &[
-            "python",
-            &check.display().to_string(),
-            &noise().display().to_string(),
-            &vsvk().display().to_string(),
-            &dir.display().to_string(),
-        ],
-        &dir,
-    );
-    assert!(
-        r.ok(),
-        "{}\nstdout:\n{}",
-        r.describe(),
-        String::from_utf8_lossy(&r.stdout)
-    );
+    let r = run(&["python", &check.display().to_string(), &noise().display().to_string(), &vsvk().display().to_string(), &dir.display().to_string()], &dir);
+    assert!(r.ok(), "{}\nstdout:\n{}", r.describe(), String::from_utf8_lossy(&r.stdout));
     let out = String::from_utf8_lossy(&r.stdout);
     assert_eq!(out.matches("ok ").count(), 5, "{out}");
 }
@@ -980,13 +567,7 @@ fn raw_output_carries_alpha_after_each_frame_and_y4m_refuses_it() {
     );
     let r = run(&["pipe", &script, "-"], &dir);
     assert!(r.ok(), "{}", r.describe());
-    let frame: Vec<u8> = [
-        vec![10u8; 24],
-        vec![20u8; 6],
-        vec![30u8; 6],
-        vec![200u8; 24],
-    ]
-    .concat();
+    let frame: Vec<u8> = [vec![10u8; 24], vec![20u8; 6], vec![30u8; 6], vec![200u8; 24]].concat();
     assert_eq!(r.stdout, frame.repeat(3));
     let r = run(&["pipe", "-c", "y4m", &script, "-"], &dir);
     assert_eq!(r.code(), Some(1), "{}", r.describe());

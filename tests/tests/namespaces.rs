@@ -15,22 +15,13 @@ fn functions(core: &Path, ns: &str) -> Vec<String> {
     let mut cmd = Command::new(program(DRIVER));
     cmd.arg(core).arg("--list").arg(ns);
     let out = run(cmd, Duration::from_secs(60));
-    assert!(
-        out.success(),
-        "{} --list {ns}: {}",
-        core_name(core),
-        out.describe()
-    );
+    assert!(out.success(), "{} --list {ns}: {}", core_name(core), out.describe());
     out.stdout.lines().map(str::to_string).collect()
 }
 
 fn same_namespace(ns: &str, at_least: usize) {
     let (ours, theirs) = (functions(&our_core(), ns), functions(&reference_core(), ns));
-    assert!(
-        theirs.len() >= at_least,
-        "R81 lists only {} functions in {ns}: {theirs:#?}",
-        theirs.len()
-    );
+    assert!(theirs.len() >= at_least, "R81 lists only {} functions in {ns}: {theirs:#?}", theirs.len());
     let missing: Vec<_> = theirs.iter().filter(|l| !ours.contains(l)).collect();
     let extra: Vec<_> = ours.iter().filter(|l| !theirs.contains(l)).collect();
     assert!(missing.is_empty() && extra.is_empty(), "{ns}: R81's lines we lack or spell differently: {missing:#?}\nours that R81 lacks: {extra:#?}");

@@ -46,11 +46,7 @@ fn audio(bits: u32, channels: u64, chain: &str) -> Case {
 fn check_modes(case: Case) {
     let want = run(&reference_core(), &case, &[]);
     // the case itself must be deterministic on the reference, or comparing against it means nothing
-    let again = run(
-        &reference_core(),
-        &case,
-        &["--threads", "1", "--requests", "1"],
-    );
+    let again = run(&reference_core(), &case, &["--threads", "1", "--requests", "1"]);
     assert!(
         want.ok() && again.fingerprint() == want.fingerprint(),
         "the reference core fails or is not deterministic on {}:\n  {}\n  {}",
@@ -85,65 +81,31 @@ fn harness_is_deterministic_on_the_reference() {
         video("YUV420P10", "-"),
         video("YUV444PH", "-"),
         video("RGBS", "-"),
-        video(
-            "YUV420P8",
-            "cas.CAS,bwdif.Bwdif:field=1,znedi3.nnedi3:field=0,zsmooth.RemoveGrain:mode=12",
-        ),
+        video("YUV420P8", "cas.CAS,bwdif.Bwdif:field=1,znedi3.nnedi3:field=0,zsmooth.RemoveGrain:mode=12"),
         audio(24, 3, "-"),
     ];
     for case in cases {
         let first = run(&core, &case, &["--threads", "1"]);
-        assert!(
-            first.ok(),
-            "{}: {}\n{}",
-            case.describe(),
-            first.line,
-            first.stderr_tail()
-        );
-        for mode in [
-            &["--threads", "7"][..],
-            &["--threads", "32", "--requests", "3"],
-            &["--threads", "4", "--sync", "--requests", "3"],
-        ] {
+        assert!(first.ok(), "{}: {}\n{}", case.describe(), first.line, first.stderr_tail());
+        for mode in [&["--threads", "7"][..], &["--threads", "32", "--requests", "3"], &["--threads", "4", "--sync", "--requests", "3"]] {
             let other = run(&core, &case, mode);
-            assert_eq!(
-                first.fingerprint(),
-                other.fingerprint(),
-                "{} [{}]",
-                case.describe(),
-                mode.join(" ")
-            );
+            assert_eq!(first.fingerprint(), other.fingerprint(), "{} [{}]", case.describe(), mode.join(" "));
         }
     }
     // different sources give different fingerprints
     let a = run(&core, &video("YUV420P8", "-"), &[]);
     let mut seeded = video("YUV420P8", "-");
-    seeded
-        .source
-        .extend(["--seed".to_string(), "8".to_string()]);
+    seeded.source.extend(["--seed".to_string(), "8".to_string()]);
     let b = run(&core, &seeded, &[]);
-    assert!(
-        a.ok() && b.ok() && a.fingerprint() != b.fingerprint(),
-        "the seed changes nothing: {} / {}",
-        a.line,
-        b.line
-    );
+    assert!(a.ok() && b.ok() && a.fingerprint() != b.fingerprint(), "the seed changes nothing: {} / {}", a.line, b.line);
 }
 
 /// Errors come back as one "error:" line and exit status 1.
 #[test]
 fn harness_reports_errors() {
     let r = run(&reference_core(), &video("YUV420P8", "nosuch.Filter"), &[]);
-    assert!(
-        r.line.starts_with("error:") && r.line.contains("nosuch"),
-        "{}",
-        r.line
-    );
-    let r = run(
-        &reference_core(),
-        &video("YUV420P8", "std.Crop:left=-5"),
-        &[],
-    );
+    assert!(r.line.starts_with("error:") && r.line.contains("nosuch"), "{}", r.line);
+    let r = run(&reference_core(), &video("YUV420P8", "std.Crop:left=-5"), &[]);
     assert!(r.line.starts_with("error:"), "{}", r.line);
 }
 

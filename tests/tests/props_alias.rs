@@ -21,15 +21,7 @@ const LIMIT: Duration = Duration::from_secs(120);
 fn probe() -> &'static Path {
     static BUILT: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     BUILT
-        .get_or_init(|| {
-            compile_into(
-                &reference::target_dir().join("vsvk-props-alias"),
-                "props_alias",
-                "tests/oracle/props_alias.c",
-                false,
-                &[],
-            )
-        })
+        .get_or_init(|| compile_into(&reference::target_dir().join("vsvk-props-alias"), "props_alias", "tests/oracle/props_alias.c", false, &[]))
         .as_ref()
         .unwrap_or_else(|e| panic!("cannot build the probe: {e}"))
 }
@@ -39,12 +31,7 @@ fn scenarios(core: &Path) -> Vec<(String, String)> {
     let mut cmd = Command::new(probe());
     cmd.arg(core);
     let out = process::run(cmd, LIMIT);
-    assert!(
-        out.success() && out.stdout.ends_with("end\n"),
-        "the probe failed on {}: {}",
-        core.display(),
-        out.describe()
-    );
+    assert!(out.success() && out.stdout.ends_with("end\n"), "the probe failed on {}: {}", core.display(), out.describe());
     let mut all: Vec<(String, String)> = Vec::new();
     for line in out.stdout.lines() {
         if line.starts_with('[') {
@@ -59,23 +46,14 @@ fn scenarios(core: &Path) -> Vec<(String, String)> {
 
 fn both() -> &'static (Vec<(String, String)>, Vec<(String, String)>) {
     static RUNS: OnceLock<(Vec<(String, String)>, Vec<(String, String)>)> = OnceLock::new();
-    RUNS.get_or_init(|| {
-        (
-            scenarios(&oracle::reference_core()),
-            scenarios(&oracle::our_core()),
-        )
-    })
+    RUNS.get_or_init(|| (scenarios(&oracle::reference_core()), scenarios(&oracle::our_core())))
 }
 
 /// The scenarios `pick` selects must read the same on both cores; R81 must have run at least one.
 fn compare(pick: impl Fn(&str) -> bool) {
     let (want, got) = both();
     let headers = |v: &Vec<(String, String)>| v.iter().map(|(h, _)| h.clone()).collect::<Vec<_>>();
-    assert_eq!(
-        headers(want),
-        headers(got),
-        "the probe ran different scenarios"
-    );
+    assert_eq!(headers(want), headers(got), "the probe ran different scenarios");
     let mut failures = String::new();
     let mut compared = 0;
     for ((head, w), (_, g)) in want.iter().zip(got) {
@@ -88,20 +66,12 @@ fn compare(pick: impl Fn(&str) -> bool) {
         }
     }
     assert!(compared > 0, "no scenario selected");
-    assert!(
-        failures.is_empty(),
-        "our core differs from R81:\n{failures}"
-    );
+    assert!(failures.is_empty(), "our core differs from R81:\n{failures}");
 }
 
 /// One scenario's lines on R81, for checking that the probe shows what this test is about.
 fn reference_says(head: &str) -> &'static str {
-    both()
-        .0
-        .iter()
-        .find(|(h, _)| h == head)
-        .map(|(_, b)| b.as_str())
-        .unwrap_or_else(|| panic!("no scenario {head}"))
+    both().0.iter().find(|(h, _)| h == head).map(|(_, b)| b.as_str()).unwrap_or_else(|| panic!("no scenario {head}"))
 }
 
 /// The scenarios RemoveFrameProps and CopyFrameProps-by-name need: in R81 they delete
@@ -109,21 +79,15 @@ fn reference_says(head: &str) -> &'static str {
 /// delete and copy the literal key (core/src/stdlib/props.rs; Map::delete_key and
 /// Map::copy_key_from are there for it).
 fn needs_std_props_alias(head: &str) -> bool {
-    head.contains("CopyFrameProps props=_ColorRange")
-        || head.contains("a float _ColorRange, RemoveFrameProps")
+    head.contains("CopyFrameProps props=_ColorRange") || head.contains("a float _ColorRange, RemoveFrameProps")
 }
 
 #[test]
 fn probe_shows_the_alias_on_r81() {
     // what the finding was: _ColorRange=1 is stored as _Range=0, and deleting _ColorRange deletes _Range
     assert!(reference_says("[frame] setInt _ColorRange=1").contains("    _Range type=1 n=1: 0\n"));
-    assert!(
-        reference_says("[frame] _Range=1 then deleteKey _ColorRange")
-            .contains("  ret=1\n  after: 1 keys\n    Other ")
-    );
-    assert!(
-        reference_says("[std] SetFrameProps _ColorRange=1").contains("    _Range type=1 n=1: 0\n")
-    );
+    assert!(reference_says("[frame] _Range=1 then deleteKey _ColorRange").contains("  ret=1\n  after: 1 keys\n    Other "));
+    assert!(reference_says("[std] SetFrameProps _ColorRange=1").contains("    _Range type=1 n=1: 0\n"));
     assert!(reference_says("[plain] only _Range=0").contains("get _ColorRange: int=1 err=0"));
 }
 

@@ -13,9 +13,7 @@
 //! Needs `scripts/setup.sh` (the reference) and our core built in release mode.
 //! Environment as for tests/tests/oracle.rs (VSVK_REF, VSVK_CORE, VSVK_INCLUDE).
 
-use vsvk_tests::oracle::{
-    check_all, check_errors, check_modes, format_id as fid, list, our_core, reference_core, Case,
-};
+use vsvk_tests::oracle::{check_all, check_errors, check_modes, format_id as fid, list, our_core, reference_core, Case};
 
 /// The noise source at the size most cases use.
 fn video(format: &str, chain: &str) -> Case {
@@ -39,15 +37,11 @@ fn half(family: u32) -> u32 {
     fid(family, true, 16, 0, 0)
 }
 
-const KERNELS: [&str; 7] = [
-    "Point", "Bilinear", "Bicubic", "Lanczos", "Spline16", "Spline36", "Spline64",
-];
+const KERNELS: [&str; 7] = ["Point", "Bilinear", "Bicubic", "Lanczos", "Spline16", "Spline36", "Spline64"];
 /// A YUV clip that says how it is coded.
-const TAGGED: &str =
-    "std.SetFrameProps:_Matrix=1:_Transfer=1:_Primaries=1:_Range=0:_ChromaLocation=0";
+const TAGGED: &str = "std.SetFrameProps:_Matrix=1:_Transfer=1:_Primaries=1:_Range=0:_ChromaLocation=0";
 /// A full-range 4:2:0 clip with unusual siting.
-const TAGGED_FULL: &str =
-    "std.SetFrameProps:_Matrix=1:_Transfer=1:_Primaries=1:_ChromaLocation=2:_Range=1";
+const TAGGED_FULL: &str = "std.SetFrameProps:_Matrix=1:_Transfer=1:_Primaries=1:_ChromaLocation=2:_Range=1";
 /// An RGB clip that says how it is coded.
 const TAGGED_RGB: &str = "std.SetFrameProps:_Matrix=0:_Transfer=1:_Primaries=1:_Range=1";
 
@@ -56,10 +50,7 @@ const TAGGED_RGB: &str = "std.SetFrameProps:_Matrix=0:_Transfer=1:_Primaries=1:_
 #[test]
 fn signatures_are_the_reference_ones() {
     let want = list(&reference_core(), "resize");
-    assert!(
-        want.contains("resize.Bob("),
-        "the reference lists no resize functions:\n{want}"
-    );
+    assert!(want.contains("resize.Bob("), "the reference lists no resize functions:\n{want}");
     assert_eq!(list(&our_core(), "resize"), want);
 }
 
@@ -69,20 +60,11 @@ fn signatures_are_the_reference_ones() {
 fn kernels_scale_every_sample_type() {
     let mut cases = Vec::new();
     for k in KERNELS {
-        cases.push(video(
-            "YUV420P8",
-            &format!("resize.{k}:width=640:height=360"),
-        ));
-        cases.push(video(
-            "YUV420P10",
-            &format!("resize.{k}:width=202:height=150"),
-        ));
+        cases.push(video("YUV420P8", &format!("resize.{k}:width=640:height=360")));
+        cases.push(video("YUV420P10", &format!("resize.{k}:width=202:height=150")));
         cases.push(video("RGBS", &format!("resize.{k}:width=333:height=111")));
         cases.push(video("Gray16", &format!("resize.{k}:width=100:height=477")));
-        cases.push(video(
-            "YUV444PH",
-            &format!("resize.{k}:width=161:height=97"),
-        ));
+        cases.push(video("YUV444PH", &format!("resize.{k}:width=161:height=97")));
         cases.push(video("RGB24", &format!("resize.{k}:width=1000")));
     }
     check_all(&cases);
@@ -145,38 +127,14 @@ fn crops_through_src_arguments() {
 fn yuv_to_rgb_and_back_with_every_matrix() {
     let mut cases = Vec::new();
     for m in ["709", "170m", "470bg", "240m", "2020ncl", "fcc", "ycgco"] {
-        cases.push(video(
-            "YUV420P8",
-            &format!("resize.Bicubic:format={}:matrix_in_s='{m}", int(RGB, 8)),
-        ));
-        cases.push(video(
-            "YUV444P16",
-            &format!("resize.Point:format={}:matrix_in_s='{m}", float(RGB)),
-        ));
-        cases.push(video(
-            "RGB24",
-            &format!("resize.Bicubic:format={}:matrix_s='{m}", yuv(10, 1, 1)),
-        ));
-        cases.push(video(
-            "RGBS",
-            &format!(
-                "resize.Spline36:format={}:matrix_s='{m}",
-                fid(YUV, true, 32, 0, 0)
-            ),
-        ));
-        cases.push(video(
-            "RGB48",
-            &format!("resize.Bilinear:format={}:matrix_s='{m}", int(GRAY, 8)),
-        ));
+        cases.push(video("YUV420P8", &format!("resize.Bicubic:format={}:matrix_in_s='{m}", int(RGB, 8))));
+        cases.push(video("YUV444P16", &format!("resize.Point:format={}:matrix_in_s='{m}", float(RGB))));
+        cases.push(video("RGB24", &format!("resize.Bicubic:format={}:matrix_s='{m}", yuv(10, 1, 1))));
+        cases.push(video("RGBS", &format!("resize.Spline36:format={}:matrix_s='{m}", fid(YUV, true, 32, 0, 0))));
+        cases.push(video("RGB48", &format!("resize.Bilinear:format={}:matrix_s='{m}", int(GRAY, 8))));
     }
     for m in [1, 5, 6, 9] {
-        cases.push(video(
-            "YUV422P10",
-            &format!(
-                "resize.Lanczos:format={}:matrix_in={m}:width=400:height=300",
-                int(RGB, 16)
-            ),
-        ));
+        cases.push(video("YUV422P10", &format!("resize.Lanczos:format={}:matrix_in={m}:width=400:height=300", int(RGB, 16))));
     }
     check_all(&cases);
 }
@@ -187,33 +145,12 @@ fn gray_yuv_rgb_and_ranges() {
         video("Gray8", &format!("resize.Point:format={}", yuv(8, 1, 1))),
         video("Gray8", &format!("resize.Point:format={}", int(RGB, 8))),
         video("YUV420P8", &format!("resize.Point:format={}", int(GRAY, 8))),
-        video(
-            "YUV420P8",
-            &format!("resize.Bicubic:format={}", int(GRAY, 16)),
-        ),
+        video("YUV420P8", &format!("resize.Bicubic:format={}", int(GRAY, 16))),
         video("YUV420P8", "resize.Bicubic:range_s='full"),
-        video(
-            "YUV420P8",
-            "resize.Bicubic:range_in_s='full:range_s='limited",
-        ),
-        video(
-            "YUV420P10",
-            &format!(
-                "resize.Bicubic:range_in=1:format={}:matrix_in=1",
-                int(RGB, 8)
-            ),
-        ),
-        video(
-            "RGB24",
-            &format!("resize.Bicubic:format={}:matrix=1:range=1", yuv(8, 1, 1)),
-        ),
-        video(
-            "RGB24",
-            &format!(
-                "resize.Bicubic:format={}:matrix=1:range_s='full",
-                int(GRAY, 8)
-            ),
-        ),
+        video("YUV420P8", "resize.Bicubic:range_in_s='full:range_s='limited"),
+        video("YUV420P10", &format!("resize.Bicubic:range_in=1:format={}:matrix_in=1", int(RGB, 8))),
+        video("RGB24", &format!("resize.Bicubic:format={}:matrix=1:range=1", yuv(8, 1, 1))),
+        video("RGB24", &format!("resize.Bicubic:format={}:matrix=1:range_s='full", int(GRAY, 8))),
         video("Gray16", "resize.Point:range_in_s='limited:range_s='full"),
         video("GrayS", &format!("resize.Point:format={}", int(GRAY, 8))),
     ]);
@@ -223,54 +160,18 @@ fn gray_yuv_rgb_and_ranges() {
 fn bit_depths_and_dithering() {
     let mut cases = Vec::new();
     for d in ["none", "ordered", "random", "error_diffusion"] {
-        cases.push(video(
-            "YUV420P16",
-            &format!("resize.Bicubic:format={}:dither_type='{d}", yuv(8, 1, 1)),
-        ));
-        cases.push(video(
-            "YUV420P10",
-            &format!("resize.Point:format={}:dither_type='{d}", yuv(8, 1, 1)),
-        ));
-        cases.push(video(
-            "RGBS",
-            &format!("resize.Bicubic:format={}:dither_type='{d}", int(RGB, 8)),
-        ));
-        cases.push(video(
-            "RGB48",
-            &format!(
-                "resize.Spline36:format={}:width=300:height=200:dither_type='{d}",
-                int(RGB, 10)
-            ),
-        ));
-        cases.push(video(
-            "GrayH",
-            &format!("resize.Bilinear:format={}:dither_type='{d}", int(GRAY, 12)),
-        ));
-        cases.push(video(
-            "YUV420P8",
-            &format!(
-                "resize.Bicubic:format={}:matrix_in=1:dither_type='{d}",
-                int(RGB, 8)
-            ),
-        ));
+        cases.push(video("YUV420P16", &format!("resize.Bicubic:format={}:dither_type='{d}", yuv(8, 1, 1))));
+        cases.push(video("YUV420P10", &format!("resize.Point:format={}:dither_type='{d}", yuv(8, 1, 1))));
+        cases.push(video("RGBS", &format!("resize.Bicubic:format={}:dither_type='{d}", int(RGB, 8))));
+        cases.push(video("RGB48", &format!("resize.Spline36:format={}:width=300:height=200:dither_type='{d}", int(RGB, 10))));
+        cases.push(video("GrayH", &format!("resize.Bilinear:format={}:dither_type='{d}", int(GRAY, 12))));
+        cases.push(video("YUV420P8", &format!("resize.Bicubic:format={}:matrix_in=1:dither_type='{d}", int(RGB, 8))));
     }
-    for f in [
-        int(GRAY, 9),
-        int(GRAY, 11),
-        int(GRAY, 14),
-        half(GRAY),
-        float(GRAY),
-    ] {
+    for f in [int(GRAY, 9), int(GRAY, 11), int(GRAY, 14), half(GRAY), float(GRAY)] {
         cases.push(video("Gray16", &format!("resize.Bicubic:format={f}")));
-        cases.push(video(
-            "Gray8",
-            &format!("resize.Bicubic:format={f}:width=100"),
-        ));
+        cases.push(video("Gray8", &format!("resize.Bicubic:format={f}:width=100")));
     }
-    cases.push(video(
-        "YUV420PH",
-        &format!("resize.Bicubic:format={}", yuv(8, 0, 0)),
-    ));
+    cases.push(video("YUV420PH", &format!("resize.Bicubic:format={}", yuv(8, 0, 0))));
     check_all(&cases);
 }
 
@@ -279,31 +180,13 @@ fn subsampling_and_chroma_siting() {
     let mut cases = Vec::new();
     let targets = [(0, 0), (1, 1), (1, 0), (0, 1), (2, 2), (2, 0)];
     for (w, h) in targets {
-        cases.push(video(
-            "YUV420P8",
-            &format!("resize.Bicubic:format={}", yuv(8, w, h)),
-        ));
-        cases.push(video(
-            "YUV444P10",
-            &format!("resize.Spline36:format={}", yuv(10, w, h)),
-        ));
+        cases.push(video("YUV420P8", &format!("resize.Bicubic:format={}", yuv(8, w, h))));
+        cases.push(video("YUV444P10", &format!("resize.Spline36:format={}", yuv(10, w, h))));
     }
     for loc in ["left", "center", "top_left", "top", "bottom_left", "bottom"] {
-        cases.push(video(
-            "YUV420P8",
-            &format!(
-                "resize.Bicubic:format={}:chromaloc_in_s='{loc}",
-                yuv(8, 0, 0)
-            ),
-        ));
-        cases.push(video(
-            "YUV444P8",
-            &format!("resize.Bicubic:format={}:chromaloc_s='{loc}", yuv(8, 1, 1)),
-        ));
-        cases.push(video(
-            "YUV420P8",
-            &format!("resize.Bicubic:chromaloc_in_s='{loc}:chromaloc_s='center:width=400"),
-        ));
+        cases.push(video("YUV420P8", &format!("resize.Bicubic:format={}:chromaloc_in_s='{loc}", yuv(8, 0, 0))));
+        cases.push(video("YUV444P8", &format!("resize.Bicubic:format={}:chromaloc_s='{loc}", yuv(8, 1, 1))));
+        cases.push(video("YUV420P8", &format!("resize.Bicubic:chromaloc_in_s='{loc}:chromaloc_s='center:width=400")));
     }
     check_all(&cases);
 }
@@ -338,21 +221,9 @@ fn transfer_and_primaries() {
 fn cpu_types() {
     let mut cases = Vec::new();
     for cpu in ["none", "auto", "auto64", "sse2", "avx", "avx2", "avx512skx"] {
-        cases.push(video(
-            "YUV420P8",
-            &format!(
-                "resize.Bicubic:format={}:matrix_in=1:cpu_type='{cpu}",
-                int(RGB, 8)
-            ),
-        ));
-        cases.push(video(
-            "YUV420P8",
-            &format!("resize.Lanczos:width=640:height=480:cpu_type='{cpu}"),
-        ));
-        cases.push(video(
-            "RGBS",
-            &format!("{TAGGED_RGB},resize.Bicubic:transfer_s='linear:cpu_type='{cpu}"),
-        ));
+        cases.push(video("YUV420P8", &format!("resize.Bicubic:format={}:matrix_in=1:cpu_type='{cpu}", int(RGB, 8))));
+        cases.push(video("YUV420P8", &format!("resize.Lanczos:width=640:height=480:cpu_type='{cpu}")));
+        cases.push(video("RGBS", &format!("{TAGGED_RGB},resize.Bicubic:transfer_s='linear:cpu_type='{cpu}")));
     }
     check_all(&cases);
 }
@@ -380,71 +251,21 @@ fn frame_properties() {
         }
     }
     // a property that says "unspecified" gives way to the _in argument; a specific one wins
-    cases.push(video(
-        "YUV420P8",
-        &format!(
-            "std.SetFrameProps:_Matrix=2,resize.Bicubic:format={}:matrix_in=1",
-            int(RGB, 8)
-        ),
-    ));
-    cases.push(video(
-        "YUV420P8",
-        &format!(
-            "std.SetFrameProps:_Matrix=1,resize.Bicubic:format={}:matrix_in=5",
-            int(RGB, 8)
-        ),
-    ));
-    cases.push(video(
-        "YUV420P8",
-        &format!(
-            "resize.Spline36:width=400:height=300,resize.Bicubic:format={}:matrix_in=1",
-            int(RGB, 8)
-        ),
-    ));
-    cases.push(video(
-        "RGB24",
-        "std.SetFrameProps:_Matrix=2,resize.Bicubic:width=400",
-    ));
+    cases.push(video("YUV420P8", &format!("std.SetFrameProps:_Matrix=2,resize.Bicubic:format={}:matrix_in=1", int(RGB, 8))));
+    cases.push(video("YUV420P8", &format!("std.SetFrameProps:_Matrix=1,resize.Bicubic:format={}:matrix_in=5", int(RGB, 8))));
+    cases.push(video("YUV420P8", &format!("resize.Spline36:width=400:height=300,resize.Bicubic:format={}:matrix_in=1", int(RGB, 8))));
+    cases.push(video("RGB24", "std.SetFrameProps:_Matrix=2,resize.Bicubic:width=400"));
     cases.push(video("RGBS", "std.SetFrameProps:_Transfer=2:_Primaries=2:_Matrix=0,resize.Bicubic:transfer_in=1:primaries_in=1:transfer=8"));
-    for (src, props) in [
-        ("Gray8", "_Matrix=1"),
-        ("Gray8", "_Range=1:_Matrix=1"),
-        ("YUV444P8", "_Range=1:_Matrix=1"),
-        ("YUV420P8", "_Range=0:_Matrix=5"),
-    ] {
-        for dst in [
-            int(GRAY, 8),
-            yuv(8, 1, 1),
-            yuv(8, 0, 0),
-            int(RGB, 8),
-            int(GRAY, 16),
-        ] {
-            cases.push(video(
-                src,
-                &format!("std.SetFrameProps:{props},resize.Point:format={dst}"),
-            ));
+    for (src, props) in [("Gray8", "_Matrix=1"), ("Gray8", "_Range=1:_Matrix=1"), ("YUV444P8", "_Range=1:_Matrix=1"), ("YUV420P8", "_Range=0:_Matrix=5")] {
+        for dst in [int(GRAY, 8), yuv(8, 1, 1), yuv(8, 0, 0), int(RGB, 8), int(GRAY, 16)] {
+            cases.push(video(src, &format!("std.SetFrameProps:{props},resize.Point:format={dst}")));
         }
     }
-    cases.push(video(
-        "YUV420P8",
-        "std.SetFrameProps:_Matrix=77,resize.Point:width=640",
-    ));
-    cases.push(video(
-        "YUV420P8",
-        "std.SetFrameProps:_Matrix=3,resize.Point",
-    ));
-    cases.push(video(
-        "YUV420P8",
-        "std.SetFrameProps:_Matrix=1.5,resize.Point:width=640",
-    ));
-    cases.push(video(
-        "YUV420P8",
-        "resize.Point:matrix_in_s='rgb:matrix_s='rgb:width=640",
-    ));
-    cases.push(video(
-        "RGB24",
-        &format!("{TAGGED_RGB},resize.Point:width=640"),
-    ));
+    cases.push(video("YUV420P8", "std.SetFrameProps:_Matrix=77,resize.Point:width=640"));
+    cases.push(video("YUV420P8", "std.SetFrameProps:_Matrix=3,resize.Point"));
+    cases.push(video("YUV420P8", "std.SetFrameProps:_Matrix=1.5,resize.Point:width=640"));
+    cases.push(video("YUV420P8", "resize.Point:matrix_in_s='rgb:matrix_s='rgb:width=640"));
+    cases.push(video("RGB24", &format!("{TAGGED_RGB},resize.Point:width=640")));
     check_all(&cases);
 }
 
@@ -458,94 +279,43 @@ fn interlaced_frames_and_single_fields() {
             "resize.Bilinear:height=480".to_string(),
             "resize.Bicubic:width=640".to_string(),
             format!("resize.Bicubic:format={}", yuv(8, 0, 0)),
-            format!(
-                "resize.Bicubic:format={}:matrix_in=1:height=360",
-                int(RGB, 8)
-            ),
+            format!("resize.Bicubic:format={}:matrix_in=1:height=360", int(RGB, 8)),
             "resize.Bicubic:height=360:src_top=3.5".to_string(),
-            "resize.Bicubic:height=360:src_top=3.5:src_height=200.0:src_left=2.0:src_width=300.0"
-                .to_string(),
+            "resize.Bicubic:height=360:src_top=3.5:src_height=200.0:src_left=2.0:src_width=300.0".to_string(),
         ] {
-            cases.push(video(
-                "YUV420P8",
-                &format!("std.SetFrameProps:_FieldBased={fb},{chain}"),
-            ));
+            cases.push(video("YUV420P8", &format!("std.SetFrameProps:_FieldBased={fb},{chain}")));
         }
     }
     for f in [0, 1] {
-        cases.push(video(
-            "YUV420P8",
-            &format!("std.SetFrameProps:_Field={f},resize.Bilinear:height=480"),
-        ));
-        cases.push(video(
-            "YUV420P8",
-            &format!(
-                "std.SetFrameProps:_Field={f}:_FieldBased=1,resize.Spline36:height=480:format={}",
-                yuv(8, 0, 0)
-            ),
-        ));
+        cases.push(video("YUV420P8", &format!("std.SetFrameProps:_Field={f},resize.Bilinear:height=480")));
+        cases.push(video("YUV420P8", &format!("std.SetFrameProps:_Field={f}:_FieldBased=1,resize.Spline36:height=480:format={}", yuv(8, 0, 0))));
     }
-    cases.push(video(
-        "YUV420P8",
-        "std.SeparateFields:tff=1,resize.Bicubic:height=240",
-    ));
+    cases.push(video("YUV420P8", "std.SeparateFields:tff=1,resize.Bicubic:height=240"));
     check_all(&cases);
 }
 
 #[test]
 fn bob() {
     let mut cases = Vec::new();
-    for f in [
-        "bicubic", "bilinear", "point", "lanczos", "spline16", "spline36", "spline64",
-    ] {
+    for f in ["bicubic", "bilinear", "point", "lanczos", "spline16", "spline36", "spline64"] {
         cases.push(video("YUV420P8", &format!("resize.Bob:tff=1:filter='{f}")));
     }
     cases.push(video("YUV420P8", "resize.Bob:tff=0"));
-    cases.push(video(
-        "YUV420P8",
-        "std.SetFrameProps:_FieldBased=2,resize.Bob:tff=0",
-    ));
-    cases.push(video(
-        "YUV420P8",
-        "std.SetFrameProps:_FieldBased=1,resize.Bob",
-    ));
-    cases.push(video(
-        "YUV420P8",
-        &format!("resize.Bob:tff=1:format={}:matrix_in=1", int(RGB, 8)),
-    ));
+    cases.push(video("YUV420P8", "std.SetFrameProps:_FieldBased=2,resize.Bob:tff=0"));
+    cases.push(video("YUV420P8", "std.SetFrameProps:_FieldBased=1,resize.Bob"));
+    cases.push(video("YUV420P8", &format!("resize.Bob:tff=1:format={}:matrix_in=1", int(RGB, 8))));
     cases.push(Case::sized("YUV444P8", 320, 242, 3, "resize.Bob:tff=1"));
-    cases.push(video(
-        "YUV420P8",
-        "resize.Bob:tff=1:src_top=1.5:filter_param_a=0.3",
-    ));
-    cases.push(video(
-        "Gray16",
-        &format!(
-            "resize.Bob:tff=1:format={}:dither_type='ordered",
-            int(GRAY, 8)
-        ),
-    ));
+    cases.push(video("YUV420P8", "resize.Bob:tff=1:src_top=1.5:filter_param_a=0.3"));
+    cases.push(video("Gray16", &format!("resize.Bob:tff=1:format={}:dither_type='ordered", int(GRAY, 8))));
     for loc in 0..6 {
-        cases.push(video(
-            "YUV420P8",
-            &format!(
-                "std.SetFrameProps:_ChromaLocation={loc},resize.Bob:tff=1:format={}",
-                yuv(8, 0, 0)
-            ),
-        ));
+        cases.push(video("YUV420P8", &format!("std.SetFrameProps:_ChromaLocation={loc},resize.Bob:tff=1:format={}", yuv(8, 0, 0))));
     }
     check_all(&cases);
 }
 
 #[test]
 fn whatever_the_threads() {
-    check_modes(video(
-        "YUV420P8",
-        &format!(
-            "resize.Spline36:width=400:height=300,resize.Bicubic:format={}:matrix_in=1",
-            int(RGB, 8)
-        ),
-    ));
+    check_modes(video("YUV420P8", &format!("resize.Spline36:width=400:height=300,resize.Bicubic:format={}:matrix_in=1", int(RGB, 8))));
     check_modes(video("YUV420P8", "resize.Bob:tff=1:filter='lanczos"));
 }
 
@@ -591,41 +361,11 @@ fn argument_errors() {
     .iter()
     .map(|c| Case::sized("YUV420P8", 320, 240, 1, c))
     .collect();
-    cases.push(Case::sized(
-        "YUV420P8",
-        320,
-        240,
-        1,
-        &format!("resize.Bicubic:format={}", int(GRAY, 32)),
-    ));
-    cases.push(Case::sized(
-        "YUV420P8",
-        320,
-        240,
-        1,
-        &format!("resize.Bicubic:format={}", int(GRAY, 17)),
-    ));
-    cases.push(Case::sized(
-        "RGB24",
-        320,
-        240,
-        1,
-        &format!("resize.Bicubic:format={}", int(GRAY, 8)),
-    ));
-    cases.push(Case::sized(
-        "RGB24",
-        320,
-        240,
-        1,
-        &format!("resize.Bicubic:format={}", yuv(8, 1, 1)),
-    ));
-    cases.push(Case::sized(
-        "RGB24",
-        320,
-        240,
-        1,
-        &format!("resize.Bob:tff=1:format={}", int(GRAY, 8)),
-    ));
+    cases.push(Case::sized("YUV420P8", 320, 240, 1, &format!("resize.Bicubic:format={}", int(GRAY, 32))));
+    cases.push(Case::sized("YUV420P8", 320, 240, 1, &format!("resize.Bicubic:format={}", int(GRAY, 17))));
+    cases.push(Case::sized("RGB24", 320, 240, 1, &format!("resize.Bicubic:format={}", int(GRAY, 8))));
+    cases.push(Case::sized("RGB24", 320, 240, 1, &format!("resize.Bicubic:format={}", yuv(8, 1, 1))));
+    cases.push(Case::sized("RGB24", 320, 240, 1, &format!("resize.Bob:tff=1:format={}", int(GRAY, 8))));
     cases.push(Case::sized("YUV420P8", 320, 242, 1, "resize.Bob:tff=1"));
     cases.push(Case::sized("YUV444P8", 320, 241, 1, "resize.Bob:tff=1"));
     check_errors(&cases);
@@ -635,10 +375,7 @@ fn argument_errors() {
 fn frame_errors() {
     let one = |f: &str, c: &str| Case::sized(f, 320, 240, 1, c);
     check_errors(&[
-        one(
-            "YUV420P8",
-            &format!("resize.Bicubic:format={}", int(RGB, 8)),
-        ),
+        one("YUV420P8", &format!("resize.Bicubic:format={}", int(RGB, 8))),
         one("YUV420P8", "resize.Bicubic:matrix=3"),
         one("YUV420P8", "resize.Bicubic:matrix=99"),
         one("YUV420P8", "resize.Bicubic:matrix=300"),
@@ -648,48 +385,15 @@ fn frame_errors() {
         one("YUV420P8", "resize.Bicubic:width=640:src_width=-5.0"),
         one("YUV420P8", "resize.Lanczos:filter_param_a=16.0:width=640"),
         one("YUV420P8", "resize.Lanczos:filter_param_a=1000.0:width=640"),
-        one(
-            "YUV420P8",
-            "resize.Bicubic:resample_filter_uv='lanczos:filter_param_a_uv=20.0:width=640",
-        ),
-        one(
-            "YUV420P8",
-            &format!(
-                "resize.Lanczos:filter_param_a=20.0:format={}",
-                int(GRAY, 16)
-            ),
-        ),
-        one(
-            "YUV420P8",
-            &format!("resize.Point:format={}", fid(YUV, false, 8, 3, 0)),
-        ),
-        one(
-            "YUV420P8",
-            &format!(
-                "std.SetFrameProps:_FieldBased=1,resize.Point:format={}",
-                yuv(8, 2, 2)
-            ),
-        ),
-        one(
-            "YUV420P8",
-            &format!("resize.Point:matrix_in_s='rgb:format={}", int(RGB, 8)),
-        ),
-        one(
-            "YUV444P8",
-            &format!(
-                "resize.Point:matrix_in_s='709:format={}:transfer_s='linear",
-                int(RGB, 8)
-            ),
-        ),
+        one("YUV420P8", "resize.Bicubic:resample_filter_uv='lanczos:filter_param_a_uv=20.0:width=640"),
+        one("YUV420P8", &format!("resize.Lanczos:filter_param_a=20.0:format={}", int(GRAY, 16))),
+        one("YUV420P8", &format!("resize.Point:format={}", fid(YUV, false, 8, 3, 0))),
+        one("YUV420P8", &format!("std.SetFrameProps:_FieldBased=1,resize.Point:format={}", yuv(8, 2, 2))),
+        one("YUV420P8", &format!("resize.Point:matrix_in_s='rgb:format={}", int(RGB, 8))),
+        one("YUV444P8", &format!("resize.Point:matrix_in_s='709:format={}:transfer_s='linear", int(RGB, 8))),
         one("RGB24", &format!("{TAGGED},resize.Point:width=640")),
-        one(
-            "YUV420P8",
-            "std.SetFrameProps:_Range=5,resize.Point:width=640",
-        ),
-        one(
-            "YUV420P8",
-            "std.SetFrameProps:_ChromaLocation=7,resize.Point:width=640",
-        ),
+        one("YUV420P8", "std.SetFrameProps:_Range=5,resize.Point:width=640"),
+        one("YUV420P8", "std.SetFrameProps:_ChromaLocation=7,resize.Point:width=640"),
         one("YUV420P8", "std.SetFrameProps:_FieldBased=3,resize.Point"),
         one("YUV420P8", "std.SetFrameProps:_FieldBased=-1,resize.Point"),
         one("YUV420P8", "std.SetFrameProps:_Field=2,resize.Point"),
@@ -702,13 +406,7 @@ fn frame_errors() {
 
 #[test]
 fn st428_transfer() {
-    check_all(&[video(
-        "YUV420P8",
-        &format!(
-            "resize.Bicubic:format={}:transfer_in=17:transfer=1:matrix_in=1",
-            int(RGB, 8)
-        ),
-    )]);
+    check_all(&[video("YUV420P8", &format!("resize.Bicubic:format={}:transfer_in=17:transfer=1:matrix_in=1", int(RGB, 8)))]);
 }
 
 #[test]
@@ -722,21 +420,10 @@ fn smpte240m_transfer() {
 fn primaries_with_other_white_points() {
     let mut cases: Vec<Case> = ["470m", "film", "st428", "st431-2", "ebu3213-e"]
         .iter()
-        .map(|p| {
-            video(
-                "RGBS",
-                &format!("{TAGGED_RGB},resize.Bicubic:primaries_s='{p}"),
-            )
-        })
+        .map(|p| video("RGBS", &format!("{TAGGED_RGB},resize.Bicubic:primaries_s='{p}")))
         .collect();
-    cases.push(video(
-        "RGBS",
-        &format!("{TAGGED_RGB},resize.Bicubic:primaries_s='film:chromatic_adaptation=1"),
-    ));
-    cases.push(video(
-        "RGBS",
-        &format!("{TAGGED_RGB},resize.Bicubic:primaries_s='st431-2:chromatic_adaptation=0"),
-    ));
+    cases.push(video("RGBS", &format!("{TAGGED_RGB},resize.Bicubic:primaries_s='film:chromatic_adaptation=1")));
+    cases.push(video("RGBS", &format!("{TAGGED_RGB},resize.Bicubic:primaries_s='st431-2:chromatic_adaptation=0")));
     check_all(&cases);
 }
 
@@ -767,24 +454,12 @@ fn lanczos_tap_limit() {
     check_all(&[
         video("YUV420P8", "resize.Lanczos:filter_param_a=15.0:width=640"),
         video("YUV420P8", "resize.Lanczos:filter_param_a=40.0"),
-        video(
-            "YUV420P8",
-            "resize.Lanczos:filter_param_a=40.0:dither_type='error_diffusion",
-        ),
+        video("YUV420P8", "resize.Lanczos:filter_param_a=40.0:dither_type='error_diffusion"),
     ]);
     check_errors(&[
         video("YUV420P8", "resize.Lanczos:filter_param_a=16.0:width=640"),
-        video(
-            "YUV420P8",
-            "resize.Lanczos:filter_param_a=20.0:src_left=0.5",
-        ),
-        video(
-            "YUV420P8",
-            "resize.Lanczos:filter_param_a=1000.0:range_in=0:range=1",
-        ),
-        video(
-            "YUV420P8",
-            "resize.Bicubic:resample_filter_uv='lanczos:filter_param_a_uv=16.0:width=640",
-        ),
+        video("YUV420P8", "resize.Lanczos:filter_param_a=20.0:src_left=0.5"),
+        video("YUV420P8", "resize.Lanczos:filter_param_a=1000.0:range_in=0:range=1"),
+        video("YUV420P8", "resize.Bicubic:resample_filter_uv='lanczos:filter_param_a_uv=16.0:width=640"),
     ]);
 }

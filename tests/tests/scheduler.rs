@@ -24,9 +24,7 @@ use common::{core_name, our_core, program, reference_core, run, DRIVER, MODES, N
 const LIMIT: Duration = Duration::from_secs(60);
 
 /// The source every chain starts from: small frames, enough of them for windows and many requests.
-const SOURCE: [&str; 10] = [
-    "--width", "64", "--height", "48", "--frames", "30", "--format", "YUV420P8", "--seed", "3",
-];
+const SOURCE: [&str; 10] = ["--width", "64", "--height", "48", "--frames", "30", "--format", "YUV420P8", "--seed", "3"];
 
 /// The thread counts and request depths every chain runs with on both cores.
 const SPREAD: [&[&str]; 6] = [
@@ -49,38 +47,15 @@ const OURS_TOO: [&[&str]; 3] = [
 /// count and the speed), or why there is none.
 fn fingerprint(core: &Path, format: &str, chain: &str, mode: &[&str]) -> Result<String, String> {
     let mut cmd = Command::new(program(DRIVER));
-    cmd.arg(core)
-        .arg("--plugin")
-        .arg(program(NOISE))
-        .arg("--plugin")
-        .arg(program(MODES));
+    cmd.arg(core).arg("--plugin").arg(program(NOISE)).arg("--plugin").arg(program(MODES));
     // the driver takes the last of repeated options: the format (and a length in `mode`) win
-    cmd.args(SOURCE)
-        .args(["--format", format])
-        .args(mode)
-        .arg(chain);
+    cmd.args(SOURCE).args(["--format", format]).args(mode).arg(chain);
     let out = run(cmd, LIMIT);
-    let what = || {
-        format!(
-            "{} [{}] {chain} ({format})",
-            core_name(core),
-            mode.join(" ")
-        )
-    };
+    let what = || format!("{} [{}] {chain} ({format})", core_name(core), mode.join(" "));
     if out.timed_out() {
-        return Err(format!(
-            "{}: no answer within {} s (deadlock?)\n{}",
-            what(),
-            LIMIT.as_secs(),
-            out.describe()
-        ));
+        return Err(format!("{}: no answer within {} s (deadlock?)\n{}", what(), LIMIT.as_secs(), out.describe()));
     }
-    match out
-        .stdout
-        .lines()
-        .rev()
-        .find(|l| l.starts_with("ok ") || l.starts_with("error:"))
-    {
+    match out.stdout.lines().rev().find(|l| l.starts_with("ok ") || l.starts_with("error:")) {
         Some(l) if l.starts_with("ok ") => Ok(l.split(" threads=").next().unwrap_or(l).to_string()),
         Some(l) => Err(format!("{}: {l}", what())),
         None => Err(format!("{}: no result line\n{}", what(), out.describe())),
@@ -91,30 +66,21 @@ fn fingerprint(core: &Path, format: &str, chain: &str, mode: &[&str]) -> Result<
 /// `extra` goes to every run (e.g. another clip length).
 fn check_with(format: &str, extra: &[&str], chain: &str) {
     let reference = reference_core();
-    let with =
-        |m: &[&str]| -> Vec<String> { m.iter().chain(extra).map(|s| s.to_string()).collect() };
+    let with = |m: &[&str]| -> Vec<String> { m.iter().chain(extra).map(|s| s.to_string()).collect() };
     let want = match fingerprint(&reference, format, chain, &strs(&with(SPREAD[0]))) {
         Ok(f) => f,
         Err(e) => panic!("the reference fails, so the case is wrong: {e}"),
     };
     let ours = our_core();
     let mut failures = String::new();
-    let runs = SPREAD
-        .iter()
-        .map(|m| (&reference, *m))
-        .chain(SPREAD.iter().chain(OURS_TOO.iter()).map(|m| (&ours, *m)));
+    let runs = SPREAD.iter().map(|m| (&reference, *m)).chain(SPREAD.iter().chain(OURS_TOO.iter()).map(|m| (&ours, *m)));
     for (core, mode) in runs.skip(1) {
         let mode = with(mode);
         let mode = strs(&mode);
         match fingerprint(core, format, chain, &mode) {
             Ok(got) if got == want => {}
             Ok(got) => {
-                let _ = writeln!(
-                    failures,
-                    "{} [{}]: {got}\n  want (R81, 1 thread): {want}",
-                    core_name(core),
-                    mode.join(" ")
-                );
+                let _ = writeln!(failures, "{} [{}]: {got}\n  want (R81, 1 thread): {want}", core_name(core), mode.join(" "));
             }
             Err(e) => {
                 let _ = writeln!(failures, "{e}");
@@ -198,18 +164,10 @@ fn serial_modes_are_exclusive() {
 #[test]
 fn exclusivity_check_sees_parallel_overlap() {
     for core in [reference_core(), our_core()] {
-        let r = fingerprint(
-            &core,
-            "YUV420P8",
-            "vsvkmodes.Exclusive:mode=0:sleep=3000",
-            &["--threads", "4", "--requests", "16"],
-        );
+        let r = fingerprint(&core, "YUV420P8", "vsvkmodes.Exclusive:mode=0:sleep=3000", &["--threads", "4", "--requests", "16"]);
         match r {
             Err(e) if e.contains("overlap") => {}
-            other => panic!(
-                "{}: fmParallel activations never overlapped: {other:?}",
-                core_name(&core)
-            ),
+            other => panic!("{}: fmParallel activations never overlapped: {other:?}", core_name(&core)),
         }
     }
 }
@@ -223,25 +181,12 @@ fn exclusivity_check_sees_parallel_overlap() {
 fn frames_made_ready_together_run_in_parallel() {
     let chain = "vsvkmodes.Exclusive:mode=0:sleep=300000,std.Loop:times=8,vsvkmodes.Meet:count=3";
     for core in [reference_core(), our_core()] {
-        let r = fingerprint(
-            &core,
-            "YUV420P8",
-            chain,
-            &["--frames", "1", "--threads", "4", "--requests", "8"],
-        );
+        let r = fingerprint(&core, "YUV420P8", chain, &["--frames", "1", "--threads", "4", "--requests", "8"]);
         assert!(r.is_ok(), "{}: {r:?}", core_name(&core));
     }
     // the check can fail: with one thread nothing ever overlaps
-    let r = fingerprint(
-        &our_core(),
-        "YUV420P8",
-        &format!("{chain}:timeout=1000"),
-        &["--frames", "1", "--threads", "1", "--requests", "8"],
-    );
-    assert!(
-        matches!(&r, Err(e) if e.contains("never met")),
-        "one thread: {r:?}"
-    );
+    let r = fingerprint(&our_core(), "YUV420P8", &format!("{chain}:timeout=1000"), &["--frames", "1", "--threads", "1", "--requests", "8"]);
+    assert!(matches!(&r, Err(e) if e.contains("never met")), "one thread: {r:?}");
 }
 
 // ---- graph shapes -------------------------------------------------------------------------------------
@@ -261,9 +206,7 @@ fn long_chain() {
         "Exclusive:mode=1:sleep=0",
         "TwoStage:mode=3",
     ];
-    let chain: Vec<String> = (0..50)
-        .map(|i| format!("vsvkmodes.{}", kinds[i % kinds.len()]))
-        .collect();
+    let chain: Vec<String> = (0..50).map(|i| format!("vsvkmodes.{}", kinds[i % kinds.len()])).collect();
     check(&chain.join(","));
 }
 
@@ -277,15 +220,15 @@ fn diamond() {
 #[test]
 fn nested_diamonds() {
     let chain = [
-        "vsvkmodes.FrameState:radius=1",       // $1
-        "vsvkmodes.Parallel",                  // $2 <- $1
-        "vsvkmodes.TwoStage:@:clip=$1",        // $3 <- $1
-        "vsvkmodes.Merge:@:clipa=$2:clipb=$3", // $4
-        "vsvkmodes.Unordered:radius=1",        // $5 <- $4
-        "vsvkmodes.Cached:@:clip=$4",          // $6 <- $4
-        "vsvkmodes.Merge:@:clipa=$5:clipb=$6", // $7
-        "vsvkmodes.Merge:@:clipa=$7:clipb=$1", // $8: joins the top again
-        "vsvkmodes.Exclusive:mode=3:sleep=0",  // $9
+        "vsvkmodes.FrameState:radius=1",                           // $1
+        "vsvkmodes.Parallel",                                      // $2 <- $1
+        "vsvkmodes.TwoStage:@:clip=$1",                            // $3 <- $1
+        "vsvkmodes.Merge:@:clipa=$2:clipb=$3",                     // $4
+        "vsvkmodes.Unordered:radius=1",                            // $5 <- $4
+        "vsvkmodes.Cached:@:clip=$4",                              // $6 <- $4
+        "vsvkmodes.Merge:@:clipa=$5:clipb=$6",                     // $7
+        "vsvkmodes.Merge:@:clipa=$7:clipb=$1",                     // $8: joins the top again
+        "vsvkmodes.Exclusive:mode=3:sleep=0",                      // $9
     ];
     check(&chain.join(","));
 }
@@ -309,22 +252,12 @@ fn errors_under_load() {
         for mode in SPREAD {
             match fingerprint(&core, "YUV420P8", chain, mode) {
                 // which failed frame is reported first depends on timing; the message must not
-                Err(e)
-                    if e.ends_with("Fail: frame 7 fails on purpose")
-                        && e.contains(": error: frame ") => {}
+                Err(e) if e.ends_with("Fail: frame 7 fails on purpose") && e.contains(": error: frame ") => {}
                 other => {
-                    let _ = writeln!(
-                        failures,
-                        "{} [{}]: {other:?}",
-                        core_name(&core),
-                        mode.join(" ")
-                    );
+                    let _ = writeln!(failures, "{} [{}]: {other:?}", core_name(&core), mode.join(" "));
                 }
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "want every run to fail with 'Fail: frame 7 fails on purpose':\n{failures}"
-    );
+    assert!(failures.is_empty(), "want every run to fail with 'Fail: frame 7 fails on purpose':\n{failures}");
 }

@@ -9,9 +9,7 @@
 //! tests/tests/oracle.rs (VSVK_REF, VSVK_CORE, VSVK_INCLUDE).
 
 use vsvk_tests::each_case;
-use vsvk_tests::oracle::{
-    check_error, check_few_modes as check, func_plugin, our_core, reference_core, run, Case,
-};
+use vsvk_tests::oracle::{check_error, check_few_modes as check, func_plugin, our_core, reference_core, run, Case};
 
 /// The audio noise source (see Case::audio), with the callback plugin loaded.
 fn audio(bits: u32, channels: u64, chain: &str) -> Case {
@@ -27,25 +25,10 @@ fn check_log(case: Case, needle: &str) {
     let mode = ["--requests", "1"];
     let want = run(&reference_core(), &case, &mode);
     let got = run(&our_core(), &case, &mode);
-    assert!(
-        got.fingerprint() == want.fingerprint(),
-        "{}\n  reference: {}\n  ours:      {}",
-        case.describe(),
-        want.line,
-        got.line
-    );
-    let pick = |s: &str| -> Vec<String> {
-        s.lines()
-            .filter(|l| l.contains(needle))
-            .map(str::to_string)
-            .collect()
-    };
+    assert!(got.fingerprint() == want.fingerprint(), "{}\n  reference: {}\n  ours:      {}", case.describe(), want.line, got.line);
+    let pick = |s: &str| -> Vec<String> { s.lines().filter(|l| l.contains(needle)).map(str::to_string).collect() };
     let (w, g) = (pick(&want.stderr), pick(&got.stderr));
-    assert!(
-        !w.is_empty(),
-        "the reference logs nothing with {needle:?} on {}",
-        case.describe()
-    );
+    assert!(!w.is_empty(), "the reference logs nothing with {needle:?} on {}", case.describe());
     assert_eq!(g, w, "{}", case.describe());
 }
 

@@ -17,25 +17,12 @@ fn video(format: &str, chain: &str) -> Case {
 }
 
 /// The formats every function is tried on.
-const FORMATS: [&str; 7] = [
-    "Gray8",
-    "YUV420P8",
-    "YUV422P10",
-    "YUV444P16",
-    "RGB24",
-    "GrayS",
-    "YUV420PH",
-];
+const FORMATS: [&str; 7] = ["Gray8", "YUV420P8", "YUV422P10", "YUV444P16", "RGB24", "GrayS", "YUV420PH"];
 /// More subsamplings and sample types.
-const MORE_FORMATS: [&str; 7] = [
-    "YUV410P8", "YUV411P8", "YUV440P8", "Gray16", "RGBH", "YUV444PS", "Gray32",
-];
+const MORE_FORMATS: [&str; 7] = ["YUV410P8", "YUV411P8", "YUV440P8", "Gray16", "RGBH", "YUV444PS", "Gray32"];
 
 fn over_formats(formats: &[&str], chains: &[&str]) -> Vec<Case> {
-    formats
-        .iter()
-        .flat_map(|f| chains.iter().map(move |c| video(f, c)))
-        .collect()
+    formats.iter().flat_map(|f| chains.iter().map(move |c| video(f, c))).collect()
 }
 
 // pfGray16 as a number, for BlankClip's format argument.
@@ -64,15 +51,9 @@ fn trim_loop_reverse() {
         "std.Loop:times=214748364,std.Trim:first=2147483635",
     ];
     let mut cases = over_formats(&["YUV420P8", "GrayS"], &chains);
-    cases.extend(over_formats(
-        &FORMATS,
-        &["std.Trim:first=1:last=4,std.Reverse,std.Loop:times=2"],
-    ));
+    cases.extend(over_formats(&FORMATS, &["std.Trim:first=1:last=4,std.Reverse,std.Loop:times=2"]));
     // variable clips pass through
-    cases.push(video(
-        "YUV420P8",
-        "std.BlankClip:varformat=1:varsize=1,std.Trim:first=2,std.Reverse,std.Loop:times=2",
-    ));
+    cases.push(video("YUV420P8", "std.BlankClip:varformat=1:varsize=1,std.Trim:first=2,std.Reverse,std.Loop:times=2"));
     check_all(&cases);
 }
 
@@ -127,19 +108,10 @@ fn select_every() {
         "std.RemoveFrameProps:props='_DurationNum",
         "std.RemoveFrameProps:props='_DurationNum:props='_DurationDen",
     ] {
-        cases.push(video(
-            "YUV420P8",
-            &format!("{props},std.SelectEvery:cycle=4:offsets=3:offsets=1:offsets=2"),
-        ));
+        cases.push(video("YUV420P8", &format!("{props},std.SelectEvery:cycle=4:offsets=3:offsets=1:offsets=2")));
     }
-    cases.push(video(
-        "YUV420P8",
-        "std.BlankClip:fpsnum=0,std.SelectEvery:cycle=3:offsets=1",
-    ));
-    cases.push(video(
-        "YUV420P8",
-        "std.BlankClip:varformat=1:varsize=1,std.SelectEvery:cycle=3:offsets=1",
-    ));
+    cases.push(video("YUV420P8", "std.BlankClip:fpsnum=0,std.SelectEvery:cycle=3:offsets=1"));
+    cases.push(video("YUV420P8", "std.BlankClip:varformat=1:varsize=1,std.SelectEvery:cycle=3:offsets=1"));
     check_all(&cases);
 }
 
@@ -176,13 +148,7 @@ fn interleave_splice() {
         v("std.BlankClip:varsize=1,std.Splice:@clips:clips=$0:mismatch=1"),
         v("std.BlankClip:varformat=1:varsize=1:fpsnum=0,std.Splice:@clips:clips=$0:mismatch=1"),
     ];
-    cases.extend(over_formats(
-        &FORMATS,
-        &[
-            "std.Reverse,std.Interleave:@clips:clips=$0",
-            "std.Reverse,std.Splice:@clips:clips=$0",
-        ],
-    ));
+    cases.extend(over_formats(&FORMATS, &["std.Reverse,std.Interleave:@clips:clips=$0", "std.Reverse,std.Splice:@clips:clips=$0"]));
     check_all(&cases);
 }
 
@@ -292,10 +258,7 @@ fn assume_fps_set_field_based() {
         v("std.SeparateFields:tff=1,std.SetFieldBased:value=0"),
         v("std.BlankClip:varformat=1,std.SetFieldBased:value=1"),
     ];
-    cases.extend(over_formats(
-        &FORMATS,
-        &["std.AssumeFPS:fpsnum=50:fpsden=2,std.SetFieldBased:value=2"],
-    ));
+    cases.extend(over_formats(&FORMATS, &["std.AssumeFPS:fpsnum=50:fpsden=2,std.SetFieldBased:value=2"]));
     check_all(&cases);
 }
 
@@ -349,46 +312,13 @@ fn fields() {
         "std.SetFieldBased:value=1,std.DoubleWeave:tff=1",
     ];
     let mut cases = over_formats(&["YUV420P8"], &chains);
-    cases.extend(over_formats(
-        &FORMATS,
-        &[
-            "std.SeparateFields:tff=1",
-            "std.SeparateFields:tff=0,std.DoubleWeave:tff=0",
-        ],
-    ));
-    cases.extend(over_formats(
-        &MORE_FORMATS,
-        &["std.SeparateFields:tff=1,std.DoubleWeave:tff=1"],
-    ));
-    cases.push(Case::sized(
-        "YUV422P8",
-        32,
-        26,
-        4,
-        "std.SeparateFields:tff=1",
-    ));
-    cases.push(Case::sized(
-        "YUV420P8",
-        32,
-        28,
-        4,
-        "std.SeparateFields:tff=0",
-    ));
-    cases.push(Case::sized(
-        "Gray8",
-        333,
-        98,
-        4,
-        "std.SeparateFields:tff=1,std.DoubleWeave:tff=0",
-    ));
-    cases.push(video(
-        "YUV420P8",
-        "std.BlankClip:fpsnum=0,std.SeparateFields:tff=1",
-    ));
-    cases.push(video(
-        "YUV420P8",
-        "std.BlankClip:fpsnum=0,std.DoubleWeave:tff=1",
-    ));
+    cases.extend(over_formats(&FORMATS, &["std.SeparateFields:tff=1", "std.SeparateFields:tff=0,std.DoubleWeave:tff=0"]));
+    cases.extend(over_formats(&MORE_FORMATS, &["std.SeparateFields:tff=1,std.DoubleWeave:tff=1"]));
+    cases.push(Case::sized("YUV422P8", 32, 26, 4, "std.SeparateFields:tff=1"));
+    cases.push(Case::sized("YUV420P8", 32, 28, 4, "std.SeparateFields:tff=0"));
+    cases.push(Case::sized("Gray8", 333, 98, 4, "std.SeparateFields:tff=1,std.DoubleWeave:tff=0"));
+    cases.push(video("YUV420P8", "std.BlankClip:fpsnum=0,std.SeparateFields:tff=1"));
+    cases.push(video("YUV420P8", "std.BlankClip:fpsnum=0,std.DoubleWeave:tff=1"));
     check_all(&cases);
 }
 
@@ -437,63 +367,23 @@ fn average_frames() {
     .iter()
     .map(|w| format!("std.AverageFrames:@clips{}", weights(w)))
     .collect();
-    for extra in [
-        ":scale=2.5",
-        ":scale=0.5",
-        ":scale=3.3",
-        ":scale=7.77",
-        ":scale=100.0",
-        ":planes=0",
-        ":planes=2:planes=1",
-        ":planes=1:planes=2",
-    ] {
-        chains.push(format!(
-            "std.AverageFrames:@clips{}{extra}",
-            weights(&[1.0, 2.0, 1.0])
-        ));
+    for extra in [":scale=2.5", ":scale=0.5", ":scale=3.3", ":scale=7.77", ":scale=100.0", ":planes=0", ":planes=2:planes=1", ":planes=1:planes=2"] {
+        chains.push(format!("std.AverageFrames:@clips{}{extra}", weights(&[1.0, 2.0, 1.0])));
     }
     // several clips: frame n of each; the first clip gives the length, rate and properties
-    chains.push(format!(
-        "std.Reverse,std.AverageFrames:@clips:clips=$0{}",
-        weights(&[1.0, 3.0])
-    ));
-    chains.push(format!(
-        "std.FlipVertical,std.AverageFrames:@clips:clips=$0:clips=$0{}:scale=4.0",
-        weights(&[1.0, 1.0, 3.0])
-    ));
-    chains.push(format!(
-        "std.BlankClip:length=3,std.AverageFrames:@clips:clips=$0{}",
-        weights(&[1.0, 1.0])
-    ));
-    chains.push(format!(
-        "std.Trim:length=4,std.AverageFrames:@clips:clips=$0{}:planes=0",
-        weights(&[0.25, 0.75])
-    ));
+    chains.push(format!("std.Reverse,std.AverageFrames:@clips:clips=$0{}", weights(&[1.0, 3.0])));
+    chains.push(format!("std.FlipVertical,std.AverageFrames:@clips:clips=$0:clips=$0{}:scale=4.0", weights(&[1.0, 1.0, 3.0])));
+    chains.push(format!("std.BlankClip:length=3,std.AverageFrames:@clips:clips=$0{}", weights(&[1.0, 1.0])));
+    chains.push(format!("std.Trim:length=4,std.AverageFrames:@clips:clips=$0{}:planes=0", weights(&[0.25, 0.75])));
     let chains: Vec<&str> = chains.iter().map(|s| s.as_str()).collect();
     let mut cases = over_formats(&FORMATS, &chains);
-    cases.extend(over_formats(
-        &["Gray16", "RGBH", "YUV444PS", "YUV440P8"],
-        &chains[..3],
-    ));
+    cases.extend(over_formats(&["Gray16", "RGBH", "YUV444PS", "YUV440P8"], &chains[..3]));
     // large sums in 16 bits, where single precision rounds
-    for w in [
-        &[1023.0; 31][..],
-        &[1021.0, 1023.0, 1019.0],
-        &[1000.0, 1001.0, 999.0, 998.0, 997.0, 1003.0, 1007.0],
-    ] {
+    for w in [&[1023.0; 31][..], &[1021.0, 1023.0, 1019.0], &[1000.0, 1001.0, 999.0, 998.0, 997.0, 1003.0, 1007.0]] {
         let s: f64 = w.iter().sum();
-        cases.push(video(
-            "YUV444P16",
-            &format!("std.AverageFrames:@clips{}:scale={s:?}", weights(w)),
-        ));
+        cases.push(video("YUV444P16", &format!("std.AverageFrames:@clips{}:scale={s:?}", weights(w))));
     }
-    cases.push(video(
-        "YUV444P16",
-        &format!(
-            "std.AverageFrames:@clips{}:scale=17.0",
-            weights(&[7.0, 1001.0, -999.0, 3.0, 5.0])
-        ),
-    ));
+    cases.push(video("YUV444P16", &format!("std.AverageFrames:@clips{}:scale=17.0", weights(&[7.0, 1001.0, -999.0, 3.0, 5.0]))));
     check_all(&cases);
 }
 
@@ -580,11 +470,7 @@ fn edits_whatever_the_threads() {
 /// clip lists that mix residencies are refused. Skipped when the reference finds no Vulkan device.
 #[test]
 fn gpu_resident_clips() {
-    let probe = run(
-        &reference_core(),
-        &video("YUV420P8", "std.GPUUpload,std.GPUDownload"),
-        &[],
-    );
+    let probe = run(&reference_core(), &video("YUV420P8", "std.GPUUpload,std.GPUDownload"), &[]);
     if !probe.ok() {
         eprintln!("skipped: the reference has no GPU here ({})", probe.line);
         return;
@@ -607,10 +493,7 @@ fn gpu_resident_clips() {
         "std.AverageFrames:@clips:weights=1.0:weights=2.0:weights=1.0",
         "std.FlipVertical,std.AverageFrames:@clips:clips=$1:weights=1.0:weights=3.0",
     ];
-    let cases: Vec<Case> = chains
-        .iter()
-        .map(|c| video("YUV420P8", &format!("std.GPUUpload,{c},std.GPUDownload")))
-        .collect();
+    let cases: Vec<Case> = chains.iter().map(|c| video("YUV420P8", &format!("std.GPUUpload,{c},std.GPUDownload"))).collect();
     check_all(&cases);
     check_errors(&[
         video("YUV420P8", "std.GPUUpload,std.Interleave:@clips:clips=$0"),

@@ -16,9 +16,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use vsvk_tests::each_case;
-use vsvk_tests::oracle::{
-    self, check, check_all, check_error, check_errors, format_id, func_plugin, noise_plugin, Case,
-};
+use vsvk_tests::oracle::{self, check, check_all, check_error, check_errors, format_id, func_plugin, noise_plugin, Case};
 
 /// The noise source, small: 4:2:0 8-bit, 64x48, three frames.
 fn video(chain: &str) -> Case {
@@ -49,10 +47,7 @@ fn modes_plugin() -> &'static Path {
 /// A path as a chain argument; the driver's separators cannot appear in it.
 fn chain_path(p: &Path) -> String {
     let s = p.display().to_string();
-    assert!(
-        !s.contains(',') && !s.contains(':'),
-        "the driver cannot pass the path {s}"
-    );
+    assert!(!s.contains(',') && !s.contains(':'), "the driver cannot pass the path {s}");
     s
 }
 
@@ -117,9 +112,7 @@ fn shared_arguments_valid() {
         video("std.Crop:left=2:right=4,std.Levels:gamma=2.0,std.Binarize:planes=0"),
         video("std.Trim:first=1,std.SetFieldBased:value=1,std.FlipVertical"),
         audio("std.AudioReverse,std.AudioTrim:first=1:last=9000"),
-        audio(
-            "std.ShuffleChannels:@clips:channels_in=1:channels_in=0:channels_out=0:channels_out=1",
-        ),
+        audio("std.ShuffleChannels:@clips:channels_in=1:channels_in=0:channels_out=0:channels_out=1"),
     ]);
 }
 
@@ -147,23 +140,11 @@ fn blank_clip_errors() {
         // formats
         video("std.BlankClip:@:format=1234"),
         video("std.BlankClip:@:format=0"),
-        video(&format!(
-            "std.BlankClip:@:format={}",
-            format_id(1, true, 9, 0, 0)
-        )),
-        video(&format!(
-            "std.BlankClip:format={}",
-            format_id(4, false, 8, 0, 0)
-        )),
-        video(&format!(
-            "std.BlankClip:format={}",
-            format_id(3, true, 8, 0, 0)
-        )),
+        video(&format!("std.BlankClip:@:format={}", format_id(1, true, 9, 0, 0))),
+        video(&format!("std.BlankClip:format={}", format_id(4, false, 8, 0, 0))),
+        video(&format!("std.BlankClip:format={}", format_id(3, true, 8, 0, 0))),
         video(&format!("std.BlankClip:format={}", yuv8(5, 5))),
-        video(&format!(
-            "std.BlankClip:format={}",
-            format_id(3, false, 33, 0, 0)
-        )),
+        video(&format!("std.BlankClip:format={}", format_id(3, false, 33, 0, 0))),
         // lengths and rates
         video("std.BlankClip:@:length=0"),
         video("std.BlankClip:@:length=-1"),
@@ -173,12 +154,8 @@ fn blank_clip_errors() {
         video("std.BlankClip:@:color=300.0"),
         video("std.BlankClip:@:color=1.0:color=2.0:color=3.0:color=4.0"),
         video(&format!("std.BlankClip:@:format={y420}:color=1.0")),
-        video(&format!(
-            "std.BlankClip:@:format={y420}:color=256.0:color=2.0:color=3.0"
-        )),
-        video(&format!(
-            "std.BlankClip:@:format={y420}:color=-1.0:color=2.0:color=3.0"
-        )),
+        video(&format!("std.BlankClip:@:format={y420}:color=256.0:color=2.0:color=3.0")),
+        video(&format!("std.BlankClip:@:format={y420}:color=-1.0:color=2.0:color=3.0")),
         video(&format!("std.BlankClip:format={gray16}:color=65536.0")),
         video(&format!("std.BlankClip:format={gray10}:color=1024.0")),
         // types
@@ -361,9 +338,7 @@ fn text_errors() {
         audio("text.FrameProps"),
         // refused when a frame is asked for: the text does not fit
         video("text.Text:text='a:scale=100"),
-        video(&format!(
-            "std.BlankClip:@:format={y440}:width=64:height=48,text.Text:text='a:scale=2"
-        )),
+        video(&format!("std.BlankClip:@:format={y440}:width=64:height=48,text.Text:text='a:scale=2")),
     ]);
 }
 
@@ -375,12 +350,8 @@ fn text_valid() {
         video("text.Text:text='"),
         video("text.FrameProps:props='1x"),
         video("text.Text:text='a:alignment=9:scale=1"),
-        video(&format!(
-            "std.BlankClip:@:format={y410}:width=64:height=48:length=2,text.Text:text='a"
-        )),
-        video(&format!(
-            "std.BlankClip:@:format={rgbs}:width=64:height=48:length=2,text.FrameNum:alignment=3"
-        )),
+        video(&format!("std.BlankClip:@:format={y410}:width=64:height=48:length=2,text.Text:text='a")),
+        video(&format!("std.BlankClip:@:format={rgbs}:width=64:height=48:length=2,text.FrameNum:alignment=3")),
     ]);
 }
 
@@ -389,24 +360,15 @@ fn text_valid() {
 #[test]
 fn set_max_cpu_errors() {
     // levels are lower case; a bad one is refused when the driver sets it, before the source
-    let cases: Vec<Case> = ["bogus", "NONE", "AVX2", "zn4", "x86", "auto"]
-        .iter()
-        .map(|l| video("-").with_mode(&["--maxcpu", l]))
-        .collect();
+    let cases: Vec<Case> = ["bogus", "NONE", "AVX2", "zn4", "x86", "auto"].iter().map(|l| video("-").with_mode(&["--maxcpu", l])).collect();
     check_errors(&cases);
     // a good level returns a string where the driver wants a clip, alike on both cores
-    check_errors(&[
-        video("std.SetMaxCPU:@:cpu='bogus"),
-        video("std.SetMaxCPU:@:cpu='none"),
-    ]);
+    check_errors(&[video("std.SetMaxCPU:@:cpu='bogus"), video("std.SetMaxCPU:@:cpu='none")]);
 }
 
 #[test]
 fn set_max_cpu_valid() {
-    let cases: Vec<Case> = ["none", "sse2", "avx2", "avx512"]
-        .iter()
-        .map(|l| video("std.Invert").with_mode(&["--maxcpu", l]))
-        .collect();
+    let cases: Vec<Case> = ["none", "sse2", "avx2", "avx512"].iter().map(|l| video("std.Invert").with_mode(&["--maxcpu", l])).collect();
     check_all(&cases);
 }
 
@@ -424,9 +386,7 @@ fn load_plugin_errors() {
         // loaded already, by path, by identifier, or into a namespace in use
         video(&format!("std.LoadPlugin:@:path='{noise}")),
         video(&format!("std.LoadPlugin:@:path='{noise}:forcens='x")),
-        video(&format!(
-            "std.LoadPlugin:@:path='{modes}:forceid='org.vsvk.noise"
-        )),
+        video(&format!("std.LoadPlugin:@:path='{modes}:forceid='org.vsvk.noise")),
         // these load (or find nothing to load) and return no clip, which the driver reports alike
         video(&format!("std.LoadPlugin:@:path='{modes}")),
     ]);
@@ -435,10 +395,7 @@ fn load_plugin_errors() {
 #[test]
 fn load_plugin_valid() {
     let modes = modes_plugin();
-    check_all(&[
-        video("vsvkmodes.Parallel:radius=1").with_plugin(modes),
-        video("vsvkfunc.Modify:@:clip=$0:clips=$0").with_plugin(func_plugin()),
-    ]);
+    check_all(&[video("vsvkmodes.Parallel:radius=1").with_plugin(modes), video("vsvkfunc.Modify:@:clip=$0:clips=$0").with_plugin(func_plugin())]);
 }
 
 // ---- where our core differs from R81 --------------------------------------------------------------
@@ -474,8 +431,5 @@ each_case! { check;
 
 #[test]
 fn load_plugin_namespace_taken() {
-    check_error(video(&format!(
-        "std.LoadPlugin:@:path='{}:forcens='vsvknoise",
-        chain_path(modes_plugin())
-    )));
+    check_error(video(&format!("std.LoadPlugin:@:path='{}:forcens='vsvknoise", chain_path(modes_plugin()))));
 }

@@ -14,25 +14,12 @@ fn video(format: &str, chain: &str) -> Case {
     Case::sized(format, 64, 48, 6, chain)
 }
 /// The formats every function is tried on.
-const FORMATS: [&str; 7] = [
-    "Gray8",
-    "YUV420P8",
-    "YUV422P10",
-    "YUV444P16",
-    "RGB24",
-    "GrayS",
-    "YUV420PH",
-];
+const FORMATS: [&str; 7] = ["Gray8", "YUV420P8", "YUV422P10", "YUV444P16", "RGB24", "GrayS", "YUV420PH"];
 /// More subsamplings and sample types.
-const MORE_FORMATS: [&str; 7] = [
-    "YUV410P8", "YUV411P8", "YUV440P8", "Gray16", "RGBH", "YUV444PS", "Gray32",
-];
+const MORE_FORMATS: [&str; 7] = ["YUV410P8", "YUV411P8", "YUV440P8", "Gray16", "RGBH", "YUV444PS", "Gray32"];
 
 fn over_formats(formats: &[&str], chains: &[&str]) -> Vec<Case> {
-    formats
-        .iter()
-        .flat_map(|f| chains.iter().map(move |c| video(f, c)))
-        .collect()
+    formats.iter().flat_map(|f| chains.iter().map(move |c| video(f, c))).collect()
 }
 
 // pfGray16, pfYUV444P8 and pfGray8 as numbers, for BlankClip's format argument.
@@ -60,35 +47,11 @@ fn crop() {
     cases.extend(over_formats(&MORE_FORMATS, &chains[..5]));
     // odd sizes and odd crops where the format allows them
     for f in ["Gray8", "RGB24", "YUV444P16", "GrayS"] {
-        cases.push(Case::sized(
-            f,
-            333,
-            97,
-            3,
-            "std.Crop:left=3:right=5:top=1:bottom=7",
-        ));
-        cases.push(Case::sized(
-            f,
-            333,
-            97,
-            3,
-            "std.CropAbs:width=1:height=1:left=332:top=96",
-        ));
+        cases.push(Case::sized(f, 333, 97, 3, "std.Crop:left=3:right=5:top=1:bottom=7"));
+        cases.push(Case::sized(f, 333, 97, 3, "std.CropAbs:width=1:height=1:left=332:top=96"));
     }
-    cases.push(Case::sized(
-        "YUV422P10",
-        66,
-        37,
-        3,
-        "std.Crop:left=2:top=3:bottom=1",
-    ));
-    cases.push(Case::sized(
-        "YUV440P8",
-        37,
-        66,
-        3,
-        "std.Crop:left=3:top=2:bottom=2",
-    ));
+    cases.push(Case::sized("YUV422P10", 66, 37, 3, "std.Crop:left=2:top=3:bottom=1"));
+    cases.push(Case::sized("YUV440P8", 37, 66, 3, "std.Crop:left=3:top=2:bottom=2"));
     check_all(&cases);
 }
 
@@ -96,22 +59,10 @@ fn crop() {
 fn crop_variable_clips() {
     check_all(&[
         // CropAbs takes clips of variable size and format and makes them constant in size
-        video(
-            "YUV420P8",
-            "std.BlankClip:varsize=1,std.CropAbs:width=10:height=10",
-        ),
-        video(
-            "YUV420P8",
-            "std.BlankClip:varformat=1,std.CropAbs:width=10:height=10:left=2",
-        ),
-        video(
-            "YUV420P8",
-            "std.BlankClip:varformat=1:varsize=1,std.CropAbs:width=10:height=10",
-        ),
-        video(
-            "YUV420P8",
-            "std.BlankClip:varformat=1:varsize=1,std.CropAbs:width=10:height=10,std.FlipVertical",
-        ),
+        video("YUV420P8", "std.BlankClip:varsize=1,std.CropAbs:width=10:height=10"),
+        video("YUV420P8", "std.BlankClip:varformat=1,std.CropAbs:width=10:height=10:left=2"),
+        video("YUV420P8", "std.BlankClip:varformat=1:varsize=1,std.CropAbs:width=10:height=10"),
+        video("YUV420P8", "std.BlankClip:varformat=1:varsize=1,std.CropAbs:width=10:height=10,std.FlipVertical"),
     ]);
 }
 
@@ -193,25 +144,13 @@ fn add_borders() {
         ("YUV420PH", ":color=0.1:color=-0.3:color=0.7"),
         ("YUV420PH", ":color=65519.0:color=-65505.0:color=0.0001"),
     ] {
-        cases.push(video(
-            f,
-            &format!("std.AddBorders:left=2:right=4:top=2:bottom=2{colors}"),
-        ));
+        cases.push(video(f, &format!("std.AddBorders:left=2:right=4:top=2:bottom=2{colors}")));
     }
     for f in ["Gray8", "RGB24", "YUV444P16", "GrayS"] {
-        cases.push(Case::sized(
-            f,
-            333,
-            97,
-            3,
-            "std.AddBorders:left=3:right=5:top=1:bottom=7",
-        ));
+        cases.push(Case::sized(f, 333, 97, 3, "std.AddBorders:left=3:right=5:top=1:bottom=7"));
     }
     // variable size: each frame grows by the borders
-    cases.push(video(
-        "YUV420P8",
-        "std.BlankClip:varsize=1,std.AddBorders:left=2:top=4",
-    ));
+    cases.push(video("YUV420P8", "std.BlankClip:varsize=1,std.AddBorders:left=2:top=4"));
     check_all(&cases);
 }
 
@@ -235,10 +174,7 @@ fn add_borders_errors() {
         v("std.AddBorders:left=2:color=255.5:color=2.0:color=3.0"),
         v("std.AddBorders:left=2:color=-0.4:color=2.0:color=3.0"),
         v("std.AddBorders:left=2:color=-1.0:color=2.0:color=3.0"),
-        video(
-            "YUV444P16",
-            "std.AddBorders:left=2:color=65535.5:color=2.0:color=3.0",
-        ),
+        video("YUV444P16", "std.AddBorders:left=2:color=65535.5:color=2.0:color=3.0"),
         video("GrayS", "std.AddBorders:left=2:color=1.0:color=3.0"),
         video("GrayS", "std.AddBorders:left=2:color=1.0e+39"),
         video("GrayS", "std.AddBorders:left=2:color=-1.0e+39"),
@@ -265,14 +201,7 @@ fn flips_and_turns() {
     ];
     let mut cases = over_formats(&FORMATS, &chains);
     cases.extend(over_formats(&MORE_FORMATS, &chains));
-    for f in [
-        "Gray8",
-        "RGB24",
-        "YUV444P16",
-        "GrayS",
-        "YUV422P10",
-        "YUV440P8",
-    ] {
+    for f in ["Gray8", "RGB24", "YUV444P16", "GrayS", "YUV422P10", "YUV440P8"] {
         for c in chains {
             cases.push(Case::sized(f, 334, 98, 3, c));
         }
@@ -284,10 +213,7 @@ fn flips_and_turns() {
     // flips and Turn180 take any clip; the transposing ones want constant ones
     for c in &chains[..3] {
         cases.push(video("YUV420P8", &format!("std.BlankClip:varformat=1,{c}")));
-        cases.push(video(
-            "YUV420P8",
-            &format!("std.BlankClip:varformat=1:varsize=1,{c}"),
-        ));
+        cases.push(video("YUV420P8", &format!("std.BlankClip:varformat=1:varsize=1,{c}")));
     }
     check_all(&cases);
 }
@@ -296,14 +222,8 @@ fn flips_and_turns() {
 fn transpose_errors() {
     let mut cases = Vec::new();
     for f in ["Transpose", "Turn90", "Turn270"] {
-        cases.push(video(
-            "YUV420P8",
-            &format!("std.BlankClip:varformat=1,std.{f}"),
-        ));
-        cases.push(video(
-            "YUV420P8",
-            &format!("std.BlankClip:varsize=1,std.{f}"),
-        ));
+        cases.push(video("YUV420P8", &format!("std.BlankClip:varformat=1,std.{f}")));
+        cases.push(video("YUV420P8", &format!("std.BlankClip:varsize=1,std.{f}")));
     }
     check_errors(&cases);
 }
@@ -328,29 +248,11 @@ fn stack() {
     ];
     let mut cases = over_formats(&FORMATS, &chains);
     cases.extend(over_formats(&MORE_FORMATS, &chains[..2]));
-    cases.push(Case::sized(
-        "Gray8",
-        3,
-        5,
-        3,
-        "std.StackHorizontal:@clips:clips=$0,std.StackVertical:@clips:clips=$1",
-    ));
-    cases.push(Case::sized(
-        "YUV444P16",
-        333,
-        97,
-        3,
-        "std.FlipHorizontal,std.StackVertical:@clips:clips=$0",
-    ));
+    cases.push(Case::sized("Gray8", 3, 5, 3, "std.StackHorizontal:@clips:clips=$0,std.StackVertical:@clips:clips=$1"));
+    cases.push(Case::sized("YUV444P16", 333, 97, 3, "std.FlipHorizontal,std.StackVertical:@clips:clips=$0"));
     // one clip comes back as it is, whatever it is
-    cases.push(video(
-        "YUV420P8",
-        "std.BlankClip:varformat=1,std.StackHorizontal:@clips",
-    ));
-    cases.push(video(
-        "YUV420P8",
-        "std.BlankClip:varsize=1,std.StackVertical:@clips",
-    ));
+    cases.push(video("YUV420P8", "std.BlankClip:varformat=1,std.StackHorizontal:@clips"));
+    cases.push(video("YUV420P8", "std.BlankClip:varsize=1,std.StackVertical:@clips"));
     check_all(&cases);
 }
 
@@ -360,12 +262,8 @@ fn stack_errors() {
     check_errors(&[
         v("std.Crop:top=2,std.StackHorizontal:@clips:clips=$0"),
         v("std.Crop:left=2,std.StackVertical:@clips:clips=$0"),
-        v(&format!(
-            "std.BlankClip:format={GRAY16},std.StackVertical:@clips:clips=$0"
-        )),
-        v(&format!(
-            "std.BlankClip:format={GRAY16},std.StackHorizontal:@clips:clips=$0"
-        )),
+        v(&format!("std.BlankClip:format={GRAY16},std.StackVertical:@clips:clips=$0")),
+        v(&format!("std.BlankClip:format={GRAY16},std.StackHorizontal:@clips:clips=$0")),
         v("std.BlankClip:varformat=1,std.StackHorizontal:@clips:clips=$0"),
         v("std.BlankClip:varformat=1,std.StackHorizontal:@clips:clips=$1"),
         v("std.BlankClip:varsize=1,std.StackVertical:@clips:clips=$1"),
@@ -391,20 +289,9 @@ fn shuffle_planes() {
     // (gray clips have only plane 0)
     let mut cases: Vec<Case> = over_formats(&FORMATS, &chains)
         .into_iter()
-        .filter(|c| {
-            !(c.source[1].starts_with("Gray")
-                && (c.chain_text().contains("planes=1") || c.chain_text().contains("planes=2")))
-        })
+        .filter(|c| !(c.source[1].starts_with("Gray") && (c.chain_text().contains("planes=1") || c.chain_text().contains("planes=2"))))
         .collect();
-    for f in [
-        "YUV420P8",
-        "YUV422P10",
-        "YUV444P16",
-        "RGB24",
-        "YUV420PH",
-        "YUV444PS",
-        "YUV410P8",
-    ] {
+    for f in ["YUV420P8", "YUV422P10", "YUV444P16", "RGB24", "YUV420PH", "YUV444PS", "YUV410P8"] {
         for c in [
             "std.ShufflePlanes:@clips:planes=1:colorfamily=1",
             "std.ShufflePlanes:@clips:planes=2:colorfamily=1",
@@ -470,17 +357,11 @@ fn shuffle_planes_errors() {
 #[test]
 fn split_planes() {
     // the driver looks at the first clip of the array: the first plane as a gray clip
-    let mut cases = over_formats(
-        &FORMATS,
-        &["std.SplitPlanes", "std.FlipVertical,std.SplitPlanes"],
-    );
+    let mut cases = over_formats(&FORMATS, &["std.SplitPlanes", "std.FlipVertical,std.SplitPlanes"]);
     cases.extend(over_formats(&MORE_FORMATS, &["std.SplitPlanes"]));
     cases.push(Case::sized("YUV444P16", 333, 97, 3, "std.SplitPlanes"));
     check_all(&cases);
-    check_errors(&[video(
-        "YUV420P8",
-        "std.BlankClip:varformat=1,std.SplitPlanes",
-    )]);
+    check_errors(&[video("YUV420P8", "std.BlankClip:varformat=1,std.SplitPlanes")]);
 }
 
 #[test]
@@ -500,11 +381,7 @@ fn geometry_whatever_the_threads() {
 /// no Vulkan device.
 #[test]
 fn gpu_resident_clips() {
-    let probe = run(
-        &reference_core(),
-        &video("YUV420P8", "std.GPUUpload,std.GPUDownload"),
-        &[],
-    );
+    let probe = run(&reference_core(), &video("YUV420P8", "std.GPUUpload,std.GPUDownload"), &[]);
     if !probe.ok() {
         eprintln!("skipped: the reference has no GPU here ({})", probe.line);
         return;
@@ -525,10 +402,7 @@ fn gpu_resident_clips() {
         "std.ShufflePlanes:@clips:planes=0:planes=2:planes=1:colorfamily=3:prop_src=$0",
         "std.SplitPlanes",
     ];
-    let cases: Vec<Case> = chains
-        .iter()
-        .map(|c| video("YUV420P8", &format!("std.GPUUpload,{c},std.GPUDownload")))
-        .collect();
+    let cases: Vec<Case> = chains.iter().map(|c| video("YUV420P8", &format!("std.GPUUpload,{c},std.GPUDownload"))).collect();
     check_all(&cases);
     check_errors(&[
         video("YUV420P8", "std.GPUUpload,std.StackVertical:@clips:clips=$0"),

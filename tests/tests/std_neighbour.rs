@@ -15,9 +15,7 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use vsvk_tests::oracle::{
-    self, check_in, compile_wrapped_driver, list, our_core, reference_core, Case,
-};
+use vsvk_tests::oracle::{self, check_in, compile_wrapped_driver, list, our_core, reference_core, Case};
 
 /// The noise source in one format and size, three frames, then `chain`.
 fn case(format: &str, width: u32, height: u32, chain: &str) -> Case {
@@ -32,10 +30,7 @@ fn check(format: &str, width: u32, height: u32, chain: &str) {
 
 /// Both of R81's orders: its default and `SetMaxCPU("none")`.
 fn check_both(format: &str, width: u32, height: u32, chain: &str) {
-    check_in(
-        &case(format, width, height, chain),
-        &[&[], &["--maxcpu", "none"]],
-    );
+    check_in(&case(format, width, height, chain), &[&[], &["--maxcpu", "none"]]);
 }
 
 /// Both cores fail, with the same message.
@@ -105,9 +100,7 @@ fn coefficients(n: usize, seed: u64, lo: f64, hi: f64) -> Vec<f64> {
     let mut z = seed;
     (0..n)
         .map(|_| {
-            z = z
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+            z = z.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             let u = (z >> 11) as f64 / (1u64 << 53) as f64;
             ((lo + u * (hi - lo)) * 100.0).round() / 100.0
         })
@@ -167,11 +160,7 @@ fn streamed_rows() {
         for (format, float, (w, h), (ow, oh)) in FORMATS {
             for (w, h) in [(w, h), (ow, oh)] {
                 let c = case(format, w, h, chain).with_driver(stream_driver());
-                let paths: &[&[&str]] = if float {
-                    &[&[], &["--maxcpu", "none"]]
-                } else {
-                    &[&[]]
-                };
+                let paths: &[&[&str]] = if float { &[&[], &["--maxcpu", "none"]] } else { &[&[]] };
                 check_in(&c, paths);
             }
         }
@@ -511,19 +500,9 @@ fn signatures() {
         list(core, "std")
             .lines()
             .filter(|l| {
-                [
-                    "Convolution(",
-                    "BoxBlur(",
-                    "Minimum(",
-                    "Maximum(",
-                    "Median(",
-                    "Inflate(",
-                    "Deflate(",
-                    "Sobel(",
-                    "Prewitt(",
-                ]
-                .iter()
-                .any(|f| l.starts_with(&format!("std.{f}")))
+                ["Convolution(", "BoxBlur(", "Minimum(", "Maximum(", "Median(", "Inflate(", "Deflate(", "Sobel(", "Prewitt("]
+                    .iter()
+                    .any(|f| l.starts_with(&format!("std.{f}")))
             })
             .map(|l| l.to_string())
             .collect()

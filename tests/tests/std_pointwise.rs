@@ -23,9 +23,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::OnceLock;
 
-use vsvk_tests::oracle::{
-    check_all, check_errors, compile_wrapped_driver, format_id, our_core, reference_core, run, Case,
-};
+use vsvk_tests::oracle::{check_all, check_errors, compile_wrapped_driver, format_id, our_core, reference_core, run, Case};
 use vsvk_tests::reference;
 
 // ---- building the C programs ------------------------------------------------------------------------
@@ -145,12 +143,7 @@ fn driver() -> &'static Path {
 
 /// The wrapped driver with an environment variable set before it starts (read by our core, not
 /// by R81), built once per name.
-fn driver_with_env(
-    name: &'static str,
-    var: &str,
-    value: &str,
-    cell: &'static OnceLock<Result<std::path::PathBuf, String>>,
-) -> &'static Path {
+fn driver_with_env(name: &'static str, var: &str, value: &str, cell: &'static OnceLock<Result<std::path::PathBuf, String>>) -> &'static Path {
     let text = WRAPPER.replace(
         "#define dlsym pw_dlsym",
         &format!("__attribute__((constructor)) static void vsvk_env(void) {{ setenv(\"{var}\", \"{value}\", 1); }}\n#define dlsym pw_dlsym"),
@@ -186,10 +179,7 @@ fn stream_driver() -> &'static Path {
 fn check_expr_paths(cases: &[Case]) {
     check_all(cases);
     for driver in [avx2_driver(), interpreter_driver()] {
-        let other: Vec<Case> = cases
-            .iter()
-            .map(|c| c.clone().with_driver(driver))
-            .collect();
+        let other: Vec<Case> = cases.iter().map(|c| c.clone().with_driver(driver)).collect();
         check_all(&other);
     }
 }
@@ -212,63 +202,32 @@ fn video(format: &str, chain: &str) -> Case {
 fn check_close(cases: &[Case], tol: f64) {
     let mut failures = String::new();
     let dir = reference::target_dir().join("vsvk-std-pointwise");
-    std::fs::create_dir_all(&dir)
-        .unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
     for (i, case) in cases.iter().enumerate() {
         let pid = std::process::id();
         let fa = dir.join(format!("ref{pid}_{i}.raw"));
         let fb = dir.join(format!("our{pid}_{i}.raw"));
-        let want = run(
-            &reference_core(),
-            case,
-            &["--dump", fa.to_str().expect("utf-8 path")],
-        );
-        let got = run(
-            &our_core(),
-            case,
-            &["--dump", fb.to_str().expect("utf-8 path")],
-        );
+        let want = run(&reference_core(), case, &["--dump", fa.to_str().expect("utf-8 path")]);
+        let got = run(&our_core(), case, &["--dump", fb.to_str().expect("utf-8 path")]);
         let a = std::fs::read(&fa).unwrap_or_default();
         let b = std::fs::read(&fb).unwrap_or_default();
         let _ = std::fs::remove_file(&fa);
         let _ = std::fs::remove_file(&fb);
         if !want.ok() || !got.ok() || a.len() != b.len() {
-            let _ = writeln!(
-                failures,
-                "{}\n  reference: {}\n  ours:      {}",
-                case.describe(),
-                want.line,
-                got.line
-            );
+            let _ = writeln!(failures, "{}\n  reference: {}\n  ours:      {}", case.describe(), want.line, got.line);
             continue;
         }
-        let clip = |l: &str| {
-            l.split(' ')
-                .find(|w| w.starts_with("clip="))
-                .map(str::to_string)
-        };
+        let clip = |l: &str| l.split(' ').find(|w| w.starts_with("clip=")).map(str::to_string);
         if clip(&want.line) != clip(&got.line) {
-            let _ = writeln!(
-                failures,
-                "{}: a different clip\n  {}\n  {}",
-                case.describe(),
-                want.line,
-                got.line
-            );
+            let _ = writeln!(failures, "{}: a different clip\n  {}\n  {}", case.describe(), want.line, got.line);
             continue;
         }
         let half = case.source.iter().any(|s| s.ends_with('H'));
         let values = |bytes: &[u8]| -> Vec<f64> {
             if half {
-                bytes
-                    .chunks_exact(2)
-                    .map(|c| half_to_f64(u16::from_le_bytes([c[0], c[1]])))
-                    .collect()
+                bytes.chunks_exact(2).map(|c| half_to_f64(u16::from_le_bytes([c[0], c[1]]))).collect()
             } else {
-                bytes
-                    .chunks_exact(4)
-                    .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f64)
-                    .collect()
+                bytes.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f64).collect()
             }
         };
         let mut worst = 0f64;
@@ -280,11 +239,7 @@ fn check_close(cases: &[Case], tol: f64) {
             }
         }
         if worst > tol {
-            let _ = writeln!(
-                failures,
-                "{}: samples differ by up to {worst:e} (allowed {tol:e})",
-                case.describe()
-            );
+            let _ = writeln!(failures, "{}: samples differ by up to {worst:e} (allowed {tol:e})", case.describe());
         }
     }
     assert!(failures.is_empty(), "{failures}");
@@ -303,16 +258,7 @@ fn half_to_f64(h: u16) -> f64 {
 }
 
 /// The formats every function is tried on.
-const FORMATS: [&str; 8] = [
-    "Gray8",
-    "YUV420P8",
-    "YUV422P10",
-    "YUV444P16",
-    "RGB24",
-    "GrayS",
-    "YUV444PS",
-    "YUV420PH",
-];
+const FORMATS: [&str; 8] = ["Gray8", "YUV420P8", "YUV422P10", "YUV444P16", "RGB24", "GrayS", "YUV444PS", "YUV420PH"];
 
 fn is_float(format: &str) -> bool {
     format.ends_with('S') || format.ends_with('H')
@@ -360,25 +306,14 @@ fn three_planes(format: &str) -> bool {
 }
 
 fn over_formats(chains: impl Fn(&str) -> Vec<String>) -> Vec<Case> {
-    FORMATS
-        .iter()
-        .flat_map(|f| chains(f).into_iter().map(move |c| video(f, &c)))
-        .collect()
+    FORMATS.iter().flat_map(|f| chains(f).into_iter().map(move |c| video(f, &c))).collect()
 }
 
 // ---- Invert, InvertMask ---------------------------------------------------------------------------------
 
 fn invert_cases() -> Vec<Case> {
     let mut cases = over_formats(|_| {
-        [
-            "std.Invert",
-            "std.InvertMask",
-            "std.Invert:planes=0:planes=2",
-            "std.InvertMask:planes=1",
-            "std.Invert:planes=1",
-        ]
-        .map(String::from)
-        .to_vec()
+        ["std.Invert", "std.InvertMask", "std.Invert:planes=0:planes=2", "std.InvertMask:planes=1", "std.Invert:planes=1"].map(String::from).to_vec()
     });
     cases.push(sized("YUV444P8", 322, 241, 3, "std.Invert"));
     cases.push(sized("GrayS", 322, 241, 3, "std.InvertMask"));
@@ -397,23 +332,10 @@ fn invert() {
 
 fn limiter_cases() -> Vec<Case> {
     let mut cases = over_formats(|f| {
-        let mut v = vec![
-            "std.Limiter".into(),
-            format!("std.Limiter:min={}:max={}", frac(f, 0.2), frac(f, 0.8)),
-        ];
+        let mut v = vec!["std.Limiter".into(), format!("std.Limiter:min={}:max={}", frac(f, 0.2), frac(f, 0.8))];
         if three_planes(f) {
-            v.push(format!(
-                "std.Limiter:min={}:min={}:max={}:planes=0:planes=2",
-                frac(f, 0.1),
-                frac(f, 0.3),
-                frac(f, 0.6)
-            ));
-            v.push(format!(
-                "std.Limiter:max={}:max={}:max={}",
-                frac(f, 0.9),
-                frac(f, 0.5),
-                frac(f, 0.7)
-            ));
+            v.push(format!("std.Limiter:min={}:min={}:max={}:planes=0:planes=2", frac(f, 0.1), frac(f, 0.3), frac(f, 0.6)));
+            v.push(format!("std.Limiter:max={}:max={}:max={}", frac(f, 0.9), frac(f, 0.5), frac(f, 0.7)));
         }
         v
     });
@@ -421,13 +343,7 @@ fn limiter_cases() -> Vec<Case> {
     cases.push(video("Gray8", "std.Limiter:min=16.5:max=234.5"));
     cases.push(video("Gray8", "std.Limiter:min=-1.4:max=255.4"));
     cases.push(video("YUV444PS", "std.Limiter:min=-0.3:max=0.3"));
-    cases.push(sized(
-        "YUV444P8",
-        322,
-        241,
-        3,
-        "std.Limiter:min=30.0:max=200.0",
-    ));
+    cases.push(sized("YUV444P8", 322, 241, 3, "std.Limiter:min=30.0:max=200.0"));
     cases
 }
 
@@ -457,37 +373,17 @@ fn binarize_cases() -> Vec<Case> {
         let mut v = vec![
             "std.Binarize".into(),
             "std.BinarizeMask".into(),
-            format!(
-                "std.Binarize:threshold={}:v0={}:v1={}",
-                frac(f, 0.3),
-                frac(f, 0.1),
-                frac(f, 0.9)
-            ),
+            format!("std.Binarize:threshold={}:v0={}:v1={}", frac(f, 0.3), frac(f, 0.1), frac(f, 0.9)),
         ];
         if three_planes(f) {
-            v.push(format!(
-                "std.BinarizeMask:threshold={}:threshold={}:planes=1:planes=2",
-                frac(f, 0.6),
-                frac(f, 0.4)
-            ));
-            v.push(format!(
-                "std.Binarize:v0={}:v0={}:v0={}:planes=0",
-                frac(f, 0.2),
-                frac(f, 0.4),
-                frac(f, 0.6)
-            ));
+            v.push(format!("std.BinarizeMask:threshold={}:threshold={}:planes=1:planes=2", frac(f, 0.6), frac(f, 0.4)));
+            v.push(format!("std.Binarize:v0={}:v0={}:v0={}:planes=0", frac(f, 0.2), frac(f, 0.4), frac(f, 0.6)));
         }
         v
     });
     cases.push(video("Gray8", "std.Binarize:threshold=127.5:v0=7.5:v1=8.4"));
     cases.push(video("Gray8", "std.Binarize:threshold=-1.4"));
-    cases.push(sized(
-        "YUV444P16",
-        322,
-        241,
-        3,
-        "std.BinarizeMask:threshold=40000.0",
-    ));
+    cases.push(sized("YUV444P16", 322, 241, 3, "std.BinarizeMask:threshold=40000.0"));
     cases
 }
 
@@ -515,43 +411,17 @@ fn levels_cases() -> Vec<Case> {
     let mut cases = over_formats(|f| {
         let mut v = vec![
             "std.Levels:gamma=1.7".into(),
-            format!(
-                "std.Levels:min_in={}:max_in={}:min_out={}:max_out={}",
-                frac(f, 0.0627),
-                frac(f, 0.922),
-                frac(f, 0.1),
-                frac(f, 0.8)
-            ),
-            format!(
-                "std.Levels:min_out={}:max_out={}:gamma=2.2",
-                frac(f, 0.9),
-                frac(f, 0.2)
-            ),
+            format!("std.Levels:min_in={}:max_in={}:min_out={}:max_out={}", frac(f, 0.0627), frac(f, 0.922), frac(f, 0.1), frac(f, 0.8)),
+            format!("std.Levels:min_out={}:max_out={}:gamma=2.2", frac(f, 0.9), frac(f, 0.2)),
         ];
         if three_planes(f) {
-            v.push(format!(
-                "std.Levels:min_in={}:max_in={}:gamma=0.6:gamma=1.3:planes=0:planes=1",
-                frac(f, 0.2),
-                frac(f, 0.7)
-            ));
+            v.push(format!("std.Levels:min_in={}:max_in={}:gamma=0.6:gamma=1.3:planes=0:planes=1", frac(f, 0.2), frac(f, 0.7)));
         }
         v
     });
-    cases.push(video(
-        "Gray8",
-        "std.Levels:min_in=16.3:max_in=235.7:gamma=1.3:min_out=3.3:max_out=250.2",
-    ));
-    cases.push(video(
-        "Gray16",
-        "std.Levels:min_out=-257.0:max_out=65792.0:gamma=0.45",
-    ));
-    cases.push(sized(
-        "YUV444PS",
-        322,
-        241,
-        3,
-        "std.Levels:min_in=0.1:max_in=0.9:gamma=0.8",
-    ));
+    cases.push(video("Gray8", "std.Levels:min_in=16.3:max_in=235.7:gamma=1.3:min_out=3.3:max_out=250.2"));
+    cases.push(video("Gray16", "std.Levels:min_out=-257.0:max_out=65792.0:gamma=0.45"));
+    cases.push(sized("YUV444PS", 322, 241, 3, "std.Levels:min_in=0.1:max_in=0.9:gamma=0.8"));
     cases
 }
 
@@ -567,10 +437,7 @@ fn levels_errors() {
         video("Gray8", "std.Levels:min_in=100.5:max_in=100.6"),
         video("GrayS", "std.Levels:gamma=0.0"),
         video("Gray8", "std.Levels:gamma=-1.0"),
-        video(
-            "YUV420P8",
-            "std.Levels:gamma=1.0:gamma=1.0:gamma=1.0:gamma=1.0",
-        ),
+        video("YUV420P8", "std.Levels:gamma=1.0:gamma=1.0:gamma=1.0:gamma=1.0"),
         video("Gray32", "std.Levels"),
     ]);
 }
@@ -585,50 +452,17 @@ fn lut_args(key: &str, n: usize, f: impl Fn(usize) -> String) -> String {
 fn lut() {
     let mut cases = Vec::new();
     for f in ["Gray8", "YUV420P8", "RGB24"] {
-        cases.push(video(
-            f,
-            &format!(
-                "std.Lut{}",
-                lut_args("lut", 256, |i| ((i * 7 + 3) % 256).to_string())
-            ),
-        ));
-        cases.push(video(
-            f,
-            &format!(
-                "std.Lut{}:planes=0:planes=2",
-                lut_args("lut", 256, |i| (255 - i).to_string())
-            ),
-        ));
-        cases.push(video(
-            f,
-            &format!(
-                "std.Lut{}:floatout=1",
-                lut_args("lutf", 256, |i| format!("{:.3}", i as f64 * 0.37 - 10.0))
-            ),
-        ));
-        cases.push(video(
-            f,
-            &format!(
-                "std.Lut{}:bits=10",
-                lut_args("lut", 256, |i| (i * 4 + 1).to_string())
-            ),
-        ));
+        cases.push(video(f, &format!("std.Lut{}", lut_args("lut", 256, |i| ((i * 7 + 3) % 256).to_string()))));
+        cases.push(video(f, &format!("std.Lut{}:planes=0:planes=2", lut_args("lut", 256, |i| (255 - i).to_string()))));
+        cases.push(video(f, &format!("std.Lut{}:floatout=1", lut_args("lutf", 256, |i| format!("{:.3}", i as f64 * 0.37 - 10.0)))));
+        cases.push(video(f, &format!("std.Lut{}:bits=10", lut_args("lut", 256, |i| (i * 4 + 1).to_string()))));
         cases.push(video(f, "std.Lut:function='i 3 0 256"));
         cases.push(video(f, "std.Lut:function='f 0.5 0.0:floatout=1"));
     }
-    cases.push(video(
-        "YUV422P10",
-        &format!(
-            "std.Lut{}",
-            lut_args("lut", 1024, |i| ((i * 13) % 1024).to_string())
-        ),
-    ));
+    cases.push(video("YUV422P10", &format!("std.Lut{}", lut_args("lut", 1024, |i| ((i * 13) % 1024).to_string()))));
     cases.push(video("YUV422P10", "std.Lut:function='i 1 0 256:bits=8"));
     cases.push(video("YUV444P16", "std.Lut:function='i 7 0 65536:planes=1"));
-    cases.push(video(
-        "YUV444P16",
-        "std.Lut:function='f 0.001 0.0:floatout=1",
-    ));
+    cases.push(video("YUV444P16", "std.Lut:function='f 0.001 0.0:floatout=1"));
     cases.push(sized("Gray8", 322, 241, 3, "std.Lut:function='i 5 0 256"));
     check_all(&cases);
 }
@@ -639,49 +473,13 @@ fn lut2() {
     let g10 = format_id(1, false, 10, 0, 0);
     let y420p8 = format_id(3, false, 8, 1, 1);
     let mut cases = vec![
-        video(
-            "Gray8",
-            &format!(
-                "{},std.Lut2:@clipa:clipb=$0:function='i 3 5 256",
-                noise(g8, W, H, 3)
-            ),
-        ),
-        video(
-            "Gray8",
-            &format!(
-                "{},std.Lut2:@clipa:clipb=$0:function='f 0.5 1.0:floatout=1",
-                noise(g8, W, H, 3)
-            ),
-        ),
-        video(
-            "Gray8",
-            &format!(
-                "{},std.Lut2:@clipa:clipb=$0:function='i 1 1 1024:bits=10",
-                noise(g10, W, H, 3)
-            ),
-        ),
-        video(
-            "YUV420P8",
-            &format!(
-                "{},std.Lut2:@clipa:clipb=$0:function='i 1 255 256:planes=0:planes=1",
-                noise(y420p8, W, H, 3)
-            ),
-        ),
-        video(
-            "YUV422P10",
-            &format!("std.Invert,std.Lut2:@clipa:clipb=$0:function='i 2 3 1024"),
-        ),
+        video("Gray8", &format!("{},std.Lut2:@clipa:clipb=$0:function='i 3 5 256", noise(g8, W, H, 3))),
+        video("Gray8", &format!("{},std.Lut2:@clipa:clipb=$0:function='f 0.5 1.0:floatout=1", noise(g8, W, H, 3))),
+        video("Gray8", &format!("{},std.Lut2:@clipa:clipb=$0:function='i 1 1 1024:bits=10", noise(g10, W, H, 3))),
+        video("YUV420P8", &format!("{},std.Lut2:@clipa:clipb=$0:function='i 1 255 256:planes=0:planes=1", noise(y420p8, W, H, 3))),
+        video("YUV422P10", &format!("std.Invert,std.Lut2:@clipa:clipb=$0:function='i 2 3 1024")),
     ];
-    cases.push(sized(
-        "Gray8",
-        322,
-        241,
-        3,
-        &format!(
-            "{},std.Lut2:@clipb:clipa=$0:function='i 7 1 256",
-            noise(g8, 322, 241, 5)
-        ),
-    ));
+    cases.push(sized("Gray8", 322, 241, 3, &format!("{},std.Lut2:@clipb:clipa=$0:function='i 7 1 256", noise(g8, 322, 241, 5))));
     check_all(&cases);
 }
 
@@ -690,32 +488,11 @@ fn lut_errors() {
     check_errors(&[
         video("GrayS", "std.Lut:function='i 1 0 256"),
         video("Gray8", "std.Lut"),
-        video(
-            "Gray8",
-            &format!(
-                "std.Lut:function='i 1 0 256{}",
-                lut_args("lut", 256, |i| i.to_string())
-            ),
-        ),
-        video(
-            "Gray8",
-            &format!("std.Lut{}", lut_args("lut", 10, |i| i.to_string())),
-        ),
-        video(
-            "Gray8",
-            &format!("std.Lut{}", lut_args("lut", 256, |_| "256".into())),
-        ),
-        video(
-            "Gray8",
-            &format!(
-                "std.Lut{}:floatout=1",
-                lut_args("lut", 256, |i| i.to_string())
-            ),
-        ),
-        video(
-            "Gray8",
-            &format!("std.Lut{}", lut_args("lutf", 256, |i| format!("{i}.5"))),
-        ),
+        video("Gray8", &format!("std.Lut:function='i 1 0 256{}", lut_args("lut", 256, |i| i.to_string()))),
+        video("Gray8", &format!("std.Lut{}", lut_args("lut", 10, |i| i.to_string()))),
+        video("Gray8", &format!("std.Lut{}", lut_args("lut", 256, |_| "256".into()))),
+        video("Gray8", &format!("std.Lut{}:floatout=1", lut_args("lut", 256, |i| i.to_string()))),
+        video("Gray8", &format!("std.Lut{}", lut_args("lutf", 256, |i| format!("{i}.5")))),
         video("Gray8", "std.Lut:function='i 1 0 256:bits=7"),
         video("Gray8", "std.Lut:function='f 1.0 0.0:floatout=1:bits=16"),
         video("YUV420P8", "std.Lut:function='i 1 0 256:planes=3"),
@@ -727,23 +504,11 @@ fn lut_errors() {
         video("Gray8", "std.Lut:function='fail"),
         video("Gray8", "std.Lut2:@clipa:clipb=$0:function='i 1 1 1000"),
         video("Gray8", "std.Lut2:@clipa:clipb=$0:function='float_as_int"),
-        video(
-            "Gray8",
-            "std.Lut2:@clipa:clipb=$0:function='int_as_float:floatout=1",
-        ),
+        video("Gray8", "std.Lut2:@clipa:clipb=$0:function='int_as_float:floatout=1"),
         video("Gray8", "std.Lut2:@clipa:clipb=$0:function='fail"),
         video("Gray16", "std.Lut2:@clipa:clipb=$0:function='i 1 1 1000"),
-        video(
-            "Gray8",
-            &format!(
-                "{},std.Lut2:@clipa:clipb=$0:function='i 1 1 256",
-                noise(format_id(1, false, 8, 0, 0), 48, 64, 3)
-            ),
-        ),
-        video(
-            "Gray8",
-            "std.Lut2:@clipa:clipb=$0:planes=2:planes=2:function='i 1 0 256",
-        ),
+        video("Gray8", &format!("{},std.Lut2:@clipa:clipb=$0:function='i 1 1 256", noise(format_id(1, false, 8, 0, 0), 48, 64, 3))),
+        video("Gray8", "std.Lut2:@clipa:clipb=$0:planes=2:planes=2:function='i 1 0 256"),
     ]);
 }
 
@@ -751,13 +516,9 @@ fn lut_errors() {
 
 fn merge_cases() -> Vec<Case> {
     let mut cases = over_formats(|f| {
-        let mut v: Vec<String> = [
-            "std.Invert,std.Merge:@clipa:clipb=$0",
-            "std.Invert,std.Merge:@clipa:clipb=$0:weight=0.3",
-            "std.Invert,std.Merge:@clipa:clipb=$0:weight=1.0",
-        ]
-        .map(String::from)
-        .to_vec();
+        let mut v: Vec<String> = ["std.Invert,std.Merge:@clipa:clipb=$0", "std.Invert,std.Merge:@clipa:clipb=$0:weight=0.3", "std.Invert,std.Merge:@clipa:clipb=$0:weight=1.0"]
+            .map(String::from)
+            .to_vec();
         if three_planes(f) {
             v.extend(
                 [
@@ -770,20 +531,8 @@ fn merge_cases() -> Vec<Case> {
         }
         v
     });
-    cases.push(sized(
-        "YUV444P16",
-        322,
-        241,
-        3,
-        "std.Invert,std.Merge:@clipa:clipb=$0:weight=0.2",
-    ));
-    cases.push(sized(
-        "YUV444PS",
-        322,
-        241,
-        3,
-        "std.Invert,std.Merge:@clipa:clipb=$0:weight=0.9",
-    ));
+    cases.push(sized("YUV444P16", 322, 241, 3, "std.Invert,std.Merge:@clipa:clipb=$0:weight=0.2"));
+    cases.push(sized("YUV444PS", 322, 241, 3, "std.Invert,std.Merge:@clipa:clipb=$0:weight=0.9"));
     cases
 }
 
@@ -797,24 +546,9 @@ fn merge_errors() {
     check_errors(&[
         video("Gray8", "std.Invert,std.Merge:@clipa:clipb=$0:weight=1.1"),
         video("Gray8", "std.Invert,std.Merge:@clipa:clipb=$0:weight=-0.1"),
-        video(
-            "Gray8",
-            "std.Invert,std.Merge:@clipa:clipb=$0:weight=0.1:weight=0.2",
-        ),
-        video(
-            "YUV420P8",
-            &format!(
-                "{},std.Merge:@clipa:clipb=$0",
-                noise(format_id(3, false, 16, 1, 1), W, H, 2)
-            ),
-        ),
-        video(
-            "YUV420P8",
-            &format!(
-                "{},std.Merge:@clipa:clipb=$0",
-                noise(format_id(3, false, 8, 1, 1), W + 2, H, 2)
-            ),
-        ),
+        video("Gray8", "std.Invert,std.Merge:@clipa:clipb=$0:weight=0.1:weight=0.2"),
+        video("YUV420P8", &format!("{},std.Merge:@clipa:clipb=$0", noise(format_id(3, false, 16, 1, 1), W, H, 2))),
+        video("YUV420P8", &format!("{},std.Merge:@clipa:clipb=$0", noise(format_id(3, false, 8, 1, 1), W + 2, H, 2))),
         video("Gray32", "std.Invert,std.Merge:@clipa:clipb=$0"),
     ]);
 }
@@ -825,18 +559,11 @@ fn merge_errors() {
 /// pointwise filter that fills rows that way, at sizes whose rows end off the 16-byte grid.
 #[test]
 fn streamed_rows() {
-    let cases: Vec<Case> = [
-        invert_cases(),
-        limiter_cases(),
-        binarize_cases(),
-        levels_cases(),
-        merge_cases(),
-        diffs_cases(),
-    ]
-    .concat()
-    .into_iter()
-    .map(|c| c.with_driver(stream_driver()))
-    .collect();
+    let cases: Vec<Case> = [invert_cases(), limiter_cases(), binarize_cases(), levels_cases(), merge_cases(), diffs_cases()]
+        .concat()
+        .into_iter()
+        .map(|c| c.with_driver(stream_driver()))
+        .collect();
     check_all(&cases);
 }
 
@@ -856,13 +583,7 @@ fn diffs_cases() -> Vec<Case> {
         .map(String::from)
         .to_vec()
     });
-    cases.push(sized(
-        "YUV444P8",
-        322,
-        241,
-        3,
-        "std.Invert,std.MakeFullDiff:@clipa:clipb=$0,std.MergeFullDiff:@clipb:clipa=$0",
-    ));
+    cases.push(sized("YUV444P8", 322, 241, 3, "std.Invert,std.MakeFullDiff:@clipa:clipb=$0,std.MergeFullDiff:@clipb:clipa=$0"));
     cases
 }
 
@@ -874,42 +595,12 @@ fn diffs() {
 #[test]
 fn diff_errors() {
     check_errors(&[
-        video(
-            "Gray8",
-            &format!(
-                "{},std.MakeDiff:@clipa:clipb=$0",
-                noise(format_id(1, false, 10, 0, 0), W, H, 2)
-            ),
-        ),
-        video(
-            "Gray8",
-            &format!(
-                "{},std.MergeDiff:@clipa:clipb=$0",
-                noise(format_id(1, false, 8, 0, 0), W, H + 2, 2)
-            ),
-        ),
-        video(
-            "Gray8",
-            &format!(
-                "{},std.MakeFullDiff:@clipa:clipb=$0",
-                noise(format_id(3, false, 8, 0, 0), W, H, 2)
-            ),
-        ),
+        video("Gray8", &format!("{},std.MakeDiff:@clipa:clipb=$0", noise(format_id(1, false, 10, 0, 0), W, H, 2))),
+        video("Gray8", &format!("{},std.MergeDiff:@clipa:clipb=$0", noise(format_id(1, false, 8, 0, 0), W, H + 2, 2))),
+        video("Gray8", &format!("{},std.MakeFullDiff:@clipa:clipb=$0", noise(format_id(3, false, 8, 0, 0), W, H, 2))),
         video("Gray8", "std.Invert,std.MergeFullDiff:@clipa:clipb=$0"),
-        video(
-            "Gray8",
-            &format!(
-                "{},std.MergeFullDiff:@clipb:clipa=$0",
-                noise(format_id(1, false, 10, 0, 0), W, H, 2)
-            ),
-        ),
-        video(
-            "GrayH",
-            &format!(
-                "{},std.MergeFullDiff:@clipb:clipa=$0",
-                noise(format_id(1, true, 32, 0, 0), W, H, 2)
-            ),
-        ),
+        video("Gray8", &format!("{},std.MergeFullDiff:@clipb:clipa=$0", noise(format_id(1, false, 10, 0, 0), W, H, 2))),
+        video("GrayH", &format!("{},std.MergeFullDiff:@clipb:clipa=$0", noise(format_id(1, true, 32, 0, 0), W, H, 2))),
         video("Gray8", "std.MakeDiff:@clipa:clipb=$0:planes=5"),
         video("Gray32", "std.MakeFullDiff:@clipa:clipb=$0"),
     ]);
@@ -923,22 +614,11 @@ fn masked_merge() {
     for f in FORMATS {
         let gray = noise(gray_of(f), W, H, 3);
         // $1 the inverted source, $2 a gray mask
-        let with_mask = |tail: &str| {
-            format!("std.Invert,{gray},std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$2{tail}")
-        };
-        cases.push(video(
-            f,
-            "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0",
-        ));
-        cases.push(video(
-            f,
-            "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$1:planes=0:planes=2",
-        ));
+        let with_mask = |tail: &str| format!("std.Invert,{gray},std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$2{tail}");
+        cases.push(video(f, "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0"));
+        cases.push(video(f, "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$1:planes=0:planes=2"));
         if !f.ends_with('H') {
-            cases.push(video(
-                f,
-                "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0:first_plane=1",
-            ));
+            cases.push(video(f, "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0:first_plane=1"));
             cases.push(video(f, &with_mask("")));
             cases.push(video(f, &with_mask(":premultiplied=1")));
             cases.push(video(f, &with_mask(":first_plane=1:planes=1:planes=2")));
@@ -946,21 +626,9 @@ fn masked_merge() {
     }
     // subsampled planes take the mask's first plane brought down to their size
     for f in ["YUV411P8", "YUV440P8", "YUV420P16", "YUV422P10"] {
-        cases.push(video(
-            f,
-            &format!(
-                "std.Invert,{},std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$2",
-                noise(gray_of(f), W, H, 3)
-            ),
-        ));
+        cases.push(video(f, &format!("std.Invert,{},std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$2", noise(gray_of(f), W, H, 3))));
     }
-    cases.push(sized(
-        "YUV444P16",
-        322,
-        241,
-        3,
-        "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0:premultiplied=1",
-    ));
+    cases.push(sized("YUV444P16", 322, 241, 3, "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0:premultiplied=1"));
     check_all(&cases);
 }
 
@@ -970,34 +638,13 @@ fn masked_merge() {
 fn float_masks_on_subsampled_planes() {
     let mut cases = Vec::new();
     for f in ["YUV420PH", "YUV420PS"] {
-        let gray = noise(
-            gray_of(if f.ends_with('H') { "GrayH" } else { "GrayS" }),
-            W,
-            H,
-            3,
-        );
-        cases.push(video(
-            f,
-            &format!("std.Invert,{gray},std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$2"),
-        ));
-        cases.push(video(
-            f,
-            &format!(
-                "std.Invert,{gray},std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$2:premultiplied=1"
-            ),
-        ));
-        cases.push(video(
-            f,
-            &format!("{gray},std.PreMultiply:@:clip=$0:alpha=$1"),
-        ));
-        cases.push(video(
-            f,
-            "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0:first_plane=1",
-        ));
+        let gray = noise(gray_of(if f.ends_with('H') { "GrayH" } else { "GrayS" }), W, H, 3);
+        cases.push(video(f, &format!("std.Invert,{gray},std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$2")));
+        cases.push(video(f, &format!("std.Invert,{gray},std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$2:premultiplied=1")));
+        cases.push(video(f, &format!("{gray},std.PreMultiply:@:clip=$0:alpha=$1")));
+        cases.push(video(f, "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0:first_plane=1"));
     }
-    let (halves, singles): (Vec<Case>, Vec<Case>) = cases
-        .into_iter()
-        .partition(|c| c.source.iter().any(|s| s.ends_with('H')));
+    let (halves, singles): (Vec<Case>, Vec<Case>) = cases.into_iter().partition(|c| c.source.iter().any(|s| s.ends_with('H')));
     check_close(&halves, 1.0 / 1024.0);
     check_close(&singles, 1e-6);
 }
@@ -1005,42 +652,12 @@ fn float_masks_on_subsampled_planes() {
 #[test]
 fn masked_merge_errors() {
     check_errors(&[
-        video(
-            "YUV420P8",
-            &format!(
-                "std.Invert,{},std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$2",
-                noise(format_id(3, false, 8, 0, 0), W, H, 3)
-            ),
-        ),
-        video(
-            "Gray8",
-            &format!(
-                "std.Invert,{},std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$2",
-                noise(format_id(1, false, 16, 0, 0), W, H, 3)
-            ),
-        ),
-        video(
-            "Gray8",
-            &format!(
-                "std.Invert,{},std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$2",
-                noise(format_id(1, false, 8, 0, 0), W, H + 2, 3)
-            ),
-        ),
-        video(
-            "Gray8",
-            &format!(
-                "{},std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0",
-                noise(format_id(1, false, 16, 0, 0), W, H, 3)
-            ),
-        ),
-        video(
-            "YUV420P8",
-            "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0:planes=3",
-        ),
-        video(
-            "Gray32",
-            "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0",
-        ),
+        video("YUV420P8", &format!("std.Invert,{},std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$2", noise(format_id(3, false, 8, 0, 0), W, H, 3))),
+        video("Gray8", &format!("std.Invert,{},std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$2", noise(format_id(1, false, 16, 0, 0), W, H, 3))),
+        video("Gray8", &format!("std.Invert,{},std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$2", noise(format_id(1, false, 8, 0, 0), W, H + 2, 3))),
+        video("Gray8", &format!("{},std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0", noise(format_id(1, false, 16, 0, 0), W, H, 3))),
+        video("YUV420P8", "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0:planes=3"),
+        video("Gray32", "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0"),
     ]);
 }
 
@@ -1054,21 +671,9 @@ fn premultiply() {
             continue;
         }
         let alpha = noise(gray_of(f), W, H, 3);
-        cases.push(video(
-            f,
-            &format!("{alpha},std.PreMultiply:@:clip=$0:alpha=$1"),
-        ));
+        cases.push(video(f, &format!("{alpha},std.PreMultiply:@:clip=$0:alpha=$1")));
     }
-    cases.push(sized(
-        "RGB24",
-        322,
-        241,
-        3,
-        &format!(
-            "{},std.PreMultiply:@:clip=$0:alpha=$1",
-            noise(gray_of("RGB24"), 322, 241, 5)
-        ),
-    ));
+    cases.push(sized("RGB24", 322, 241, 3, &format!("{},std.PreMultiply:@:clip=$0:alpha=$1", noise(gray_of("RGB24"), 322, 241, 5))));
     check_all(&cases);
 }
 
@@ -1076,17 +681,9 @@ fn premultiply() {
 #[test]
 fn premultiply_range() {
     let mut cases = Vec::new();
-    for (f, props) in [
-        ("Gray8", "_Range=1"),
-        ("RGB24", "_Range=0"),
-        ("YUV444P8", "_Range=1"),
-        ("YUV444P8", "_Range=0"),
-    ] {
+    for (f, props) in [("Gray8", "_Range=1"), ("RGB24", "_Range=0"), ("YUV444P8", "_Range=1"), ("YUV444P8", "_Range=0")] {
         let alpha = noise(gray_of(f), W, H, 3);
-        cases.push(video(
-            f,
-            &format!("std.SetFrameProps:{props},{alpha},std.PreMultiply:@:clip=$1:alpha=$2"),
-        ));
+        cases.push(video(f, &format!("std.SetFrameProps:{props},{alpha},std.PreMultiply:@:clip=$1:alpha=$2")));
         cases.push(video(f, &format!("std.SetFrameProps:{props},std.Invert,{alpha},std.MaskedMerge:@:clipa=$1:clipb=$2:mask=$3:premultiplied=1")));
     }
     check_all(&cases);
@@ -1096,20 +693,8 @@ fn premultiply_range() {
 fn premultiply_errors() {
     check_errors(&[
         video("YUV420P8", "std.PreMultiply:@:clip=$0:alpha=$0"),
-        video(
-            "Gray8",
-            &format!(
-                "{},std.PreMultiply:@:clip=$0:alpha=$1",
-                noise(format_id(1, false, 16, 0, 0), W, H, 3)
-            ),
-        ),
-        video(
-            "Gray8",
-            &format!(
-                "{},std.PreMultiply:@:clip=$0:alpha=$1",
-                noise(format_id(1, false, 8, 0, 0), W + 2, H, 3)
-            ),
-        ),
+        video("Gray8", &format!("{},std.PreMultiply:@:clip=$0:alpha=$1", noise(format_id(1, false, 16, 0, 0), W, H, 3))),
+        video("Gray8", &format!("{},std.PreMultiply:@:clip=$0:alpha=$1", noise(format_id(1, false, 8, 0, 0), W + 2, H, 3))),
         video("Gray32", "std.PreMultiply:@:clip=$0:alpha=$0"),
     ]);
 }
@@ -1167,18 +752,7 @@ const EXPR_PLAIN: [&str; 24] = [
 ];
 
 /// Expressions with transcendental operations: R81 on its C path.
-const EXPR_LIBM: [&str; 10] = [
-    "x y / 0.25 pow",
-    "x y - sqrt",
-    "x exp",
-    "x 1 + log",
-    "x sin y cos +",
-    "x y 0.1 + pow",
-    "x 0.2 * exp log",
-    "x 1.3 pow",
-    "2 x 0.01 * pow",
-    "x abs sqrt y 2 pow log max",
-];
+const EXPR_LIBM: [&str; 10] = ["x y / 0.25 pow", "x y - sqrt", "x exp", "x 1 + log", "x sin y cos +", "x y 0.1 + pow", "x 0.2 * exp log", "x 1.3 pow", "2 x 0.01 * pow", "x abs sqrt y 2 pow log max"];
 
 #[test]
 fn expr() {
@@ -1203,14 +777,8 @@ fn expr() {
         ("YUV444PS", format_id(3, false, 16, 0, 0)),
         ("YUV420PH", format_id(3, false, 8, 1, 1)),
     ] {
-        cases.push(video(
-            f,
-            &expr3(f, &["x 300 * y -"], &format!(":format={out}")),
-        ));
-        cases.push(video(
-            f,
-            &expr3(f, &["x 0.5 * 0.25 +"], &format!(":format={out}")),
-        ));
+        cases.push(video(f, &expr3(f, &["x 300 * y -"], &format!(":format={out}"))));
+        cases.push(video(f, &expr3(f, &["x 0.5 * 0.25 +"], &format!(":format={out}"))));
     }
     // 8-bit output read from one 8-bit clip goes through a table of the 256 results: the table
     // must come from the clip the expression reads (here the second, beside a 16-bit first) and
@@ -1218,31 +786,11 @@ fn expr() {
     let p8 = noise(format_id(3, false, 8, 0, 0), W, H, 5);
     let to8 = format_id(3, false, 8, 0, 0);
     for e in ["y 3 * 2 /", "y 2 pow 100 /", "77", "y x 256 / +", "x 256 /"] {
-        cases.push(video(
-            "YUV444P16",
-            &format!(
-                "{p8},std.Expr:@:clips=$0:clips=$1:expr='{}:format={to8}",
-                esc(e)
-            ),
-        ));
+        cases.push(video("YUV444P16", &format!("{p8},std.Expr:@:clips=$0:clips=$1:expr='{}:format={to8}", esc(e))));
     }
-    cases.push(video(
-        "YUV444P16",
-        &format!(
-            "{p8},std.Expr:@:clips=$1:clips=$0:expr='{}:expr='{}",
-            esc("x 5 /"),
-            esc("y 256 /")
-        ),
-    ));
+    cases.push(video("YUV444P16", &format!("{p8},std.Expr:@:clips=$1:clips=$0:expr='{}:expr='{}", esc("x 5 /"), esc("y 256 /"))));
     // clamping, rounding half to even, infinity into integers
-    for e in [
-        "x 0.5 +",
-        "x 2 / 0.25 +",
-        "1 0 /",
-        "-1 0 /",
-        "x 255 - 0.5 *",
-        "x 1000 *",
-    ] {
+    for e in ["x 0.5 +", "x 2 / 0.25 +", "1 0 /", "-1 0 /", "x 255 - 0.5 *", "x 1000 *"] {
         cases.push(video("Gray8", &expr3("Gray8", &[e], "")));
         cases.push(video("YUV422P10", &expr3("YUV422P10", &[e], "")));
     }
@@ -1251,32 +799,11 @@ fn expr() {
         cases.push(video("Gray8", &expr3("Gray8", &[e], "")).c_path());
         cases.push(video("YUV422P10", &expr3("YUV422P10", &[e], "")).c_path());
     }
-    cases.push(sized(
-        "YUV444P8",
-        322,
-        241,
-        3,
-        &format!("std.Expr:@:clips=$0:expr='{}", esc("x 3 * 100 - x max")),
-    ));
+    cases.push(sized("YUV444P8", 322, 241, 3, &format!("std.Expr:@:clips=$0:expr='{}", esc("x 3 * 100 - x max"))));
     // as deep as allowed
-    cases.push(video(
-        "GrayS",
-        &format!(
-            "std.Expr:@:clips=$0:expr='x{}",
-            " 0.5 * 0.25 +".repeat(2499)
-        ),
-    ));
-    cases.push(video(
-        "Gray8",
-        &format!("std.Expr:@:clips=$0:expr='x{}", " abs".repeat(4999)),
-    ));
-    cases.push(sized(
-        "GrayS",
-        322,
-        241,
-        3,
-        &format!("std.Expr:@:clips=$0:expr='{}", esc("x x * 0.5 +")),
-    ));
+    cases.push(video("GrayS", &format!("std.Expr:@:clips=$0:expr='x{}", " 0.5 * 0.25 +".repeat(2499))));
+    cases.push(video("Gray8", &format!("std.Expr:@:clips=$0:expr='x{}", " abs".repeat(4999))));
+    cases.push(sized("GrayS", 322, 241, 3, &format!("std.Expr:@:clips=$0:expr='{}", esc("x x * 0.5 +"))));
     check_expr_paths(&cases);
 }
 
@@ -1288,51 +815,23 @@ fn expr_compiled_shapes() {
     // 13 and 20 values live at once, then combined (by max: R81 reassociates long sums, which
     // changes float results in ways beside the point here) and mixed with a comparison and a select
     let wide = |n: usize| -> String {
-        let mut e: String = (1..=n)
-            .map(|i| format!("x {i} * y {} / + ", i + 2))
-            .collect();
+        let mut e: String = (1..=n).map(|i| format!("x {i} * y {} / + ", i + 2)).collect();
         e.push_str(&"max ".repeat(n - 1));
         e + "z max x y < 5 z ? -"
     };
-    let exprs: Vec<String> = [
-        "x y + 2 /",
-        "x y - abs 3 *",
-        "x y * z +",
-        "x y < x z ?",
-        "x y xor not",
-        "x dup * y dup * + sqrt",
-        "0 x - y -1 * +",
-    ]
-    .iter()
-    .map(|e| e.to_string())
-    .chain([wide(13), wide(20)])
-    .collect();
+    let exprs: Vec<String> = ["x y + 2 /", "x y - abs 3 *", "x y * z +", "x y < x z ?", "x y xor not", "x dup * y dup * + sqrt", "0 x - y -1 * +"]
+        .iter()
+        .map(|e| e.to_string())
+        .chain([wide(13), wide(20)])
+        .collect();
     let mut cases = Vec::new();
     for f in FORMATS {
         // subsampled formats twice the size, so that their chroma planes have these widths
-        let k = if f.starts_with("YUV42") && !f.starts_with("YUV444") {
-            2
-        } else {
-            1
-        };
-        for (w, h) in [
-            (5 * k, 3 * k),
-            (8 * k, 4 * k),
-            (13 * k, 5 * k),
-            (37 * k, 6 * k),
-        ] {
+        let k = if f.starts_with("YUV42") && !f.starts_with("YUV444") { 2 } else { 1 };
+        for (w, h) in [(5 * k, 3 * k), (8 * k, 4 * k), (13 * k, 5 * k), (37 * k, 6 * k)] {
             for e in &exprs {
                 let second = noise(source_id(f), w, h, 11);
-                cases.push(sized(
-                    f,
-                    w,
-                    h,
-                    2,
-                    &format!(
-                        "std.Invert,{second},std.Expr:@:clips=$0:clips=$1:clips=$2:expr='{}",
-                        esc(e)
-                    ),
-                ));
+                cases.push(sized(f, w, h, 2, &format!("std.Invert,{second},std.Expr:@:clips=$0:clips=$1:clips=$2:expr='{}", esc(e))));
             }
         }
     }
@@ -1406,66 +905,21 @@ fn expr_errors() {
         "   ",
         "x,y +",
     ];
-    let mut cases: Vec<Case> = bad
-        .iter()
-        .map(|e| video("Gray8", &expr3("Gray8", &[e], "")))
-        .collect();
+    let mut cases: Vec<Case> = bad.iter().map(|e| video("Gray8", &expr3("Gray8", &[e], ""))).collect();
     cases.extend([
         video("YUV420P8", &expr3("YUV420P8", &["x", "x", "x", "x"], "")),
         video("YUV420P8", &expr3("YUV420P8", &["x", "y y"], "")),
         video("Gray8", &expr3("Gray8", &["x"], ":format=12345")),
-        video(
-            "Gray8",
-            &expr3(
-                "Gray8",
-                &["x"],
-                &format!(":format={}", format_id(1, false, 32, 0, 0)),
-            ),
-        ),
-        video(
-            "Gray8",
-            &expr3(
-                "Gray8",
-                &["x"],
-                &format!(":format={}", format_id(3, false, 8, 0, 0)),
-            ),
-        ),
-        video(
-            "YUV420P8",
-            &expr3(
-                "YUV420P8",
-                &["x"],
-                &format!(":format={}", format_id(3, false, 8, 0, 0)),
-            ),
-        ),
-        video(
-            "Gray8",
-            &format!(
-                "{},std.Expr:@:clips=$0:clips=$1:expr=x",
-                noise(format_id(1, false, 8, 0, 0), W + 2, H, 3)
-            ),
-        ),
-        video(
-            "Gray8",
-            &format!(
-                "{},std.Expr:@:clips=$0:clips=$1:expr=x",
-                noise(format_id(3, false, 8, 0, 0), W, H, 3)
-            ),
-        ),
+        video("Gray8", &expr3("Gray8", &["x"], &format!(":format={}", format_id(1, false, 32, 0, 0)))),
+        video("Gray8", &expr3("Gray8", &["x"], &format!(":format={}", format_id(3, false, 8, 0, 0)))),
+        video("YUV420P8", &expr3("YUV420P8", &["x"], &format!(":format={}", format_id(3, false, 8, 0, 0)))),
+        video("Gray8", &format!("{},std.Expr:@:clips=$0:clips=$1:expr=x", noise(format_id(1, false, 8, 0, 0), W + 2, H, 3))),
+        video("Gray8", &format!("{},std.Expr:@:clips=$0:clips=$1:expr=x", noise(format_id(3, false, 8, 0, 0), W, H, 3))),
         video("Gray32", "std.Expr:@:clips=$0:expr='x"),
-        video(
-            "Gray8",
-            &format!("std.Expr:@{}:expr='x", ":clips=$0".repeat(27)),
-        ),
+        video("Gray8", &format!("std.Expr:@{}:expr='x", ":clips=$0".repeat(27))),
         // nesting deeper than 5000 is refused, whatever comes after it
-        video(
-            "Gray8",
-            &format!("std.Expr:@:clips=$0:expr='x{} 1 +", " abs".repeat(4999)),
-        ),
-        video(
-            "Gray8",
-            &format!("std.Expr:@:clips=$0:expr='x{} y", " 1 +".repeat(5000)),
-        ),
+        video("Gray8", &format!("std.Expr:@:clips=$0:expr='x{} 1 +", " abs".repeat(4999))),
+        video("Gray8", &format!("std.Expr:@:clips=$0:expr='x{} y", " 1 +".repeat(5000))),
     ]);
     check_errors(&cases);
 }
@@ -1487,29 +941,12 @@ fn invert_errors() {
 fn pointwise_whatever_the_threads() {
     let case = video("YUV420P8", &expr3("YUV420P8", &["x y + z - 2 /"], ""));
     let want = run(&reference_core(), &case, &[]);
-    assert!(
-        want.ok(),
-        "the reference fails on {}: {}",
-        case.describe(),
-        want.line
-    );
+    assert!(want.ok(), "the reference fails on {}: {}", case.describe(), want.line);
     let mut failures = String::new();
-    for mode in [
-        &["--threads", "1"][..],
-        &["--threads", "7", "--requests", "1"],
-        &["--threads", "32", "--requests", "64"],
-        &["--threads", "4", "--sync", "--requests", "3"],
-    ] {
+    for mode in [&["--threads", "1"][..], &["--threads", "7", "--requests", "1"], &["--threads", "32", "--requests", "64"], &["--threads", "4", "--sync", "--requests", "3"]] {
         let got = run(&our_core(), &case, mode);
         if got.fingerprint() != want.fingerprint() {
-            let _ = writeln!(
-                failures,
-                "{} [{}]\n  reference: {}\n  ours:      {}",
-                case.describe(),
-                mode.join(" "),
-                want.fingerprint(),
-                got.fingerprint()
-            );
+            let _ = writeln!(failures, "{} [{}]\n  reference: {}\n  ours:      {}", case.describe(), mode.join(" "), want.fingerprint(), got.fingerprint());
         }
     }
     assert!(failures.is_empty(), "{failures}");

@@ -22,9 +22,7 @@ fn video_sized(format: &str, width: u32, height: u32, frames: u32, chain: &str) 
 
 /// A second, different source: vsvknoise with another seed, in `format` (an id), `length` frames.
 fn noise(format: u32, width: u32, height: u32, length: u32) -> String {
-    format!(
-        "vsvknoise.Noise:@:width={width}:height={height}:length={length}:format={format}:seed=3"
-    )
+    format!("vsvknoise.Noise:@:width={width}:height={height}:length={length}:format={format}:seed=3")
 }
 
 const GRAY8: u32 = 0x1008_0000;

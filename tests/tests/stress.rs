@@ -24,22 +24,14 @@ const LIMIT: Duration = Duration::from_secs(120);
 
 fn stress(core: &Path, args: &[&str]) -> Output {
     let mut cmd = Command::new(program(STRESS));
-    cmd.arg(core)
-        .arg(program(NOISE))
-        .arg(program(MODES))
-        .args(args);
+    cmd.arg(core).arg(program(NOISE)).arg(program(MODES)).args(args);
     run(cmd, LIMIT)
 }
 
 /// The "ok ..." line of a run that must succeed.
 fn ok_line(core: &Path, args: &[&str]) -> String {
     let out = stress(core, args);
-    let line = out
-        .stdout
-        .lines()
-        .find(|l| l.starts_with("ok ") || l.starts_with("error:"))
-        .unwrap_or("")
-        .to_string();
+    let line = out.stdout.lines().find(|l| l.starts_with("ok ") || l.starts_with("error:")).unwrap_or("").to_string();
     assert!(
         out.success() && line.starts_with("ok "),
         "stress on {} [{}] failed: {}",
@@ -57,18 +49,11 @@ fn free_core_with_requests_in_flight() {
     let mut lines = Vec::new();
     for threads in ["1", "2", "4", "32"] {
         for _ in 0..3 {
-            lines.push(ok_line(
-                &ours,
-                &["--threads", threads, "--requests", "300", "--rounds", "3"],
-            ));
+            lines.push(ok_line(&ours, &["--threads", threads, "--requests", "300", "--rounds", "3"]));
         }
     }
     // the same frames fail whatever the threads
-    assert!(
-        lines.iter().all(|l| *l == lines[0]),
-        "results differ between runs:\n{}",
-        lines.join("\n")
-    );
+    assert!(lines.iter().all(|l| *l == lines[0]), "results differ between runs:\n{}", lines.join("\n"));
 }
 
 /// The order R81 needs (callbacks, then the node, then the core): both cores pass and agree on how
@@ -76,15 +61,7 @@ fn free_core_with_requests_in_flight() {
 #[test]
 fn free_core_after_callbacks_agrees_with_reference() {
     for threads in ["1", "4", "32"] {
-        let args = [
-            "--threads",
-            threads,
-            "--requests",
-            "200",
-            "--rounds",
-            "2",
-            "--wait",
-        ];
+        let args = ["--threads", threads, "--requests", "200", "--rounds", "2", "--wait"];
         let want = ok_line(&reference_core(), &args);
         let got = ok_line(&our_core(), &args);
         assert_eq!(got, want, "[{}]", args.join(" "));
@@ -112,39 +89,14 @@ fn valgrind_clean() {
     let summary: Vec<&str> = out
         .stderr
         .lines()
-        .filter(|l| {
-            [
-                "definitely lost",
-                "indirectly lost",
-                "possibly lost",
-                "still reachable",
-                "ERROR SUMMARY",
-            ]
-            .iter()
-            .any(|k| l.contains(k))
-        })
+        .filter(|l| ["definitely lost", "indirectly lost", "possibly lost", "still reachable", "ERROR SUMMARY"].iter().any(|k| l.contains(k)))
         .collect();
-    eprintln!(
-        "valgrind on our core:\n  {}\n  {}",
-        out.stdout.trim(),
-        summary.join("\n  ")
-    );
-    assert!(
-        out.success(),
-        "valgrind reports errors or leaks: {}",
-        out.describe()
-    );
-    assert!(
-        out.stdout.contains("ok rounds="),
-        "the stress program failed under valgrind: {}",
-        out.describe()
-    );
+    eprintln!("valgrind on our core:\n  {}\n  {}", out.stdout.trim(), summary.join("\n  "));
+    assert!(out.success(), "valgrind reports errors or leaks: {}", out.describe());
+    assert!(out.stdout.contains("ok rounds="), "the stress program failed under valgrind: {}", out.describe());
     // with --leak-check=full, --error-exitcode also covers definite and possible leaks; say so plainly
     assert!(
-        summary
-            .iter()
-            .any(|l| l.contains("definitely lost: 0 bytes"))
-            || out.stderr.contains("All heap blocks were freed"),
+        summary.iter().any(|l| l.contains("definitely lost: 0 bytes")) || out.stderr.contains("All heap blocks were freed"),
         "leaks: {}",
         summary.join("\n")
     );

@@ -11,29 +11,15 @@
 //! Needs `scripts/setup.sh` (the reference) and our core built in release mode. Environment as for
 //! tests/tests/oracle.rs (VSVK_REF, VSVK_CORE, VSVK_INCLUDE).
 
-use vsvk_tests::oracle::{
-    check_all, check_errors, check_modes, list, our_core, reference_core, run, Case, Run,
-};
+use vsvk_tests::oracle::{check_all, check_errors, check_modes, list, our_core, reference_core, run, Case, Run};
 
 /// The noise source at the size most cases use.
 fn video(format: &str, chain: &str) -> Case {
     Case::sized(format, 320, 240, 2, chain)
 }
 
-const FORMATS: [&str; 12] = [
-    "Gray8",
-    "Gray10",
-    "Gray16",
-    "GrayH",
-    "GrayS",
-    "YUV420P8",
-    "YUV422P10",
-    "YUV444P16",
-    "YUV410P8",
-    "YUV440P8",
-    "RGB24",
-    "RGBS",
-];
+const FORMATS: [&str; 12] =
+    ["Gray8", "Gray10", "Gray16", "GrayH", "GrayS", "YUV420P8", "YUV422P10", "YUV444P16", "YUV410P8", "YUV440P8", "RGB24", "RGBS"];
 
 /// Every byte Text can be given through the driver: all but NUL and its separators ',' and ':'.
 fn every_byte() -> Vec<u8> {
@@ -50,10 +36,7 @@ fn text_chain(text: &[u8], extra: &str) -> Vec<u8> {
 #[test]
 fn signatures_are_the_reference_ones() {
     let want = list(&reference_core(), "text");
-    assert!(
-        want.contains("text.Text("),
-        "the reference lists no text functions:\n{want}"
-    );
+    assert!(want.contains("text.Text("), "the reference lists no text functions:\n{want}");
     assert_eq!(list(&our_core(), "text"), want);
 }
 
@@ -63,24 +46,9 @@ fn every_glyph_in_every_format() {
     let mut cases = Vec::new();
     for f in FORMATS {
         cases.push(Case::bytes(f, 640, 480, 1, &text_chain(&every_byte(), "")));
-        cases.push(Case::bytes(
-            f,
-            320,
-            240,
-            1,
-            &text_chain(b"Hello world!", ":alignment=5:scale=2"),
-        ));
+        cases.push(Case::bytes(f, 320, 240, 1, &text_chain(b"Hello world!", ":alignment=5:scale=2")));
     }
-    cases.push(Case::bytes(
-        "YUV420P8",
-        640,
-        480,
-        1,
-        &text_chain(
-            b"caf\xc3\xa9 \x80 \x81\x8d\x8f\x90\x9d \x7f \x09\x0b\x0c",
-            "",
-        ),
-    ));
+    cases.push(Case::bytes("YUV420P8", 640, 480, 1, &text_chain(b"caf\xc3\xa9 \x80 \x81\x8d\x8f\x90\x9d \x7f \x09\x0b\x0c", "")));
     check_all(&cases);
 }
 
@@ -89,40 +57,13 @@ fn alignment_and_scale() {
     let mut cases = Vec::new();
     for a in 1..=9 {
         for s in [1, 2, 3] {
-            cases.push(video(
-                "YUV420P8",
-                &format!("text.Text:text='Ab cd\nefg:alignment={a}:scale={s}"),
-            ));
+            cases.push(video("YUV420P8", &format!("text.Text:text='Ab cd\nefg:alignment={a}:scale={s}")));
         }
         // odd offsets: the text box starts between chroma samples
-        cases.push(Case::sized(
-            "YUV420P8",
-            66,
-            50,
-            1,
-            &format!("text.Text:text='abc:alignment={a}"),
-        ));
-        cases.push(Case::sized(
-            "YUV410P8",
-            76,
-            52,
-            1,
-            &format!("text.Text:text='a\nbcd:alignment={a}"),
-        ));
-        cases.push(Case::sized(
-            "Gray8",
-            67,
-            53,
-            1,
-            &format!("text.Text:text='abcd:alignment={a}"),
-        ));
-        cases.push(Case::sized(
-            "YUV440P8",
-            58,
-            66,
-            1,
-            &format!("text.Text:text='x\nyz:alignment={a}:scale=1"),
-        ));
+        cases.push(Case::sized("YUV420P8", 66, 50, 1, &format!("text.Text:text='abc:alignment={a}")));
+        cases.push(Case::sized("YUV410P8", 76, 52, 1, &format!("text.Text:text='a\nbcd:alignment={a}")));
+        cases.push(Case::sized("Gray8", 67, 53, 1, &format!("text.Text:text='abcd:alignment={a}")));
+        cases.push(Case::sized("YUV440P8", 58, 66, 1, &format!("text.Text:text='x\nyz:alignment={a}:scale=1")));
     }
     check_all(&cases);
 }
@@ -130,12 +71,7 @@ fn alignment_and_scale() {
 #[test]
 fn lines_wrapping_and_dropping() {
     let cases = [
-        (
-            320,
-            240,
-            &b"abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ 0123456789 the end"[..],
-            "",
-        ),
+        (320, 240, &b"abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ 0123456789 the end"[..], ""),
         (120, 100, b"abcdefghijklmn", ""),
         (80, 100, b"ab cd ef gh ij kl mn", ""),
         (64, 120, b"abcdefgh\nij", ":alignment=1"),
@@ -155,17 +91,9 @@ fn lines_wrapping_and_dropping() {
         (200, 120, b"", ""),
         (40, 48, b"Ab", ""),
         (79, 96, b"Ab", ":scale=2"),
-        (
-            320,
-            240,
-            b"wrap at scale three please",
-            ":scale=3:alignment=8",
-        ),
+        (320, 240, b"wrap at scale three please", ":scale=3:alignment=8"),
     ];
-    let cases: Vec<Case> = cases
-        .iter()
-        .map(|(w, h, t, extra)| Case::bytes("Gray8", *w, *h, 1, &text_chain(t, extra)))
-        .collect();
+    let cases: Vec<Case> = cases.iter().map(|(w, h, t, extra)| Case::bytes("Gray8", *w, *h, 1, &text_chain(t, extra))).collect();
     check_all(&cases);
 }
 
@@ -215,52 +143,20 @@ fn clip_information() {
         Case::sized("Gray8", 640, 560, 1, "std.BlankClip:@:width=640:height=560:format=268959744:fpsnum=0:length=2,text.ClipInfo"),
     ];
     let values: [(&str, &[i64]); 6] = [
-        (
-            "_Matrix",
-            &[-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
-        ),
-        (
-            "_Primaries",
-            &[0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 22, 23],
-        ),
-        (
-            "_Transfer",
-            &[
-                0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
-            ],
-        ),
+        ("_Matrix", &[-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]),
+        ("_Primaries", &[0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 22, 23]),
+        ("_Transfer", &[0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]),
         ("_Range", &[-1, 0, 1, 2]),
         ("_ChromaLocation", &[-1, 0, 1, 2, 3, 4, 5, 6]),
         ("_FieldBased", &[-1, 0, 1, 2, 3]),
     ];
     for (key, vals) in values {
         for v in vals {
-            cases.push(Case::sized(
-                "Gray8",
-                640,
-                560,
-                1,
-                &format!("std.SetFrameProps:{key}={v},text.ClipInfo"),
-            ));
+            cases.push(Case::sized("Gray8", 640, 560, 1, &format!("std.SetFrameProps:{key}={v},text.ClipInfo")));
         }
     }
-    for sar in [
-        "_SARNum=0:_SARDen=3",
-        "_SARNum=4:_SARDen=0",
-        "_SARNum=4",
-        "_SARDen=3",
-        "_SARNum=-4:_SARDen=3",
-        "_PictType='",
-        "_PictType='IB",
-        "_PictType=5",
-    ] {
-        cases.push(Case::sized(
-            "Gray8",
-            640,
-            560,
-            1,
-            &format!("std.SetFrameProps:{sar},text.ClipInfo"),
-        ));
+    for sar in ["_SARNum=0:_SARDen=3", "_SARNum=4:_SARDen=0", "_SARNum=4", "_SARDen=3", "_SARNum=-4:_SARDen=3", "_PictType='", "_PictType='IB", "_PictType=5"] {
+        cases.push(Case::sized("Gray8", 640, 560, 1, &format!("std.SetFrameProps:{sar},text.ClipInfo")));
     }
     check_all(&cases);
 }
@@ -270,40 +166,18 @@ fn clip_information() {
 /// into a frame whose size leaves room for all of them).
 #[test]
 fn core_information() {
-    for case in [
-        Case::sized("Gray8", 640, 480, 2, "text.CoreInfo"),
-        Case::sized("YUV420P8", 640, 480, 1, "text.CoreInfo:@"),
-        Case::sized("RGB24", 640, 480, 1, "text.CoreInfo:alignment=5:scale=1"),
-    ] {
+    for case in [Case::sized("Gray8", 640, 480, 2, "text.CoreInfo"), Case::sized("YUV420P8", 640, 480, 1, "text.CoreInfo:@"), Case::sized("RGB24", 640, 480, 1, "text.CoreInfo:alignment=5:scale=1")] {
         let want = run(&reference_core(), &case, &[]);
         let got = run(&our_core(), &case, &[]);
-        assert!(
-            want.ok() && got.ok(),
-            "{}\n  reference: {}\n  ours:      {}",
-            case.describe(),
-            want.line,
-            got.line
-        );
-        let clip = |r: &Run| {
-            r.fingerprint()
-                .split(" frames=")
-                .nth(1)
-                .unwrap_or_default()
-                .to_string()
-        };
+        assert!(want.ok() && got.ok(), "{}\n  reference: {}\n  ours:      {}", case.describe(), want.line, got.line);
+        let clip = |r: &Run| r.fingerprint().split(" frames=").nth(1).unwrap_or_default().to_string();
         assert_eq!(clip(&got), clip(&want), "{}", case.describe());
     }
 }
 
 #[test]
 fn whatever_the_threads() {
-    check_modes(Case::sized(
-        "YUV420P8",
-        320,
-        240,
-        20,
-        "text.FrameNum,text.FrameProps:alignment=3,text.ClipInfo:alignment=1",
-    ));
+    check_modes(Case::sized("YUV420P8", 320, 240, 20, "text.FrameNum,text.FrameProps:alignment=3,text.ClipInfo:alignment=1"));
 }
 
 #[test]
@@ -320,18 +194,8 @@ fn errors() {
         one("Gray8", 320, 240, "text.FrameProps:scale=0"),
         one("Gray8", 320, 240, "text.CoreInfo:alignment=0"),
         one("Gray8", 320, 240, "text.Text:text='a:alignment=0:scale=0"),
-        one(
-            "Gray8",
-            320,
-            240,
-            "std.BlankClip:@:format=270532608,text.FrameNum",
-        ),
-        one(
-            "Gray8",
-            320,
-            240,
-            "std.BlankClip:@:format=270532608,text.CoreInfo",
-        ),
+        one("Gray8", 320, 240, "std.BlankClip:@:format=270532608,text.FrameNum"),
+        one("Gray8", 320, 240, "std.BlankClip:@:format=270532608,text.CoreInfo"),
         one("Gray32", 320, 240, "text.Text:text='a"),
         one("Gray8", 39, 48, "text.Text:text='a"),
         one("Gray8", 40, 47, "text.Text:text='a"),

@@ -14,9 +14,7 @@ use std::path::Path;
 
 use common::{core_name, our_core, reference_core};
 use vsvk_tests::reference;
-use vsvk_tests::vk::{
-    both, drive as drive_sized, drive3 as drive, exact, float_samples as samples,
-};
+use vsvk_tests::vk::{both, drive as drive_sized, drive3 as drive, exact, float_samples as samples};
 
 /// vk against std on a float format: the largest difference of any sample, which must be at
 /// most `bound`; returned so the caller can say what it was.
@@ -37,11 +35,7 @@ fn close(format: &str, steps: &str, bound: f32) -> f32 {
         assert_eq!(got.len(), want.len(), "{v} on {format}: sample counts");
         for (i, (a, b)) in got.iter().zip(&want).enumerate() {
             let d = (a - b).abs();
-            assert!(
-                d <= bound && a.is_nan() == b.is_nan(),
-                "{} {v} on {format}: sample {i} is {a}, std gives {b} (bound {bound})",
-                core_name(&core)
-            );
+            assert!(d <= bound && a.is_nan() == b.is_nan(), "{} {v} on {format}: sample {i} is {a}, std gives {b} (bound {bound})", core_name(&core));
             worst = worst.max(d);
         }
         let _ = std::fs::remove_file(&got_path);
@@ -87,14 +81,8 @@ fn pointwise_integer_formats_identical() {
 fn pointwise_float_formats() {
     for f in FLOAT {
         for s in POINTWISE {
-            let s = s.replace("min=20.0:max=200.0", "min=0.1:max=0.8").replace(
-                "threshold=60.0:v0=10.0:v1=90.0",
-                "threshold=0.3:v0=0.1:v1=0.9",
-            );
-            let s = s.replace(
-                "min_in=16.0:max_in=235.0:min_out=10.0:max_out=240.0",
-                "min_in=0.1:max_in=0.9:min_out=0.05:max_out=0.95",
-            );
+            let s = s.replace("min=20.0:max=200.0", "min=0.1:max=0.8").replace("threshold=60.0:v0=10.0:v1=90.0", "threshold=0.3:v0=0.1:v1=0.9");
+            let s = s.replace("min_in=16.0:max_in=235.0:min_out=10.0:max_out=240.0", "min_in=0.1:max_in=0.9:min_out=0.05:max_out=0.95");
             if f.starts_with("Gray") && s.contains("weight=0.0:") {
                 continue;
             }
@@ -134,34 +122,10 @@ fn lut_args(key: &str, n: usize, f: impl Fn(usize) -> String) -> String {
 
 #[test]
 fn luts() {
-    exact(
-        "Gray8",
-        &format!(
-            "NS.Lut{}",
-            lut_args("lut", 256, |i| ((i * 7 + 3) % 256).to_string())
-        ),
-    );
-    exact(
-        "YUV420P10",
-        &format!(
-            "NS.Lut:planes=1{}",
-            lut_args("lut", 1024, |i| ((i * 13) % 1024).to_string())
-        ),
-    );
-    exact(
-        "YUV420P8",
-        &format!(
-            "NS.Lut:bits=16{}",
-            lut_args("lut", 256, |i| (i * 200).to_string())
-        ),
-    );
-    exact(
-        "Gray8",
-        &format!(
-            "NS.Lut:floatout=1{}",
-            lut_args("lutf", 256, |i| format!("{:.3}", i as f32 / 3.0))
-        ),
-    );
+    exact("Gray8", &format!("NS.Lut{}", lut_args("lut", 256, |i| ((i * 7 + 3) % 256).to_string())));
+    exact("YUV420P10", &format!("NS.Lut:planes=1{}", lut_args("lut", 1024, |i| ((i * 13) % 1024).to_string())));
+    exact("YUV420P8", &format!("NS.Lut:bits=16{}", lut_args("lut", 256, |i| (i * 200).to_string())));
+    exact("Gray8", &format!("NS.Lut:floatout=1{}", lut_args("lutf", 256, |i| format!("{:.3}", i as f32 / 3.0))));
 }
 
 /// A table of `n` pseudo-random entries below `top` (floats in [0, 1) with 6 decimals if
@@ -185,10 +149,7 @@ fn table_file(name: &str, n: usize, top: u64, float: bool, seed: u64) -> String 
     let path = dir.join(format!("{name}-{}.txt", std::process::id()));
     std::fs::write(&path, text).expect("table file");
     let path = path.to_str().expect("utf-8 path").to_string();
-    assert!(
-        !path.contains([',', ':']),
-        "{path}: the driver splits chains at ',' and ':'"
-    );
+    assert!(!path.contains([',', ':']), "{path}: the driver splits chains at ',' and ':'");
     path
 }
 
@@ -199,25 +160,16 @@ fn lut2() {
     let flipped = "std.FlipVertical,NS.Lut2:@:clipa=$0:clipb=$1";
     exact("YUV420P8", &format!("{flipped}:lut=<{t88}"));
     exact("RGB24", &format!("{flipped}:lut=<{t88}"));
-    exact(
-        "YUV444P8",
-        &format!("{flipped}:lut=<{t88}:planes=0:planes=2"),
-    );
+    exact("YUV444P8", &format!("{flipped}:lut=<{t88}:planes=0:planes=2"));
     exact("Gray8", &format!("{flipped}:lut=<{t88}:planes=0"));
     // 8 + 10 bits -> 10 bits
     let to10 = table_file("lut-8-to-10", 256, 1024, false, 2);
     let t810 = table_file("lut2-8-10", 1 << 18, 1024, false, 3);
-    exact(
-        "YUV420P8",
-        &format!("std.Lut:bits=10:lut=<{to10},NS.Lut2:@:clipa=$0:clipb=$1:bits=10:lut=<{t810}"),
-    );
+    exact("YUV420P8", &format!("std.Lut:bits=10:lut=<{to10},NS.Lut2:@:clipa=$0:clipb=$1:bits=10:lut=<{t810}"));
     // 10 + 8 bits -> 16 bits
     let to8 = table_file("lut-10-to-8", 1024, 256, false, 4);
     let t108 = table_file("lut2-10-8", 1 << 18, 65536, false, 5);
-    exact(
-        "YUV422P10",
-        &format!("std.Lut:bits=8:lut=<{to8},NS.Lut2:@:clipa=$0:clipb=$1:bits=16:lut=<{t108}"),
-    );
+    exact("YUV422P10", &format!("std.Lut:bits=8:lut=<{to8},NS.Lut2:@:clipa=$0:clipb=$1:bits=16:lut=<{t108}"));
     // 8 + 8 bits -> float
     let tf = table_file("lut2-8-8-float", 1 << 16, 0, true, 6);
     exact("YUV420P8", &format!("{flipped}:floatout=1:lutf=<{tf}"));
@@ -236,18 +188,10 @@ fn lut2() {
 /// `exact` at frame size `size` (subsamplings that `vk::size` does not fit).
 fn exact_at(format: &str, size: (u32, u32), steps: &str) {
     let (s, v) = both(steps);
-    let run = |core: &Path, steps: &str| {
-        drive_sized(core, format, size, 3, 11, steps, None)
-            .unwrap_or_else(|e| panic!("{} {steps} ({format}): {e}", core_name(core)))
-    };
+    let run = |core: &Path, steps: &str| drive_sized(core, format, size, 3, 11, steps, None).unwrap_or_else(|e| panic!("{} {steps} ({format}): {e}", core_name(core)));
     let want = run(&reference_core(), &s);
     for core in [our_core(), reference_core()] {
-        assert_eq!(
-            run(&core, &v),
-            want,
-            "{} {v} on {format}: vk against R81's std",
-            core_name(&core)
-        );
+        assert_eq!(run(&core, &v), want, "{} {v} on {format}: vk against R81's std", core_name(&core));
     }
 }
 
@@ -272,11 +216,7 @@ const SUBSAMPLED: [(&str, (u32, u32)); 9] = [
 fn masked_merge_one_mask_plane_on_subsampled_chroma() {
     for (f, size) in SUBSAMPLED {
         exact_at(f, size, &format!("{MASKED}:first_plane=1"));
-        exact_at(
-            f,
-            size,
-            &format!("{MASKED}:first_plane=1:premultiplied=1:planes=1:planes=2"),
-        );
+        exact_at(f, size, &format!("{MASKED}:first_plane=1:premultiplied=1:planes=1:planes=2"));
     }
     // a Gray mask is a single plane too
     exact_at("YUV420P10", (46, 30), "NS.FlipVertical,NS.FlipHorizontal,std.ShufflePlanes:@clips:planes=0:colorfamily=1,NS.MaskedMerge:@:clipa=$0:clipb=$1:mask=$3");
@@ -300,17 +240,10 @@ fn masked_merge_one_mask_plane_on_subsampled_chroma() {
 /// _Range) or from grey (chroma) scaled by 1 - mask, plus clipb.
 #[test]
 fn masked_merge_premultiplied() {
-    for f in INT
-        .iter()
-        .chain(&FLOAT)
-        .chain(&["Gray16", "YUV420P12", "RGB48", "YUV420PH"])
-    {
+    for f in INT.iter().chain(&FLOAT).chain(&["Gray16", "YUV420P12", "RGB48", "YUV420PH"]) {
         exact(f, &format!("{MASKED}:premultiplied=1"));
     }
-    exact(
-        "YUV444P10",
-        &format!("{MASKED}:premultiplied=1:planes=0:planes=2"),
-    );
+    exact("YUV444P10", &format!("{MASKED}:premultiplied=1:planes=0:planes=2"));
     // full range YUV, limited range RGB, and the range changing from frame to frame
     exact("YUV420P8", "std.SetFrameProps:_Range=1,NS.FlipVertical,NS.FlipHorizontal,NS.MaskedMerge:@:clipa=$1:clipb=$2:mask=$3:premultiplied=1");
     exact("RGB24", "std.SetFrameProps:_Range=0,NS.FlipVertical,NS.FlipHorizontal,NS.MaskedMerge:@:clipa=$1:clipb=$2:mask=$3:premultiplied=1");
@@ -358,38 +291,20 @@ fn geometry_every_format_identical() {
             exact(f, s);
         }
     }
-    exact(
-        "YUV444P8",
-        "NS.AddBorders:left=3:right=1:color=10.0:color=20.0:color=30.0",
-    );
-    exact(
-        "YUV444PS",
-        "NS.AddBorders:top=3:color=0.5:color=-0.25:color=0.125",
-    );
-    exact(
-        "YUV444PH",
-        "NS.AddBorders:bottom=1:color=0.3:color=0.1:color=-0.1",
-    );
+    exact("YUV444P8", "NS.AddBorders:left=3:right=1:color=10.0:color=20.0:color=30.0");
+    exact("YUV444PS", "NS.AddBorders:top=3:color=0.5:color=-0.25:color=0.125");
+    exact("YUV444PH", "NS.AddBorders:bottom=1:color=0.3:color=0.1:color=-0.1");
     exact("YUV420P8", "NS.Invert,NS.ShufflePlanes:@:clips=$1:clips=$0:planes=0:planes=1:planes=2:colorfamily=3:prop_src=$0");
 }
 
 #[test]
 fn errors_name_the_filter_and_the_problem() {
     for (steps, msg) in [
-        (
-            "vk.Crop:left=50",
-            "Crop: negative/zero cropping dimensions not allowed",
-        ),
+        ("vk.Crop:left=50", "Crop: negative/zero cropping dimensions not allowed"),
         ("vk.Limiter:min=300.0", "Limiter: min out of range"),
         ("vk.Invert:planes=3", "Invert: plane index out of range"),
-        (
-            "vk.Lut:lut=1",
-            "Lut: bad lut length. Expected 256 elements, got 1 instead",
-        ),
-        (
-            "vk.Merge:@:clipa=$0:clipb=$0:weight=2.0",
-            "Merge: weights must be between 0 and 1",
-        ),
+        ("vk.Lut:lut=1", "Lut: bad lut length. Expected 256 elements, got 1 instead"),
+        ("vk.Merge:@:clipa=$0:clipb=$0:weight=2.0", "Merge: weights must be between 0 and 1"),
     ] {
         for core in [our_core(), reference_core()] {
             let e = drive(&core, "Gray8", steps, None).expect_err("must fail");
@@ -414,18 +329,8 @@ const NEIGHBOUR: [&str; 9] = [
 fn neighbourhood_every_format_identical() {
     for f in INT.iter().chain(&FLOAT) {
         for s in NEIGHBOUR {
-            let s = if f.starts_with("Gray") {
-                s.replace(":planes=1:planes=2", "")
-            } else {
-                s.to_string()
-            };
-            let s = if FLOAT.contains(f) {
-                s.replace("threshold=3.0", "threshold=0.01")
-                    .replace("threshold=2.0", "threshold=0.02")
-                    .replace("threshold=5.0", "threshold=0.05")
-            } else {
-                s
-            };
+            let s = if f.starts_with("Gray") { s.replace(":planes=1:planes=2", "") } else { s.to_string() };
+            let s = if FLOAT.contains(f) { s.replace("threshold=3.0", "threshold=0.01").replace("threshold=2.0", "threshold=0.02").replace("threshold=5.0", "threshold=0.05") } else { s };
             exact(f, &s);
         }
     }
@@ -436,13 +341,7 @@ fn plane_stats_integer_identical() {
     // the properties are part of the fingerprint
     for f in INT {
         exact(f, "NS.PlaneStats:@clipa");
-        exact(
-            f,
-            "NS.FlipVertical,NS.PlaneStats:@:clipa=$0:clipb=$1:plane=0:prop='PS",
-        );
+        exact(f, "NS.FlipVertical,NS.PlaneStats:@:clipa=$0:clipb=$1:plane=0:prop='PS");
     }
-    exact(
-        "YUV420P10",
-        "NS.FlipHorizontal,NS.PlaneStats:@:clipa=$0:clipb=$1:plane=2",
-    );
+    exact("YUV420P10", "NS.FlipHorizontal,NS.PlaneStats:@:clipa=$0:clipb=$1:plane=2");
 }

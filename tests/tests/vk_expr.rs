@@ -63,15 +63,9 @@ fn id(format: &str) -> u32 {
 /// of another seed. `tail` adds arguments (`:format=..`). NS stands for the namespace.
 fn chain(format: &str, clips: usize, exprs: &[&str], tail: &str) -> String {
     let (w, h) = size(format);
-    let second = format!(
-        "vsvknoise.Noise:@:width={w}:height={h}:length=3:format={}:seed=5",
-        id(format)
-    );
+    let second = format!("vsvknoise.Noise:@:width={w}:height={h}:length=3:format={}:seed=5", id(format));
     let e: String = exprs.iter().map(|e| format!(":expr='{e}")).collect();
-    let c: String = ["$0", "$1", "$2"][..clips]
-        .iter()
-        .map(|c| format!(":clips={c}"))
-        .collect();
+    let c: String = ["$0", "$1", "$2"][..clips].iter().map(|c| format!(":clips={c}")).collect();
     format!("std.Invert,{second},NS.Expr:@{c}{e}{tail}")
 }
 
@@ -82,18 +76,9 @@ fn samples(path: &Path, format: &str) -> Vec<f32> {
     let wide = float || format.ends_with("16") || format.ends_with("10");
     match (float, wide) {
         (false, false) => b.iter().map(|&v| v as f32).collect(),
-        (false, true) => b
-            .chunks_exact(2)
-            .map(|c| u16::from_le_bytes([c[0], c[1]]) as f32)
-            .collect(),
-        (true, _) if format.ends_with('H') => b
-            .chunks_exact(2)
-            .map(|c| half_to_f32(u16::from_le_bytes([c[0], c[1]])))
-            .collect(),
-        (true, _) => b
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect(),
+        (false, true) => b.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]]) as f32).collect(),
+        (true, _) if format.ends_with('H') => b.chunks_exact(2).map(|c| half_to_f32(u16::from_le_bytes([c[0], c[1]]))).collect(),
+        (true, _) => b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect(),
     }
 }
 
@@ -110,14 +95,7 @@ fn close(format: &str, steps: &str, bound: Bound) -> f32 {
     let (s, v) = both(steps);
     let dir = reference::target_dir().join("vsvk-vk-expr-dumps");
     std::fs::create_dir_all(&dir).expect("dump folder");
-    let tag = format!(
-        "{}-{:x}",
-        std::process::id(),
-        steps
-            .bytes()
-            .fold(0u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
-            ^ format.len() as u64
-    );
+    let tag = format!("{}-{:x}", std::process::id(), steps.bytes().fold(0u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3)) ^ format.len() as u64);
     let want_path = dir.join(format!("std-{tag}"));
     drive(&reference_core(), format, &s, Some(&want_path)).unwrap_or_else(|e| panic!("{e}"));
     let want = samples(&want_path, format);
@@ -129,13 +107,8 @@ fn close(format: &str, steps: &str, bound: Bound) -> f32 {
         assert_eq!(got.len(), want.len(), "{v} on {format}: sample counts");
         for (i, (a, b)) in got.iter().zip(&want).enumerate() {
             let d = if a == b { 0.0 } else { (a - b).abs() };
-            let ok =
-                (a.is_nan() && b.is_nan()) || d <= bound.abs.max(bound.rel * a.abs().max(b.abs()));
-            assert!(
-                ok,
-                "{} {v} on {format}: sample {i} is {a}, std gives {b}",
-                core_name(&core)
-            );
+            let ok = (a.is_nan() && b.is_nan()) || d <= bound.abs.max(bound.rel * a.abs().max(b.abs()));
+            assert!(ok, "{} {v} on {format}: sample {i} is {a}, std gives {b}", core_name(&core));
             if !d.is_nan() {
                 worst = worst.max(d);
             }
@@ -249,46 +222,19 @@ fn planes_formats_and_edges_identical() {
     // clamping, rounding half to even, infinities and NaN into integers (R81's compiled code
     // makes a NaN the maximum), a negative number's square root (0 there)
     for f in ["Gray8", "YUV422P8", "YUV420P10", "Gray16"] {
-        for e in [
-            "x 0.5 +",
-            "x 2 / 0.25 +",
-            "x 1.5 * 0.5 -",
-            "1 0 /",
-            "-1 0 /",
-            "0 0 /",
-            "x 255 - 0.5 *",
-            "x 1000 *",
-            "x 10 - y 10 - /",
-            "x 128 - sqrt 10 *",
-        ] {
+        for e in ["x 0.5 +", "x 2 / 0.25 +", "x 1.5 * 0.5 -", "1 0 /", "-1 0 /", "0 0 /", "x 255 - 0.5 *", "x 1000 *", "x 10 - y 10 - /", "x 128 - sqrt 10 *"] {
             exact(f, &chain(f, 2, &[e], ""));
         }
     }
     // clips of different sample types (x 8 bit, y float, z the inverted 8 bit clip)
-    let float_clip = format!(
-        "vsvknoise.Noise:@:width=45:height=29:length=3:format={}:seed=5",
-        id("YUV444PS")
-    );
-    for tail in [
-        "".to_string(),
-        format!(":format={}", id("YUV444PS")),
-        format!(":format={}", id("YUV444P16")),
-    ] {
+    let float_clip = format!("vsvknoise.Noise:@:width=45:height=29:length=3:format={}:seed=5", id("YUV444PS"));
+    for tail in ["".to_string(), format!(":format={}", id("YUV444PS")), format!(":format={}", id("YUV444P16"))] {
         exact("YUV444P8", &format!("std.Invert,{float_clip},NS.Expr:@:clips=$0:clips=$2:clips=$1:expr='x y 255 * + z 0.5 * -{tail}"));
     }
     // as deep as allowed
-    exact(
-        "GrayS",
-        &format!("NS.Expr:@:clips=$0:expr='x{}", " 0.5 * 0.25 +".repeat(2499)),
-    );
-    exact(
-        "Gray8",
-        &format!("NS.Expr:@:clips=$0:expr='x{}", " abs".repeat(4999)),
-    );
-    exact(
-        "Gray8",
-        &format!("NS.Expr:@:clips=$0:expr='x{}", " 1 + 0.5 *".repeat(300)),
-    );
+    exact("GrayS", &format!("NS.Expr:@:clips=$0:expr='x{}", " 0.5 * 0.25 +".repeat(2499)));
+    exact("Gray8", &format!("NS.Expr:@:clips=$0:expr='x{}", " abs".repeat(4999)));
+    exact("Gray8", &format!("NS.Expr:@:clips=$0:expr='x{}", " 1 + 0.5 *".repeat(300)));
 }
 
 /// Expressions with exp, log, pow, sin, cos or a division by a square root, and their clips.
@@ -322,15 +268,9 @@ const TRANSCENDENTAL: [(&str, usize); 18] = [
 /// exponent. Halves: one unit in their last place (2^-10 relative) or 2^-14 absolutely.
 fn transcendental_bound(format: &str) -> Bound {
     if format.ends_with('H') {
-        Bound {
-            abs: 1.0 / 16384.0,
-            rel: 1.0 / 1024.0,
-        }
+        Bound { abs: 1.0 / 16384.0, rel: 1.0 / 1024.0 }
     } else {
-        Bound {
-            abs: 1.0 / 2_097_152.0,
-            rel: 1.0 / 1_048_576.0,
-        }
+        Bound { abs: 1.0 / 2_097_152.0, rel: 1.0 / 1_048_576.0 }
     }
 }
 
@@ -371,44 +311,17 @@ fn transcendental_integer_within_one() {
 fn errors_are_std_s() {
     let two = "std.Invert,NS.Expr:@:clips=$0:clips=$1";
     for (steps, msg) in [
-        (
-            format!("{two}:expr='x +"),
-            "Expr: insufficient values on stack: +",
-        ),
-        (
-            format!("{two}:expr='x y"),
-            "Expr: unconsumed values on stack: x y",
-        ),
-        (
-            format!("{two}:expr='x z +"),
-            "Expr: reference to undefined clip: z",
-        ),
-        (
-            format!("{two}:expr='x 1.5q +"),
-            "Expr: failed to convert '1.5q' to float, not the whole token could be converted",
-        ),
-        (
-            format!("{two}:expr='x N +"),
-            "Expr: failed to convert 'N' to float",
-        ),
+        (format!("{two}:expr='x +"), "Expr: insufficient values on stack: +"),
+        (format!("{two}:expr='x y"), "Expr: unconsumed values on stack: x y"),
+        (format!("{two}:expr='x z +"), "Expr: reference to undefined clip: z"),
+        (format!("{two}:expr='x 1.5q +"), "Expr: failed to convert '1.5q' to float, not the whole token could be converted"),
+        (format!("{two}:expr='x N +"), "Expr: failed to convert 'N' to float"),
         (format!("{two}:expr='x swapx"), "Expr: illegal token: swapx"),
-        (
-            format!("{two}:expr='x dup2"),
-            "Expr: insufficient values on stack: dup2",
-        ),
+        (format!("{two}:expr='x dup2"), "Expr: insufficient values on stack: dup2"),
         (format!("{two}:expr=' "), "Expr: empty expression:  "),
-        (
-            format!("{two}:expr='x:expr='x:expr='x:expr='x"),
-            "Expr: More expressions given than there are planes",
-        ),
-        (
-            format!("{two}:expr='x:format=12345"),
-            "Expr: the format id specified in format is invalid",
-        ),
-        (
-            format!("{two}:expr='x:format={}", id("Gray8")),
-            "Expr: the output format must have the same color family and subsampling as the input",
-        ),
+        (format!("{two}:expr='x:expr='x:expr='x:expr='x"), "Expr: More expressions given than there are planes"),
+        (format!("{two}:expr='x:format=12345"), "Expr: the format id specified in format is invalid"),
+        (format!("{two}:expr='x:format={}", id("Gray8")), "Expr: the output format must have the same color family and subsampling as the input"),
     ] {
         let (s, v) = (steps.replace("NS.", "std."), steps.replace("NS.", "vk."));
         let want = drive(&reference_core(), "YUV420P8", &s, None).expect_err("std must fail");
@@ -421,8 +334,7 @@ fn errors_are_std_s() {
     // a clip that differs in size
     let steps = "vsvknoise.Noise:@:width=20:height=30:length=3:format=NS_ID:seed=5,NS.Expr:@:clips=$0:clips=$1:expr='x".replace("NS_ID", &id("YUV420P8").to_string());
     for core in [our_core(), reference_core()] {
-        let e =
-            drive(&core, "YUV420P8", &steps.replace("NS.", "vk."), None).expect_err("must fail");
+        let e = drive(&core, "YUV420P8", &steps.replace("NS.", "vk."), None).expect_err("must fail");
         assert!(e.contains("Expr: All inputs must have the same number of planes and the same dimensions, subsampling included"), "{} : {e}", core_name(&core));
     }
 }

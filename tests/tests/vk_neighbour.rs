@@ -27,17 +27,10 @@ fn drive(core: &Path, format: &str, size: (u32, u32), steps: &str) -> Result<Str
 /// vk on our core and on R81 against std on R81, fingerprint for fingerprint, at `size`.
 fn exact_at(format: &str, size: (u32, u32), steps: &str) {
     let (s, v) = both(steps);
-    let want = drive(&reference_core(), format, size, &s)
-        .unwrap_or_else(|e| panic!("R81 {s} ({format}): {e}"));
+    let want = drive(&reference_core(), format, size, &s).unwrap_or_else(|e| panic!("R81 {s} ({format}): {e}"));
     for core in [our_core(), reference_core()] {
-        let got = drive(&core, format, size, &v)
-            .unwrap_or_else(|e| panic!("{} {v} ({format}): {e}", core_name(&core)));
-        assert_eq!(
-            got,
-            want,
-            "{} {v} on {format} {size:?}: vk against R81's std",
-            core_name(&core)
-        );
+        let got = drive(&core, format, size, &v).unwrap_or_else(|e| panic!("{} {v} ({format}): {e}", core_name(&core)));
+        assert_eq!(got, want, "{} {v} on {format} {size:?}: vk against R81's std", core_name(&core));
     }
 }
 
@@ -53,23 +46,11 @@ fn same_error(format: &str, size: (u32, u32), steps: &str) {
     let want = want.replace("std.", "vk.");
     for core in [our_core(), reference_core()] {
         let got = drive(&core, format, size, &v).expect_err("vk must fail");
-        assert_eq!(
-            got.replace("std.", "vk."),
-            want,
-            "{} {v} on {format}",
-            core_name(&core)
-        );
+        assert_eq!(got.replace("std.", "vk."), want, "{} {v} on {format}", core_name(&core));
     }
 }
 
-const INT: [&str; 6] = [
-    "Gray8",
-    "YUV420P10",
-    "YUV422P8",
-    "YUV444P16",
-    "RGB24",
-    "Gray12",
-];
+const INT: [&str; 6] = ["Gray8", "YUV420P10", "YUV422P8", "YUV444P16", "RGB24", "Gray12"];
 const FLOAT: [&str; 3] = ["GrayS", "YUV444PS", "YUV420PH"];
 
 /// `NS.Convolution` with these coefficients and extra arguments.
@@ -87,9 +68,7 @@ fn coefficients(n: usize, seed: u64, lo: f64, hi: f64) -> Vec<f64> {
     let mut z = seed;
     (0..n)
         .map(|_| {
-            z = z
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+            z = z.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             let u = (z >> 11) as f64 / (1u64 << 53) as f64;
             ((lo + u * (hi - lo)) * 100.0).round() / 100.0
         })
@@ -105,17 +84,10 @@ fn squares() -> Vec<String> {
         conv(&BINOMIAL, ""),
         conv(&EDGE, ":saturate=0"),
         conv(&EDGE, ":bias=3.5:divisor=-2.0"),
-        conv(
-            &[1.4, -2.6, 1.0, -2.0, 3.0, 2.0, -1.0, 2.0, 1.5],
-            ":divisor=7.0:bias=3.3:planes=0",
-        ),
+        conv(&[1.4, -2.6, 1.0, -2.0, 3.0, 2.0, -1.0, 2.0, 1.5], ":divisor=7.0:bias=3.3:planes=0"),
     ];
     for (i, n) in [25usize, 49, 81, 121].into_iter().enumerate() {
-        let extra = if i % 2 == 0 {
-            ":bias=0.25:divisor=3.5"
-        } else {
-            ":bias=-1.5:saturate=0"
-        };
+        let extra = if i % 2 == 0 { ":bias=0.25:divisor=3.5" } else { ":bias=-1.5:saturate=0" };
         v.push(conv(&coefficients(n, 10 + i as u64, -5.0, 9.0), extra));
     }
     v
@@ -127,16 +99,9 @@ fn lines() -> Vec<String> {
     for (i, n) in [3usize, 5, 7, 9, 11, 13, 21, 25].into_iter().enumerate() {
         let m = coefficients(n, 100 + n as u64, -5.0, 9.0);
         let mode = ["h", "v", "hv", "vh"][i % 4];
-        let extra = if i % 3 == 0 {
-            ":bias=-0.5:saturate=0"
-        } else {
-            ":divisor=4.5"
-        };
+        let extra = if i % 3 == 0 { ":bias=-0.5:saturate=0" } else { ":divisor=4.5" };
         v.push(conv(&m, &format!("{extra}:mode='{mode}")));
-        v.push(conv(
-            &m,
-            &format!(":mode='{}", ["v", "hv", "h", "h"][i % 4]),
-        ));
+        v.push(conv(&m, &format!(":mode='{}", ["v", "hv", "h", "h"][i % 4])));
     }
     v
 }
@@ -154,25 +119,10 @@ fn convolution_square_integer() {
     }
     // the largest sums (two 32-bit halves on the GPU) and rounding ties
     exact("YUV444P16", &conv(&[1023.0; 121], ":divisor=123783.0"));
-    exact(
-        "YUV444P16",
-        &conv(&[1023.0; 9], ":divisor=10088.458450591905"),
-    );
-    exact(
-        "Gray16",
-        &conv(
-            &coefficients(121, 5, -1023.0, 1023.0),
-            ":bias=7.0:saturate=0",
-        ),
-    );
+    exact("YUV444P16", &conv(&[1023.0; 9], ":divisor=10088.458450591905"));
+    exact("Gray16", &conv(&coefficients(121, 5, -1023.0, 1023.0), ":bias=7.0:saturate=0"));
     exact("Gray8", &conv(&[0.4; 9], ""));
-    exact(
-        "Gray8",
-        &conv(
-            &[1.0, -2.0, 1.0, -2.0, 3.0, 2.0, -1.0, 2.0, 1.0],
-            ":divisor=2.0:bias=-20.5:saturate=0",
-        ),
-    );
+    exact("Gray8", &conv(&[1.0, -2.0, 1.0, -2.0, 3.0, 2.0, -1.0, 2.0, 1.0], ":divisor=2.0:bias=-20.5:saturate=0"));
     exact("YUV420P8", &conv(&BINOMIAL, ":planes=1:planes=2"));
 }
 
@@ -191,49 +141,23 @@ fn convolution_float() {
         for s in squares().into_iter().chain(lines()) {
             exact(f, &s);
         }
-        exact(
-            f,
-            &conv(
-                &[0.1, -2.3, 3.0, 2.7, 5.0, 2.0, 1.1, 2.0, 1.0],
-                ":bias=0.3:saturate=0",
-            ),
-        );
-        exact(
-            f,
-            &conv(&[1.0, 1.0, 1.0, 1.0, 1024.0, 1.0, 1.0, 1.0, 1.0], ""),
-        );
+        exact(f, &conv(&[0.1, -2.3, 3.0, 2.7, 5.0, 2.0, 1.1, 2.0, 1.0], ":bias=0.3:saturate=0"));
+        exact(f, &conv(&[1.0, 1.0, 1.0, 1.0, 1024.0, 1.0, 1.0, 1.0, 1.0], ""));
     }
     // planes narrower than R81's SIMD interior (and 4:2:2 chroma) take its other orders
     for w in [20, 36, 41, 80] {
         for n in [25usize, 49, 81, 121] {
-            exact_at(
-                "GrayS",
-                (w, 21),
-                &conv(
-                    &coefficients(n, n as u64, -3.0, 9.0),
-                    ":bias=0.25:divisor=3.5",
-                ),
-            );
+            exact_at("GrayS", (w, 21), &conv(&coefficients(n, n as u64, -3.0, 9.0), ":bias=0.25:divisor=3.5"));
         }
     }
     exact("YUV422PH", &conv(&coefficients(81, 3, -3.0, 9.0), ""));
-    exact_at(
-        "GrayH",
-        (80, 21),
-        &conv(&coefficients(121, 4, -3.0, 9.0), ":saturate=0"),
-    );
+    exact_at("GrayH", (80, 21), &conv(&coefficients(121, 4, -3.0, 9.0), ":saturate=0"));
 }
 
 #[test]
 fn sobel_prewitt() {
     for f in INT.iter().chain(&FLOAT) {
-        for s in [
-            "NS.Sobel",
-            "NS.Prewitt",
-            "NS.Sobel:scale=0.37",
-            "NS.Prewitt:scale=2.5:planes=0",
-            "NS.Sobel:scale=1.7:planes=1:planes=2",
-        ] {
+        for s in ["NS.Sobel", "NS.Prewitt", "NS.Sobel:scale=0.37", "NS.Prewitt:scale=2.5:planes=0", "NS.Sobel:scale=1.7:planes=1:planes=2"] {
             if let Some(s) = no_planes_on_gray(f, s) {
                 exact(f, &s);
             }
@@ -276,11 +200,7 @@ fn errors_are_std_errors() {
         ("Gray8", (64, 32), conv(&[1.0; 2], ":mode='h")),
         ("Gray8", (64, 32), conv(&[1.0; 4], ":mode='h")),
         ("Gray8", (64, 32), conv(&[1.0; 27], ":mode='v")),
-        (
-            "Gray8",
-            (64, 32),
-            conv(&[1.0, 1.0, 1.0, 1.0, 1023.5, 1.0, 1.0, 1.0, 1.0], ""),
-        ),
+        ("Gray8", (64, 32), conv(&[1.0, 1.0, 1.0, 1.0, 1023.5, 1.0, 1.0, 1.0, 1.0], "")),
         ("Gray8", (12, 12), conv(&[1.0; 25], ":mode='h")),
         ("Gray8", (30, 12), conv(&[1.0; 25], ":mode='v")),
         ("YUV420P8", (6, 6), m9.clone()),
@@ -294,17 +214,9 @@ fn errors_are_std_errors() {
         ("Gray8", (64, 32), "NS.BoxBlur:hradius=0:vradius=0".into()),
         ("Gray8", (3, 4), "NS.BoxBlur".into()),
         ("Gray8", (64, 32), "NS.BoxBlur:planes=3".into()),
-        (
-            "Gray8",
-            (64, 32),
-            "NS.BoxBlur:hradius=30001:hpasses=0".into(),
-        ),
+        ("Gray8", (64, 32), "NS.BoxBlur:hradius=30001:hpasses=0".into()),
         ("Gray8", (3, 3), "NS.BoxBlur:vradius=40000".into()),
-        (
-            "Gray8",
-            (64, 32),
-            "NS.BoxBlur:hradius=40000:hpasses=-1".into(),
-        ),
+        ("Gray8", (64, 32), "NS.BoxBlur:hradius=40000:hpasses=-1".into()),
     ] {
         same_error(format, size, &steps);
     }

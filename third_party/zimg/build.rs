@@ -52,25 +52,10 @@ fn main() {
         b
     };
 
-    let modules = [
-        "api",
-        "colorspace",
-        "common",
-        "depth",
-        "graph",
-        "resize",
-        "unresize",
-    ];
-    let simd_dir = if x86 {
-        "x86"
-    } else if arm {
-        "arm"
-    } else {
-        ""
-    };
+    let modules = ["api", "colorspace", "common", "depth", "graph", "resize", "unresize"];
+    let simd_dir = if x86 { "x86" } else if arm { "arm" } else { "" };
     let mut portable: Vec<PathBuf> = Vec::new();
-    let (mut avx2, mut avx512, mut vnni, mut neon) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut avx2, mut avx512, mut vnni, mut neon) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for m in modules {
         portable.extend(cpp_files(&zimg.join(m)));
         if simd_dir.is_empty() || !zimg.join(m).join(simd_dir).is_dir() {
@@ -98,20 +83,10 @@ fn main() {
         portable.push(ge.join("graphengine/x86/cpuinfo_x86.cpp"));
     }
 
-    const AVX512: &[&str] = &[
-        "-mavx512f",
-        "-mavx512cd",
-        "-mavx512vl",
-        "-mavx512bw",
-        "-mavx512dq",
-    ];
+    const AVX512: &[&str] = &["-mavx512f", "-mavx512cd", "-mavx512vl", "-mavx512bw", "-mavx512dq"];
     let mut parts: Vec<(&str, Vec<PathBuf>, Vec<&str>)> = vec![("zimg", portable, vec![])];
     if x86 {
-        parts.push((
-            "zimg_avx2",
-            avx2,
-            vec!["-mavx2", "-mf16c", "-mfma", "-mtune=haswell"],
-        ));
+        parts.push(("zimg_avx2", avx2, vec!["-mavx2", "-mf16c", "-mfma", "-mtune=haswell"]));
         let mut f = AVX512.to_vec();
         f.push("-mtune=skylake-avx512");
         parts.push(("zimg_avx512", avx512, f));
@@ -140,8 +115,5 @@ fn main() {
         }
         objects.extend(b.files(&files).compile_intermediates());
     }
-    base()
-        .files(&portable_files)
-        .objects(&objects)
-        .compile("zimg");
+    base().files(&portable_files).objects(&objects).compile("zimg");
 }

@@ -20,9 +20,7 @@ fn core<'a>(call: &str, c: *mut VSCore) -> &'a Core {
 }
 
 pub unsafe extern "C" fn create_core(flags: c_int) -> *mut VSCore {
-    guard("createCore", || {
-        Arc::into_raw(Core::new(flags)) as *mut VSCore
-    })
+    guard("createCore", || Arc::into_raw(Core::new(flags)) as *mut VSCore)
 }
 
 pub unsafe extern "C" fn free_core(c: *mut VSCore) {
@@ -57,11 +55,7 @@ pub unsafe extern "C" fn set_max_cache_size(bytes: i64, c: *mut VSCore) -> i64 {
 pub unsafe extern "C" fn set_thread_count(threads: c_int, c: *mut VSCore) -> c_int {
     guard("setThreadCount", || {
         let cr = core("setThreadCount", c);
-        let n = if threads <= 0 {
-            crate::core::default_threads()
-        } else {
-            threads as usize
-        };
+        let n = if threads <= 0 { crate::core::default_threads() } else { threads as usize };
         cr.pool.set_threads(n);
         cr.threads() as c_int
     })
@@ -111,32 +105,17 @@ pub unsafe extern "C" fn log_message(level: c_int, msg: *const c_char, c: *mut V
     })
 }
 
-pub unsafe extern "C" fn add_log_handler(
-    handler: VSLogHandler,
-    free: VSLogHandlerFree,
-    data: *mut c_void,
-    c: *mut VSCore,
-) -> *mut VSLogHandle {
+pub unsafe extern "C" fn add_log_handler(handler: VSLogHandler, free: VSLogHandlerFree, data: *mut c_void, c: *mut VSCore) -> *mut VSLogHandle {
     guard("addLogHandler", || {
-        let Some(handler) = handler else {
-            fatal("addLogHandler: handler is NULL")
-        };
-        let h = core("addLogHandler", c).log.add(HandlerImpl::C {
-            handler,
-            free,
-            data,
-        });
+        let Some(handler) = handler else { fatal("addLogHandler: handler is NULL") };
+        let h = core("addLogHandler", c).log.add(HandlerImpl::C { handler, free, data });
         // The handle is the handler's id; it never collides with a pointer the caller owns.
         h.id as usize as *mut VSLogHandle
     })
 }
 
 pub unsafe extern "C" fn remove_log_handler(handle: *mut VSLogHandle, c: *mut VSCore) -> c_int {
-    guard("removeLogHandler", || {
-        core("removeLogHandler", c)
-            .log
-            .remove(handle as usize as u64) as c_int
-    })
+    guard("removeLogHandler", || core("removeLogHandler", c).log.remove(handle as usize as u64) as c_int)
 }
 
 pub unsafe extern "C" fn clear_core_caches(c: *mut VSCore) {
@@ -146,19 +125,11 @@ pub unsafe extern "C" fn clear_core_caches(c: *mut VSCore) {
 }
 
 pub unsafe extern "C" fn get_core_node_timing(c: *mut VSCore) -> c_int {
-    guard("getCoreNodeTiming", || {
-        core("getCoreNodeTiming", c)
-            .node_timing
-            .load(Ordering::Relaxed) as c_int
-    })
+    guard("getCoreNodeTiming", || core("getCoreNodeTiming", c).node_timing.load(Ordering::Relaxed) as c_int)
 }
 
 pub unsafe extern "C" fn set_core_node_timing(c: *mut VSCore, enable: c_int) {
-    guard("setCoreNodeTiming", || {
-        core("setCoreNodeTiming", c)
-            .node_timing
-            .store(enable != 0, Ordering::Relaxed)
-    })
+    guard("setCoreNodeTiming", || core("setCoreNodeTiming", c).node_timing.store(enable != 0, Ordering::Relaxed))
 }
 
 pub unsafe extern "C" fn get_freed_node_processing_time(c: *mut VSCore, reset: c_int) -> i64 {
@@ -172,21 +143,11 @@ pub unsafe extern "C" fn get_freed_node_processing_time(c: *mut VSCore, reset: c
     })
 }
 
-pub unsafe extern "C" fn create_function(
-    func: Option<VSPublicFunction>,
-    data: *mut c_void,
-    free: VSFreeFunctionData,
-    c: *mut VSCore,
-) -> *mut VSFunction {
+pub unsafe extern "C" fn create_function(func: Option<VSPublicFunction>, data: *mut c_void, free: VSFreeFunctionData, c: *mut VSCore) -> *mut VSFunction {
     guard("createFunction", || {
-        let Some(func) = func else {
-            fatal("createFunction: function is NULL")
-        };
+        let Some(func) = func else { fatal("createFunction: function is NULL") };
         let cr = core("createFunction", c).arc();
-        Function::into_raw(Arc::new(Function {
-            imp: FunctionImpl::C { func, data, free },
-            core: cr,
-        }))
+        Function::into_raw(Arc::new(Function { imp: FunctionImpl::C { func, data, free }, core: cr }))
     })
 }
 

@@ -33,13 +33,7 @@ fn copy_props(dst: &Frame, src: *const VSFrame) {
     }
 }
 
-pub unsafe extern "C" fn new_video_frame(
-    fmt: *const VSVideoFormat,
-    w: c_int,
-    h: c_int,
-    prop_src: *const VSFrame,
-    c: *mut VSCore,
-) -> *mut VSFrame {
+pub unsafe extern "C" fn new_video_frame(fmt: *const VSVideoFormat, w: c_int, h: c_int, prop_src: *const VSFrame, c: *mut VSCore) -> *mut VSFrame {
     guard("newVideoFrame", || {
         super::req_ptr("newVideoFrame", "format", fmt);
         let core = core("newVideoFrame", c);
@@ -74,29 +68,14 @@ pub unsafe extern "C" fn new_video_frame2(
         } else {
             (0..np).find_map(|p| {
                 // SAFETY: numPlanes entries by contract.
-                let (src, sp) = unsafe {
-                    (
-                        *plane_src.add(p),
-                        if planes.is_null() {
-                            p as c_int
-                        } else {
-                            *planes.add(p)
-                        },
-                    )
-                };
+                let (src, sp) = unsafe { (*plane_src.add(p), if planes.is_null() { p as c_int } else { *planes.add(p) }) };
                 // SAFETY: a live frame.
-                (!src.is_null())
-                    .then(|| {
-                        crate::gpu::frame::gpu_plane(unsafe { Frame::borrow_raw(src) }, sp)
-                            .map(|g| g.dev.clone())
-                    })
-                    .flatten()
+                (!src.is_null()).then(|| crate::gpu::frame::gpu_plane(unsafe { Frame::borrow_raw(src) }, sp).map(|g| g.dev.clone())).flatten()
             })
         };
         let made = match &gpu_dev {
             Some(d) => crate::gpu::frame::new_frame(d, &core.mem, fmt, w, h, true),
-            None => Frame::new_video(fmt, w, h, &core.mem)
-                .map_err(|e| format!("error in frame creation: {e}")),
+            None => Frame::new_video(fmt, w, h, &core.mem).map_err(|e| format!("error in frame creation: {e}")),
         };
         let f = match made {
             Ok(f) => f,
@@ -106,38 +85,22 @@ pub unsafe extern "C" fn new_video_frame2(
             let mut residency = None;
             for p in 0..np {
                 // SAFETY: both arrays have numPlanes entries by contract.
-                let (src, sp) = unsafe {
-                    (
-                        *plane_src.add(p),
-                        if planes.is_null() {
-                            p as c_int
-                        } else {
-                            *planes.add(p)
-                        },
-                    )
-                };
+                let (src, sp) = unsafe { (*plane_src.add(p), if planes.is_null() { p as c_int } else { *planes.add(p) }) };
                 if src.is_null() {
                     continue;
                 }
                 // SAFETY: a live frame.
                 let s = unsafe { Frame::borrow_raw(src) };
-                if *residency.get_or_insert(s.residency) != s.residency
-                    || s.residency != f.residency
-                {
+                if *residency.get_or_insert(s.residency) != s.residency || s.residency != f.residency {
                     core.log_message(mtCritical, "newVideoFrame2: Error in frame creation: mixing GPU and CPU resident source planes in one frame");
                     return ptr::null_mut();
                 }
                 let Some(plane) = s.plane(sp) else {
-                    fatal(&format!(
-                        "newVideoFrame2: plane {sp} does not exist in the source frame"
-                    ));
+                    fatal(&format!("newVideoFrame2: plane {sp} does not exist in the source frame"));
                 };
                 let mine = &f.planes()[p];
                 let sbps = s.video_format().map_or(0, |vf| vf.bytesPerSample);
-                if plane.width != mine.width
-                    || plane.height != mine.height
-                    || sbps != fmt.bytesPerSample
-                {
+                if plane.width != mine.width || plane.height != mine.height || sbps != fmt.bytesPerSample {
                     fatal(&format!("newVideoFrame2: plane {p} has different dimensions or sample size than its source plane {sp}"));
                 }
                 // SAFETY: `f` is new and unshared.
@@ -149,12 +112,7 @@ pub unsafe extern "C" fn new_video_frame2(
     })
 }
 
-pub unsafe extern "C" fn new_audio_frame(
-    fmt: *const VSAudioFormat,
-    samples: c_int,
-    prop_src: *const VSFrame,
-    c: *mut VSCore,
-) -> *mut VSFrame {
+pub unsafe extern "C" fn new_audio_frame(fmt: *const VSAudioFormat, samples: c_int, prop_src: *const VSFrame, c: *mut VSCore) -> *mut VSFrame {
     guard("newAudioFrame", || {
         super::req_ptr("newAudioFrame", "format", fmt);
         let core = core("newAudioFrame", c);
@@ -188,39 +146,20 @@ pub unsafe extern "C" fn new_audio_frame2(
         let bytes = samples as usize * fmt.bytesPerSample as usize;
         for ch in 0..fmt.numChannels as usize {
             // SAFETY: both arrays have numChannels entries by contract.
-            let (src, sc) = unsafe {
-                (
-                    *channel_src.add(ch),
-                    if channels.is_null() {
-                        ch as c_int
-                    } else {
-                        *channels.add(ch)
-                    },
-                )
-            };
+            let (src, sc) = unsafe { (*channel_src.add(ch), if channels.is_null() { ch as c_int } else { *channels.add(ch) }) };
             if src.is_null() {
                 continue;
             }
             // SAFETY: a live frame.
             let s = unsafe { Frame::borrow_raw(src) };
-            if s.audio_format().map(|a| a.bytesPerSample) != Some(fmt.bytesPerSample)
-                || s.width < samples
-            {
+            if s.audio_format().map(|a| a.bytesPerSample) != Some(fmt.bytesPerSample) || s.width < samples {
                 fatal("newAudioFrame2: a source frame has another sample type or too few samples");
             }
             let Some(from) = s.read_ptr(sc) else {
-                fatal(&format!(
-                    "newAudioFrame2: channel {sc} does not exist in the source frame"
-                ));
+                fatal(&format!("newAudioFrame2: channel {sc} does not exist in the source frame"));
             };
             // SAFETY: distinct buffers (the new frame owns fresh memory); `bytes` fits both.
-            unsafe {
-                ptr::copy_nonoverlapping(
-                    from,
-                    fr.write_ptr(ch as c_int).expect("channel exists"),
-                    bytes,
-                )
-            };
+            unsafe { ptr::copy_nonoverlapping(from, fr.write_ptr(ch as c_int).expect("channel exists"), bytes) };
         }
         f
     })
@@ -244,15 +183,11 @@ pub unsafe extern "C" fn add_frame_ref(f: *const VSFrame) -> *const VSFrame {
 }
 
 pub unsafe extern "C" fn copy_frame(f: *const VSFrame, _c: *mut VSCore) -> *mut VSFrame {
-    guard("copyFrame", || {
-        Frame::into_raw(Arc::new(frame("copyFrame", f).shallow_copy())) as *mut VSFrame
-    })
+    guard("copyFrame", || Frame::into_raw(Arc::new(frame("copyFrame", f).shallow_copy())) as *mut VSFrame)
 }
 
 pub unsafe extern "C" fn get_frame_properties_ro(f: *const VSFrame) -> *const VSMap {
-    guard("getFramePropertiesRO", || {
-        (frame("getFramePropertiesRO", f).props() as *const crate::map::Map).cast()
-    })
+    guard("getFramePropertiesRO", || (frame("getFramePropertiesRO", f).props() as *const crate::map::Map).cast())
 }
 
 pub unsafe extern "C" fn get_frame_properties_rw(f: *mut VSFrame) -> *mut VSMap {
@@ -265,10 +200,7 @@ pub unsafe extern "C" fn get_frame_properties_rw(f: *mut VSFrame) -> *mut VSMap 
 fn plane_check<'a>(call: &str, f: &'a Frame, plane: c_int) -> &'a crate::frame::Plane {
     match f.plane(plane) {
         Some(p) => p,
-        None => fatal(&format!(
-            "{call}: plane {plane} does not exist (the frame has {})",
-            f.num_planes()
-        )),
+        None => fatal(&format!("{call}: plane {plane} does not exist (the frame has {})", f.num_planes())),
     }
 }
 
@@ -303,19 +235,11 @@ pub unsafe extern "C" fn get_write_ptr(f: *mut VSFrame, plane: c_int) -> *mut u8
 }
 
 pub unsafe extern "C" fn get_video_frame_format(f: *const VSFrame) -> *const VSVideoFormat {
-    guard("getVideoFrameFormat", || {
-        frame("getVideoFrameFormat", f)
-            .video_format()
-            .map_or(ptr::null(), |v| v as *const _)
-    })
+    guard("getVideoFrameFormat", || frame("getVideoFrameFormat", f).video_format().map_or(ptr::null(), |v| v as *const _))
 }
 
 pub unsafe extern "C" fn get_audio_frame_format(f: *const VSFrame) -> *const VSAudioFormat {
-    guard("getAudioFrameFormat", || {
-        frame("getAudioFrameFormat", f)
-            .audio_format()
-            .map_or(ptr::null(), |v| v as *const _)
-    })
+    guard("getAudioFrameFormat", || frame("getAudioFrameFormat", f).audio_format().map_or(ptr::null(), |v| v as *const _))
 }
 
 pub unsafe extern "C" fn get_frame_type(f: *const VSFrame) -> c_int {
@@ -382,15 +306,7 @@ pub unsafe extern "C" fn get_audio_format_name(f: *const VSAudioFormat, buf: *mu
     })
 }
 
-pub unsafe extern "C" fn query_video_format(
-    out: *mut VSVideoFormat,
-    cf: c_int,
-    st: c_int,
-    bits: c_int,
-    ssw: c_int,
-    ssh: c_int,
-    _c: *mut VSCore,
-) -> c_int {
+pub unsafe extern "C" fn query_video_format(out: *mut VSVideoFormat, cf: c_int, st: c_int, bits: c_int, ssw: c_int, ssh: c_int, _c: *mut VSCore) -> c_int {
     guard("queryVideoFormat", || {
         super::req_ptr("queryVideoFormat", "format", out);
         let r = format::query_video(cf, st, bits, ssw, ssh);
@@ -400,13 +316,7 @@ pub unsafe extern "C" fn query_video_format(
     })
 }
 
-pub unsafe extern "C" fn query_audio_format(
-    out: *mut VSAudioFormat,
-    st: c_int,
-    bits: c_int,
-    layout: u64,
-    _c: *mut VSCore,
-) -> c_int {
+pub unsafe extern "C" fn query_audio_format(out: *mut VSAudioFormat, st: c_int, bits: c_int, layout: u64, _c: *mut VSCore) -> c_int {
     guard("queryAudioFormat", || {
         super::req_ptr("queryAudioFormat", "format", out);
         let r = format::query_audio(st, bits, layout);
@@ -416,24 +326,11 @@ pub unsafe extern "C" fn query_audio_format(
     })
 }
 
-pub unsafe extern "C" fn query_video_format_id(
-    cf: c_int,
-    st: c_int,
-    bits: c_int,
-    ssw: c_int,
-    ssh: c_int,
-    _c: *mut VSCore,
-) -> u32 {
-    guard("queryVideoFormatID", || {
-        format::query_video(cf, st, bits, ssw, ssh).map_or(0, |f| format::video_id(&f))
-    })
+pub unsafe extern "C" fn query_video_format_id(cf: c_int, st: c_int, bits: c_int, ssw: c_int, ssh: c_int, _c: *mut VSCore) -> u32 {
+    guard("queryVideoFormatID", || format::query_video(cf, st, bits, ssw, ssh).map_or(0, |f| format::video_id(&f)))
 }
 
-pub unsafe extern "C" fn get_video_format_by_id(
-    out: *mut VSVideoFormat,
-    id: u32,
-    _c: *mut VSCore,
-) -> c_int {
+pub unsafe extern "C" fn get_video_format_by_id(out: *mut VSVideoFormat, id: u32, _c: *mut VSCore) -> c_int {
     guard("getVideoFormatByID", || {
         super::req_ptr("getVideoFormatByID", "format", out);
         let r = format::video_by_id(id);
@@ -444,7 +341,5 @@ pub unsafe extern "C" fn get_video_format_by_id(
 }
 
 pub unsafe extern "C" fn get_frame_residency(f: *const VSFrame) -> c_int {
-    guard("getFrameResidency", || {
-        frame("getFrameResidency", f).residency
-    })
+    guard("getFrameResidency", || frame("getFrameResidency", f).residency)
 }

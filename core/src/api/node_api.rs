@@ -23,9 +23,7 @@ fn node<'a>(call: &str, n: *mut VSNode) -> &'a Node {
 
 fn frame_ctx<'a>(call: &str, ctx: *mut VSFrameContext) -> &'a mut FrameCall<'a> {
     if ctx.is_null() {
-        fatal(&format!(
-            "{call}: frame context is NULL (only valid inside a filter's getFrame)"
-        ));
+        fatal(&format!("{call}: frame context is NULL (only valid inside a filter's getFrame)"));
     }
     // SAFETY: frame contexts are only handed to a filter during its activation.
     unsafe { FrameCall::from_raw(ctx) }
@@ -39,12 +37,7 @@ pub(crate) fn creation_stack(core: &Core) -> Vec<CreationInfo> {
         s.borrow()
             .iter()
             .rev()
-            .map(|(f, id, ns, args)| CreationInfo {
-                function: f.clone(),
-                plugin_id: id.clone(),
-                plugin_ns: ns.clone(),
-                args: args.clone(),
-            })
+            .map(|(f, id, ns, args)| CreationInfo { function: f.clone(), plugin_id: id.clone(), plugin_ns: ns.clone(), args: args.clone() })
             .collect()
     })
 }
@@ -81,31 +74,16 @@ pub(crate) fn make_node(
                 return Err(format!("{name}: the video format is invalid"));
             }
             if vi.numFrames <= 0 {
-                return Err(format!(
-                    "{name}: the clip must have at least one frame (numFrames is {})",
-                    vi.numFrames
-                ));
+                return Err(format!("{name}: the clip must have at least one frame (numFrames is {})", vi.numFrames));
             }
             if vi.width < 0 || vi.height < 0 || (vi.width == 0) != (vi.height == 0) {
-                return Err(format!(
-                    "{name}: invalid dimensions {}x{}",
-                    vi.width, vi.height
-                ));
+                return Err(format!("{name}: invalid dimensions {}x{}", vi.width, vi.height));
             }
-            if vi.width > 0
-                && (vi.width % (1 << vi.format.subSamplingW) != 0
-                    || vi.height % (1 << vi.format.subSamplingH) != 0)
-            {
-                return Err(format!(
-                    "{name}: dimensions {}x{} are not a multiple of the format's subsampling",
-                    vi.width, vi.height
-                ));
+            if vi.width > 0 && (vi.width % (1 << vi.format.subSamplingW) != 0 || vi.height % (1 << vi.format.subSamplingH) != 0) {
+                return Err(format!("{name}: dimensions {}x{} are not a multiple of the format's subsampling", vi.width, vi.height));
             }
             if vi.fpsNum < 0 || vi.fpsDen < 0 || (vi.fpsNum == 0) != (vi.fpsDen == 0) {
-                return Err(format!(
-                    "{name}: invalid frame rate {}/{}",
-                    vi.fpsNum, vi.fpsDen
-                ));
+                return Err(format!("{name}: invalid frame rate {}/{}", vi.fpsNum, vi.fpsDen));
             }
         }
         MediaInfo::Audio(ai) => {
@@ -126,9 +104,7 @@ pub(crate) fn make_node(
     let mut dep_list = Vec::new();
     if num_deps > 0 {
         if deps.is_null() {
-            return Err(format!(
-                "{name}: {num_deps} dependencies declared but none given"
-            ));
+            return Err(format!("{name}: {num_deps} dependencies declared but none given"));
         }
         for i in 0..num_deps as usize {
             // SAFETY: `deps` holds `num_deps` entries by contract.
@@ -137,10 +113,7 @@ pub(crate) fn make_node(
                 return Err(format!("{name}: dependency {i} is NULL"));
             }
             if !(rpGeneral..=rpFrameReuseLastOnly).contains(&d.requestPattern) {
-                return Err(format!(
-                    "{name}: dependency {i} has an invalid request pattern {}",
-                    d.requestPattern
-                ));
+                return Err(format!("{name}: dependency {i} has an invalid request pattern {}", d.requestPattern));
             }
             // SAFETY: a live node reference of the caller's; we take our own.
             dep_list.push((unsafe { Node::clone_raw(d.source) }, d.requestPattern));
@@ -148,20 +121,7 @@ pub(crate) fn make_node(
     }
     let core = core.arc();
     let creation = creation_stack(&core);
-    Ok(Node::new(
-        core,
-        name,
-        info,
-        FilterImpl::C {
-            get_frame,
-            free,
-            instance_data: instance,
-        },
-        mode,
-        flags,
-        dep_list,
-        creation,
-    ))
+    Ok(Node::new(core, name, info, FilterImpl::C { get_frame, free, instance_data: instance }, mode, flags, dep_list, creation))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -186,14 +146,10 @@ fn create_into_map(
     let core = unsafe { Core::borrow_raw(c) };
     // SAFETY: the caller's output map.
     let out = unsafe { &mut *out.cast::<Map>() };
-    match make_node(
-        &name, info, get_frame, free, mode, flags, deps, num_deps, instance, core,
-    ) {
+    match make_node(&name, info, get_frame, free, mode, flags, deps, num_deps, instance, core) {
         Ok(n) => {
             if out.set(b"clip", Value::Node(n), true).is_err() {
-                out.set_error(&format!(
-                    "{name}: the output map already holds a clip of another type"
-                ));
+                out.set_error(&format!("{name}: the output map already holds a clip of another type"));
             }
         }
         // The instance data stays the plugin's: whether it frees it after a failure is its call.
@@ -219,9 +175,7 @@ fn create_node_ptr(
     let name = lossy(req_str(call, "name", name));
     // SAFETY: checked non-null; a live core.
     let core = unsafe { Core::borrow_raw(c) };
-    match make_node(
-        &name, info, get_frame, free, mode, flags, deps, num_deps, instance, core,
-    ) {
+    match make_node(&name, info, get_frame, free, mode, flags, deps, num_deps, instance, core) {
         Ok(n) => Node::into_raw(n),
         Err(e) => {
             core.log_message(mtCritical, &e);
@@ -241,9 +195,7 @@ fn ainfo(call: &str, ai: *const VSAudioInfo) -> MediaInfo {
     // SAFETY: checked non-null.
     let mut ai = unsafe { *ai };
     // numFrames follows from numSamples, whatever the caller wrote there.
-    ai.numFrames = ((ai.numSamples + VS_AUDIO_FRAME_SAMPLES as i64 - 1)
-        / VS_AUDIO_FRAME_SAMPLES as i64)
-        .clamp(0, i32::MAX as i64) as i32;
+    ai.numFrames = ((ai.numSamples + VS_AUDIO_FRAME_SAMPLES as i64 - 1) / VS_AUDIO_FRAME_SAMPLES as i64).clamp(0, i32::MAX as i64) as i32;
     MediaInfo::Audio(ai)
 }
 
@@ -260,20 +212,7 @@ pub unsafe extern "C" fn create_video_filter(
     c: *mut VSCore,
 ) {
     guard("createVideoFilter", || {
-        create_into_map(
-            "createVideoFilter",
-            out,
-            name,
-            vinfo("createVideoFilter", vi),
-            gf,
-            free,
-            mode,
-            0,
-            deps,
-            nd,
-            inst,
-            c,
-        )
+        create_into_map("createVideoFilter", out, name, vinfo("createVideoFilter", vi), gf, free, mode, 0, deps, nd, inst, c)
     })
 }
 
@@ -288,21 +227,7 @@ pub unsafe extern "C" fn create_video_filter2(
     inst: *mut c_void,
     c: *mut VSCore,
 ) -> *mut VSNode {
-    guard("createVideoFilter2", || {
-        create_node_ptr(
-            "createVideoFilter2",
-            name,
-            vinfo("createVideoFilter2", vi),
-            gf,
-            free,
-            mode,
-            0,
-            deps,
-            nd,
-            inst,
-            c,
-        )
-    })
+    guard("createVideoFilter2", || create_node_ptr("createVideoFilter2", name, vinfo("createVideoFilter2", vi), gf, free, mode, 0, deps, nd, inst, c))
 }
 
 pub unsafe extern "C" fn create_video_filter_ex(
@@ -319,20 +244,7 @@ pub unsafe extern "C" fn create_video_filter_ex(
     c: *mut VSCore,
 ) {
     guard("createVideoFilterEx", || {
-        create_into_map(
-            "createVideoFilterEx",
-            out,
-            name,
-            vinfo("createVideoFilterEx", vi),
-            gf,
-            free,
-            mode,
-            flags,
-            deps,
-            nd,
-            inst,
-            c,
-        )
+        create_into_map("createVideoFilterEx", out, name, vinfo("createVideoFilterEx", vi), gf, free, mode, flags, deps, nd, inst, c)
     })
 }
 
@@ -349,19 +261,7 @@ pub unsafe extern "C" fn create_video_filter_ex2(
     c: *mut VSCore,
 ) -> *mut VSNode {
     guard("createVideoFilterEx2", || {
-        create_node_ptr(
-            "createVideoFilterEx2",
-            name,
-            vinfo("createVideoFilterEx2", vi),
-            gf,
-            free,
-            mode,
-            flags,
-            deps,
-            nd,
-            inst,
-            c,
-        )
+        create_node_ptr("createVideoFilterEx2", name, vinfo("createVideoFilterEx2", vi), gf, free, mode, flags, deps, nd, inst, c)
     })
 }
 
@@ -378,20 +278,7 @@ pub unsafe extern "C" fn create_audio_filter(
     c: *mut VSCore,
 ) {
     guard("createAudioFilter", || {
-        create_into_map(
-            "createAudioFilter",
-            out,
-            name,
-            ainfo("createAudioFilter", ai),
-            gf,
-            free,
-            mode,
-            0,
-            deps,
-            nd,
-            inst,
-            c,
-        )
+        create_into_map("createAudioFilter", out, name, ainfo("createAudioFilter", ai), gf, free, mode, 0, deps, nd, inst, c)
     })
 }
 
@@ -406,21 +293,7 @@ pub unsafe extern "C" fn create_audio_filter2(
     inst: *mut c_void,
     c: *mut VSCore,
 ) -> *mut VSNode {
-    guard("createAudioFilter2", || {
-        create_node_ptr(
-            "createAudioFilter2",
-            name,
-            ainfo("createAudioFilter2", ai),
-            gf,
-            free,
-            mode,
-            0,
-            deps,
-            nd,
-            inst,
-            c,
-        )
-    })
+    guard("createAudioFilter2", || create_node_ptr("createAudioFilter2", name, ainfo("createAudioFilter2", ai), gf, free, mode, 0, deps, nd, inst, c))
 }
 
 pub unsafe extern "C" fn set_linear_filter(n: *mut VSNode) -> c_int {
@@ -434,23 +307,11 @@ pub unsafe extern "C" fn set_linear_filter(n: *mut VSNode) -> c_int {
 }
 
 pub unsafe extern "C" fn set_cache_mode(n: *mut VSNode, mode: c_int) {
-    guard("setCacheMode", || {
-        node("setCacheMode", n).cache.lock().set_mode(mode)
-    })
+    guard("setCacheMode", || node("setCacheMode", n).cache.lock().set_mode(mode))
 }
 
-pub unsafe extern "C" fn set_cache_options(
-    n: *mut VSNode,
-    fixed: c_int,
-    max_size: c_int,
-    max_history: c_int,
-) {
-    guard("setCacheOptions", || {
-        node("setCacheOptions", n)
-            .cache
-            .lock()
-            .set_options(fixed, max_size, max_history)
-    })
+pub unsafe extern "C" fn set_cache_options(n: *mut VSNode, fixed: c_int, max_size: c_int, max_history: c_int) {
+    guard("setCacheOptions", || node("setCacheOptions", n).cache.lock().set_options(fixed, max_size, max_history))
 }
 
 pub unsafe extern "C" fn free_node(n: *mut VSNode) {
@@ -475,19 +336,11 @@ pub unsafe extern "C" fn get_node_type(n: *mut VSNode) -> c_int {
 }
 
 pub unsafe extern "C" fn get_video_info(n: *mut VSNode) -> *const VSVideoInfo {
-    guard("getVideoInfo", || {
-        node("getVideoInfo", n)
-            .video_info()
-            .map_or(ptr::null(), |v| v as *const _)
-    })
+    guard("getVideoInfo", || node("getVideoInfo", n).video_info().map_or(ptr::null(), |v| v as *const _))
 }
 
 pub unsafe extern "C" fn get_audio_info(n: *mut VSNode) -> *const VSAudioInfo {
-    guard("getAudioInfo", || {
-        node("getAudioInfo", n)
-            .audio_info()
-            .map_or(ptr::null(), |v| v as *const _)
-    })
+    guard("getAudioInfo", || node("getAudioInfo", n).audio_info().map_or(ptr::null(), |v| v as *const _))
 }
 
 fn write_error(buf: *mut c_char, size: c_int, msg: &str) {
@@ -503,12 +356,7 @@ fn write_error(buf: *mut c_char, size: c_int, msg: &str) {
     }
 }
 
-pub unsafe extern "C" fn get_frame(
-    n: c_int,
-    nd: *mut VSNode,
-    err: *mut c_char,
-    size: c_int,
-) -> *const VSFrame {
+pub unsafe extern "C" fn get_frame(n: c_int, nd: *mut VSNode, err: *mut c_char, size: c_int) -> *const VSFrame {
     guard("getFrame", || {
         node("getFrame", nd);
         // SAFETY: a live node; the request holds its own reference.
@@ -531,17 +379,10 @@ struct SendPtr(*mut c_void);
 // as getFrameAsync documents.
 unsafe impl Send for SendPtr {}
 
-pub unsafe extern "C" fn get_frame_async(
-    n: c_int,
-    nd: *mut VSNode,
-    cb: VSFrameDoneCallback,
-    user: *mut c_void,
-) {
+pub unsafe extern "C" fn get_frame_async(n: c_int, nd: *mut VSNode, cb: VSFrameDoneCallback, user: *mut c_void) {
     guard("getFrameAsync", || {
         node("getFrameAsync", nd);
-        let Some(cb) = cb else {
-            fatal("getFrameAsync: callback is NULL")
-        };
+        let Some(cb) = cb else { fatal("getFrameAsync: callback is NULL") };
         // SAFETY: a live node; the request holds its own reference until the callback returns.
         let nref = unsafe { Node::clone_raw(nd) };
         let user = SendPtr(user);
@@ -555,9 +396,7 @@ pub unsafe extern "C" fn get_frame_async(
                 let (user, raw) = (user, raw);
                 match r {
                     // SAFETY: the caller's callback gets the frame's reference and its user data.
-                    Ok(f) => unsafe {
-                        cb(user.0, Frame::into_raw(f), n, raw.0.cast(), ptr::null())
-                    },
+                    Ok(f) => unsafe { cb(user.0, Frame::into_raw(f), n, raw.0.cast(), ptr::null()) },
                     Err(e) => {
                         let msg = scheduler::error_cstring(&e);
                         // SAFETY: as above; the message lives across the call.
@@ -569,11 +408,7 @@ pub unsafe extern "C" fn get_frame_async(
     })
 }
 
-pub unsafe extern "C" fn get_frame_filter(
-    n: c_int,
-    nd: *mut VSNode,
-    ctx: *mut VSFrameContext,
-) -> *const VSFrame {
+pub unsafe extern "C" fn get_frame_filter(n: c_int, nd: *mut VSNode, ctx: *mut VSFrameContext) -> *const VSFrame {
     guard("getFrameFilter", || {
         let dep = node("getFrameFilter", nd);
         let call = frame_ctx("getFrameFilter", ctx);
@@ -617,11 +452,7 @@ pub unsafe extern "C" fn cache_frame(f: *const VSFrame, n: c_int, ctx: *mut VSFr
 
 pub unsafe extern "C" fn set_filter_error(msg: *const c_char, ctx: *mut VSFrameContext) {
     guard("setFilterError", || {
-        let text = if msg.is_null() {
-            "unspecified error".to_string()
-        } else {
-            lossy(req_str("setFilterError", "message", msg))
-        };
+        let text = if msg.is_null() { "unspecified error".to_string() } else { lossy(req_str("setFilterError", "message", msg)) };
         frame_ctx("setFilterError", ctx).set_error(text);
     })
 }
@@ -639,21 +470,13 @@ pub unsafe extern "C" fn get_node_filter_mode(n: *mut VSNode) -> c_int {
 }
 
 pub unsafe extern "C" fn get_num_node_dependencies(n: *mut VSNode) -> c_int {
-    guard("getNumNodeDependencies", || {
-        node("getNumNodeDependencies", n).deps.len() as c_int
-    })
+    guard("getNumNodeDependencies", || node("getNumNodeDependencies", n).deps.len() as c_int)
 }
 
-pub unsafe extern "C" fn get_node_dependency(
-    n: *mut VSNode,
-    index: c_int,
-) -> *const VSFilterDependency {
+pub unsafe extern "C" fn get_node_dependency(n: *mut VSNode, index: c_int) -> *const VSFilterDependency {
     guard("getNodeDependency", || {
         let nd = node("getNodeDependency", n);
-        usize::try_from(index)
-            .ok()
-            .and_then(|i| nd.deps.get(i))
-            .map_or(ptr::null(), |d| d as *const _)
+        usize::try_from(index).ok().and_then(|i| nd.deps.get(i)).map_or(ptr::null(), |d| d as *const _)
     })
 }
 
@@ -669,9 +492,7 @@ pub unsafe extern "C" fn get_node_processing_time(n: *mut VSNode, reset: c_int) 
 }
 
 pub unsafe extern "C" fn get_node_residency(n: *mut VSNode) -> c_int {
-    guard("getNodeResidency", || {
-        node("getNodeResidency", n).residency()
-    })
+    guard("getNodeResidency", || node("getNodeResidency", n).residency())
 }
 
 fn creation_level<'a>(call: &str, n: *mut VSNode, level: c_int) -> Option<&'a CreationInfo> {
@@ -679,42 +500,22 @@ fn creation_level<'a>(call: &str, n: *mut VSNode, level: c_int) -> Option<&'a Cr
     usize::try_from(level).ok().and_then(|l| nd.creation.get(l))
 }
 
-pub unsafe extern "C" fn get_node_creation_function_name(
-    n: *mut VSNode,
-    level: c_int,
-) -> *const c_char {
+pub unsafe extern "C" fn get_node_creation_function_name(n: *mut VSNode, level: c_int) -> *const c_char {
     guard("getNodeCreationFunctionName", || {
-        creation_level("getNodeCreationFunctionName", n, level)
-            .map_or(ptr::null(), |c| c.function.as_ptr())
+        creation_level("getNodeCreationFunctionName", n, level).map_or(ptr::null(), |c| c.function.as_ptr())
     })
 }
 
-pub unsafe extern "C" fn get_node_creation_plugin_id(
-    n: *mut VSNode,
-    level: c_int,
-) -> *const c_char {
-    guard("getNodeCreationPluginID", || {
-        creation_level("getNodeCreationPluginID", n, level)
-            .map_or(ptr::null(), |c| c.plugin_id.as_ptr())
-    })
+pub unsafe extern "C" fn get_node_creation_plugin_id(n: *mut VSNode, level: c_int) -> *const c_char {
+    guard("getNodeCreationPluginID", || creation_level("getNodeCreationPluginID", n, level).map_or(ptr::null(), |c| c.plugin_id.as_ptr()))
 }
 
-pub unsafe extern "C" fn get_node_creation_plugin_ns(
-    n: *mut VSNode,
-    level: c_int,
-) -> *const c_char {
-    guard("getNodeCreationPluginNS", || {
-        creation_level("getNodeCreationPluginNS", n, level)
-            .map_or(ptr::null(), |c| c.plugin_ns.as_ptr())
-    })
+pub unsafe extern "C" fn get_node_creation_plugin_ns(n: *mut VSNode, level: c_int) -> *const c_char {
+    guard("getNodeCreationPluginNS", || creation_level("getNodeCreationPluginNS", n, level).map_or(ptr::null(), |c| c.plugin_ns.as_ptr()))
 }
 
-pub unsafe extern "C" fn get_node_creation_function_arguments(
-    n: *mut VSNode,
-    level: c_int,
-) -> *const VSMap {
+pub unsafe extern "C" fn get_node_creation_function_arguments(n: *mut VSNode, level: c_int) -> *const VSMap {
     guard("getNodeCreationFunctionArguments", || {
-        creation_level("getNodeCreationFunctionArguments", n, level)
-            .map_or(ptr::null(), |c| (&c.args as *const Map).cast())
+        creation_level("getNodeCreationFunctionArguments", n, level).map_or(ptr::null(), |c| (&c.args as *const Map).cast())
     })
 }

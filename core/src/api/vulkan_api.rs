@@ -122,73 +122,50 @@ fn cstr_into(dst: &mut [c_char], s: &str) {
 
 // ---- Devices ------------------------------------------------------------------------------------
 
-unsafe extern "C" fn enumerate_vulkan_devices(
-    entries: *mut VSVulkanDeviceListEntry,
-    max: c_int,
-    e: E,
-    s: c_int,
-) -> c_int {
-    guard(
-        "enumerateVulkanDevices",
-        || match crate::gpu::device::enumerate() {
-            Err(m) => {
-                fail("enumerateVulkanDevices", e, s, &m);
-                -1
-            }
-            Ok(list) => {
-                if !entries.is_null() {
-                    for (i, d) in list.iter().enumerate().take(max.max(0) as usize) {
-                        // SAFETY: the caller's array holds `max` entries.
-                        let out = unsafe { &mut *entries.add(i) };
-                        // SAFETY: plain data.
-                        *out = unsafe { std::mem::zeroed() };
-                        cstr_into(&mut out.deviceName, &d.name);
-                        out.apiVersion = d.api_version;
-                        out.deviceType = d.device_type.as_raw();
-                        out.deviceMemory = d.device_memory;
-                        out.usable = d.usable.is_ok() as c_int;
-                        cstr_into(
-                            &mut out.unusableReason,
-                            d.usable.as_ref().err().map_or("", |s| s.as_str()),
-                        );
-                        out.deviceUUID = d.uuid;
-                        out.deviceLUID = d.luid;
-                        out.deviceNodeMask = d.node_mask;
-                        out.deviceLUIDValid = d.luid_valid as c_int;
-                    }
+unsafe extern "C" fn enumerate_vulkan_devices(entries: *mut VSVulkanDeviceListEntry, max: c_int, e: E, s: c_int) -> c_int {
+    guard("enumerateVulkanDevices", || match crate::gpu::device::enumerate() {
+        Err(m) => {
+            fail("enumerateVulkanDevices", e, s, &m);
+            -1
+        }
+        Ok(list) => {
+            if !entries.is_null() {
+                for (i, d) in list.iter().enumerate().take(max.max(0) as usize) {
+                    // SAFETY: the caller's array holds `max` entries.
+                    let out = unsafe { &mut *entries.add(i) };
+                    // SAFETY: plain data.
+                    *out = unsafe { std::mem::zeroed() };
+                    cstr_into(&mut out.deviceName, &d.name);
+                    out.apiVersion = d.api_version;
+                    out.deviceType = d.device_type.as_raw();
+                    out.deviceMemory = d.device_memory;
+                    out.usable = d.usable.is_ok() as c_int;
+                    cstr_into(&mut out.unusableReason, d.usable.as_ref().err().map_or("", |s| s.as_str()));
+                    out.deviceUUID = d.uuid;
+                    out.deviceLUID = d.luid;
+                    out.deviceNodeMask = d.node_mask;
+                    out.deviceLUIDValid = d.luid_valid as c_int;
                 }
-                list.len() as c_int
             }
-        },
-    )
-}
-
-unsafe extern "C" fn set_vulkan_device(c: C, index: c_int, e: E, s: c_int) -> c_int {
-    guard("setVulkanDevice", || {
-        match core("setVulkanDevice", c)
-            .gpu
-            .select(core("setVulkanDevice", c), index)
-        {
-            Ok(()) => 0,
-            Err(m) => {
-                fail("setVulkanDevice", e, s, &m);
-                1
-            }
+            list.len() as c_int
         }
     })
 }
 
-unsafe extern "C" fn get_vulkan_core_info(
-    c: C,
-    info: *mut VSVulkanCoreInfo,
-    e: E,
-    s: c_int,
-) -> c_int {
+unsafe extern "C" fn set_vulkan_device(c: C, index: c_int, e: E, s: c_int) -> c_int {
+    guard("setVulkanDevice", || match core("setVulkanDevice", c).gpu.select(core("setVulkanDevice", c), index) {
+        Ok(()) => 0,
+        Err(m) => {
+            fail("setVulkanDevice", e, s, &m);
+            1
+        }
+    })
+}
+
+unsafe extern "C" fn get_vulkan_core_info(c: C, info: *mut VSVulkanCoreInfo, e: E, s: c_int) -> c_int {
     guard("getVulkanCoreInfo", || {
         super::req_ptr("getVulkanCoreInfo", "info", info);
-        let Some(d) = device("getVulkanCoreInfo", c, e, s) else {
-            return 1;
-        };
+        let Some(d) = device("getVulkanCoreInfo", c, e, s) else { return 1 };
         // SAFETY: the caller's struct; plain data.
         let out = unsafe { &mut *info };
         // SAFETY: plain data.
@@ -211,14 +188,9 @@ unsafe extern "C" fn get_vulkan_core_info(
 
 unsafe extern "C" fn set_max_vram_use(bytes: i64, c: C) -> i64 {
     guard("setMaxVRAMUse", || {
-        let Some(d) = device("setMaxVRAMUse", c, ptr::null_mut(), 0) else {
-            return 0;
-        };
+        let Some(d) = device("setMaxVRAMUse", c, ptr::null_mut(), 0) else { return 0 };
         if bytes > 0 {
-            d.pool.limit.store(
-                bytes.max(crate::gpu::device::LIMIT_FLOOR),
-                std::sync::atomic::Ordering::Relaxed,
-            );
+            d.pool.limit.store(bytes.max(crate::gpu::device::LIMIT_FLOOR), std::sync::atomic::Ordering::Relaxed);
             if d.pool.over_limit() {
                 crate::gpu::relieve(&d);
             }
@@ -229,17 +201,10 @@ unsafe extern "C" fn set_max_vram_use(bytes: i64, c: C) -> i64 {
 
 // ---- Raw Vulkan access --------------------------------------------------------------------------
 
-unsafe extern "C" fn get_vulkan_handles(
-    c: C,
-    h: *mut VSVulkanCoreHandles,
-    e: E,
-    s: c_int,
-) -> c_int {
+unsafe extern "C" fn get_vulkan_handles(c: C, h: *mut VSVulkanCoreHandles, e: E, s: c_int) -> c_int {
     guard("getVulkanHandles", || {
         super::req_ptr("getVulkanHandles", "handles", h);
-        let Some(d) = device("getVulkanHandles", c, e, s) else {
-            return 1;
-        };
+        let Some(d) = device("getVulkanHandles", c, e, s) else { return 1 };
         // SAFETY: the caller's struct.
         unsafe {
             *h = VSVulkanCoreHandles {
@@ -258,62 +223,45 @@ unsafe extern "C" fn get_vulkan_handles(
 }
 
 unsafe extern "C" fn get_vulkan_functions(c: C, e: E, s: c_int) -> *const VSVulkanFunctions {
-    guard("getVulkanFunctions", || {
-        match device("getVulkanFunctions", c, e, s) {
-            // The table lives in the device, which the core keeps for its lifetime.
-            Some(d) => &*d.functions as *const VSVulkanFunctions,
-            None => ptr::null(),
-        }
+    guard("getVulkanFunctions", || match device("getVulkanFunctions", c, e, s) {
+        // The table lives in the device, which the core keeps for its lifetime.
+        Some(d) => &*d.functions as *const VSVulkanFunctions,
+        None => ptr::null(),
     })
 }
 
 unsafe extern "C" fn lock_vulkan_queue(c: C, q: c_int) {
-    guard("lockVulkanQueue", || {
-        match device("lockVulkanQueue", c, ptr::null_mut(), 0) {
-            Some(d) => d.queue(q).lock(),
-            None => fatal("lockVulkanQueue: no Vulkan device"),
-        }
+    guard("lockVulkanQueue", || match device("lockVulkanQueue", c, ptr::null_mut(), 0) {
+        Some(d) => d.queue(q).lock(),
+        None => fatal("lockVulkanQueue: no Vulkan device"),
     })
 }
 
 unsafe extern "C" fn unlock_vulkan_queue(c: C, q: c_int) {
-    guard("unlockVulkanQueue", || {
-        match core("unlockVulkanQueue", c).gpu.existing() {
-            // SAFETY: the caller holds the lock by the API's contract.
-            Some(d) => unsafe { d.queue(q).unlock() },
-            None => fatal("unlockVulkanQueue: no Vulkan device"),
-        }
+    guard("unlockVulkanQueue", || match core("unlockVulkanQueue", c).gpu.existing() {
+        // SAFETY: the caller holds the lock by the API's contract.
+        Some(d) => unsafe { d.queue(q).unlock() },
+        None => fatal("unlockVulkanQueue: no Vulkan device"),
     })
 }
 
 // ---- GPU frames ---------------------------------------------------------------------------------
 
-unsafe extern "C" fn new_gpu_video_frame(
-    fmt: *const VSVideoFormat,
-    w: c_int,
-    h: c_int,
-    prop_src: F,
-    c: C,
-) -> *mut VSFrame {
+unsafe extern "C" fn new_gpu_video_frame(fmt: *const VSVideoFormat, w: c_int, h: c_int, prop_src: F, c: C) -> *mut VSFrame {
     guard("newGPUVideoFrame", || {
         super::req_ptr("newGPUVideoFrame", "format", fmt);
         let core = core("newGPUVideoFrame", c);
         let d = match core.gpu.device(core) {
             Ok(d) => d,
             Err(m) => {
-                core.log_message(
-                    mtWarning,
-                    &format!("GPU frame requested but no Vulkan device: {m}"),
-                );
+                core.log_message(mtWarning, &format!("GPU frame requested but no Vulkan device: {m}"));
                 return ptr::null_mut();
             }
         };
         // SAFETY: checked non-null.
         let f = match crate::gpu::frame::new_frame(&d, &core.mem, unsafe { &*fmt }, w, h, true) {
             Ok(f) => f,
-            Err(m) if m.starts_with("Error in frame creation") => {
-                fatal(&format!("newGPUVideoFrame: {m}"))
-            }
+            Err(m) if m.starts_with("Error in frame creation") => fatal(&format!("newGPUVideoFrame: {m}")),
             Err(m) => {
                 core.log_message(mtWarning, &format!("newGPUVideoFrame: {m}"));
                 return ptr::null_mut();
@@ -330,9 +278,7 @@ unsafe extern "C" fn new_gpu_video_frame(
 unsafe extern "C" fn get_gpu_plane(f: F, plane: c_int, info: *mut VSVulkanPlaneInfo) -> c_int {
     guard("getGPUPlane", || {
         let fr = frame("getGPUPlane", f);
-        let Some(g) = gpu_plane(fr, plane) else {
-            return 1;
-        };
+        let Some(g) = gpu_plane(fr, plane) else { return 1 };
         if !info.is_null() {
             let p = g.producer();
             // SAFETY: the caller's struct.
@@ -353,9 +299,7 @@ unsafe extern "C" fn set_gpu_plane_producer(f: F, plane: c_int, t: Tl, value: u6
     guard("setGPUPlaneProducer", || {
         let fr = frame("setGPUPlaneProducer", f);
         let Some(g) = gpu_plane(fr, plane) else {
-            fatal(&format!(
-                "setGPUPlaneProducer: plane {plane} of the frame is not a GPU resident plane"
-            ));
+            fatal(&format!("setGPUPlaneProducer: plane {plane} of the frame is not a GPU resident plane"));
         };
         if !owns_plane(fr, plane) {
             fatal(&format!(
@@ -380,9 +324,7 @@ unsafe extern "C" fn set_gpu_plane_producer(f: F, plane: c_int, t: Tl, value: u6
 
 unsafe extern "C" fn create_gpu_timeline(c: C, e: E, s: c_int) -> Tl {
     guard("createGPUTimeline", || {
-        let Some(d) = device("createGPUTimeline", c, e, s) else {
-            return ptr::null_mut();
-        };
+        let Some(d) = device("createGPUTimeline", c, e, s) else { return ptr::null_mut() };
         match Timeline::new(&d, None) {
             Ok(t) => Arc::into_raw(t).cast_mut().cast(),
             Err(m) => {
@@ -403,15 +345,11 @@ unsafe extern "C" fn free_gpu_timeline(t: Tl) {
 }
 
 unsafe extern "C" fn add_gpu_timeline_ref(t: Tl) {
-    guard("addGPUTimelineRef", || {
-        std::mem::forget(timeline_arc("addGPUTimelineRef", t))
-    })
+    guard("addGPUTimelineRef", || std::mem::forget(timeline_arc("addGPUTimelineRef", t)))
 }
 
 unsafe extern "C" fn get_gpu_timeline_semaphore(t: Tl) -> vk::Semaphore {
-    guard("getGPUTimelineSemaphore", || {
-        timeline("getGPUTimelineSemaphore", t).sem
-    })
+    guard("getGPUTimelineSemaphore", || timeline("getGPUTimelineSemaphore", t).sem)
 }
 
 unsafe extern "C" fn gpu_timeline_wait_value(t: Tl, value: u64, e: E, s: c_int) -> c_int {
@@ -445,24 +383,14 @@ unsafe extern "C" fn create_gpu_buffer(
     s: c_int,
 ) -> *mut VSGPUBuffer {
     guard("createGPUBuffer", || {
-        let Some(d) = device("createGPUBuffer", c, e, s) else {
-            return ptr::null_mut();
-        };
+        let Some(d) = device("createGPUBuffer", c, e, s) else { return ptr::null_mut() };
         match GpuBuffer::new(&d, size, usage, required, preferred) {
             Ok(b) => {
                 if !info.is_null() {
                     let pb = b.get();
-                    let address = if pb
-                        .usage
-                        .contains(vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS)
-                        && usage.contains(vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS)
-                    {
+                    let address = if pb.usage.contains(vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS) && usage.contains(vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS) {
                         // SAFETY: a buffer with the device address usage on a bufferDeviceAddress device.
-                        unsafe {
-                            d.device.get_buffer_device_address(
-                                &vk::BufferDeviceAddressInfo::default().buffer(pb.buffer),
-                            )
-                        }
+                        unsafe { d.device.get_buffer_device_address(&vk::BufferDeviceAddressInfo::default().buffer(pb.buffer)) }
                     } else {
                         0
                     };
@@ -472,11 +400,7 @@ unsafe extern "C" fn create_gpu_buffer(
                         *info = VSVulkanBufferInfo {
                             buffer: pb.buffer,
                             address,
-                            mapped: if flags.contains(vk::MemoryPropertyFlags::HOST_VISIBLE) {
-                                pb.mapped().cast()
-                            } else {
-                                ptr::null_mut()
-                            },
+                            mapped: if flags.contains(vk::MemoryPropertyFlags::HOST_VISIBLE) { pb.mapped().cast() } else { ptr::null_mut() },
                             size,
                             memoryFlags: flags,
                         }
@@ -512,9 +436,7 @@ unsafe extern "C" fn allocate_gpu_memory(
 ) -> *mut VSGPUMemory {
     guard("allocateGPUMemory", || {
         super::req_ptr("allocateGPUMemory", "requirements", req);
-        let Some(d) = device("allocateGPUMemory", c, e, s) else {
-            return ptr::null_mut();
-        };
+        let Some(d) = device("allocateGPUMemory", c, e, s) else { return ptr::null_mut() };
         // SAFETY: checked non-null.
         match GpuMemory::new(&d, unsafe { *req }, required, preferred) {
             Ok(m) => {
@@ -528,11 +450,7 @@ unsafe extern "C" fn allocate_gpu_memory(
                             memory: r.memory(),
                             offset: m.bind_offset,
                             size: r.size() - delta,
-                            mapped: if mapped.is_null() {
-                                ptr::null_mut()
-                            } else {
-                                mapped.add(delta as usize).cast()
-                            },
+                            mapped: if mapped.is_null() { ptr::null_mut() } else { mapped.add(delta as usize).cast() },
                             memoryFlags: r.flags(),
                         }
                     };
@@ -556,20 +474,10 @@ unsafe extern "C" fn free_gpu_memory(m: *mut VSGPUMemory) {
     })
 }
 
-unsafe extern "C" fn reserve_gpu_memory(
-    c: C,
-    bytes: i64,
-    e: E,
-    s: c_int,
-) -> *mut VSGPUMemoryReservation {
+unsafe extern "C" fn reserve_gpu_memory(c: C, bytes: i64, e: E, s: c_int) -> *mut VSGPUMemoryReservation {
     guard("reserveGPUMemory", || {
-        let Some(d) = device("reserveGPUMemory", c, e, s) else {
-            return ptr::null_mut();
-        };
-        let r = Box::new(Reservation {
-            dev: d,
-            bytes: parking_lot::Mutex::new(0),
-        });
+        let Some(d) = device("reserveGPUMemory", c, e, s) else { return ptr::null_mut() };
+        let r = Box::new(Reservation { dev: d, bytes: parking_lot::Mutex::new(0) });
         r.update(bytes);
         Box::into_raw(r).cast()
     })
@@ -596,24 +504,11 @@ unsafe extern "C" fn release_gpu_memory_reservation(r: *mut VSGPUMemoryReservati
 
 // ---- Shaders ------------------------------------------------------------------------------------
 
-unsafe extern "C" fn compile_gpu_shader(
-    c: C,
-    language: c_int,
-    source: *const c_char,
-    e: E,
-    s: c_int,
-) -> *mut VSGPUShader {
+unsafe extern "C" fn compile_gpu_shader(c: C, language: c_int, source: *const c_char, e: E, s: c_int) -> *mut VSGPUShader {
     guard("compileGPUShader", || {
         let core = core("compileGPUShader", c);
         if language != slGLSL {
-            fail(
-                "compileGPUShader",
-                e,
-                s,
-                &format!(
-                    "unknown shader language {language}, this core only knows GLSL ({slGLSL})"
-                ),
-            );
+            fail("compileGPUShader", e, s, &format!("unknown shader language {language}, this core only knows GLSL ({slGLSL})"));
             return ptr::null_mut();
         }
         let src = super::lossy(super::req_str("compileGPUShader", "source", source));
@@ -656,9 +551,7 @@ unsafe extern "C" fn free_gpu_shader(sh: *mut VSGPUShader) {
 unsafe extern "C" fn create_gpu_exec_pool(c: C, queue: c_int, e: E, s: c_int) -> Pool {
     guard("createGPUExecPool", || {
         crate::gpu::exec::forbid_in_release("createGPUExecPool");
-        let Some(d) = device("createGPUExecPool", c, e, s) else {
-            return ptr::null_mut();
-        };
+        let Some(d) = device("createGPUExecPool", c, e, s) else { return ptr::null_mut() };
         match PoolInner::create(&d, queue, core("createGPUExecPool", c).threads()) {
             Ok(p) => Box::into_raw(Box::new(PoolHandle { pool: p })).cast(),
             Err(m) => {
@@ -693,12 +586,7 @@ unsafe extern "C" fn gpu_exec_pool_wait_idle(p: Pool, e: E, s: c_int) -> c_int {
     guard("gpuExecPoolWaitIdle", || {
         let pool = exec_pool("gpuExecPoolWaitIdle", p);
         let _t = crate::stats::time(crate::stats::Stat::PluginWait);
-        drain_result(
-            "gpuExecPoolWaitIdle",
-            pool.wait_idle("gpuExecPoolWaitIdle"),
-            e,
-            s,
-        )
+        drain_result("gpuExecPoolWaitIdle", pool.wait_idle("gpuExecPoolWaitIdle"), e, s)
     })
 }
 
@@ -788,20 +676,10 @@ unsafe extern "C" fn gpu_exec_uses_memory(c: Ctx, m: *mut VSGPUMemory) {
     })
 }
 
-unsafe extern "C" fn gpu_exec_retain(
-    c: Ctx,
-    release: VSGPUReleaseFunc,
-    object: *mut c_void,
-    bytes: vk::DeviceSize,
-) {
+unsafe extern "C" fn gpu_exec_retain(c: Ctx, release: VSGPUReleaseFunc, object: *mut c_void, bytes: vk::DeviceSize) {
     guard("gpuExecRetain", || {
         let (slot, pool) = context("gpuExecRetain", c);
-        pool.retain(
-            slot,
-            "gpuExecRetain",
-            Retained::Callback(release, SendPtr(object)),
-            bytes,
-        );
+        pool.retain(slot, "gpuExecRetain", Retained::Callback(release, SendPtr(object)), bytes);
     })
 }
 
@@ -833,13 +711,7 @@ unsafe extern "C" fn gpu_exec_abandon(c: Ctx) {
 
 // ---- Interop ------------------------------------------------------------------------------------
 
-unsafe extern "C" fn export_gpu_plane(
-    f: F,
-    plane: c_int,
-    out: *mut VSVulkanExportedMemory,
-    e: E,
-    s: c_int,
-) -> c_int {
+unsafe extern "C" fn export_gpu_plane(f: F, plane: c_int, out: *mut VSVulkanExportedMemory, e: E, s: c_int) -> c_int {
     guard("exportGPUPlane", || {
         super::req_ptr("exportGPUPlane", "out", out);
         match crate::gpu::export::export_plane(frame("exportGPUPlane", f), plane) {
@@ -866,27 +738,14 @@ unsafe extern "C" fn export_gpu_plane(
     })
 }
 
-unsafe extern "C" fn export_gpu_semaphore(
-    c: C,
-    sem: vk::Semaphore,
-    out: *mut VSVulkanExportedSemaphore,
-    e: E,
-    s: c_int,
-) -> c_int {
+unsafe extern "C" fn export_gpu_semaphore(c: C, sem: vk::Semaphore, out: *mut VSVulkanExportedSemaphore, e: E, s: c_int) -> c_int {
     guard("exportGPUSemaphore", || {
         super::req_ptr("exportGPUSemaphore", "out", out);
-        let Some(d) = device("exportGPUSemaphore", c, e, s) else {
-            return 1;
-        };
+        let Some(d) = device("exportGPUSemaphore", c, e, s) else { return 1 };
         match crate::gpu::export::export_semaphore(&d, sem) {
             Ok((ty, fd)) => {
                 // SAFETY: the caller's struct.
-                unsafe {
-                    *out = VSVulkanExportedSemaphore {
-                        handleType: ty,
-                        handle: fd as isize,
-                    }
-                };
+                unsafe { *out = VSVulkanExportedSemaphore { handleType: ty, handle: fd as isize } };
                 0
             }
             Err(m) => {
@@ -917,53 +776,31 @@ unsafe extern "C" fn wait_gpu_frame(f: F, e: E, s: c_int) -> c_int {
     })
 }
 
-unsafe extern "C" fn get_exportable_frame_filter(
-    n: c_int,
-    node: *mut VSNode,
-    ctx: *mut VSFrameContext,
-    e: E,
-    s: c_int,
-) -> F {
+unsafe extern "C" fn get_exportable_frame_filter(n: c_int, node: *mut VSNode, ctx: *mut VSFrameContext, e: E, s: c_int) -> F {
     guard("getExportableFrameFilter", || {
         // SAFETY: forwarded to getFrameFilter, which checks its arguments.
         let f = unsafe { super::node_api::get_frame_filter(n, node, ctx) };
         if f.is_null() {
-            fail(
-                "getExportableFrameFilter",
-                e,
-                s,
-                "The frame was not requested, or the request failed",
-            );
+            fail("getExportableFrameFilter", e, s, "The frame was not requested, or the request failed");
             return ptr::null();
         }
         // SAFETY: the reference getFrameFilter returned, now ours.
         let src = unsafe { Frame::from_raw(f) };
-        let planes: Vec<_> = (0..src.num_planes() as i32)
-            .map(|p| gpu_plane(&src, p))
-            .collect();
+        let planes: Vec<_> = (0..src.num_planes() as i32).map(|p| gpu_plane(&src, p)).collect();
         if src.is_audio() || planes.iter().any(Option::is_none) {
-            fail(
-                "getExportableFrameFilter",
-                e,
-                s,
-                "getExportableFrameFilter needs a GPU resident video frame",
-            );
+            fail("getExportableFrameFilter", e, s, "getExportableFrameFilter needs a GPU resident video frame");
             return ptr::null();
         }
         // Always a copy of its own: the input is the foreign API's for good, which must not reach
         // a frame anyone else (a cache, another consumer) holds.
         let dev = planes[0].expect("checked").dev.clone();
         let stats = Arc::new(crate::frame::MemStats::default());
-        let r = crate::gpu::transfer::Transfer::new(&dev, 2)
-            .and_then(|t| t.exportable_copy(&stats, &src));
+        let r = crate::gpu::transfer::Transfer::new(&dev, 2).and_then(|t| t.exportable_copy(&stats, &src));
         match r {
             Ok(x) => {
                 for p in 0..x.num_planes() as i32 {
                     if let Some(g) = gpu_plane(&x, p) {
-                        g.owner.store(
-                            crate::gpu::frame::OWNER_FOREIGN,
-                            std::sync::atomic::Ordering::Relaxed,
-                        );
+                        g.owner.store(crate::gpu::frame::OWNER_FOREIGN, std::sync::atomic::Ordering::Relaxed);
                     }
                 }
                 Frame::into_raw(x)

@@ -47,8 +47,7 @@ pub struct PhysicalDeviceVulkan14Features {
     pub push_descriptor: vk::Bool32,
 }
 /// VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_4_FEATURES
-pub const STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_4_FEATURES: vk::StructureType =
-    vk::StructureType::from_raw(55);
+pub const STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_4_FEATURES: vk::StructureType = vk::StructureType::from_raw(55);
 
 impl Default for PhysicalDeviceVulkan14Features {
     fn default() -> Self {
@@ -105,84 +104,42 @@ type Feature = (&'static str, fn(&mut FeatureChain) -> &mut vk::Bool32);
 /// A device lacking any of them is unusable. Checked in this order.
 pub const REQUIRED_FEATURES: &[Feature] = &[
     ("shaderInt16", |c| &mut c.f2.features.shader_int16),
-    ("shaderUniformBufferArrayDynamicIndexing", |c| {
-        &mut c.f2.features.shader_uniform_buffer_array_dynamic_indexing
-    }),
-    ("shaderSampledImageArrayDynamicIndexing", |c| {
-        &mut c.f2.features.shader_sampled_image_array_dynamic_indexing
-    }),
-    ("shaderStorageBufferArrayDynamicIndexing", |c| {
-        &mut c.f2.features.shader_storage_buffer_array_dynamic_indexing
-    }),
-    ("shaderStorageImageArrayDynamicIndexing", |c| {
-        &mut c.f2.features.shader_storage_image_array_dynamic_indexing
-    }),
-    ("shaderImageGatherExtended", |c| {
-        &mut c.f2.features.shader_image_gather_extended
-    }),
-    ("shaderStorageImageExtendedFormats", |c| {
-        &mut c.f2.features.shader_storage_image_extended_formats
-    }),
-    ("storageBuffer16BitAccess", |c| {
-        &mut c.f11.storage_buffer16_bit_access
-    }),
-    ("variablePointersStorageBuffer", |c| {
-        &mut c.f11.variable_pointers_storage_buffer
-    }),
+    ("shaderUniformBufferArrayDynamicIndexing", |c| &mut c.f2.features.shader_uniform_buffer_array_dynamic_indexing),
+    ("shaderSampledImageArrayDynamicIndexing", |c| &mut c.f2.features.shader_sampled_image_array_dynamic_indexing),
+    ("shaderStorageBufferArrayDynamicIndexing", |c| &mut c.f2.features.shader_storage_buffer_array_dynamic_indexing),
+    ("shaderStorageImageArrayDynamicIndexing", |c| &mut c.f2.features.shader_storage_image_array_dynamic_indexing),
+    ("shaderImageGatherExtended", |c| &mut c.f2.features.shader_image_gather_extended),
+    ("shaderStorageImageExtendedFormats", |c| &mut c.f2.features.shader_storage_image_extended_formats),
+    ("storageBuffer16BitAccess", |c| &mut c.f11.storage_buffer16_bit_access),
+    ("variablePointersStorageBuffer", |c| &mut c.f11.variable_pointers_storage_buffer),
     ("variablePointers", |c| &mut c.f11.variable_pointers),
-    ("samplerYcbcrConversion", |c| {
-        &mut c.f11.sampler_ycbcr_conversion
-    }),
+    ("samplerYcbcrConversion", |c| &mut c.f11.sampler_ycbcr_conversion),
     ("timelineSemaphore", |c| &mut c.f12.timeline_semaphore),
     ("hostQueryReset", |c| &mut c.f12.host_query_reset),
-    ("uniformBufferStandardLayout", |c| {
-        &mut c.f12.uniform_buffer_standard_layout
-    }),
-    ("shaderSubgroupExtendedTypes", |c| {
-        &mut c.f12.shader_subgroup_extended_types
-    }),
-    ("subgroupBroadcastDynamicId", |c| {
-        &mut c.f12.subgroup_broadcast_dynamic_id
-    }),
+    ("uniformBufferStandardLayout", |c| &mut c.f12.uniform_buffer_standard_layout),
+    ("shaderSubgroupExtendedTypes", |c| &mut c.f12.shader_subgroup_extended_types),
+    ("subgroupBroadcastDynamicId", |c| &mut c.f12.subgroup_broadcast_dynamic_id),
     ("bufferDeviceAddress", |c| &mut c.f12.buffer_device_address),
     ("vulkanMemoryModel", |c| &mut c.f12.vulkan_memory_model),
-    ("vulkanMemoryModelDeviceScope", |c| {
-        &mut c.f12.vulkan_memory_model_device_scope
-    }),
-    ("storageBuffer8BitAccess", |c| {
-        &mut c.f12.storage_buffer8_bit_access
-    }),
+    ("vulkanMemoryModelDeviceScope", |c| &mut c.f12.vulkan_memory_model_device_scope),
+    ("storageBuffer8BitAccess", |c| &mut c.f12.storage_buffer8_bit_access),
     ("shaderInt8", |c| &mut c.f12.shader_int8),
     ("scalarBlockLayout", |c| &mut c.f12.scalar_block_layout),
     ("synchronization2", |c| &mut c.f13.synchronization2),
     ("maintenance4", |c| &mut c.f13.maintenance4),
     ("subgroupSizeControl", |c| &mut c.f13.subgroup_size_control),
-    ("computeFullSubgroups", |c| {
-        &mut c.f13.compute_full_subgroups
-    }),
-    ("shaderIntegerDotProduct", |c| {
-        &mut c.f13.shader_integer_dot_product
-    }),
-    ("shaderZeroInitializeWorkgroupMemory", |c| {
-        &mut c.f13.shader_zero_initialize_workgroup_memory
-    }),
+    ("computeFullSubgroups", |c| &mut c.f13.compute_full_subgroups),
+    ("shaderIntegerDotProduct", |c| &mut c.f13.shader_integer_dot_product),
+    ("shaderZeroInitializeWorkgroupMemory", |c| &mut c.f13.shader_zero_initialize_workgroup_memory),
     ("inlineUniformBlock", |c| &mut c.f13.inline_uniform_block),
-    ("pipelineCreationCacheControl", |c| {
-        &mut c.f13.pipeline_creation_cache_control
-    }),
+    ("pipelineCreationCacheControl", |c| &mut c.f13.pipeline_creation_cache_control),
     ("privateData", |c| &mut c.f13.private_data),
     ("maintenance5", |c| &mut c.f14.maintenance5),
     ("maintenance6", |c| &mut c.f14.maintenance6),
     ("pushDescriptor", |c| &mut c.f14.push_descriptor),
-    ("shaderSubgroupRotate", |c| {
-        &mut c.f14.shader_subgroup_rotate
-    }),
-    ("shaderSubgroupRotateClustered", |c| {
-        &mut c.f14.shader_subgroup_rotate_clustered
-    }),
-    ("shaderFloatControls2", |c| {
-        &mut c.f14.shader_float_controls2
-    }),
+    ("shaderSubgroupRotate", |c| &mut c.f14.shader_subgroup_rotate),
+    ("shaderSubgroupRotateClustered", |c| &mut c.f14.shader_subgroup_rotate_clustered),
+    ("shaderFloatControls2", |c| &mut c.f14.shader_float_controls2),
     ("shaderExpectAssume", |c| &mut c.f14.shader_expect_assume),
     ("pipelineRobustness", |c| &mut c.f14.pipeline_robustness),
 ];
@@ -192,12 +149,8 @@ pub const OPTIONAL_FEATURES: &[Feature] = &[
     ("shaderFloat64", |c| &mut c.f2.features.shader_float64),
     ("shaderInt64", |c| &mut c.f2.features.shader_int64),
     ("shaderFloat16", |c| &mut c.f12.shader_float16),
-    ("shaderBufferInt64Atomics", |c| {
-        &mut c.f12.shader_buffer_int64_atomics
-    }),
-    ("shaderSharedInt64Atomics", |c| {
-        &mut c.f12.shader_shared_int64_atomics
-    }),
+    ("shaderBufferInt64Atomics", |c| &mut c.f12.shader_buffer_int64_atomics),
+    ("shaderSharedInt64Atomics", |c| &mut c.f12.shader_shared_int64_atomics),
 ];
 
 const EXT_ATOMIC_FLOAT: &CStr = c"VK_EXT_shader_atomic_float";
@@ -236,8 +189,7 @@ impl Drop for Instance {
 }
 
 fn has_ext(list: &[vk::ExtensionProperties], name: &CStr) -> bool {
-    list.iter()
-        .any(|e| e.extension_name_as_c_str().is_ok_and(|n| n == name))
+    list.iter().any(|e| e.extension_name_as_c_str().is_ok_and(|n| n == name))
 }
 
 fn vkerr(what: &str, r: vk::Result) -> String {
@@ -247,8 +199,7 @@ fn vkerr(what: &str, r: vk::Result) -> String {
 impl Instance {
     pub fn new() -> Result<Instance, String> {
         // SAFETY: loading the system's Vulkan loader library.
-        let entry = unsafe { ash::Entry::load() }
-            .map_err(|e| format!("Failed to load the Vulkan loader: {e}"))?;
+        let entry = unsafe { ash::Entry::load() }.map_err(|e| format!("Failed to load the Vulkan loader: {e}"))?;
         // SAFETY: a global-level query on a loaded entry.
         let version = match unsafe { entry.try_enumerate_instance_version() } {
             Ok(Some(v)) => v,
@@ -263,8 +214,7 @@ impl Instance {
             ));
         }
         // SAFETY: as above.
-        let exts =
-            unsafe { entry.enumerate_instance_extension_properties(None) }.unwrap_or_default();
+        let exts = unsafe { entry.enumerate_instance_extension_properties(None) }.unwrap_or_default();
         let mut names: Vec<*const c_char> = Vec::new();
         let mut flags = vk::InstanceCreateFlags::empty();
         if has_ext(&exts, EXT_PORTABILITY_ENUM) {
@@ -280,38 +230,26 @@ impl Instance {
         if std::env::var_os("VS_VULKAN_VALIDATION").is_some_and(|v| v != "0") {
             // SAFETY: a global-level query.
             let avail = unsafe { entry.enumerate_instance_layer_properties() }.unwrap_or_default();
-            if avail.iter().any(|l| {
-                l.layer_name_as_c_str()
-                    .is_ok_and(|n| n == c"VK_LAYER_KHRONOS_validation")
-            }) {
+            if avail.iter().any(|l| l.layer_name_as_c_str().is_ok_and(|n| n == c"VK_LAYER_KHRONOS_validation")) {
                 layers.push(c"VK_LAYER_KHRONOS_validation".as_ptr());
             } else {
                 eprintln!("vsvk: Vulkan validation requested but VK_LAYER_KHRONOS_validation is not installed");
             }
         }
-        let app = vk::ApplicationInfo::default()
-            .application_name(c"vsvk")
-            .engine_name(c"vsvk")
-            .api_version(DEVICE_VERSION);
+        let app = vk::ApplicationInfo::default().application_name(c"vsvk").engine_name(c"vsvk").api_version(DEVICE_VERSION);
         let ci = vk::InstanceCreateInfo::default()
             .application_info(&app)
             .enabled_extension_names(&names)
             .enabled_layer_names(&layers)
             .flags(flags);
         // SAFETY: valid create info with live pointers.
-        let instance = unsafe { entry.create_instance(&ci, None) }
-            .map_err(|r| vkerr("vkCreateInstance", r))?;
-        Ok(Instance {
-            entry,
-            instance,
-            debug_utils,
-        })
+        let instance = unsafe { entry.create_instance(&ci, None) }.map_err(|r| vkerr("vkCreateInstance", r))?;
+        Ok(Instance { entry, instance, debug_utils })
     }
 
     pub fn physical_devices(&self) -> Result<Vec<vk::PhysicalDevice>, String> {
         // SAFETY: a live instance.
-        unsafe { self.instance.enumerate_physical_devices() }
-            .map_err(|r| vkerr("vkEnumeratePhysicalDevices", r))
+        unsafe { self.instance.enumerate_physical_devices() }.map_err(|r| vkerr("vkEnumeratePhysicalDevices", r))
     }
 
     fn device_exts(&self, pd: vk::PhysicalDevice) -> Vec<vk::ExtensionProperties> {
@@ -320,11 +258,7 @@ impl Instance {
     }
 
     /// The supported features, as a linked chain.
-    fn supported(
-        &self,
-        pd: vk::PhysicalDevice,
-        exts: &[vk::ExtensionProperties],
-    ) -> Box<FeatureChain> {
+    fn supported(&self, pd: vk::PhysicalDevice, exts: &[vk::ExtensionProperties]) -> Box<FeatureChain> {
         let mut c = Box::<FeatureChain>::default();
         c.with_af = has_ext(exts, EXT_ATOMIC_FLOAT);
         c.with_af2 = has_ext(exts, EXT_ATOMIC_FLOAT2);
@@ -345,10 +279,7 @@ impl Instance {
         // SAFETY: as above.
         let mem = unsafe { self.instance.get_physical_device_memory_properties(pd) };
         let device_memory = largest_device_heap(&mem);
-        let name = props
-            .device_name_as_c_str()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let name = props.device_name_as_c_str().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         let mut info = DeviceInfo {
             name: name.clone(),
             api_version: props.api_version,
@@ -365,15 +296,8 @@ impl Instance {
     }
 
     /// The Vulkan 1.4 and required feature gate.
-    fn gate(
-        &self,
-        pd: vk::PhysicalDevice,
-        props: &vk::PhysicalDeviceProperties,
-    ) -> Result<(), String> {
-        let name = props
-            .device_name_as_c_str()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
+    fn gate(&self, pd: vk::PhysicalDevice, props: &vk::PhysicalDeviceProperties) -> Result<(), String> {
+        let name = props.device_name_as_c_str().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         if props.api_version < DEVICE_VERSION {
             return Err(format!(
                 "Vulkan device {name} reports Vulkan {}.{}.{}, but 1.4 is required",
@@ -386,27 +310,18 @@ impl Instance {
         let mut sup = self.supported(pd, &exts);
         for (fname, get) in REQUIRED_FEATURES {
             if *get(&mut sup) == 0 {
-                return Err(format!(
-                    "Vulkan device {name} does not support the {fname} feature"
-                ));
+                return Err(format!("Vulkan device {name} does not support the {fname} feature"));
             }
         }
         if compute_family(&self.instance, pd).is_none() {
-            return Err(format!(
-                "Vulkan device {name} has no compute capable queue family"
-            ));
+            return Err(format!("Vulkan device {name} has no compute capable queue family"));
         }
         Ok(())
     }
 }
 
 pub fn largest_device_heap(mem: &vk::PhysicalDeviceMemoryProperties) -> u64 {
-    mem.memory_heaps_as_slice()
-        .iter()
-        .filter(|h| h.flags.contains(vk::MemoryHeapFlags::DEVICE_LOCAL))
-        .map(|h| h.size)
-        .max()
-        .unwrap_or(0)
+    mem.memory_heaps_as_slice().iter().filter(|h| h.flags.contains(vk::MemoryHeapFlags::DEVICE_LOCAL)).map(|h| h.size).max().unwrap_or(0)
 }
 
 fn families(instance: &ash::Instance, pd: vk::PhysicalDevice) -> Vec<vk::QueueFamilyProperties> {
@@ -418,15 +333,8 @@ fn compute_family(instance: &ash::Instance, pd: vk::PhysicalDevice) -> Option<u3
     let fams = families(instance, pd);
     // A dedicated compute family first (as R81 picks on NVIDIA), else any compute capable one.
     fams.iter()
-        .position(|f| {
-            f.queue_flags.contains(vk::QueueFlags::COMPUTE)
-                && !f.queue_flags.contains(vk::QueueFlags::GRAPHICS)
-                && f.queue_count > 0
-        })
-        .or_else(|| {
-            fams.iter()
-                .position(|f| f.queue_flags.contains(vk::QueueFlags::COMPUTE) && f.queue_count > 0)
-        })
+        .position(|f| f.queue_flags.contains(vk::QueueFlags::COMPUTE) && !f.queue_flags.contains(vk::QueueFlags::GRAPHICS) && f.queue_count > 0)
+        .or_else(|| fams.iter().position(|f| f.queue_flags.contains(vk::QueueFlags::COMPUTE) && f.queue_count > 0))
         .map(|i| i as u32)
 }
 
@@ -436,9 +344,7 @@ fn transfer_family(instance: &ash::Instance, pd: vk::PhysicalDevice) -> Option<u
         .position(|f| {
             f.queue_count > 0
                 && f.queue_flags.contains(vk::QueueFlags::TRANSFER)
-                && !f
-                    .queue_flags
-                    .intersects(vk::QueueFlags::COMPUTE | vk::QueueFlags::GRAPHICS)
+                && !f.queue_flags.intersects(vk::QueueFlags::COMPUTE | vk::QueueFlags::GRAPHICS)
         })
         .map(|i| i as u32)
 }
@@ -446,11 +352,7 @@ fn transfer_family(instance: &ash::Instance, pd: vk::PhysicalDevice) -> Option<u
 /// How many private copy queues the core asks for: VSVK_DOWNLOAD_QUEUES (0 puts downloads back on
 /// the shared transfer queue), else 1.
 fn copy_queues_wanted() -> usize {
-    std::env::var("VSVK_DOWNLOAD_QUEUES")
-        .ok()
-        .and_then(|v| v.trim().parse::<usize>().ok())
-        .unwrap_or(1)
-        .min(8)
+    std::env::var("VSVK_DOWNLOAD_QUEUES").ok().and_then(|v| v.trim().parse::<usize>().ok()).unwrap_or(1).min(8)
 }
 
 /// Lists every physical device through a temporary instance.
@@ -558,11 +460,7 @@ pub static LIMIT_FLOOR: i64 = 256 << 20;
 fn host_memory() -> i64 {
     std::fs::read_to_string("/proc/meminfo")
         .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("MemTotal:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse::<i64>().ok())
-        })
+        .and_then(|s| s.lines().find(|l| l.starts_with("MemTotal:")).and_then(|l| l.split_whitespace().nth(1)?.parse::<i64>().ok()))
         .map_or(8 << 30, |kb| kb * 1024)
 }
 
@@ -577,19 +475,13 @@ impl Device {
         let infos: Vec<DeviceInfo> = pds.iter().map(|&pd| instance.describe(pd)).collect();
         let chosen = if index < 0 {
             auto_choice(&infos).ok_or_else(|| {
-                let reasons: Vec<String> = infos
-                    .iter()
-                    .filter_map(|i| i.usable.clone().err())
-                    .collect();
+                let reasons: Vec<String> = infos.iter().filter_map(|i| i.usable.clone().err()).collect();
                 format!("No usable Vulkan device found ({})", reasons.join("; "))
             })?
         } else {
             let i = index as usize;
             if i >= infos.len() {
-                return Err(format!(
-                    "Vulkan device {index} requested but only {} present",
-                    infos.len()
-                ));
+                return Err(format!("Vulkan device {index} requested but only {} present", infos.len()));
             }
             infos[i].usable.clone()?;
             i
@@ -636,71 +528,41 @@ impl Device {
         }
         let head = want.link();
 
-        let compute_fam = compute_family(inst, pd)
-            .ok_or("The selected Vulkan device has no compute capable queue family")?;
-        let transfer_fam = if std::env::var_os("VS_VULKAN_NO_TRANSFER_QUEUE").is_some() {
-            None
-        } else {
-            transfer_family(inst, pd)
-        };
+        let compute_fam = compute_family(inst, pd).ok_or("The selected Vulkan device has no compute capable queue family")?;
+        let transfer_fam =
+            if std::env::var_os("VS_VULKAN_NO_TRANSFER_QUEUE").is_some() { None } else { transfer_family(inst, pd) };
         let prio = [1.0f32];
         // Queues of the transfer family beyond the shared one, for the core's own downloads: a
         // download waits for its frame's producer on the GPU, and on one queue every copy queued
         // behind it waits too (uploads included), where the copy engines could run them.
         let extra_copy = match transfer_fam {
-            Some(t) => (families(inst, pd)[t as usize].queue_count as usize)
-                .saturating_sub(1)
-                .min(copy_queues_wanted()),
+            Some(t) => (families(inst, pd)[t as usize].queue_count as usize).saturating_sub(1).min(copy_queues_wanted()),
             None => 0,
         };
         let tprio = vec![1.0f32; 1 + extra_copy];
-        let mut qcis = vec![vk::DeviceQueueCreateInfo::default()
-            .queue_family_index(compute_fam)
-            .queue_priorities(&prio)];
+        let mut qcis = vec![vk::DeviceQueueCreateInfo::default().queue_family_index(compute_fam).queue_priorities(&prio)];
         if let Some(t) = transfer_fam {
-            qcis.push(
-                vk::DeviceQueueCreateInfo::default()
-                    .queue_family_index(t)
-                    .queue_priorities(&tprio),
-            );
+            qcis.push(vk::DeviceQueueCreateInfo::default().queue_family_index(t).queue_priorities(&tprio));
         }
-        let mut dci = vk::DeviceCreateInfo::default()
-            .queue_create_infos(&qcis)
-            .enabled_extension_names(&enabled_exts);
+        let mut dci = vk::DeviceCreateInfo::default().queue_create_infos(&qcis).enabled_extension_names(&enabled_exts);
         dci.p_next = head;
         // SAFETY: the create info and its feature chain are valid and alive for the call.
-        let device = unsafe { inst.create_device(pd, &dci, None) }
-            .map_err(|r| vkerr("vkCreateDevice", r))?;
+        let device = unsafe { inst.create_device(pd, &dci, None) }.map_err(|r| vkerr("vkCreateDevice", r))?;
         drop(want);
 
         // SAFETY: queues created above.
         let cq = unsafe { device.get_device_queue(compute_fam, 0) };
-        let compute = Arc::new(Queue {
-            family: compute_fam,
-            index: 0,
-            queue: cq,
-            lock: RawMutex::INIT,
-        });
+        let compute = Arc::new(Queue { family: compute_fam, index: 0, queue: cq, lock: RawMutex::INIT });
         let transfer = match transfer_fam {
             // SAFETY: as above.
-            Some(t) => Arc::new(Queue {
-                family: t,
-                index: 0,
-                queue: unsafe { device.get_device_queue(t, 0) },
-                lock: RawMutex::INIT,
-            }),
+            Some(t) => Arc::new(Queue { family: t, index: 0, queue: unsafe { device.get_device_queue(t, 0) }, lock: RawMutex::INIT }),
             None => compute.clone(),
         };
         let copy: Vec<Arc<Queue>> = (1..=extra_copy as u32)
             .map(|i| {
                 let t = transfer.family;
                 // SAFETY: created above (the family has more than `extra_copy` queues).
-                Arc::new(Queue {
-                    family: t,
-                    index: i,
-                    queue: unsafe { device.get_device_queue(t, i) },
-                    lock: RawMutex::INIT,
-                })
+                Arc::new(Queue { family: t, index: i, queue: unsafe { device.get_device_queue(t, i) }, lock: RawMutex::INIT })
             })
             .collect();
 
@@ -714,13 +576,9 @@ impl Device {
             }
         };
         let memory_fd = memory_fd.then(|| ash::khr::external_memory_fd::Device::new(inst, &device));
-        let semaphore_fd =
-            semaphore_fd.then(|| ash::khr::external_semaphore_fd::Device::new(inst, &device));
+        let semaphore_fd = semaphore_fd.then(|| ash::khr::external_semaphore_fd::Device::new(inst, &device));
 
-        let unified = matches!(
-            info.device_type,
-            vk::PhysicalDeviceType::INTEGRATED_GPU | vk::PhysicalDeviceType::CPU
-        );
+        let unified = matches!(info.device_type, vk::PhysicalDeviceType::INTEGRATED_GPU | vk::PhysicalDeviceType::CPU);
         let heap = largest_device_heap(&mem_props) as i64;
         // The driver's budget for the largest device local heap: VK_EXT_memory_budget is a
         // physical-device-level query, usable when supported without enabling anything.
@@ -733,9 +591,7 @@ impl Device {
             heaps
                 .iter()
                 .enumerate()
-                .filter(|(_, h)| {
-                    h.flags.contains(vk::MemoryHeapFlags::DEVICE_LOCAL) && h.size as i64 == heap
-                })
+                .filter(|(_, h)| h.flags.contains(vk::MemoryHeapFlags::DEVICE_LOCAL) && h.size as i64 == heap)
                 .map(|(i, _)| b.heap_budget[i] as i64)
                 .find(|&v| v > 0)
                 .unwrap_or(heap)
@@ -748,29 +604,14 @@ impl Device {
             let room = (host_memory() / 4 * 3 - host_limit) / 2;
             limit = limit.min(room).max(LIMIT_FLOOR);
         }
-        if let Some(mb) = std::env::var("VS_VULKAN_MAX_VRAM_MB")
-            .ok()
-            .and_then(|s| s.parse::<i64>().ok())
-        {
+        if let Some(mb) = std::env::var("VS_VULKAN_MAX_VRAM_MB").ok().and_then(|s| s.parse::<i64>().ok()) {
             if mb > 0 {
                 limit = (mb << 20).max(LIMIT_FLOOR);
             }
         }
-        let families = if compute.family == transfer.family {
-            vec![compute.family]
-        } else {
-            vec![compute.family, transfer.family]
-        };
-        let pool = super::pool::Pool::new(
-            &instance.instance,
-            &device,
-            pd,
-            &mem_props,
-            unified,
-            limit,
-            families,
-        )
-        .map_err(|e| format!("Vulkan device creation failed: {e}"))?;
+        let families = if compute.family == transfer.family { vec![compute.family] } else { vec![compute.family, transfer.family] };
+        let pool = super::pool::Pool::new(&instance.instance, &device, pd, &mem_props, unified, limit, families)
+            .map_err(|e| format!("Vulkan device creation failed: {e}"))?;
         let force_staging = std::env::var_os("VS_VULKAN_FORCE_STAGING").is_some();
         let inject_after = match std::env::var("VSVK_INJECT_DEVICE_LOST") {
             Ok(v) => Some(parse_inject(&v)?),
@@ -850,9 +691,7 @@ impl Device {
     /// this submission is where the injected loss happens (or comes after it). Without
     /// VSVK_INJECT_DEVICE_LOST it is one branch.
     pub fn injected_loss(&self) -> bool {
-        let Some(n) = self.inject_after else {
-            return false;
-        };
+        let Some(n) = self.inject_after else { return false };
         if self.submissions.fetch_add(1, Ordering::AcqRel) < n {
             return false;
         }
@@ -905,18 +744,14 @@ impl Device {
 
     /// Creates a timeline semaphore at 0, exportable where the device allows it.
     pub fn create_timeline(&self) -> Result<vk::Semaphore, String> {
-        let mut ty = vk::SemaphoreTypeCreateInfo::default()
-            .semaphore_type(vk::SemaphoreType::TIMELINE)
-            .initial_value(0);
-        let mut export = vk::ExportSemaphoreCreateInfo::default()
-            .handle_types(vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD);
+        let mut ty = vk::SemaphoreTypeCreateInfo::default().semaphore_type(vk::SemaphoreType::TIMELINE).initial_value(0);
+        let mut export = vk::ExportSemaphoreCreateInfo::default().handle_types(vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD);
         let mut ci = vk::SemaphoreCreateInfo::default().push_next(&mut ty);
         if self.semaphore_fd.is_some() {
             ci = ci.push_next(&mut export);
         }
         // SAFETY: a valid create info.
-        unsafe { self.device.create_semaphore(&ci, None) }
-            .map_err(|r| vkerr("vkCreateSemaphore for a producer timeline", r))
+        unsafe { self.device.create_semaphore(&ci, None) }.map_err(|r| vkerr("vkCreateSemaphore for a producer timeline", r))
     }
 }
 
@@ -942,16 +777,11 @@ fn parse_inject(v: &str) -> Result<u64, String> {
         .strip_prefix("after:")
         .unwrap_or(v.trim())
         .parse::<u64>()
-        .map_err(|_| {
-            format!("VSVK_INJECT_DEVICE_LOST={v:?} is not a number of submissions (N or after:N)")
-        })
+        .map_err(|_| format!("VSVK_INJECT_DEVICE_LOST={v:?} is not a number of submissions (N or after:N)"))
 }
 
 /// Loads `VS_VK_FUNCTION_LIST` by level; a missing required entry fails device creation.
-fn load_functions(
-    instance: &Instance,
-    device: &ash::Device,
-) -> Result<Box<VSVulkanFunctions>, String> {
+fn load_functions(instance: &Instance, device: &ash::Device) -> Result<Box<VSVulkanFunctions>, String> {
     let gipa = instance.entry.static_fn().get_instance_proc_addr;
     let gdpa = instance.instance.fp_v1_0().get_device_proc_addr;
     let mut table = Box::<VSVulkanFunctions>::default();
@@ -977,3 +807,4 @@ fn load_functions(
     }
     Ok(table)
 }
+

@@ -29,15 +29,8 @@ pub struct Timeline {
 }
 
 impl Timeline {
-    pub fn new(
-        dev: &Arc<Device>,
-        pool_submitted: Option<Arc<AtomicU64>>,
-    ) -> Result<Arc<Timeline>, String> {
-        Ok(Arc::new(Timeline {
-            dev: dev.clone(),
-            sem: dev.create_timeline()?,
-            pool_submitted,
-        }))
+    pub fn new(dev: &Arc<Device>, pool_submitted: Option<Arc<AtomicU64>>) -> Result<Arc<Timeline>, String> {
+        Ok(Arc::new(Timeline { dev: dev.clone(), sem: dev.create_timeline()?, pool_submitted }))
     }
 }
 
@@ -63,9 +56,7 @@ pub fn wait_value(dev: &Device, sem: vk::Semaphore, value: u64) -> WaitOutcome {
     }
     let sems = [sem];
     let values = [value];
-    let info = vk::SemaphoreWaitInfo::default()
-        .semaphores(&sems)
-        .values(&values);
+    let info = vk::SemaphoreWaitInfo::default().semaphores(&sems).values(&values);
     let mut retries = 0;
     loop {
         // SAFETY: a live semaphore of this device.
@@ -76,18 +67,11 @@ pub fn wait_value(dev: &Device, sem: vk::Semaphore, value: u64) -> WaitOutcome {
                 return WaitOutcome::Lost;
             }
             Err(vk::Result::TIMEOUT) => continue,
-            Err(vk::Result::ERROR_OUT_OF_HOST_MEMORY | vk::Result::ERROR_OUT_OF_DEVICE_MEMORY)
-                if retries < 8 =>
-            {
+            Err(vk::Result::ERROR_OUT_OF_HOST_MEMORY | vk::Result::ERROR_OUT_OF_DEVICE_MEMORY) if retries < 8 => {
                 retries += 1;
                 std::thread::sleep(std::time::Duration::from_millis(1 << retries));
             }
-            Err(r) => {
-                return WaitOutcome::Failed(format!(
-                    "waiting for a GPU submission failed and could not be retried (VkResult {})",
-                    r.as_raw()
-                ))
-            }
+            Err(r) => return WaitOutcome::Failed(format!("waiting for a GPU submission failed and could not be retried (VkResult {})", r.as_raw())),
         }
     }
     // SAFETY: as above.
@@ -101,10 +85,7 @@ pub fn wait_value(dev: &Device, sem: vk::Semaphore, value: u64) -> WaitOutcome {
             dev.mark_lost();
             WaitOutcome::Lost
         }
-        Err(r) => WaitOutcome::Failed(format!(
-            "reading a timeline failed (VkResult {})",
-            r.as_raw()
-        )),
+        Err(r) => WaitOutcome::Failed(format!("reading a timeline failed (VkResult {})", r.as_raw())),
     }
 }
 
@@ -233,23 +214,13 @@ impl PoolInner {
 
     /// An exec pool on `q` (also the core's private copy queues); `counts`: whether what its
     /// submissions retain counts against the device's in-flight budget (compute work does).
-    pub fn create_on(
-        dev: &Arc<Device>,
-        q: Arc<super::device::Queue>,
-        counts: bool,
-        threads: usize,
-    ) -> Result<Arc<PoolInner>, String> {
+    pub fn create_on(dev: &Arc<Device>, q: Arc<super::device::Queue>, counts: bool, threads: usize) -> Result<Arc<PoolInner>, String> {
         Self::create_with_ring(dev, q, counts, threads.clamp(2, 8))
     }
 
     /// An exec pool of `n` contexts (at least 2), for the core's own pools whose ring is not a
     /// plugin's concern (GPUDownload's, which a thread holds for the whole copy and its wait).
-    pub fn create_with_ring(
-        dev: &Arc<Device>,
-        q: Arc<super::device::Queue>,
-        counts: bool,
-        n: usize,
-    ) -> Result<Arc<PoolInner>, String> {
+    pub fn create_with_ring(dev: &Arc<Device>, q: Arc<super::device::Queue>, counts: bool, n: usize) -> Result<Arc<PoolInner>, String> {
         forbid_in_release("createGPUExecPool");
         if dev.is_lost() {
             return Err(DEVICE_LOST.into());
@@ -259,19 +230,12 @@ impl PoolInner {
         let n = n.max(2);
         let mut handles = Vec::new();
         for _ in 0..n {
-            let ci = vk::CommandPoolCreateInfo::default()
-                .queue_family_index(q.family)
-                .flags(vk::CommandPoolCreateFlags::TRANSIENT);
+            let ci = vk::CommandPoolCreateInfo::default().queue_family_index(q.family).flags(vk::CommandPoolCreateFlags::TRANSIENT);
             // SAFETY: valid create info.
-            let cp = unsafe { dev.device.create_command_pool(&ci, None) }
-                .map_err(|r| format!("vkCreateCommandPool failed ({})", r.as_raw()))?;
-            let ai = vk::CommandBufferAllocateInfo::default()
-                .command_pool(cp)
-                .level(vk::CommandBufferLevel::PRIMARY)
-                .command_buffer_count(1);
+            let cp = unsafe { dev.device.create_command_pool(&ci, None) }.map_err(|r| format!("vkCreateCommandPool failed ({})", r.as_raw()))?;
+            let ai = vk::CommandBufferAllocateInfo::default().command_pool(cp).level(vk::CommandBufferLevel::PRIMARY).command_buffer_count(1);
             // SAFETY: as above.
-            let cb = unsafe { dev.device.allocate_command_buffers(&ai) }
-                .map_err(|r| format!("vkAllocateCommandBuffers failed ({})", r.as_raw()))?[0];
+            let cb = unsafe { dev.device.allocate_command_buffers(&ai) }.map_err(|r| format!("vkAllocateCommandBuffers failed ({})", r.as_raw()))?[0];
             handles.push((cp, cb));
         }
         let pool = Arc::new_cyclic(|me: &Weak<PoolInner>| PoolInner {
@@ -280,16 +244,7 @@ impl PoolInner {
             queue: q,
             timeline,
             submitted,
-            slots: handles
-                .iter()
-                .enumerate()
-                .map(|(index, &(cmd_pool, cb))| Slot {
-                    pool: me.clone(),
-                    index,
-                    cmd_pool,
-                    cb,
-                })
-                .collect(),
+            slots: handles.iter().enumerate().map(|(index, &(cmd_pool, cb))| Slot { pool: me.clone(), index, cmd_pool, cb }).collect(),
             state: Mutex::new((0..n).map(|_| SlotState::default()).collect()),
             cv: Condvar::new(),
             releasing: Mutex::new(()),
@@ -319,10 +274,7 @@ impl PoolInner {
         let (idx, wait_for) = {
             let mut st = self.state.lock();
             loop {
-                if let Some(i) = st
-                    .iter()
-                    .position(|s| s.owner.is_none() && s.inflight.is_none())
-                {
+                if let Some(i) = st.iter().position(|s| s.owner.is_none() && s.inflight.is_none()) {
                     st[i].owner = Some(me);
                     break (i, None);
                 }
@@ -358,11 +310,7 @@ impl PoolInner {
                 self.release_slot_owner(idx);
                 return Err(DEVICE_LOST.into());
             }
-            let list = self.state.lock()[idx]
-                .inflight
-                .take()
-                .map(|f| self.retire(f))
-                .unwrap_or_default();
+            let list = self.state.lock()[idx].inflight.take().map(|f| self.retire(f)).unwrap_or_default();
             let _r = self.releasing.lock();
             release_all(list);
         }
@@ -370,14 +318,9 @@ impl PoolInner {
         let d = &self.dev.device;
         // SAFETY: the slot's previous submission completed; we own the slot.
         let r = unsafe {
-            d.reset_command_pool(slot.cmd_pool, vk::CommandPoolResetFlags::empty())
-                .and_then(|_| {
-                    d.begin_command_buffer(
-                        slot.cb,
-                        &vk::CommandBufferBeginInfo::default()
-                            .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT),
-                    )
-                })
+            d.reset_command_pool(slot.cmd_pool, vk::CommandPoolResetFlags::empty()).and_then(|_| {
+                d.begin_command_buffer(slot.cb, &vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT))
+            })
         };
         if let Err(r) = r {
             self.release_slot_owner(idx);
@@ -385,10 +328,7 @@ impl PoolInner {
                 self.dev.mark_lost();
                 return Err(DEVICE_LOST.into());
             }
-            return Err(format!(
-                "vkBeginCommandBuffer failed (VkResult {})",
-                r.as_raw()
-            ));
+            return Err(format!("vkBeginCommandBuffer failed (VkResult {})", r.as_raw()));
         }
         HELD.with(|h| h.set(slot));
         Ok(slot)
@@ -427,9 +367,7 @@ impl PoolInner {
     pub fn writes_plane(&self, slot: &Slot, f: Arc<Frame>, plane: i32) {
         self.check_owner(slot, "gpuExecWritesPlane");
         if gpu_plane(&f, plane).is_none() {
-            fatal(&format!(
-                "gpuExecWritesPlane: plane {plane} of the frame is not a GPU resident plane"
-            ));
+            fatal(&format!("gpuExecWritesPlane: plane {plane} of the frame is not a GPU resident plane"));
         }
         super::frame::check_core_owned(&f, "gpuExecWritesPlane");
         if !super::frame::owns_plane(&f, plane) {
@@ -451,12 +389,7 @@ impl PoolInner {
         let mut st = self.state.lock();
         let s = &mut st[slot.index];
         let bytes = std::mem::take(&mut s.retained_bytes);
-        (
-            std::mem::take(&mut s.reads),
-            std::mem::take(&mut s.writes),
-            std::mem::take(&mut s.retained),
-            bytes,
-        )
+        (std::mem::take(&mut s.reads), std::mem::take(&mut s.writes), std::mem::take(&mut s.retained), bytes)
     }
 
     /// A completed (or abandoned by a reset) submission: its bytes leave the budget.
@@ -504,11 +437,7 @@ impl PoolInner {
         };
         // SAFETY: we own the recording.
         if let Err(r) = unsafe { self.dev.device.end_command_buffer(slot.cb) } {
-            return fail(
-                self,
-                retained,
-                format!("vkEndCommandBuffer failed (VkResult {})", r.as_raw()),
-            );
+            return fail(self, retained, format!("vkEndCommandBuffer failed (VkResult {})", r.as_raw()));
         }
         // Wait every producer pair of what is read (and of what is overwritten), one wait per
         // semaphore at its highest value.
@@ -532,22 +461,13 @@ impl PoolInner {
         }
         let wait_infos: Vec<vk::SemaphoreSubmitInfo> = waits
             .iter()
-            .map(|(s, (v, _))| {
-                vk::SemaphoreSubmitInfo::default()
-                    .semaphore(*s)
-                    .value(*v)
-                    .stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)
-            })
+            .map(|(s, (v, _))| vk::SemaphoreSubmitInfo::default().semaphore(*s).value(*v).stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS))
             .collect();
         let cbs = [vk::CommandBufferSubmitInfo::default().command_buffer(slot.cb)];
         if self.dev.injected_loss() {
             drop(reads);
             drop(writes);
-            return fail(
-                self,
-                retained,
-                format!("vkQueueSubmit2 failed: {DEVICE_LOST}"),
-            );
+            return fail(self, retained, format!("vkQueueSubmit2 failed: {DEVICE_LOST}"));
         }
         let t = crate::stats::time(crate::stats::Stat::Submit);
         let result = self.queue.with(|q| {
@@ -560,20 +480,10 @@ impl PoolInner {
             // whose submission then fails is past checking (waiting for it hangs), as the API says.
             let value = self.submitted.load(Ordering::Relaxed) + 1;
             self.submitted.store(value, Ordering::Release);
-            let signal = [vk::SemaphoreSubmitInfo::default()
-                .semaphore(self.timeline.sem)
-                .value(value)
-                .stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)];
-            let submit = vk::SubmitInfo2::default()
-                .wait_semaphore_infos(&wait_infos)
-                .command_buffer_infos(&cbs)
-                .signal_semaphore_infos(&signal);
+            let signal = [vk::SemaphoreSubmitInfo::default().semaphore(self.timeline.sem).value(value).stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)];
+            let submit = vk::SubmitInfo2::default().wait_semaphore_infos(&wait_infos).command_buffer_infos(&cbs).signal_semaphore_infos(&signal);
             // SAFETY: the queue lock is held; all handles are live.
-            let r = unsafe {
-                self.dev
-                    .device
-                    .queue_submit2(q, &[submit], vk::Fence::null())
-            };
+            let r = unsafe { self.dev.device.queue_submit2(q, &[submit], vk::Fence::null()) };
             r.map(|_| value)
         });
         drop(t);
@@ -584,17 +494,9 @@ impl PoolInner {
                 drop(writes);
                 if r == vk::Result::ERROR_DEVICE_LOST {
                     self.dev.mark_lost();
-                    return fail(
-                        self,
-                        retained,
-                        format!("vkQueueSubmit2 failed: {DEVICE_LOST}"),
-                    );
+                    return fail(self, retained, format!("vkQueueSubmit2 failed: {DEVICE_LOST}"));
                 }
-                return fail(
-                    self,
-                    retained,
-                    format!("vkQueueSubmit2 failed (VkResult {})", r.as_raw()),
-                );
+                return fail(self, retained, format!("vkQueueSubmit2 failed (VkResult {})", r.as_raw()));
             }
         };
         for (f, p) in &writes {
@@ -610,14 +512,7 @@ impl PoolInner {
         if bytes != 0 {
             self.dev.inflight_bytes.fetch_add(bytes, Ordering::AcqRel);
         }
-        self.end_recording(
-            slot,
-            Some(Inflight {
-                value,
-                retained,
-                bytes,
-            }),
-        );
+        self.end_recording(slot, Some(Inflight { value, retained, bytes }));
         self.sweep();
         Ok(value)
     }
@@ -625,11 +520,7 @@ impl PoolInner {
     /// Releases what completed submissions retained.
     pub fn sweep(&self) {
         // SAFETY: a live semaphore.
-        let counter = match unsafe {
-            self.dev
-                .device
-                .get_semaphore_counter_value(self.timeline.sem)
-        } {
+        let counter = match unsafe { self.dev.device.get_semaphore_counter_value(self.timeline.sem) } {
             Ok(c) => c,
             Err(vk::Result::ERROR_DEVICE_LOST) => {
                 self.dev.mark_lost();
@@ -647,16 +538,8 @@ impl PoolInner {
         {
             let mut st = self.state.lock();
             for s in st.iter_mut() {
-                if s.inflight
-                    .as_ref()
-                    .is_some_and(|f| lost || f.value <= counter)
-                {
-                    done.extend(
-                        s.inflight
-                            .take()
-                            .map(|f| self.retire(f))
-                            .unwrap_or_default(),
-                    );
+                if s.inflight.as_ref().is_some_and(|f| lost || f.value <= counter) {
+                    done.extend(s.inflight.take().map(|f| self.retire(f)).unwrap_or_default());
                 }
             }
         }
@@ -681,11 +564,7 @@ impl PoolInner {
             fatal(&format!("{call} called by a thread holding a context of the pool; submit or abandon it first"));
         }
         let v = self.submitted.load(Ordering::Acquire);
-        let o = if v == 0 {
-            WaitOutcome::Done
-        } else {
-            wait_value(&self.dev, self.timeline.sem, v)
-        };
+        let o = if v == 0 { WaitOutcome::Done } else { wait_value(&self.dev, self.timeline.sem, v) };
         match o {
             WaitOutcome::Done | WaitOutcome::Lost => {
                 self.sweep();
@@ -712,12 +591,7 @@ impl PoolInner {
             }
             let mut left = Vec::new();
             for s in self.state.lock().iter_mut() {
-                left.extend(
-                    s.inflight
-                        .take()
-                        .map(|f| self.retire(f))
-                        .unwrap_or_default(),
-                );
+                left.extend(s.inflight.take().map(|f| self.retire(f)).unwrap_or_default());
             }
             release_all(left);
         }
@@ -730,29 +604,16 @@ impl PoolInner {
 /// `ctx` came from gpuExecAcquire of a pool not yet freed.
 pub unsafe fn slot_pool<'a>(ctx: *const Slot) -> (&'a Slot, Arc<PoolInner>) {
     let slot = &*ctx;
-    let pool = slot
-        .pool
-        .upgrade()
-        .unwrap_or_else(|| fatal("an exec context was used after freeGPUExecPool"));
+    let pool = slot.pool.upgrade().unwrap_or_else(|| fatal("an exec context was used after freeGPUExecPool"));
     (slot, pool)
 }
 
 /// The oldest submission holding budget bytes, as (pool, value).
 fn oldest_inflight(dev: &Device) -> Option<(Arc<PoolInner>, u64)> {
-    let pools: Vec<Arc<PoolInner>> = dev
-        .exec_pools
-        .lock()
-        .iter()
-        .filter_map(Weak::upgrade)
-        .collect();
+    let pools: Vec<Arc<PoolInner>> = dev.exec_pools.lock().iter().filter_map(Weak::upgrade).collect();
     let mut best: Option<(Arc<PoolInner>, u64)> = None;
     for p in pools {
-        let v = p
-            .state
-            .lock()
-            .iter()
-            .filter_map(|s| s.inflight.as_ref().filter(|f| f.bytes > 0).map(|f| f.value))
-            .min();
+        let v = p.state.lock().iter().filter_map(|s| s.inflight.as_ref().filter(|f| f.bytes > 0).map(|f| f.value)).min();
         if let Some(v) = v {
             if best.as_ref().is_none_or(|b| v < b.1) {
                 best = Some((p, v));
@@ -767,17 +628,14 @@ fn oldest_inflight(dev: &Device) -> Option<(Arc<PoolInner>, u64)> {
 fn gate_inflight(dev: &Arc<Device>) {
     let budget = (dev.pool.limit.load(Ordering::Relaxed) / 4).max(super::device::LIMIT_FLOOR);
     let mut rounds = 0;
-    let _t = (dev.inflight_bytes.load(Ordering::Acquire) > budget)
-        .then(|| crate::stats::time(crate::stats::Stat::InflightGate));
+    let _t = (dev.inflight_bytes.load(Ordering::Acquire) > budget).then(|| crate::stats::time(crate::stats::Stat::InflightGate));
     while dev.inflight_bytes.load(Ordering::Acquire) > budget && rounds < 64 {
         rounds += 1;
         sweep_all(dev);
         if dev.inflight_bytes.load(Ordering::Acquire) <= budget {
             break;
         }
-        let Some((pool, v)) = oldest_inflight(dev) else {
-            break;
-        };
+        let Some((pool, v)) = oldest_inflight(dev) else { break };
         if let WaitOutcome::Lost = wait_value(dev, pool.timeline.sem, v) {
             break;
         }
@@ -787,12 +645,7 @@ fn gate_inflight(dev: &Arc<Device>) {
 
 /// Device wide sweep of every pool (memory pressure).
 pub fn sweep_all(dev: &Device) {
-    let pools: Vec<Arc<PoolInner>> = dev
-        .exec_pools
-        .lock()
-        .iter()
-        .filter_map(Weak::upgrade)
-        .collect();
+    let pools: Vec<Arc<PoolInner>> = dev.exec_pools.lock().iter().filter_map(Weak::upgrade).collect();
     for p in pools {
         p.sweep();
     }

@@ -20,13 +20,8 @@ pub struct ExportedPlane {
 }
 
 pub fn export_plane(f: &Frame, plane: i32) -> Result<ExportedPlane, String> {
-    let g =
-        gpu_plane(f, plane).ok_or("The frame is not GPU resident or the plane does not exist")?;
-    let fdx = g
-        .dev
-        .memory_fd
-        .as_ref()
-        .ok_or("this device cannot export memory (exportHandleType is 0)")?;
+    let g = gpu_plane(f, plane).ok_or("The frame is not GPU resident or the plane does not exist")?;
+    let fdx = g.dev.memory_fd.as_ref().ok_or("this device cannot export memory (exportHandleType is 0)")?;
     let e = g.exportable().ok_or(
         "the plane is not in exportable memory (GPUUpload's frames are not): take the frame with getExportableFrameFilter, which hands out exportable copies",
     )?;
@@ -36,12 +31,9 @@ pub fn export_plane(f: &Frame, plane: i32) -> Result<ExportedPlane, String> {
         std::sync::atomic::Ordering::Relaxed,
         std::sync::atomic::Ordering::Relaxed,
     );
-    let info = vk::MemoryGetFdInfoKHR::default()
-        .memory(e.memory)
-        .handle_type(vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD);
+    let info = vk::MemoryGetFdInfoKHR::default().memory(e.memory).handle_type(vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD);
     // SAFETY: exportable memory of this device.
-    let fd = unsafe { fdx.get_memory_fd(&info) }
-        .map_err(|r| format!("vkGetMemoryFdKHR failed (VkResult {})", r.as_raw()))?;
+    let fd = unsafe { fdx.get_memory_fd(&info) }.map_err(|r| format!("vkGetMemoryFdKHR failed (VkResult {})", r.as_raw()))?;
     Ok(ExportedPlane {
         memory_id: e.memory_id,
         memory_size: e.alloc_size,
@@ -57,40 +49,19 @@ pub fn export_semaphore(dev: &Device, sem: vk::Semaphore) -> Result<(i32, i32), 
     if sem == vk::Semaphore::null() {
         return Err("Cannot export a null semaphore".into());
     }
-    let sfd = dev
-        .semaphore_fd
-        .as_ref()
-        .ok_or("this device cannot export semaphores (semaphoreExportHandleType is 0)")?;
-    let info = vk::SemaphoreGetFdInfoKHR::default()
-        .semaphore(sem)
-        .handle_type(vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD);
+    let sfd = dev.semaphore_fd.as_ref().ok_or("this device cannot export semaphores (semaphoreExportHandleType is 0)")?;
+    let info = vk::SemaphoreGetFdInfoKHR::default().semaphore(sem).handle_type(vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD);
     // SAFETY: a semaphore of this device; the driver rejects non-exportable ones.
-    let fd = unsafe { sfd.get_semaphore_fd(&info) }
-        .map_err(|r| format!("vkGetSemaphoreFdKHR failed (VkResult {})", r.as_raw()))?;
-    Ok((
-        vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD.as_raw() as i32,
-        fd,
-    ))
+    let fd = unsafe { sfd.get_semaphore_fd(&info) }.map_err(|r| format!("vkGetSemaphoreFdKHR failed (VkResult {})", r.as_raw()))?;
+    Ok((vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD.as_raw() as i32, fd))
 }
 
 /// waitGPUFrame: host waits every producer pair, then one submission whose barrier makes the
 /// device's writes available to the host and foreign domains.
 pub fn wait_frame(f: &Arc<Frame>) -> Result<(), (i32, String)> {
-    let Some(dev) = (0..f.num_planes() as i32)
-        .find_map(|p| gpu_plane(f, p))
-        .map(|g| g.dev.clone())
-    else {
+    let Some(dev) = (0..f.num_planes() as i32).find_map(|p| gpu_plane(f, p)).map(|g| g.dev.clone()) else {
         return Err((gdIncomplete, "The frame is not GPU resident".into()));
     };
     super::frame::wait_frame(f)?;
-    super::transfer::availability_round_trip(&dev, f).map_err(|e| {
-        (
-            if dev.is_lost() {
-                gdDeviceLost
-            } else {
-                gdIncomplete
-            },
-            e,
-        )
-    })
+    super::transfer::availability_round_trip(&dev, f).map_err(|e| (if dev.is_lost() { gdDeviceLost } else { gdIncomplete }, e))
 }

@@ -52,32 +52,21 @@ impl Exportable {
         let mut ext = vk::ExternalMemoryBufferCreateInfo::default().handle_types(handle);
         let ci = dev.pool.buffer_info(size, PLANE_USAGE).push_next(&mut ext);
         // SAFETY: valid create info.
-        let buffer = unsafe { d.create_buffer(&ci, None) }
-            .map_err(|r| format!("vkCreateBuffer failed (VkResult {})", r.as_raw()))?;
+        let buffer = unsafe { d.create_buffer(&ci, None) }.map_err(|r| format!("vkCreateBuffer failed (VkResult {})", r.as_raw()))?;
         // SAFETY: a live buffer.
         let req = unsafe { d.get_buffer_memory_requirements(buffer) };
         let host = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
-        let fits = |i: u32, f: vk::MemoryPropertyFlags| {
-            req.memory_type_bits & (1 << i) != 0
-                && dev.mem_props.memory_types[i as usize]
-                    .property_flags
-                    .contains(f)
-        };
+        let fits = |i: u32, f: vk::MemoryPropertyFlags| req.memory_type_bits & (1 << i) != 0 && dev.mem_props.memory_types[i as usize].property_flags.contains(f);
         let n = dev.mem_props.memory_type_count;
-        let chosen = if dev.unified {
-            (0..n).find(|&i| fits(i, vk::MemoryPropertyFlags::DEVICE_LOCAL | host))
-        } else {
-            None
-        }
-        .or_else(|| (0..n).find(|&i| fits(i, vk::MemoryPropertyFlags::DEVICE_LOCAL)));
+        let chosen = if dev.unified { (0..n).find(|&i| fits(i, vk::MemoryPropertyFlags::DEVICE_LOCAL | host)) } else { None }
+            .or_else(|| (0..n).find(|&i| fits(i, vk::MemoryPropertyFlags::DEVICE_LOCAL)));
         let Some(type_index) = chosen else {
             // SAFETY: unused.
             unsafe { d.destroy_buffer(buffer, None) };
             return Err("no device local memory type for an exportable plane".into());
         };
         let mut export = vk::ExportMemoryAllocateInfo::default().handle_types(handle);
-        let mut flags =
-            vk::MemoryAllocateFlagsInfo::default().flags(vk::MemoryAllocateFlags::DEVICE_ADDRESS);
+        let mut flags = vk::MemoryAllocateFlagsInfo::default().flags(vk::MemoryAllocateFlags::DEVICE_ADDRESS);
         let mut dedicated = vk::MemoryDedicatedAllocateInfo::default().buffer(buffer);
         let ai = vk::MemoryAllocateInfo::default()
             .allocation_size(req.size)
@@ -101,34 +90,22 @@ impl Exportable {
                 d.destroy_buffer(buffer, None);
                 d.free_memory(memory, None);
             }
-            return Err(format!(
-                "vkBindBufferMemory failed (VkResult {})",
-                r.as_raw()
-            ));
+            return Err(format!("vkBindBufferMemory failed (VkResult {})", r.as_raw()));
         }
         let mut mapped = std::ptr::null_mut();
-        if dev.mem_props.memory_types[type_index as usize]
-            .property_flags
-            .contains(host)
-        {
+        if dev.mem_props.memory_types[type_index as usize].property_flags.contains(host) {
             // SAFETY: host visible memory, mapped once for its lifetime.
-            if let Ok(p) =
-                unsafe { d.map_memory(memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty()) }
-            {
+            if let Ok(p) = unsafe { d.map_memory(memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty()) } {
                 mapped = p.cast();
             }
         }
-        dev.pool
-            .used
-            .fetch_add(req.size as i64, std::sync::atomic::Ordering::Relaxed);
+        dev.pool.used.fetch_add(req.size as i64, std::sync::atomic::Ordering::Relaxed);
         Ok(Exportable {
             buffer,
             memory,
             alloc_size: req.size,
             type_index,
-            memory_id: dev
-                .next_memory_id
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            memory_id: dev.next_memory_id.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             mapped,
         })
     }
@@ -140,9 +117,7 @@ impl Exportable {
             dev.device.destroy_buffer(self.buffer, None);
             dev.device.free_memory(self.memory, None);
         }
-        dev.pool
-            .used
-            .fetch_sub(self.alloc_size as i64, std::sync::atomic::Ordering::Relaxed);
+        dev.pool.used.fetch_sub(self.alloc_size as i64, std::sync::atomic::Ordering::Relaxed);
     }
 }
 
@@ -182,9 +157,7 @@ impl GpuPlane {
                     Exportable::create(dev, size as u64)
                 })?,
             };
-            dev.pool
-                .frame_bytes
-                .fetch_add(e.alloc_size as i64, Ordering::Relaxed);
+            dev.pool.frame_bytes.fetch_add(e.alloc_size as i64, Ordering::Relaxed);
             return Ok(GpuPlane {
                 dev: dev.clone(),
                 memory_id: e.memory_id,
@@ -196,34 +169,18 @@ impl GpuPlane {
         }
         let b = dev
             .pool
-            .create_buffer(
-                &dev.device,
-                size as u64,
-                PLANE_USAGE,
-                dev.pool.plane_location,
-                vk::MemoryPropertyFlags::empty(),
-            )
+            .create_buffer(&dev.device, size as u64, PLANE_USAGE, dev.pool.plane_location, vk::MemoryPropertyFlags::empty())
             .or_else(|_| {
                 // Pressure: give back everything idle and try once more.
                 super::relieve(dev);
-                dev.pool.create_buffer(
-                    &dev.device,
-                    size as u64,
-                    PLANE_USAGE,
-                    dev.pool.plane_location,
-                    vk::MemoryPropertyFlags::empty(),
-                )
+                dev.pool.create_buffer(&dev.device, size as u64, PLANE_USAGE, dev.pool.plane_location, vk::MemoryPropertyFlags::empty())
             })?;
-        dev.pool
-            .frame_bytes
-            .fetch_add(b.region.size() as i64, Ordering::Relaxed);
+        dev.pool.frame_bytes.fetch_add(b.region.size() as i64, Ordering::Relaxed);
         Ok(GpuPlane {
             dev: dev.clone(),
             backing: Some(Backing::Pooled(b)),
             size: size as u64,
-            memory_id: dev
-                .next_memory_id
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            memory_id: dev.next_memory_id.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             producer: Mutex::new(Producer::default()),
             owner: AtomicU8::new(OWNER_CORE),
         })
@@ -247,11 +204,7 @@ impl GpuPlane {
         match self.backing.as_ref() {
             Some(Backing::Pooled(b)) => {
                 let p = b.mapped();
-                (!p.is_null()
-                    && b.region
-                        .flags()
-                        .contains(vk::MemoryPropertyFlags::HOST_COHERENT))
-                .then_some(p)
+                (!p.is_null() && b.region.flags().contains(vk::MemoryPropertyFlags::HOST_COHERENT)).then_some(p)
             }
             Some(Backing::Exportable(e)) => (!e.mapped.is_null()).then_some(e.mapped),
             None => None,
@@ -269,12 +222,7 @@ impl GpuPlane {
         if let Some(t) = p.timeline {
             match wait_value(&self.dev, t.sem, p.value) {
                 WaitOutcome::Done => {}
-                WaitOutcome::Lost => {
-                    return Err((
-                        vsvk_plugin_api::vulkan::gdDeviceLost,
-                        super::DEVICE_LOST.into(),
-                    ))
-                }
+                WaitOutcome::Lost => return Err((vsvk_plugin_api::vulkan::gdDeviceLost, super::DEVICE_LOST.into())),
                 WaitOutcome::Failed(e) => return Err((vsvk_plugin_api::vulkan::gdIncomplete, e)),
             }
         }
@@ -288,21 +236,12 @@ impl Drop for GpuPlane {
         let _ = self.wait_host();
         match self.backing.take() {
             Some(Backing::Pooled(b)) => {
-                self.dev
-                    .pool
-                    .frame_bytes
-                    .fetch_sub(b.region.size() as i64, Ordering::Relaxed);
+                self.dev.pool.frame_bytes.fetch_sub(b.region.size() as i64, Ordering::Relaxed);
                 self.dev.recycle_buffer(b)
             }
             Some(Backing::Exportable(e)) => {
-                self.dev
-                    .pool
-                    .frame_bytes
-                    .fetch_sub(e.alloc_size as i64, Ordering::Relaxed);
-                if self.owner.load(Ordering::Relaxed) != OWNER_CORE
-                    || self.dev.pool.over_limit()
-                    || self.dev.is_lost()
-                {
+                self.dev.pool.frame_bytes.fetch_sub(e.alloc_size as i64, Ordering::Relaxed);
+                if self.owner.load(Ordering::Relaxed) != OWNER_CORE || self.dev.pool.over_limit() || self.dev.is_lost() {
                     // A foreign API may still hold an import of it: never hand it to another plane.
                     e.destroy(&self.dev);
                 } else if let Some(e) = self.dev.pool.keep_exportable(self.size, e) {
@@ -341,12 +280,7 @@ pub fn take_back(name: &str, f: &Frame) -> Result<(), String> {
     }
     for p in 0..f.num_planes() as i32 {
         if let Some(g) = gpu_plane(f, p) {
-            let _ = g.owner.compare_exchange(
-                OWNER_FOREIGN_FRESH,
-                OWNER_CORE,
-                Ordering::Relaxed,
-                Ordering::Relaxed,
-            );
+            let _ = g.owner.compare_exchange(OWNER_FOREIGN_FRESH, OWNER_CORE, Ordering::Relaxed, Ordering::Relaxed);
         }
     }
     Ok(())
@@ -360,11 +294,7 @@ pub fn gpu_plane(f: &Frame, p: i32) -> Option<&GpuPlane> {
 /// Whether the frame holds plane `p` outright (no other frame shares its storage).
 pub fn owns_plane(f: &Frame, p: i32) -> bool {
     let Some(pl) = f.plane(p) else { return false };
-    let own = f
-        .planes()
-        .iter()
-        .filter(|q| Arc::ptr_eq(&q.buf, &pl.buf))
-        .count();
+    let own = f.planes().iter().filter(|q| Arc::ptr_eq(&q.buf, &pl.buf)).count();
     Arc::strong_count(&pl.buf) == own
 }
 

@@ -40,10 +40,7 @@ pub struct CoreGpu {
 
 impl Default for CoreGpu {
     fn default() -> Self {
-        CoreGpu {
-            selected: Mutex::new((-1, DeviceState::NotYet)),
-            shaders: Mutex::new(HashMap::new()),
-        }
+        CoreGpu { selected: Mutex::new((-1, DeviceState::NotYet)), shaders: Mutex::new(HashMap::new()) }
     }
 }
 
@@ -63,11 +60,7 @@ impl CoreGpu {
         Self::bring_up(&mut s, core, index)
     }
 
-    fn bring_up(
-        s: &mut (i32, DeviceState),
-        core: &Core,
-        index: i32,
-    ) -> Result<Arc<Device>, String> {
+    fn bring_up(s: &mut (i32, DeviceState), core: &Core, index: i32) -> Result<Arc<Device>, String> {
         s.0 = index;
         let host_limit = core.max_cache.load(Ordering::Relaxed);
         match Device::create(index, host_limit) {
@@ -126,14 +119,8 @@ impl CoreGpu {
     pub fn select(&self, core: &Core, index: i32) -> Result<(), String> {
         let mut s = self.selected.lock();
         match &s.1 {
-            DeviceState::Up(_) => {
-                return Err(
-                    "setVulkanDevice must be called before the Vulkan device is first used".into(),
-                )
-            }
-            DeviceState::Failed(e) => {
-                return Err(format!("Vulkan device creation already failed: {e}"))
-            }
+            DeviceState::Up(_) => return Err("setVulkanDevice must be called before the Vulkan device is first used".into()),
+            DeviceState::Failed(e) => return Err(format!("Vulkan device creation already failed: {e}")),
             DeviceState::NotYet => {}
         }
         Self::bring_up(&mut s, core, index.max(-1)).map(|_| ())
@@ -146,10 +133,7 @@ pub fn warn_at_free(core: &Core) {
     if let Some(d) = core.gpu.existing() {
         let b = d.pool.frame_bytes.load(Ordering::Relaxed);
         if b > 0 {
-            core.log_message(
-                vsvk_plugin_api::abi::mtWarning,
-                &format!("Core freed but {b} bytes still allocated in GPU framebuffers"),
-            );
+            core.log_message(vsvk_plugin_api::abi::mtWarning, &format!("Core freed but {b} bytes still allocated in GPU framebuffers"));
         }
     }
 }
@@ -157,9 +141,7 @@ pub fn warn_at_free(core: &Core) {
 /// Whether `f` is a GPU frame whose device is over its VRAM limit (the cache then keeps no more
 /// than it must, as under host memory pressure).
 pub fn over_vram(f: &crate::frame::Frame) -> bool {
-    (0..f.num_planes() as i32)
-        .find_map(|p| frame::gpu_plane(f, p))
-        .is_some_and(|g| g.dev.pool.over_limit())
+    (0..f.num_planes() as i32).find_map(|p| frame::gpu_plane(f, p)).is_some_and(|g| g.dev.pool.over_limit())
 }
 
 /// Under pressure: evicts cached GPU frames (least valuable: every node's cached GPU frames) down
@@ -173,15 +155,9 @@ pub fn relieve(dev: &Arc<Device>) {
         return;
     }
     let key = Arc::as_ptr(dev) as usize;
-    let cores: Vec<Arc<Core>> = CORES
-        .lock()
-        .iter()
-        .filter(|(k, _)| *k == key)
-        .filter_map(|(_, c)| c.upgrade())
-        .collect();
+    let cores: Vec<Arc<Core>> = CORES.lock().iter().filter(|(k, _)| *k == key).filter_map(|(_, c)| c.upgrade()).collect();
     for core in cores {
-        let nodes: Vec<Arc<crate::node::Node>> =
-            core.nodes.lock().iter().filter_map(Weak::upgrade).collect();
+        let nodes: Vec<Arc<crate::node::Node>> = core.nodes.lock().iter().filter_map(Weak::upgrade).collect();
         for n in nodes {
             let evicted = {
                 let mut c = n.cache.lock();
@@ -246,18 +222,11 @@ impl GpuBuffer {
         if usage.contains(vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS) || usage.is_empty() {
             usage |= vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
         }
-        let b = dev
-            .pool
-            .create_buffer(&dev.device, size, usage, loc, required)
-            .or_else(|_| {
-                relieve(dev);
-                dev.pool
-                    .create_buffer(&dev.device, size, usage, loc, required)
-            })?;
-        Ok(GpuBuffer {
-            dev: dev.clone(),
-            buf: Some(b),
-        })
+        let b = dev.pool.create_buffer(&dev.device, size, usage, loc, required).or_else(|_| {
+            relieve(dev);
+            dev.pool.create_buffer(&dev.device, size, usage, loc, required)
+        })?;
+        Ok(GpuBuffer { dev: dev.clone(), buf: Some(b) })
     }
     pub fn get(&self) -> &pool::PooledBuffer {
         self.buf.as_ref().expect("live until dropped")
@@ -266,23 +235,13 @@ impl GpuBuffer {
     /// A mapped host cached transfer buffer (see Pool::create_host_transfer): a downloaded
     /// plane, or upload staging. No room is made in the VRAM budget: on a discrete card this is
     /// system memory.
-    pub fn host_transfer(
-        dev: &Arc<Device>,
-        size: u64,
-        usage: vk::BufferUsageFlags,
-    ) -> Result<GpuBuffer, String> {
+    pub fn host_transfer(dev: &Arc<Device>, size: u64, usage: vk::BufferUsageFlags) -> Result<GpuBuffer, String> {
         exec::forbid_in_release("a GPU allocation");
-        let b = dev
-            .pool
-            .create_host_transfer(&dev.device, size, usage)
-            .or_else(|_| {
-                relieve(dev);
-                dev.pool.create_host_transfer(&dev.device, size, usage)
-            })?;
-        let b = GpuBuffer {
-            dev: dev.clone(),
-            buf: Some(b),
-        };
+        let b = dev.pool.create_host_transfer(&dev.device, size, usage).or_else(|_| {
+            relieve(dev);
+            dev.pool.create_host_transfer(&dev.device, size, usage)
+        })?;
+        let b = GpuBuffer { dev: dev.clone(), buf: Some(b) };
         if b.get().mapped().is_null() {
             return Err("the host transfer memory is not host visible".into());
         }
@@ -320,29 +279,18 @@ impl GpuMemory {
         let loc: MemoryLocation = dev.pool.location_for(required, preferred);
         // Reserve the distance to any alignment, so a coarse image alignment is always met.
         let align = req.alignment.max(1);
-        let padded = vk::MemoryRequirements {
-            size: req.size + align,
-            alignment: 256.min(align),
-            memory_type_bits: req.memory_type_bits,
-        };
-        let r = dev
-            .pool
-            .alloc_region(padded, loc, required, false)
-            .or_else(|_| {
-                relieve(dev);
-                dev.pool.alloc_region(padded, loc, required, false)
-            })?;
+        let padded = vk::MemoryRequirements { size: req.size + align, alignment: 256.min(align), memory_type_bits: req.memory_type_bits };
+        let r = dev.pool.alloc_region(padded, loc, required, false).or_else(|_| {
+            relieve(dev);
+            dev.pool.alloc_region(padded, loc, required, false)
+        })?;
         let start = r.offset();
         let bind = start.div_ceil(align) * align;
         if bind + req.size > start + r.size() {
             dev.pool.free_region(r);
             return Err("internal error: an aligned region does not fit".into());
         }
-        Ok(GpuMemory {
-            dev: dev.clone(),
-            region: Some(r),
-            bind_offset: bind,
-        })
+        Ok(GpuMemory { dev: dev.clone(), region: Some(r), bind_offset: bind })
     }
 }
 
@@ -370,9 +318,6 @@ impl Reservation {
 
 impl Drop for Reservation {
     fn drop(&mut self) {
-        self.dev
-            .pool
-            .reserved
-            .fetch_sub(*self.bytes.lock(), Ordering::Relaxed);
+        self.dev.pool.reserved.fetch_sub(*self.bytes.lock(), Ordering::Relaxed);
     }
 }

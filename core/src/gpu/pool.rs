@@ -5,9 +5,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 
 use ash::vk;
-use gpu_allocator::vulkan::{
-    Allocation, AllocationCreateDesc, AllocationScheme, Allocator, AllocatorCreateDesc,
-};
+use gpu_allocator::vulkan::{Allocation, AllocationCreateDesc, AllocationScheme, Allocator, AllocatorCreateDesc};
 use gpu_allocator::{AllocationSizes, AllocatorDebugSettings, MemoryLocation};
 use parking_lot::Mutex;
 
@@ -37,9 +35,7 @@ impl Region {
         unsafe { self.alloc.memory() }
     }
     pub fn mapped(&self) -> *mut u8 {
-        self.alloc
-            .mapped_ptr()
-            .map_or(std::ptr::null_mut(), |p| p.as_ptr().cast())
+        self.alloc.mapped_ptr().map_or(std::ptr::null_mut(), |p| p.as_ptr().cast())
     }
     pub fn flags(&self) -> vk::MemoryPropertyFlags {
         self.alloc.memory_properties()
@@ -105,8 +101,7 @@ impl Pool {
     pub fn buffer_info(&self, size: u64, usage: vk::BufferUsageFlags) -> vk::BufferCreateInfo<'_> {
         let ci = vk::BufferCreateInfo::default().size(size).usage(usage);
         if self.families.len() > 1 {
-            ci.sharing_mode(vk::SharingMode::CONCURRENT)
-                .queue_family_indices(&self.families)
+            ci.sharing_mode(vk::SharingMode::CONCURRENT).queue_family_indices(&self.families)
         } else {
             ci.sharing_mode(vk::SharingMode::EXCLUSIVE)
         }
@@ -117,13 +112,9 @@ impl Pool {
 /// live there, mapped, and uploads are direct writes.
 pub fn resizable_bar(mem: &vk::PhysicalDeviceMemoryProperties) -> bool {
     let largest = super::device::largest_device_heap(mem);
-    let want = vk::MemoryPropertyFlags::DEVICE_LOCAL
-        | vk::MemoryPropertyFlags::HOST_VISIBLE
-        | vk::MemoryPropertyFlags::HOST_COHERENT;
+    let want = vk::MemoryPropertyFlags::DEVICE_LOCAL | vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
     mem.memory_types_as_slice().iter().any(|t| {
-        t.property_flags.contains(want)
-            && mem.memory_heaps[t.heap_index as usize].size >= largest / 2
-            && largest > 0
+        t.property_flags.contains(want) && mem.memory_heaps[t.heap_index as usize].size >= largest / 2 && largest > 0
     })
 }
 
@@ -136,17 +127,8 @@ fn location_code(l: MemoryLocation) -> u8 {
     }
 }
 
-fn bucket_key(
-    size: u64,
-    usage: vk::BufferUsageFlags,
-    location: MemoryLocation,
-    host_transfer: bool,
-) -> BucketKey {
-    (
-        bucket_size(size),
-        usage.as_raw(),
-        location_code(location) | if host_transfer { 8 } else { 0 },
-    )
+fn bucket_key(size: u64, usage: vk::BufferUsageFlags, location: MemoryLocation, host_transfer: bool) -> BucketKey {
+    (bucket_size(size), usage.as_raw(), location_code(location) | if host_transfer { 8 } else { 0 })
 }
 
 fn bucket_size(size: u64) -> u64 {
@@ -173,15 +155,11 @@ impl Pool {
             buffer_device_address: true,
             allocation_sizes: {
                 // VSVK_HOST_BLOCK_MB: the block size of host visible memory (experiments).
-                let host = std::env::var("VSVK_HOST_BLOCK_MB")
-                    .ok()
-                    .and_then(|v| v.parse::<u64>().ok())
-                    .map_or(HOST_BLOCK_SIZE, |mb| (mb << 20).max(4 << 20));
+                let host = std::env::var("VSVK_HOST_BLOCK_MB").ok().and_then(|v| v.parse::<u64>().ok()).map_or(HOST_BLOCK_SIZE, |mb| (mb << 20).max(4 << 20));
                 AllocationSizes::new(BLOCK_SIZE, host)
             },
         };
-        let alloc =
-            Allocator::new(&desc).map_err(|e| format!("cannot create the memory pool: {e}"))?;
+        let alloc = Allocator::new(&desc).map_err(|e| format!("cannot create the memory pool: {e}"))?;
         // SAFETY: a query on the physical device.
         let props = unsafe { instance.get_physical_device_properties(pdev) };
         Ok(Pool {
@@ -195,11 +173,7 @@ impl Pool {
             frame_bytes: AtomicI64::new(0),
             reserved: AtomicI64::new(0),
             limit: AtomicI64::new(limit),
-            plane_location: if unified || resizable_bar(mem) {
-                MemoryLocation::CpuToGpu
-            } else {
-                MemoryLocation::GpuOnly
-            },
+            plane_location: if unified || resizable_bar(mem) { MemoryLocation::CpuToGpu } else { MemoryLocation::GpuOnly },
             granularity: props.limits.buffer_image_granularity,
             families,
             unified,
@@ -214,11 +188,7 @@ impl Pool {
         self.allocated() > self.limit.load(Ordering::Relaxed)
     }
 
-    pub fn location_for(
-        &self,
-        required: vk::MemoryPropertyFlags,
-        preferred: vk::MemoryPropertyFlags,
-    ) -> MemoryLocation {
+    pub fn location_for(&self, required: vk::MemoryPropertyFlags, preferred: vk::MemoryPropertyFlags) -> MemoryLocation {
         let want = required | preferred;
         if want.contains(vk::MemoryPropertyFlags::HOST_CACHED) {
             MemoryLocation::GpuToCpu
@@ -266,19 +236,12 @@ impl Pool {
             linear,
             allocation_scheme: AllocationScheme::GpuAllocatorManaged,
         };
-        let alloc = a
-            .allocate(&desc)
-            .map_err(|e| format!("a GPU allocation of {} bytes failed: {e}", req.size))?;
+        let alloc = a.allocate(&desc).map_err(|e| format!("a GPU allocation of {} bytes failed: {e}", req.size))?;
         if !alloc.memory_properties().contains(required) {
             let _ = a.free(alloc);
-            return Err(
-                "No memory type provides the requested properties for this allocation".into(),
-            );
+            return Err("No memory type provides the requested properties for this allocation".into());
         }
-        let counted = !host_transfer
-            || alloc
-                .memory_properties()
-                .contains(vk::MemoryPropertyFlags::DEVICE_LOCAL);
+        let counted = !host_transfer || alloc.memory_properties().contains(vk::MemoryPropertyFlags::DEVICE_LOCAL);
         if counted {
             self.used.fetch_add(alloc.size() as i64, Ordering::Relaxed);
         }
@@ -287,8 +250,7 @@ impl Pool {
 
     pub fn free_region(&self, r: Region) {
         if r.counted {
-            self.used
-                .fetch_sub(r.alloc.size() as i64, Ordering::Relaxed);
+            self.used.fetch_sub(r.alloc.size() as i64, Ordering::Relaxed);
         }
         if let Some(a) = self.alloc.lock().as_mut() {
             let _ = a.free(r.alloc);
@@ -310,20 +272,8 @@ impl Pool {
     /// A host cached transfer buffer: a plane GPUDownload copies into and hands on as the CPU
     /// frame's memory (TRANSFER_DST), or GPUUpload's staging (TRANSFER_SRC). Mapped, 64-byte
     /// aligned like every frame plane, and (in system RAM) not counted as device memory.
-    pub fn create_host_transfer(
-        &self,
-        dev: &ash::Device,
-        size: u64,
-        usage: vk::BufferUsageFlags,
-    ) -> Result<PooledBuffer, String> {
-        self.create_buffer_as(
-            dev,
-            size,
-            usage,
-            MemoryLocation::GpuToCpu,
-            vk::MemoryPropertyFlags::HOST_VISIBLE,
-            true,
-        )
+    pub fn create_host_transfer(&self, dev: &ash::Device, size: u64, usage: vk::BufferUsageFlags) -> Result<PooledBuffer, String> {
+        self.create_buffer_as(dev, size, usage, MemoryLocation::GpuToCpu, vk::MemoryPropertyFlags::HOST_VISIBLE, true)
     }
 
     fn create_buffer_as(
@@ -348,8 +298,7 @@ impl Pool {
         let _t = crate::stats::time(crate::stats::Stat::VramNew);
         let ci = self.buffer_info(key.0, usage);
         // SAFETY: a valid create info.
-        let buffer = unsafe { dev.create_buffer(&ci, None) }
-            .map_err(|r| format!("vkCreateBuffer failed (VkResult {})", r.as_raw()))?;
+        let buffer = unsafe { dev.create_buffer(&ci, None) }.map_err(|r| format!("vkCreateBuffer failed (VkResult {})", r.as_raw()))?;
         // SAFETY: a buffer just created.
         let mut req = unsafe { dev.get_buffer_memory_requirements(buffer) };
         if host_transfer {
@@ -364,31 +313,19 @@ impl Pool {
             }
         };
         // SAFETY: region and buffer are compatible (requirements honoured by the allocator).
-        if let Err(r) = unsafe { dev.bind_buffer_memory(buffer, region.memory(), region.offset()) }
-        {
+        if let Err(r) = unsafe { dev.bind_buffer_memory(buffer, region.memory(), region.offset()) } {
             // SAFETY: unused buffer.
             unsafe { dev.destroy_buffer(buffer, None) };
             self.free_region(region);
-            return Err(format!(
-                "vkBindBufferMemory failed (VkResult {})",
-                r.as_raw()
-            ));
+            return Err(format!("vkBindBufferMemory failed (VkResult {})", r.as_raw()));
         }
-        Ok(PooledBuffer {
-            buffer,
-            region,
-            size,
-            usage,
-            location,
-            host_transfer,
-        })
+        Ok(PooledBuffer { buffer, region, size, usage, location, host_transfer })
     }
 
     /// Gives a buffer back: kept in its bucket unless the pool is over its limit.
     pub fn recycle(&self, dev: &ash::Device, b: PooledBuffer) {
         let n = b.region.size() as i64;
-        let host_full = b.host_transfer
-            && self.host_bucketed.load(Ordering::Relaxed) + n > crate::frame::pool_bytes() as i64;
+        let host_full = b.host_transfer && self.host_bucketed.load(Ordering::Relaxed) + n > crate::frame::pool_bytes() as i64;
         if host_full || self.over_limit() {
             self.destroy_buffer(dev, b);
             return;
@@ -424,24 +361,18 @@ impl Pool {
 
     pub fn take_exportable(&self, size: u64) -> Option<super::frame::Exportable> {
         let e = self.exportables.lock().get_mut(&size).and_then(Vec::pop)?;
-        self.bucketed
-            .fetch_sub(e.alloc_size as i64, Ordering::Relaxed);
+        self.bucketed.fetch_sub(e.alloc_size as i64, Ordering::Relaxed);
         Some(e)
     }
     /// Keeps an idle exportable allocation for reuse; gives it back (`Some`) for the caller to
     /// destroy once the pool is closed.
     #[must_use]
-    pub fn keep_exportable(
-        &self,
-        size: u64,
-        e: super::frame::Exportable,
-    ) -> Option<super::frame::Exportable> {
+    pub fn keep_exportable(&self, size: u64, e: super::frame::Exportable) -> Option<super::frame::Exportable> {
         let mut kept = self.exportables.lock();
         if self.closed.load(Ordering::Acquire) {
             return Some(e);
         }
-        self.bucketed
-            .fetch_add(e.alloc_size as i64, Ordering::Relaxed);
+        self.bucketed.fetch_add(e.alloc_size as i64, Ordering::Relaxed);
         kept.entry(size).or_default().push(e);
         None
     }
@@ -456,15 +387,9 @@ impl Pool {
     }
     /// Takes every idle exportable allocation, for the caller to destroy.
     pub fn drain_exportables(&self) -> Vec<super::frame::Exportable> {
-        let all: Vec<_> = self
-            .exportables
-            .lock()
-            .drain()
-            .flat_map(|(_, v)| v)
-            .collect();
+        let all: Vec<_> = self.exportables.lock().drain().flat_map(|(_, v)| v).collect();
         for e in &all {
-            self.bucketed
-                .fetch_sub(e.alloc_size as i64, Ordering::Relaxed);
+            self.bucketed.fetch_sub(e.alloc_size as i64, Ordering::Relaxed);
         }
         all
     }

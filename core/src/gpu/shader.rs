@@ -6,44 +6,27 @@ use std::sync::Arc;
 use parking_lot::Mutex;
 
 /// Compiles `source`, or returns the cached words. The error carries the compiler's messages.
-pub fn compile(
-    cache: &Mutex<HashMap<String, Arc<[u32]>>>,
-    source: &str,
-) -> Result<Arc<[u32]>, String> {
+pub fn compile(cache: &Mutex<HashMap<String, Arc<[u32]>>>, source: &str) -> Result<Arc<[u32]>, String> {
     if let Some(w) = cache.lock().get(source) {
         return Ok(w.clone());
     }
     let words = compile_uncached(source)?;
     let words: Arc<[u32]> = words.into();
-    cache
-        .lock()
-        .entry(source.to_string())
-        .or_insert(words.clone());
+    cache.lock().entry(source.to_string()).or_insert(words.clone());
     Ok(words)
 }
 
 pub fn compile_uncached(source: &str) -> Result<Vec<u32>, String> {
-    let compiler = shaderc::Compiler::new()
-        .map_err(|e| format!("glslang shader object creation failed: {e}"))?;
-    let mut opts = shaderc::CompileOptions::new()
-        .map_err(|e| format!("glslang shader object creation failed: {e}"))?;
+    let compiler = shaderc::Compiler::new().map_err(|e| format!("glslang shader object creation failed: {e}"))?;
+    let mut opts = shaderc::CompileOptions::new().map_err(|e| format!("glslang shader object creation failed: {e}"))?;
     opts.set_source_language(shaderc::SourceLanguage::GLSL);
     // SPIR-V 1.6 is what the Vulkan 1.4 client targets; the system glslang may predate the 1.4
     // environment enum, whose only effect for compute is this SPIR-V version.
-    opts.set_target_env(
-        shaderc::TargetEnv::Vulkan,
-        shaderc::EnvVersion::Vulkan1_3 as u32,
-    );
+    opts.set_target_env(shaderc::TargetEnv::Vulkan, shaderc::EnvVersion::Vulkan1_3 as u32);
     opts.set_target_spirv(shaderc::SpirvVersion::V1_6);
     opts.set_optimization_level(shaderc::OptimizationLevel::Zero);
     let r = compiler
-        .compile_into_spirv(
-            source,
-            shaderc::ShaderKind::Compute,
-            "shader.comp",
-            "main",
-            Some(&opts),
-        )
+        .compile_into_spirv(source, shaderc::ShaderKind::Compute, "shader.comp", "main", Some(&opts))
         .map_err(|e| format!("shader compilation failed:\n{e}"))?;
     Ok(r.as_binary().to_vec())
 }

@@ -40,14 +40,7 @@ fn plane_bytes(f: &Frame, p: usize) -> usize {
 }
 
 /// Copies plane `p` between host frames' layouts row by row when strides differ.
-unsafe fn copy_rows(
-    dst: *mut u8,
-    dst_stride: usize,
-    src: *const u8,
-    src_stride: usize,
-    row: usize,
-    height: usize,
-) {
+unsafe fn copy_rows(dst: *mut u8, dst_stride: usize, src: *const u8, src_stride: usize, row: usize, height: usize) {
     if dst_stride == src_stride {
         std::ptr::copy_nonoverlapping(src, dst, dst_stride * height);
     } else {
@@ -60,17 +53,8 @@ unsafe fn copy_rows(
 impl Transfer {
     pub fn new(dev: &Arc<Device>, threads: usize) -> Result<Transfer, String> {
         // VSVK_TRANSFER_QUEUE=compute puts the copies on the compute queue (latency experiments).
-        let q = if std::env::var("VSVK_TRANSFER_QUEUE").is_ok_and(|v| v == "compute") {
-            vsvk_plugin_api::vulkan::vqCompute
-        } else {
-            vqTransfer
-        };
-        Ok(Transfer {
-            dev: dev.clone(),
-            pool: PoolInner::create(dev, q, threads)?,
-            down: Vec::new(),
-            next: AtomicUsize::new(0),
-        })
+        let q = if std::env::var("VSVK_TRANSFER_QUEUE").is_ok_and(|v| v == "compute") { vsvk_plugin_api::vulkan::vqCompute } else { vqTransfer };
+        Ok(Transfer { dev: dev.clone(), pool: PoolInner::create(dev, q, threads)?, down: Vec::new(), next: AtomicUsize::new(0) })
     }
 
     /// A Transfer whose downloads go to the private copy queues, so that a download waiting on
@@ -80,15 +64,10 @@ impl Transfer {
         // VSVK_DOWNLOAD_RING=N: contexts per download pool (default as any pool's: the thread
         // count, 2 to 8). Each download holds one until its copy completes, so the ring caps the
         // downloads in flight.
-        let ring = std::env::var("VSVK_DOWNLOAD_RING")
-            .ok()
-            .and_then(|v| v.trim().parse::<usize>().ok())
-            .unwrap_or(threads.clamp(2, 8))
-            .clamp(2, 64);
+        let ring = std::env::var("VSVK_DOWNLOAD_RING").ok().and_then(|v| v.trim().parse::<usize>().ok()).unwrap_or(threads.clamp(2, 8)).clamp(2, 64);
         for q in dev.download_queues() {
             if !Arc::ptr_eq(&q, &dev.transfer) {
-                t.down
-                    .push(PoolInner::create_with_ring(dev, q, false, ring)?);
+                t.down.push(PoolInner::create_with_ring(dev, q, false, ring)?);
             }
         }
         Ok(t)
@@ -112,9 +91,7 @@ impl Transfer {
         if self.dev.is_lost() {
             return Err(super::DEVICE_LOST.into());
         }
-        let vf = *src
-            .video_format()
-            .ok_or("GPUUpload: only video frames can be uploaded")?;
+        let vf = *src.video_format().ok_or("GPUUpload: only video frames can be uploaded")?;
         // VS_VULKAN_EXPORTABLE_UPLOADS: uploads land in exportable planes (R81's knob).
         let exportable = std::env::var_os("VS_VULKAN_EXPORTABLE_UPLOADS").is_some_and(|v| v != "0");
         let dst = new_frame(&self.dev, &core.mem, &vf, src.width, src.height, exportable)?;
@@ -124,34 +101,23 @@ impl Transfer {
         let np = dst.num_planes();
         // Planes already in host transfer memory (a download's, or VSVK_PINNED_FRAMES) go up
         // with the copy engine: no CPU pass at all.
-        let pinned: Option<Vec<&GpuBuffer>> =
-            (0..np).map(|p| src.planes()[p].buf.mapped_vk()).collect();
-        if let Some(bufs) = pinned.filter(|b| {
-            b.iter()
-                .all(|b| b.get().usage.contains(vk::BufferUsageFlags::TRANSFER_SRC))
-        }) {
+        let pinned: Option<Vec<&GpuBuffer>> = (0..np).map(|p| src.planes()[p].buf.mapped_vk()).collect();
+        if let Some(bufs) = pinned.filter(|b| b.iter().all(|b| b.get().usage.contains(vk::BufferUsageFlags::TRANSFER_SRC))) {
             let _t = stats::time(Stat::UploadStaged);
             let slot = self.pool.acquire()?;
             for (p, b) in bufs.iter().enumerate() {
                 let g = gpu_plane(&dst, p as i32).expect("GPU plane");
                 let (s, d) = (&src.planes()[p], &dst.planes()[p]);
-                let regions =
-                    plane_regions(s, d, vf.bytesPerSample as u64, plane_bytes(&dst, p) as u64);
+                let regions = plane_regions(s, d, vf.bytesPerSample as u64, plane_bytes(&dst, p) as u64);
                 // SAFETY: recording into our context; both buffers cover the regions.
-                unsafe {
-                    self.dev
-                        .device
-                        .cmd_copy_buffer(slot.cb, b.get().buffer, g.buffer(), &regions)
-                };
+                unsafe { self.dev.device.cmd_copy_buffer(slot.cb, b.get().buffer, g.buffer(), &regions) };
                 self.pool.writes_plane(slot, dst.clone(), p as i32);
             }
-            self.pool
-                .retain(slot, "GPUUpload", Retained::Frame(src.clone()), 0);
+            self.pool.retain(slot, "GPUUpload", Retained::Frame(src.clone()), 0);
             self.pool.submit(slot)?;
             return Ok(dst);
         }
-        let all_mapped = self.direct()
-            && (0..np).all(|p| gpu_plane(&dst, p as i32).and_then(|g| g.mapped()).is_some());
+        let all_mapped = self.direct() && (0..np).all(|p| gpu_plane(&dst, p as i32).and_then(|g| g.mapped()).is_some());
         if all_mapped {
             let _t = stats::time(Stat::UploadCopy);
             for p in 0..np {
@@ -160,14 +126,7 @@ impl Transfer {
                 let row = d.width as usize * vf.bytesPerSample as usize;
                 // SAFETY: the mapping covers stride * height bytes; the source plane is readable.
                 unsafe {
-                    copy_rows(
-                        g.mapped().expect("mapped"),
-                        d.stride as usize,
-                        src.read_ptr(p as i32).expect("plane"),
-                        s.stride as usize,
-                        row,
-                        d.height as usize,
-                    )
+                    copy_rows(g.mapped().expect("mapped"), d.stride as usize, src.read_ptr(p as i32).expect("plane"), s.stride as usize, row, d.height as usize)
                 };
             }
             // Host written: ready now (NULL producers).
@@ -180,11 +139,7 @@ impl Transfer {
             let n = plane_bytes(&dst, p);
             // Cached system memory: the host writes it at memory speed, the copy engine reads it
             // over the bus (where the direct path writes the BAR with the CPU).
-            let staging = match GpuBuffer::host_transfer(
-                &self.dev,
-                n as u64,
-                vk::BufferUsageFlags::TRANSFER_SRC,
-            ) {
+            let staging = match GpuBuffer::host_transfer(&self.dev, n as u64, vk::BufferUsageFlags::TRANSFER_SRC) {
                 Ok(b) => b,
                 Err(e) => {
                     self.pool.abandon(slot);
@@ -194,32 +149,11 @@ impl Transfer {
             let (s, d) = (&src.planes()[p], &dst.planes()[p]);
             let row = d.width as usize * vf.bytesPerSample as usize;
             // SAFETY: a host visible staging buffer of n bytes.
-            unsafe {
-                copy_rows(
-                    staging.get().mapped(),
-                    d.stride as usize,
-                    src.read_ptr(p as i32).expect("plane"),
-                    s.stride as usize,
-                    row,
-                    d.height as usize,
-                )
-            };
-            let region = vk::BufferCopy {
-                src_offset: 0,
-                dst_offset: 0,
-                size: n as u64,
-            };
+            unsafe { copy_rows(staging.get().mapped(), d.stride as usize, src.read_ptr(p as i32).expect("plane"), s.stride as usize, row, d.height as usize) };
+            let region = vk::BufferCopy { src_offset: 0, dst_offset: 0, size: n as u64 };
             // SAFETY: recording into our context.
-            unsafe {
-                self.dev.device.cmd_copy_buffer(
-                    slot.cb,
-                    staging.get().buffer,
-                    g.buffer(),
-                    &[region],
-                )
-            };
-            self.pool
-                .retain(slot, "GPUUpload", Retained::Buffer(Box::new(staging)), 0);
+            unsafe { self.dev.device.cmd_copy_buffer(slot.cb, staging.get().buffer, g.buffer(), &[region]) };
+            self.pool.retain(slot, "GPUUpload", Retained::Buffer(Box::new(staging)), 0);
             self.pool.writes_plane(slot, dst.clone(), p as i32);
         }
         self.pool.submit(slot)?;
@@ -232,22 +166,16 @@ impl Transfer {
         if self.dev.is_lost() {
             return Err(super::DEVICE_LOST.into());
         }
-        let vf = *src
-            .video_format()
-            .ok_or("GPUDownload: only video frames can be downloaded")?;
+        let vf = *src.video_format().ok_or("GPUDownload: only video frames can be downloaded")?;
         let np = src.num_planes();
         // Direct reads only where device memory is the host's: reading a BAR mapping over the bus
         // is slow, so discrete cards copy to cached host memory first.
-        let mapped = self.direct()
-            && self.dev.unified
-            && (0..np).all(|p| gpu_plane(src, p as i32).and_then(|g| g.mapped()).is_some());
+        let mapped = self.direct() && self.dev.unified && (0..np).all(|p| gpu_plane(src, p as i32).and_then(|g| g.mapped()).is_some());
         if mapped {
-            let dst = Frame::new_video(&vf, src.width, src.height, &core.mem)
-                .map_err(|e| format!("Error in frame creation: {e}"))?;
+            let dst = Frame::new_video(&vf, src.width, src.height, &core.mem).map_err(|e| format!("Error in frame creation: {e}"))?;
             // SAFETY: `dst` is new and unshared.
             unsafe { *dst.props_mut() = src.props().clone() };
-            let pending = (0..np)
-                .any(|p| gpu_plane(src, p as i32).is_some_and(|g| g.producer().timeline.is_some()));
+            let pending = (0..np).any(|p| gpu_plane(src, p as i32).is_some_and(|g| g.producer().timeline.is_some()));
             if pending {
                 super::frame::wait_frame(src).map_err(|e| e.1)?;
                 round_trip(&self.pool, src)?;
@@ -258,16 +186,7 @@ impl Transfer {
                 let (s, d) = (&src.planes()[p], &dst.planes()[p]);
                 let row = d.width as usize * vf.bytesPerSample as usize;
                 // SAFETY: `dst` is ours; the mapping covers the plane.
-                unsafe {
-                    copy_rows(
-                        dst.write_ptr(p as i32).expect("plane"),
-                        d.stride as usize,
-                        g.mapped().expect("mapped"),
-                        s.stride as usize,
-                        row,
-                        d.height as usize,
-                    )
-                };
+                unsafe { copy_rows(dst.write_ptr(p as i32).expect("plane"), d.stride as usize, g.mapped().expect("mapped"), s.stride as usize, row, d.height as usize) };
             }
             return Ok(Arc::new(dst));
         }
@@ -275,14 +194,7 @@ impl Transfer {
         // is the CPU frame's (no second pass through host memory, which in a 2160p chain cost
         // more CPU time than everything else together).
         let dev = &self.dev;
-        let dst = match Frame::new_video_in(&vf, src.width, src.height, |len| {
-            GpuBuffer::host_transfer(
-                dev,
-                len as u64,
-                vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST,
-            )
-            .map(|b| Buffer::new_mapped(len, b, &core.mem))
-        }) {
+        let dst = match Frame::new_video_in(&vf, src.width, src.height, |len| GpuBuffer::host_transfer(dev, len as u64, vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST).map(|b| Buffer::new_mapped(len, b, &core.mem))) {
             Ok(Ok(f)) => f,
             Ok(Err(e)) => return Err(e),
             Err(e) => return Err(format!("Error in frame creation: {e}")),
@@ -305,11 +217,7 @@ impl Transfer {
             let rb = d.buf.mapped_vk().expect("a readback plane");
             let regions = plane_regions(s, d, vf.bytesPerSample as u64, plane_bytes(src, p) as u64);
             // SAFETY: recording into our context; both buffers cover the regions.
-            unsafe {
-                self.dev
-                    .device
-                    .cmd_copy_buffer(slot.cb, g.buffer(), rb.get().buffer, &regions)
-            };
+            unsafe { self.dev.device.cmd_copy_buffer(slot.cb, g.buffer(), rb.get().buffer, &regions) };
         }
         host_barrier(&self.dev, slot.cb);
         pool.reads_frame_internal(slot, src.clone());
@@ -320,18 +228,12 @@ impl Transfer {
         match waited {
             WaitOutcome::Done => Ok(Arc::new(dst)),
             WaitOutcome::Lost => Err(super::DEVICE_LOST.into()),
-            WaitOutcome::Failed(e) => {
-                Err(format!("GPU filter: the readback did not complete: {e}"))
-            }
+            WaitOutcome::Failed(e) => Err(format!("GPU filter: the readback did not complete: {e}")),
         }
     }
 
     /// A GPU copy of a GPU frame in exportable allocations.
-    pub fn exportable_copy(
-        &self,
-        stats: &Arc<crate::frame::MemStats>,
-        src: &Arc<Frame>,
-    ) -> Result<Arc<Frame>, String> {
+    pub fn exportable_copy(&self, stats: &Arc<crate::frame::MemStats>, src: &Arc<Frame>) -> Result<Arc<Frame>, String> {
         let vf = *src.video_format().ok_or("only video frames")?;
         let dst = new_frame(&self.dev, stats, &vf, src.width, src.height, true)?;
         // SAFETY: `dst` is new and unshared.
@@ -343,17 +245,9 @@ impl Transfer {
                 self.pool.abandon(slot);
                 return Err("getExportableFrameFilter needs a GPU resident video frame".into());
             };
-            let region = vk::BufferCopy {
-                src_offset: 0,
-                dst_offset: 0,
-                size: d.size,
-            };
+            let region = vk::BufferCopy { src_offset: 0, dst_offset: 0, size: d.size };
             // SAFETY: recording into our context.
-            unsafe {
-                self.dev
-                    .device
-                    .cmd_copy_buffer(slot.cb, s.buffer(), d.buffer(), &[region])
-            };
+            unsafe { self.dev.device.cmd_copy_buffer(slot.cb, s.buffer(), d.buffer(), &[region]) };
             self.pool.writes_plane(slot, dst.clone(), p as i32);
         }
         self.pool.reads_frame_internal(slot, src.clone());
@@ -371,28 +265,13 @@ fn host_wait_first() -> bool {
 /// The copy of plane `s` into `d` (each at its offset in its buffer): one region, or one per row
 /// where the layouts differ (a plugin's strides, or a plane that is a view into a larger buffer,
 /// as SeparateFields' fields are).
-fn plane_regions(
-    s: &crate::frame::Plane,
-    d: &crate::frame::Plane,
-    bytes_per_sample: u64,
-    whole: u64,
-) -> Vec<vk::BufferCopy> {
+fn plane_regions(s: &crate::frame::Plane, d: &crate::frame::Plane, bytes_per_sample: u64, whole: u64) -> Vec<vk::BufferCopy> {
     if s.stride == d.stride && s.offset == 0 && d.offset == 0 {
-        return vec![vk::BufferCopy {
-            src_offset: 0,
-            dst_offset: 0,
-            size: whole,
-        }];
+        return vec![vk::BufferCopy { src_offset: 0, dst_offset: 0, size: whole }];
     }
     let row = d.width as u64 * bytes_per_sample;
     let (so, doff) = (s.offset as u64, d.offset as u64);
-    (0..d.height as u64)
-        .map(|y| vk::BufferCopy {
-            src_offset: so + y * s.stride as u64,
-            dst_offset: doff + y * d.stride as u64,
-            size: row,
-        })
-        .collect()
+    (0..d.height as u64).map(|y| vk::BufferCopy { src_offset: so + y * s.stride as u64, dst_offset: doff + y * d.stride as u64, size: row }).collect()
 }
 
 /// A global barrier from every device write to host (and foreign) reads.

@@ -30,15 +30,8 @@ const RETURN: &str = "clip:vnode:all;";
 
 /// Registers `resize` on a new core.
 pub fn register(core: &Arc<Core>) {
-    let p = Plugin::new_builtin(
-        core,
-        RESIZE_ID,
-        "resize",
-        "VapourSynth Resize",
-        make_version(crate::core::CORE_VERSION, 0),
-    );
-    let scaler_args =
-        format!("clip:vnode:all;width:int:opt;height:int:opt;format:int:opt;{COMMON_ARGS}");
+    let p = Plugin::new_builtin(core, RESIZE_ID, "resize", "VapourSynth Resize", make_version(crate::core::CORE_VERSION, 0));
+    let scaler_args = format!("clip:vnode:all;width:int:opt;height:int:opt;format:int:opt;{COMMON_ARGS}");
     for (name, filter) in [
         ("Bicubic", ZIMG_RESIZE_BICUBIC),
         ("Bilinear", ZIMG_RESIZE_BILINEAR),
@@ -48,25 +41,20 @@ pub fn register(core: &Arc<Core>) {
         ("Spline36", ZIMG_RESIZE_SPLINE36),
         ("Spline64", ZIMG_RESIZE_SPLINE64),
     ] {
-        let imp = FuncImpl::Rust(Box::new(
-            move |input: &Map, out: &mut Map, core: &Arc<Core>| {
-                if let Err(e) = create_resize(name, filter, input, out, core) {
-                    out.set_error(&e);
-                }
-            },
-        ));
-        p.register(name, &scaler_args, RETURN, imp)
-            .expect("built-in signatures are valid");
+        let imp = FuncImpl::Rust(Box::new(move |input: &Map, out: &mut Map, core: &Arc<Core>| {
+            if let Err(e) = create_resize(name, filter, input, out, core) {
+                out.set_error(&e);
+            }
+        }));
+        p.register(name, &scaler_args, RETURN, imp).expect("built-in signatures are valid");
     }
-    let bob_args =
-        format!("clip:vnode:all;filter:data:opt;tff:int:opt;format:int:opt;{COMMON_ARGS}");
+    let bob_args = format!("clip:vnode:all;filter:data:opt;tff:int:opt;format:int:opt;{COMMON_ARGS}");
     let imp = FuncImpl::Rust(Box::new(|input: &Map, out: &mut Map, core: &Arc<Core>| {
         if let Err(e) = create_bob(input, out, core) {
             out.set_error(&e);
         }
     }));
-    p.register("Bob", &bob_args, RETURN, imp)
-        .expect("built-in signatures are valid");
+    p.register("Bob", &bob_args, RETURN, imp).expect("built-in signatures are valid");
     p.lock();
     core.plugins.write().push(p);
 }
@@ -132,14 +120,8 @@ const PRIMARIES_NAMES: &[(&str, c_int)] = &[
     ("ebu3213-e", 22),
 ];
 const RANGE_NAMES: &[(&str, c_int)] = &[("limited", 0), ("full", 1)];
-const CHROMALOC_NAMES: &[(&str, c_int)] = &[
-    ("left", 0),
-    ("center", 1),
-    ("top_left", 2),
-    ("top", 3),
-    ("bottom_left", 4),
-    ("bottom", 5),
-];
+const CHROMALOC_NAMES: &[(&str, c_int)] =
+    &[("left", 0), ("center", 1), ("top_left", 2), ("top", 3), ("bottom_left", 4), ("bottom", 5)];
 const FILTER_NAMES: &[(&str, c_int)] = &[
     ("point", ZIMG_RESIZE_POINT),
     ("bilinear", ZIMG_RESIZE_BILINEAR),
@@ -190,9 +172,7 @@ fn enum_arg(m: &Map, key: &str, names: &[(&str, c_int)]) -> Result<Option<c_int>
     let skey = format!("{key}_s");
     match str_arg(m, &skey) {
         None => Ok(None),
-        Some(s) => lookup(names, &s)
-            .map(Some)
-            .ok_or_else(|| format!("Resize error: bad value: {skey}")),
+        Some(s) => lookup(names, &s).map(Some).ok_or_else(|| format!("Resize error: bad value: {skey}")),
     }
 }
 
@@ -284,12 +264,7 @@ fn parse_params(m: &Map, filter: c_int) -> Result<Params, String> {
 }
 
 /// The output description a resizer (or Bob) promises, with R81's checks and messages.
-fn output_info(
-    name: &str,
-    m: &Map,
-    vi_in: &VSVideoInfo,
-    params: &Params,
-) -> Result<VSVideoInfo, String> {
+fn output_info(name: &str, m: &Map, vi_in: &VSVideoInfo, params: &Params) -> Result<VSVideoInfo, String> {
     let mut vi = *vi_in;
     if let Some(f) = int_arg(m, "format") {
         if f != 0 {
@@ -302,9 +277,7 @@ fn output_info(
     for key in ["width", "height"] {
         if let Some(v) = int_arg(m, key) {
             if v < 0 {
-                return Err(format!(
-                    "Resize error: value for key \"{key}\" out of range"
-                ));
+                return Err(format!("Resize error: value for key \"{key}\" out of range"));
             }
             // the reference keeps only the low 32 bits
             if key == "width" {
@@ -316,27 +289,18 @@ fn output_info(
     }
     if vi.format.colorFamily != cfUndefined {
         pixel_type(&vi.format)?;
-        if vi.width % (1 << vi.format.subSamplingW) != 0
-            || vi.height % (1 << vi.format.subSamplingH) != 0
-        {
-            return Err(
-                "Resize error 1027: image dimensions must be divisible by subsampling factor"
-                    .into(),
-            );
+        if vi.width % (1 << vi.format.subSamplingW) != 0 || vi.height % (1 << vi.format.subSamplingH) != 0 {
+            return Err("Resize error 1027: image dimensions must be divisible by subsampling factor".into());
         }
     }
     if vi_in.format.colorFamily == cfRGB
         && (vi.format.colorFamily == cfYUV || vi.format.colorFamily == cfGray)
         && params.out.matrix.is_none()
     {
-        return Err(
-            "Resize error: Matrix must be specified when converting to YUV or GRAY from RGB".into(),
-        );
+        return Err("Resize error: Matrix must be specified when converting to YUV or GRAY from RGB".into());
     }
     if vi.width < 0 || vi.height < 0 || (vi.width == 0) != (vi.height == 0) {
-        return Err(format!(
-            "The VSVideoInfo structure passed by {name} is invalid."
-        ));
+        return Err(format!("The VSVideoInfo structure passed by {name} is invalid."));
     }
     Ok(vi)
 }
@@ -348,59 +312,28 @@ fn pixel_type(f: &VSVideoFormat) -> Result<c_int, String> {
         (stInteger, 2) => Ok(ZIMG_PIXEL_WORD),
         (stFloat, 2) => Ok(ZIMG_PIXEL_HALF),
         (stFloat, 4) => Ok(ZIMG_PIXEL_FLOAT),
-        _ => Err(format!(
-            "Resize error: no matching pixel type for format: {}",
-            format::video_name(f).unwrap_or_default()
-        )),
+        _ => Err(format!("Resize error: no matching pixel type for format: {}", format::video_name(f).unwrap_or_default())),
     }
 }
 
-fn create_resize(
-    name: &str,
-    filter: c_int,
-    input: &Map,
-    out: &mut Map,
-    core: &Arc<Core>,
-) -> Result<(), String> {
-    let node = input
-        .get_node(b"clip", 0)
-        .map_err(|_| "argument clip is required".to_string())?
-        .clone();
+fn create_resize(name: &str, filter: c_int, input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
+    let node = input.get_node(b"clip", 0).map_err(|_| "argument clip is required".to_string())?.clone();
     let vi_in = *node.video_info().ok_or("only video clips are supported")?;
     let params = parse_params(input, filter)?;
     let vi = output_info(name, input, &vi_in, &params)?;
     // zimg works in host memory: a GPU clip is downloaded for it and the result uploaded again
     let n = crate::stdlib::util::on_host(core, vec![node], |inputs| {
         let node = inputs.into_iter().next().expect("one input");
-        let filter = Resizer {
-            input: node.clone(),
-            bob: false,
-            vi,
-            params: Arc::new(params),
-            graphs: Mutex::new(Vec::new()),
-        };
+        let filter = Resizer { input: node.clone(), bob: false, vi, params: Arc::new(params), graphs: Mutex::new(Vec::new()) };
         let creation = crate::api::creation_stack(core);
-        Node::new(
-            core.clone(),
-            name,
-            MediaInfo::Video(vi),
-            FilterImpl::Rust(Box::new(filter)),
-            fmParallel,
-            0,
-            vec![(node, rpStrictSpatial)],
-            creation,
-        )
+        Node::new(core.clone(), name, MediaInfo::Video(vi), FilterImpl::Rust(Box::new(filter)), fmParallel, 0, vec![(node, rpStrictSpatial)], creation)
     })?;
-    out.set(b"clip", Value::Node(n), false)
-        .expect("clip is a valid key");
+    out.set(b"clip", Value::Node(n), false).expect("clip is a valid key");
     Ok(())
 }
 
 fn create_bob(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
-    let node = input
-        .get_node(b"clip", 0)
-        .map_err(|_| "argument clip is required".to_string())?
-        .clone();
+    let node = input.get_node(b"clip", 0).map_err(|_| "argument clip is required".to_string())?.clone();
     let vi_in = *node.video_info().ok_or("only video clips are supported")?;
     let filter = match str_arg(input, "filter") {
         None => ZIMG_RESIZE_BICUBIC,
@@ -408,13 +341,8 @@ fn create_bob(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String
     };
     let tff = int_arg(input, "tff").map(|v| v != 0);
     // std.SeparateFields' own check, with its wording
-    if vi_in.format.colorFamily != cfUndefined
-        && vi_in.height > 0
-        && (vi_in.height >> vi_in.format.subSamplingH) % 2 != 0
-    {
-        return Err(
-            "SeparateFields: clip height must be mod 2 in the smallest subsampled plane".into(),
-        );
+    if vi_in.format.colorFamily != cfUndefined && vi_in.height > 0 && (vi_in.height >> vi_in.format.subSamplingH) % 2 != 0 {
+        return Err("SeparateFields: clip height must be mod 2 in the smallest subsampled plane".into());
     }
     let params = parse_params(input, filter)?;
     let mut vi = output_info("Bob", input, &vi_in, &params)?;
@@ -425,29 +353,13 @@ fn create_bob(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String
     let n = crate::stdlib::util::on_host(core, vec![node], |inputs| {
         let node = inputs.into_iter().next().expect("one input");
         let filter = BobFilter {
-            resizer: Resizer {
-                input: node.clone(),
-                bob: true,
-                vi,
-                params: Arc::new(params),
-                graphs: Mutex::new(Vec::new()),
-            },
+            resizer: Resizer { input: node.clone(), bob: true, vi, params: Arc::new(params), graphs: Mutex::new(Vec::new()) },
             tff,
         };
         let creation = crate::api::creation_stack(core);
-        Node::new(
-            core.clone(),
-            "Bob",
-            MediaInfo::Video(vi),
-            FilterImpl::Rust(Box::new(filter)),
-            fmParallel,
-            0,
-            vec![(node, rpGeneral)],
-            creation,
-        )
+        Node::new(core.clone(), "Bob", MediaInfo::Video(vi), FilterImpl::Rust(Box::new(filter)), fmParallel, 0, vec![(node, rpGeneral)], creation)
     })?;
-    out.set(b"clip", Value::Node(n), false)
-        .expect("clip is a valid key");
+    out.set(b"clip", Value::Node(n), false).expect("clip is a valid key");
     Ok(())
 }
 
@@ -549,16 +461,11 @@ impl Resizer {
         // a property saying "unspecified" (2) gives way to the argument
         let given = |key: &str| int_prop(props, key).map(|v| v as c_int).filter(|&v| v != 2);
         Ok(Resolved {
-            matrix: given("_Matrix")
-                .or(p.matrix)
-                .unwrap_or(if rgb { 0 } else { 2 }),
+            matrix: given("_Matrix").or(p.matrix).unwrap_or(if rgb { 0 } else { 2 }),
             transfer: given("_Transfer").or(p.transfer).unwrap_or(2),
             primaries: given("_Primaries").or(p.primaries).unwrap_or(2),
             range: range.or(p.range).unwrap_or(if rgb { 1 } else { 0 }),
-            chromaloc: int_prop(props, "_ChromaLocation")
-                .map(|v| v as c_int)
-                .or(p.chromaloc)
-                .unwrap_or(0),
+            chromaloc: int_prop(props, "_ChromaLocation").map(|v| v as c_int).or(p.chromaloc).unwrap_or(0),
         })
     }
 
@@ -570,24 +477,12 @@ impl Resizer {
             matrix: p.matrix.unwrap_or(if rgb { 0 } else { src.matrix }),
             transfer: p.transfer.unwrap_or(src.transfer),
             primaries: p.primaries.unwrap_or(src.primaries),
-            range: p.range.unwrap_or(if same_family {
-                src.range
-            } else if rgb {
-                1
-            } else {
-                0
-            }),
+            range: p.range.unwrap_or(if same_family { src.range } else if rgb { 1 } else { 0 }),
             chromaloc: p.chromaloc.unwrap_or(src.chromaloc),
         }
     }
 
-    fn zimg_format(
-        f: &VSVideoFormat,
-        w: u32,
-        h: u32,
-        c: &Resolved,
-        parity: c_int,
-    ) -> Result<zimg_image_format, String> {
+    fn zimg_format(f: &VSVideoFormat, w: u32, h: u32, c: &Resolved, parity: c_int) -> Result<zimg_image_format, String> {
         let mut z = default_format();
         z.width = w;
         z.height = h;
@@ -657,78 +552,36 @@ impl Resizer {
     }
 
     /// Converts `src` (its frame properties given separately, for Bob's fields) into a new frame.
-    fn process(
-        &self,
-        src: &Frame,
-        props: &Map,
-        layout: Layout,
-        core: &Arc<Core>,
-    ) -> Result<Frame, String> {
-        let sf = *src
-            .video_format()
-            .ok_or("Resize error: only video frames are supported")?;
-        let df = if self.vi.format.colorFamily != cfUndefined {
-            self.vi.format
-        } else {
-            sf
-        };
+    fn process(&self, src: &Frame, props: &Map, layout: Layout, core: &Arc<Core>) -> Result<Frame, String> {
+        let sf = *src.video_format().ok_or("Resize error: only video frames are supported")?;
+        let df = if self.vi.format.colorFamily != cfUndefined { self.vi.format } else { sf };
         let (sw, sh) = (src.width, src.height);
-        let (dw, dh) = if self.vi.width > 0 {
-            (self.vi.width, self.vi.height)
-        } else {
-            (sw, sh)
-        };
+        let (dw, dh) = if self.vi.width > 0 { (self.vi.width, self.vi.height) } else { (sw, sh) };
         let src_c = self.source_colour(props, &sf)?;
         let dst_c = self.target_colour(&src_c, &sf, &df);
 
         let (src_h, dst_h, parities): (u32, u32, Vec<c_int>) = match layout {
             Layout::Progressive => (sh as u32, dh as u32, vec![ZIMG_FIELD_PROGRESSIVE]),
-            Layout::Interlaced => (
-                (sh / 2) as u32,
-                (dh / 2) as u32,
-                vec![ZIMG_FIELD_TOP, ZIMG_FIELD_BOTTOM],
-            ),
+            Layout::Interlaced => ((sh / 2) as u32, (dh / 2) as u32, vec![ZIMG_FIELD_TOP, ZIMG_FIELD_BOTTOM]),
             Layout::Field(p) => (sh as u32, dh as u32, vec![p]),
         };
         let mut sfz = Self::zimg_format(&sf, sw as u32, src_h, &src_c, parities[0])?;
         let mut dfz = Self::zimg_format(&df, dw as u32, dst_h, &dst_c, parities[0])?;
         let p = &self.params;
         // a frame of two fields: the window is given in frame rows, each field has half of them
-        let vscale = if layout == Layout::Interlaced {
-            0.5
-        } else {
-            1.0
-        };
-        sfz.active_region = ActiveRegion {
-            left: p.src_left,
-            top: p.src_top * vscale,
-            width: p.src_width,
-            height: p.src_height * vscale,
-        };
+        let vscale = if layout == Layout::Interlaced { 0.5 } else { 1.0 };
+        sfz.active_region = ActiveRegion { left: p.src_left, top: p.src_top * vscale, width: p.src_width, height: p.src_height * vscale };
         let cpu = p.cpu;
-        let dst =
-            Frame::new_video(&df, dw, dh, &core.mem).map_err(|e| format!("Resize error: {e}"))?;
+        let dst = Frame::new_video(&df, dw, dh, &core.mem).map_err(|e| format!("Resize error: {e}"))?;
         for (i, &parity) in parities.iter().enumerate() {
             sfz.field_parity = parity;
             // Bob turns a field into a progressive frame; otherwise fields stay fields
-            dfz.field_parity = if self.bob {
-                ZIMG_FIELD_PROGRESSIVE
-            } else {
-                parity
-            };
+            dfz.field_parity = if self.bob { ZIMG_FIELD_PROGRESSIVE } else { parity };
             // Interlaced frames: field i is every other row, starting at row i.
-            let (row0, step) = if layout == Layout::Interlaced {
-                (i as isize, 2)
-            } else {
-                (0, 1)
-            };
+            let (row0, step) = if layout == Layout::Interlaced { (i as isize, 2) } else { (0, 1) };
             let from = frame_planes(src, row0, step);
             let to = frame_planes_mut(&dst, row0, step);
-            let graph = self.graph(GraphKey {
-                src: sfz,
-                dst: dfz,
-                cpu,
-            })?;
+            let graph = self.graph(GraphKey { src: sfz, dst: dfz, cpu })?;
             run_graph(&graph, &from, &to)?;
         }
         // SAFETY: `dst` is new and ours alone.
@@ -801,51 +654,18 @@ impl Drop for Scratch {
 
 /// Runs a graph from `src` planes into `dst` planes.
 fn run_graph(g: &Graph, src: &Planes<*const u8>, dst: &Planes<*mut u8>) -> Result<(), String> {
-    let empty_c = zimg_plane_const {
-        data: std::ptr::null(),
-        stride: 0,
-        mask: 0,
-    };
-    let empty = zimg_plane {
-        data: std::ptr::null_mut(),
-        stride: 0,
-        mask: 0,
-    };
-    let mut sb = zimg_image_buffer_const {
-        version: ZIMG_API_VERSION,
-        plane: [empty_c; 4],
-    };
-    let mut db = zimg_image_buffer {
-        version: ZIMG_API_VERSION,
-        plane: [empty; 4],
-    };
+    let empty_c = zimg_plane_const { data: std::ptr::null(), stride: 0, mask: 0 };
+    let empty = zimg_plane { data: std::ptr::null_mut(), stride: 0, mask: 0 };
+    let mut sb = zimg_image_buffer_const { version: ZIMG_API_VERSION, plane: [empty_c; 4] };
+    let mut db = zimg_image_buffer { version: ZIMG_API_VERSION, plane: [empty; 4] };
     for p in 0..3 {
-        sb.plane[p] = zimg_plane_const {
-            data: src[p].0.cast(),
-            stride: src[p].1,
-            mask: ZIMG_BUFFER_MAX,
-        };
-        db.plane[p] = zimg_plane {
-            data: dst[p].0.cast(),
-            stride: dst[p].1,
-            mask: ZIMG_BUFFER_MAX,
-        };
+        sb.plane[p] = zimg_plane_const { data: src[p].0.cast(), stride: src[p].1, mask: ZIMG_BUFFER_MAX };
+        db.plane[p] = zimg_plane { data: dst[p].0.cast(), stride: dst[p].1, mask: ZIMG_BUFFER_MAX };
     }
     let tmp = Scratch::new(g.tmp_size);
     // SAFETY: the buffers describe whole planes that outlive the call (null for planes the graph's
     // formats do not have); `tmp` is as large as zimg asked for and 64-byte aligned.
-    let rc = unsafe {
-        zimg_filter_graph_process(
-            g.ptr,
-            &sb,
-            &db,
-            tmp.ptr.cast::<c_void>(),
-            None,
-            std::ptr::null_mut(),
-            None,
-            std::ptr::null_mut(),
-        )
-    };
+    let rc = unsafe { zimg_filter_graph_process(g.ptr, &sb, &db, tmp.ptr.cast::<c_void>(), None, std::ptr::null_mut(), None, std::ptr::null_mut()) };
     if rc != 0 {
         let (code, msg) = last_error();
         return Err(format!("Resize error {code}: {msg}"));
@@ -855,24 +675,8 @@ fn run_graph(g: &Graph, src: &Planes<*const u8>, dst: &Planes<*mut u8>) -> Resul
 
 /// Equal descriptions, the unset (NaN) parts of the active region included.
 fn same_format(a: &zimg_image_format, b: &zimg_image_format) -> bool {
-    let region = |f: &zimg_image_format| {
-        [
-            f.active_region.left,
-            f.active_region.top,
-            f.active_region.width,
-            f.active_region.height,
-        ]
-        .map(f64::to_bits)
-    };
-    let plain = |f: &zimg_image_format| zimg_image_format {
-        active_region: ActiveRegion {
-            left: 0.0,
-            top: 0.0,
-            width: 0.0,
-            height: 0.0,
-        },
-        ..*f
-    };
+    let region = |f: &zimg_image_format| [f.active_region.left, f.active_region.top, f.active_region.width, f.active_region.height].map(f64::to_bits);
+    let plain = |f: &zimg_image_format| zimg_image_format { active_region: ActiveRegion { left: 0.0, top: 0.0, width: 0.0, height: 0.0 }, ..*f };
     plain(a) == plain(b) && region(a) == region(b)
 }
 
@@ -893,13 +697,7 @@ fn frame_layout(props: &Map) -> Result<Layout, String> {
 }
 
 impl Filter for Resizer {
-    fn get_frame(
-        &self,
-        n: i32,
-        reason: i32,
-        _fd: &mut *mut c_void,
-        call: &mut FrameCall,
-    ) -> Result<Option<Arc<Frame>>, String> {
+    fn get_frame(&self, n: i32, reason: i32, _fd: &mut *mut c_void, call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
         if reason == arInitial {
             call.request(&self.input, n);
             return Ok(None);
@@ -907,12 +705,9 @@ impl Filter for Resizer {
         if reason != arAllFramesReady {
             return Ok(None);
         }
-        let src = call
-            .get(&self.input, n)
-            .ok_or("internal error: a requested frame is missing")?;
+        let src = call.get(&self.input, n).ok_or("internal error: a requested frame is missing")?;
         let core = call.core().clone();
-        let result = frame_layout(src.props())
-            .and_then(|layout| self.process(&src, src.props(), layout, &core));
+        let result = frame_layout(src.props()).and_then(|layout| self.process(&src, src.props(), layout, &core));
         match result {
             Ok(f) => Ok(Some(Arc::new(f))),
             Err(e) => {
@@ -944,20 +739,13 @@ impl BobFilter {
         let mut props = sprops.clone();
         props.delete(b"_FieldBased");
         props.set_int("_Field", top as i64);
-        if let (Some(num), Some(den)) = (
-            int_prop(sprops, "_DurationNum"),
-            int_prop(sprops, "_DurationDen"),
-        ) {
+        if let (Some(num), Some(den)) = (int_prop(sprops, "_DurationNum"), int_prop(sprops, "_DurationDen")) {
             let (num, den) = reduce(num, den.saturating_mul(2));
             props.set_int("_DurationNum", num);
             props.set_int("_DurationDen", den);
         }
         let layout = frame_layout(&props)?;
-        let parity = if top {
-            ZIMG_FIELD_TOP
-        } else {
-            ZIMG_FIELD_BOTTOM
-        };
+        let parity = if top { ZIMG_FIELD_TOP } else { ZIMG_FIELD_BOTTOM };
         debug_assert_eq!(layout, Layout::Field(parity));
         let view = field_view(src, top);
         self.resizer.process(&view, &props, layout, core)
@@ -990,13 +778,7 @@ fn field_view(src: &Frame, top: bool) -> Frame {
 }
 
 impl Filter for BobFilter {
-    fn get_frame(
-        &self,
-        n: i32,
-        reason: i32,
-        _fd: &mut *mut c_void,
-        call: &mut FrameCall,
-    ) -> Result<Option<Arc<Frame>>, String> {
+    fn get_frame(&self, n: i32, reason: i32, _fd: &mut *mut c_void, call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
         let input = &self.resizer.input;
         if reason == arInitial {
             call.request(input, n / 2);
@@ -1005,9 +787,7 @@ impl Filter for BobFilter {
         if reason != arAllFramesReady {
             return Ok(None);
         }
-        let src = call
-            .get(input, n / 2)
-            .ok_or("internal error: a requested frame is missing")?;
+        let src = call.get(input, n / 2).ok_or("internal error: a requested frame is missing")?;
         let core = call.core().clone();
         match self.field(n, &src, &core) {
             Ok(f) => Ok(Some(Arc::new(f))),

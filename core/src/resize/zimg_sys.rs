@@ -159,9 +159,7 @@ pub struct zimg_filter_graph {
     _opaque: [u8; 0],
 }
 
-pub type zimg_filter_graph_callback = Option<
-    unsafe extern "C" fn(user: *mut c_void, i: c_uint, left: c_uint, right: c_uint) -> c_int,
->;
+pub type zimg_filter_graph_callback = Option<unsafe extern "C" fn(user: *mut c_void, i: c_uint, left: c_uint, right: c_uint) -> c_int>;
 
 // The symbols come from the vsvk-zimg crate (a static build of the vendored sources).
 extern "C" {
@@ -195,9 +193,7 @@ pub fn last_error() -> (c_int, String) {
     // SAFETY: the buffer is writable for its whole length; zimg NUL-terminates within it.
     let code = unsafe { zimg_get_last_error(buf.as_mut_ptr(), buf.len()) };
     // SAFETY: zimg wrote a NUL-terminated string into `buf` (or left it zeroed).
-    let msg = unsafe { std::ffi::CStr::from_ptr(buf.as_ptr()) }
-        .to_string_lossy()
-        .into_owned();
+    let msg = unsafe { std::ffi::CStr::from_ptr(buf.as_ptr()) }.to_string_lossy().into_owned();
     // SAFETY: no arguments; resets this thread's error state.
     unsafe { zimg_clear_last_error() };
     (code, msg)
@@ -240,22 +236,10 @@ mod tests {
         assert_eq!(std::mem::offset_of!(zimg_image_format, active_region), 56);
         assert_eq!(std::mem::offset_of!(zimg_image_format, alpha), 88);
         assert_eq!(std::mem::size_of::<zimg_graph_builder_params>(), 72);
-        assert_eq!(
-            std::mem::offset_of!(zimg_graph_builder_params, filter_param_a_uv),
-            32
-        );
-        assert_eq!(
-            std::mem::offset_of!(zimg_graph_builder_params, nominal_peak_luminance),
-            56
-        );
-        assert_eq!(
-            std::mem::offset_of!(zimg_graph_builder_params, allow_approximate_gamma),
-            64
-        );
-        assert_eq!(
-            std::mem::offset_of!(zimg_graph_builder_params, chromatic_adaptation),
-            66
-        );
+        assert_eq!(std::mem::offset_of!(zimg_graph_builder_params, filter_param_a_uv), 32);
+        assert_eq!(std::mem::offset_of!(zimg_graph_builder_params, nominal_peak_luminance), 56);
+        assert_eq!(std::mem::offset_of!(zimg_graph_builder_params, allow_approximate_gamma), 64);
+        assert_eq!(std::mem::offset_of!(zimg_graph_builder_params, chromatic_adaptation), 66);
         assert_eq!(std::mem::size_of::<zimg_image_buffer_const>(), 104);
         let f = default_format();
         assert_eq!(f.version, ZIMG_API_VERSION);

@@ -25,31 +25,11 @@ pub const FRAME: i64 = VS_AUDIO_FRAME_SAMPLES as i64;
 const MAX_SAMPLES: i64 = i32::MAX as i64 * FRAME;
 
 pub fn register(r: &super::Registrar) {
-    r.add(
-        "AudioGain",
-        "clip:anode;gain:float[];overflow_error:int:opt;",
-        "clip:anode;",
-        audio_gain,
-    );
-    r.add(
-        "AudioMix",
-        "clips:anode[];matrix:float[];channels_out:int[];overflow_error:int:opt;",
-        "clip:anode;",
-        audio_mix,
-    );
+    r.add("AudioGain", "clip:anode;gain:float[];overflow_error:int:opt;", "clip:anode;", audio_gain);
+    r.add("AudioMix", "clips:anode[];matrix:float[];channels_out:int[];overflow_error:int:opt;", "clip:anode;", audio_mix);
     r.add("AudioSplice", "clips:anode[];", "clip:anode;", audio_splice);
-    r.add(
-        "AudioTrim",
-        "clip:anode;first:int:opt;last:int:opt;length:int:opt;",
-        "clip:anode;",
-        audio_trim,
-    );
-    r.add(
-        "AudioLoop",
-        "clip:anode;times:int:opt;",
-        "clip:anode;",
-        audio_loop,
-    );
+    r.add("AudioTrim", "clip:anode;first:int:opt;last:int:opt;length:int:opt;", "clip:anode;", audio_trim);
+    r.add("AudioLoop", "clip:anode;times:int:opt;", "clip:anode;", audio_loop);
     r.add("AudioReverse", "clip:anode;", "clip:anode;", audio_reverse);
     r.add(
         "AudioResample",
@@ -57,30 +37,10 @@ pub fn register(r: &super::Registrar) {
         "clip:anode;",
         resample::audio_resample,
     );
-    r.add(
-        "ShuffleChannels",
-        "clips:anode[];channels_in:int[];channels_out:int[];",
-        "clip:anode;",
-        shuffle_channels,
-    );
-    r.add(
-        "SplitChannels",
-        "clip:anode;",
-        "clip:anode[];",
-        split_channels,
-    );
-    r.add(
-        "AssumeSampleRate",
-        "clip:anode;src:anode:opt;samplerate:int:opt;",
-        "clip:anode;",
-        assume_sample_rate,
-    );
-    r.add(
-        "SetAudioCache",
-        "clip:anode;mode:int:opt;fixedsize:int:opt;maxsize:int:opt;maxhistory:int:opt;",
-        "",
-        set_audio_cache,
-    );
+    r.add("ShuffleChannels", "clips:anode[];channels_in:int[];channels_out:int[];", "clip:anode;", shuffle_channels);
+    r.add("SplitChannels", "clip:anode;", "clip:anode[];", split_channels);
+    r.add("AssumeSampleRate", "clip:anode;src:anode:opt;samplerate:int:opt;", "clip:anode;", assume_sample_rate);
+    r.add("SetAudioCache", "clip:anode;mode:int:opt;fixedsize:int:opt;maxsize:int:opt;maxhistory:int:opt;", "", set_audio_cache);
 }
 
 // ---- samples ------------------------------------------------------------------------------------
@@ -131,30 +91,15 @@ pub fn read_channel(f: &Frame, c: usize, out: &mut Vec<f64>) {
     out.clear();
     let b = channel_bytes(f, c);
     match sample_kind(f.audio_format().expect("audio frame")) {
-        SampleKind::I16 => out.extend(
-            b.chunks_exact(2)
-                .map(|s| i16::from_ne_bytes([s[0], s[1]]) as f64),
-        ),
-        SampleKind::I24 => out.extend(
-            b.chunks_exact(4)
-                .map(|s| i32::from_ne_bytes([s[0], s[1], s[2], s[3]]) as f64 / 256.0),
-        ),
-        SampleKind::I32 => out.extend(
-            b.chunks_exact(4)
-                .map(|s| i32::from_ne_bytes([s[0], s[1], s[2], s[3]]) as f64),
-        ),
-        SampleKind::F32 => out.extend(
-            b.chunks_exact(4)
-                .map(|s| f32::from_ne_bytes([s[0], s[1], s[2], s[3]]) as f64),
-        ),
+        SampleKind::I16 => out.extend(b.chunks_exact(2).map(|s| i16::from_ne_bytes([s[0], s[1]]) as f64)),
+        SampleKind::I24 => out.extend(b.chunks_exact(4).map(|s| i32::from_ne_bytes([s[0], s[1], s[2], s[3]]) as f64 / 256.0)),
+        SampleKind::I32 => out.extend(b.chunks_exact(4).map(|s| i32::from_ne_bytes([s[0], s[1], s[2], s[3]]) as f64)),
+        SampleKind::F32 => out.extend(b.chunks_exact(4).map(|s| f32::from_ne_bytes([s[0], s[1], s[2], s[3]]) as f64)),
     }
 }
 
 pub fn read_f32(f: &Frame, c: usize) -> Vec<f32> {
-    channel_bytes(f, c)
-        .chunks_exact(4)
-        .map(|s| f32::from_ne_bytes([s[0], s[1], s[2], s[3]]))
-        .collect()
+    channel_bytes(f, c).chunks_exact(4).map(|s| f32::from_ne_bytes([s[0], s[1], s[2], s[3]])).collect()
 }
 
 /// Rounds (half away from zero) and clamps to an integer format; true when the value was clamped.
@@ -210,12 +155,7 @@ pub fn write_channel(f: &mut Frame, c: usize, values: &[f64]) -> bool {
     clipped
 }
 
-pub fn new_audio(
-    core: &Core,
-    fmt: &VSAudioFormat,
-    len: usize,
-    props: Option<&Frame>,
-) -> Result<Frame, String> {
+pub fn new_audio(core: &Core, fmt: &VSAudioFormat, len: usize, props: Option<&Frame>) -> Result<Frame, String> {
     let f = Frame::new_audio(fmt, len as i32, &core.mem).map_err(|e| e.to_string())?;
     if let Some(src) = props {
         // SAFETY: `f` is new and unshared.
@@ -233,19 +173,13 @@ pub struct Clipping {
 
 impl Clipping {
     pub fn new(name: &'static str, error: bool) -> Clipping {
-        Clipping {
-            name,
-            error,
-            warned: AtomicBool::new(false),
-        }
+        Clipping { name, error, warned: AtomicBool::new(false) }
     }
     pub fn report(&self, core: &Core, n: i32, len: usize) -> Result<(), String> {
         let first = n as i64 * FRAME;
         let last = first + len as i64 - 1;
         if self.error {
-            return Err(format!(
-                "clipping detected in the sample interval {first} to {last}"
-            ));
+            return Err(format!("clipping detected in the sample interval {first} to {last}"));
         }
         if !self.warned.swap(true, Ordering::Relaxed) {
             core.log_message(
@@ -268,13 +202,7 @@ struct AudioFn {
 }
 
 impl Filter for AudioFn {
-    fn get_frame(
-        &self,
-        n: i32,
-        reason: i32,
-        _fd: &mut *mut c_void,
-        call: &mut FrameCall,
-    ) -> Result<Option<Arc<Frame>>, String> {
+    fn get_frame(&self, n: i32, reason: i32, _fd: &mut *mut c_void, call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
         let wanted = (self.requests)(n);
         if reason == arInitial {
             for &(i, m) in &wanted {
@@ -287,31 +215,15 @@ impl Filter for AudioFn {
         }
         let frames: Vec<Arc<Frame>> = wanted
             .iter()
-            .map(|&(i, m)| {
-                call.get(&self.inputs[i], m)
-                    .ok_or_else(|| "internal error: a requested frame is missing".to_string())
-            })
+            .map(|&(i, m)| call.get(&self.inputs[i], m).ok_or_else(|| "internal error: a requested frame is missing".to_string()))
             .collect::<Result<_, _>>()?;
         let core = call.core().clone();
         (self.make)(n, &frames, &core).map(Some)
     }
 }
 
-fn audio_node(
-    core: &Arc<Core>,
-    name: &str,
-    ai: VSAudioInfo,
-    filter: AudioFn,
-    deps: Vec<(Arc<Node>, i32)>,
-) -> Arc<Node> {
-    make_node(
-        core,
-        name,
-        MediaInfo::Audio(ai),
-        Box::new(filter),
-        fmParallel,
-        deps,
-    )
+fn audio_node(core: &Arc<Core>, name: &str, ai: VSAudioInfo, filter: AudioFn, deps: Vec<(Arc<Node>, i32)>) -> Arc<Node> {
+    make_node(core, name, MediaInfo::Audio(ai), Box::new(filter), fmParallel, deps)
 }
 
 // ---- AudioGain, AudioMix ------------------------------------------------------------------------------
@@ -323,14 +235,9 @@ fn audio_gain(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String
     let gain = a.floats("gain").unwrap_or_default();
     let nch = ai.format.numChannels as usize;
     if gain.len() != 1 && gain.len() != nch {
-        return Err(
-            "must provide one gain value per channel or a single value used for all channels"
-                .into(),
-        );
+        return Err("must provide one gain value per channel or a single value used for all channels".into());
     }
-    let gains: Vec<f64> = (0..nch)
-        .map(|c| if gain.len() == 1 { gain[0] } else { gain[c] })
-        .collect();
+    let gains: Vec<f64> = (0..nch).map(|c| if gain.len() == 1 { gain[0] } else { gain[c] }).collect();
     let clipping = Clipping::new("AudioGain", a.bool("overflow_error", false));
     let fmt = ai.format;
     let filter = AudioFn {
@@ -361,10 +268,7 @@ fn audio_gain(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String
             Ok(Arc::new(f))
         }),
     };
-    set_clip(
-        out,
-        audio_node(core, "AudioGain", ai, filter, vec![(clip, rpStrictSpatial)]),
-    );
+    set_clip(out, audio_node(core, "AudioGain", ai, filter, vec![(clip, rpStrictSpatial)]));
     Ok(())
 }
 
@@ -390,10 +294,7 @@ fn audio_mix(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String>
             || ai.format.bitsPerSample != first.format.bitsPerSample
             || ai.format.sampleType != first.format.sampleType
         {
-            return Err(
-                "all inputs must have the same length, samplerate, bits per sample and sample type"
-                    .into(),
-            );
+            return Err("all inputs must have the same length, samplerate, bits per sample and sample type".into());
         }
         nin += ai.format.numChannels as usize;
     }
@@ -407,27 +308,16 @@ fn audio_mix(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String>
     }
     let nout = channels_out.len();
     if matrix.len() != nin * nout {
-        return Err(
-            "the number of matrix weights must equal (input channels * output channels)".into(),
-        );
+        return Err("the number of matrix weights must equal (input channels * output channels)".into());
     }
-    let fmt =
-        crate::format::query_audio(first.format.sampleType, first.format.bitsPerSample, layout)
-            .ok_or("invalid output format")?;
+    let fmt = crate::format::query_audio(first.format.sampleType, first.format.bitsPerSample, layout).ok_or("invalid output format")?;
     let mut ai = first;
     ai.format = fmt;
     // Output channel k (in layout order) is row j of the matrix, where channels_out[j] is that channel.
     let rows: Vec<Vec<f64>> = {
-        let mut sorted: Vec<(i64, usize)> = channels_out
-            .iter()
-            .enumerate()
-            .map(|(j, &c)| (c, j))
-            .collect();
+        let mut sorted: Vec<(i64, usize)> = channels_out.iter().enumerate().map(|(j, &c)| (c, j)).collect();
         sorted.sort();
-        sorted
-            .iter()
-            .map(|&(_, j)| matrix[j * nin..(j + 1) * nin].to_vec())
-            .collect()
+        sorted.iter().map(|&(_, j)| matrix[j * nin..(j + 1) * nin].to_vec()).collect()
     };
     let clipping = Clipping::new("AudioMix", a.bool("overflow_error", false));
     let count = clips.len();
@@ -521,13 +411,7 @@ impl Gather {
 }
 
 impl Filter for Gather {
-    fn get_frame(
-        &self,
-        n: i32,
-        reason: i32,
-        _fd: &mut *mut c_void,
-        call: &mut FrameCall,
-    ) -> Result<Option<Arc<Frame>>, String> {
+    fn get_frame(&self, n: i32, reason: i32, _fd: &mut *mut c_void, call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
         let (runs, props) = (self.plan)(n);
         let wanted = self.frames_of(&runs, props);
         if reason == arInitial {
@@ -539,10 +423,7 @@ impl Filter for Gather {
         if reason != arAllFramesReady {
             return Ok(None);
         }
-        let get = |i: usize, m: i32| {
-            call.get(&self.inputs[i], m)
-                .ok_or_else(|| "internal error: a requested frame is missing".to_string())
-        };
+        let get = |i: usize, m: i32| call.get(&self.inputs[i], m).ok_or_else(|| "internal error: a requested frame is missing".to_string());
         let len = frame_len(self.ai.numSamples, n);
         let props_frame = get(props.0, (props.1 / FRAME) as i32)?;
         let core = call.core().clone();
@@ -553,21 +434,13 @@ impl Filter for Gather {
             let mut done = 0usize;
             while done < r.len {
                 // input sample for output position r.dst + done
-                let s = if r.reversed {
-                    r.start + (r.len - 1 - done) as i64
-                } else {
-                    r.start + done as i64
-                };
+                let s = if r.reversed { r.start + (r.len - 1 - done) as i64 } else { r.start + done as i64 };
                 let m = (s / FRAME) as i32;
                 let off = (s % FRAME) as usize;
                 let src = get(r.input, m)?;
                 let avail = src.width as usize;
                 // how many samples can be copied from this input frame in one go
-                let take = if r.reversed {
-                    (off + 1).min(r.len - done)
-                } else {
-                    (avail - off).min(r.len - done)
-                };
+                let take = if r.reversed { (off + 1).min(r.len - done) } else { (avail - off).min(r.len - done) };
                 for k in 0..nch {
                     let (input, ch) = match &self.channels {
                         Some(map) => map[k],
@@ -581,8 +454,7 @@ impl Filter for Gather {
                     for j in 0..take {
                         let si = if r.reversed { off - j } else { off + j };
                         let di = r.dst + done + j;
-                        to[di * bps..(di + 1) * bps]
-                            .copy_from_slice(&from[si * bps..(si + 1) * bps]);
+                        to[di * bps..(di + 1) * bps].copy_from_slice(&from[si * bps..(si + 1) * bps]);
                     }
                 }
                 done += take;
@@ -592,34 +464,15 @@ impl Filter for Gather {
     }
 }
 
-fn gather_node(
-    core: &Arc<Core>,
-    name: &str,
-    inputs: Vec<Arc<Node>>,
-    ai: VSAudioInfo,
-    plan: Plan,
-    channels: Option<Vec<(usize, usize)>>,
-) -> Arc<Node> {
+fn gather_node(core: &Arc<Core>, name: &str, inputs: Vec<Arc<Node>>, ai: VSAudioInfo, plan: Plan, channels: Option<Vec<(usize, usize)>>) -> Arc<Node> {
     let mut deps: Vec<(Arc<Node>, i32)> = Vec::new();
     for c in &inputs {
         if !deps.iter().any(|(d, _)| Arc::ptr_eq(d, c)) {
             deps.push((c.clone(), rpGeneral));
         }
     }
-    let filter = Gather {
-        inputs,
-        ai,
-        plan,
-        channels,
-    };
-    make_node(
-        core,
-        name,
-        MediaInfo::Audio(ai),
-        Box::new(filter),
-        fmParallel,
-        deps,
-    )
+    let filter = Gather { inputs, ai, plan, channels };
+    make_node(core, name, MediaInfo::Audio(ai), Box::new(filter), fmParallel, deps)
 }
 
 fn with_length(mut ai: VSAudioInfo, samples: i64) -> VSAudioInfo {
@@ -648,10 +501,7 @@ fn audio_splice(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
             return Err("the resulting clip is too long".into());
         }
     }
-    let lengths: Vec<i64> = clips
-        .iter()
-        .map(|c| c.audio_info().expect("audio").numSamples)
-        .collect();
+    let lengths: Vec<i64> = clips.iter().map(|c| c.audio_info().expect("audio").numSamples).collect();
     let ai = with_length(first, total);
     let plan: Plan = Box::new(move |n| {
         let begin = n as i64 * FRAME;
@@ -664,13 +514,7 @@ fn audio_splice(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
                 if runs.is_empty() {
                     props = (i, a - s);
                 }
-                runs.push(Run {
-                    input: i,
-                    start: a - s,
-                    len: (b - a) as usize,
-                    dst: (a - begin) as usize,
-                    reversed: false,
-                });
+                runs.push(Run { input: i, start: a - s, len: (b - a) as usize, dst: (a - begin) as usize, reversed: false });
             }
         }
         (runs, props)
@@ -719,21 +563,9 @@ fn audio_trim(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String
     let plan: Plan = Box::new(move |n| {
         let begin = n as i64 * FRAME;
         let len = (count - begin).min(FRAME) as usize;
-        (
-            vec![Run {
-                input: 0,
-                start: first + begin,
-                len,
-                dst: 0,
-                reversed: false,
-            }],
-            (0, first + begin),
-        )
+        (vec![Run { input: 0, start: first + begin, len, dst: 0, reversed: false }], (0, first + begin))
     });
-    set_clip(
-        out,
-        gather_node(core, "AudioTrim", vec![clip], oai, plan, None),
-    );
+    set_clip(out, gather_node(core, "AudioTrim", vec![clip], oai, plan, None));
     Ok(())
 }
 
@@ -767,21 +599,12 @@ fn audio_loop(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String
         while pos < end {
             let s = pos % src_len;
             let len = (src_len - s).min(end - pos);
-            runs.push(Run {
-                input: 0,
-                start: s,
-                len: len as usize,
-                dst: (pos - begin) as usize,
-                reversed: false,
-            });
+            runs.push(Run { input: 0, start: s, len: len as usize, dst: (pos - begin) as usize, reversed: false });
             pos += len;
         }
         (runs, (0, begin % src_len))
     });
-    set_clip(
-        out,
-        gather_node(core, "AudioLoop", vec![clip], oai, plan, None),
-    );
+    set_clip(out, gather_node(core, "AudioLoop", vec![clip], oai, plan, None));
     Ok(())
 }
 
@@ -794,21 +617,9 @@ fn audio_reverse(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Str
         let len = (total - begin).min(FRAME);
         // output samples begin..begin+len are input samples total-1-begin down to total-begin-len
         let start = total - begin - len;
-        (
-            vec![Run {
-                input: 0,
-                start,
-                len: len as usize,
-                dst: 0,
-                reversed: true,
-            }],
-            (0, total - 1 - begin),
-        )
+        (vec![Run { input: 0, start, len: len as usize, dst: 0, reversed: true }], (0, total - 1 - begin))
     });
-    set_clip(
-        out,
-        gather_node(core, "AudioReverse", vec![clip], ai, plan, None),
-    );
+    set_clip(out, gather_node(core, "AudioReverse", vec![clip], ai, plan, None));
     Ok(())
 }
 
@@ -827,13 +638,8 @@ fn shuffle_channels(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), 
     let mut longest = 0i64;
     for c in &clips {
         let ai = audio_info(c)?;
-        if ai.sampleRate != first.sampleRate
-            || ai.format.bitsPerSample != first.format.bitsPerSample
-            || ai.format.sampleType != first.format.sampleType
-        {
-            return Err(
-                "all inputs must have the same samplerate, bits per sample and sample type".into(),
-            );
+        if ai.sampleRate != first.sampleRate || ai.format.bitsPerSample != first.format.bitsPerSample || ai.format.sampleType != first.format.sampleType {
+            return Err("all inputs must have the same samplerate, bits per sample and sample type".into());
         }
         longest = longest.max(ai.numSamples);
     }
@@ -842,11 +648,7 @@ fn shuffle_channels(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), 
     let mut layout = 0u64;
     for (j, (&ci, &co)) in chin.iter().zip(&chout).enumerate() {
         let input = j.min(clips.len() - 1);
-        let in_layout = clips[input]
-            .audio_info()
-            .expect("audio")
-            .format
-            .channelLayout;
+        let in_layout = clips[input].audio_info().expect("audio").format.channelLayout;
         if !(-64..64).contains(&ci) || !(0..64).contains(&co) {
             return Err("channel number out of range".into());
         }
@@ -869,35 +671,17 @@ fn shuffle_channels(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), 
         picks.push((co, input, index));
     }
     picks.sort();
-    let fmt =
-        crate::format::query_audio(first.format.sampleType, first.format.bitsPerSample, layout)
-            .ok_or("invalid output format")?;
+    let fmt = crate::format::query_audio(first.format.sampleType, first.format.bitsPerSample, layout).ok_or("invalid output format")?;
     let mut ai = with_length(first, longest);
     ai.format = fmt;
-    set_clip(
-        out,
-        shuffle_node(
-            core,
-            clips,
-            ai,
-            picks.iter().map(|&(_, i, c)| (i, c)).collect(),
-        ),
-    );
+    set_clip(out, shuffle_node(core, clips, ai, picks.iter().map(|&(_, i, c)| (i, c)).collect()));
     Ok(())
 }
 
 /// Output channel k is channel `channels[k].1` of input `channels[k].0`; shorter inputs are silent
 /// past their end; properties come from the first input.
-fn shuffle_node(
-    core: &Arc<Core>,
-    clips: Vec<Arc<Node>>,
-    ai: VSAudioInfo,
-    channels: Vec<(usize, usize)>,
-) -> Arc<Node> {
-    let lengths: Vec<i64> = clips
-        .iter()
-        .map(|c| c.audio_info().expect("audio").numSamples)
-        .collect();
+fn shuffle_node(core: &Arc<Core>, clips: Vec<Arc<Node>>, ai: VSAudioInfo, channels: Vec<(usize, usize)>) -> Arc<Node> {
+    let lengths: Vec<i64> = clips.iter().map(|c| c.audio_info().expect("audio").numSamples).collect();
     let used: Vec<usize> = {
         let mut u: Vec<usize> = channels.iter().map(|&(i, _)| i).collect();
         u.sort();
@@ -910,13 +694,7 @@ fn shuffle_node(
         for &i in &used {
             let len = (lengths[i] - begin).clamp(0, FRAME);
             if len > 0 {
-                runs.push(Run {
-                    input: i,
-                    start: begin,
-                    len: len as usize,
-                    dst: 0,
-                    reversed: false,
-                });
+                runs.push(Run { input: i, start: begin, len: len as usize, dst: 0, reversed: false });
             }
         }
         let props_frame = (n as i64).min(frames_for(lengths[0]) as i64 - 1);
@@ -930,8 +708,7 @@ fn split_channels(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), St
     let ai = audio_info(&clip)?;
     let nch = ai.format.numChannels as usize;
     if nch == 1 {
-        out.set(b"clip", Value::Node(clip), true)
-            .expect("clip is a valid key");
+        out.set(b"clip", Value::Node(clip), true).expect("clip is a valid key");
         return Ok(());
     }
     let layout = ai.format.channelLayout;
@@ -941,12 +718,9 @@ fn split_channels(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), St
             continue;
         }
         let mut cai = ai;
-        cai.format =
-            crate::format::query_audio(ai.format.sampleType, ai.format.bitsPerSample, 1u64 << bit)
-                .ok_or("invalid output format")?;
+        cai.format = crate::format::query_audio(ai.format.sampleType, ai.format.bitsPerSample, 1u64 << bit).ok_or("invalid output format")?;
         let node = shuffle_node(core, vec![clip.clone()], cai, vec![(0, k)]);
-        out.set(b"clip", Value::Node(node), true)
-            .expect("clip is a valid key");
+        out.set(b"clip", Value::Node(node), true).expect("clip is a valid key");
         k += 1;
     }
     Ok(())
@@ -972,21 +746,8 @@ fn assume_sample_rate(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<()
         }
         ai.sampleRate = r as i32;
     }
-    let filter = AudioFn {
-        inputs: vec![clip.clone()],
-        requests: Box::new(|n| vec![(0, n)]),
-        make: Box::new(|_, frames, _| Ok(frames[0].clone())),
-    };
-    set_clip(
-        out,
-        audio_node(
-            core,
-            "AssumeSampleRate",
-            ai,
-            filter,
-            vec![(clip, rpStrictSpatial)],
-        ),
-    );
+    let filter = AudioFn { inputs: vec![clip.clone()], requests: Box::new(|n| vec![(0, n)]), make: Box::new(|_, frames, _| Ok(frames[0].clone())) };
+    set_clip(out, audio_node(core, "AssumeSampleRate", ai, filter, vec![(clip, rpStrictSpatial)]));
     Ok(())
 }
 

@@ -4,11 +4,11 @@ use std::sync::{Arc, OnceLock};
 
 use vsvk_plugin_api::abi::*;
 
-use super::util::set_clip;
 use crate::core::Core;
 use crate::format;
 use crate::frame::Frame;
 use crate::map::{Map, Values};
+use super::util::set_clip;
 use crate::node::{Filter, FilterImpl, MediaInfo, Node};
 use crate::scheduler::FrameCall;
 
@@ -53,8 +53,7 @@ struct BlankVideo {
 
 impl BlankVideo {
     fn make(&self) -> Result<Arc<Frame>, String> {
-        let f = Frame::new_video(&self.format, self.width, self.height, &self.core.mem)
-            .map_err(|e| e.to_string())?;
+        let f = Frame::new_video(&self.format, self.width, self.height, &self.core.mem).map_err(|e| e.to_string())?;
         for p in 0..self.format.numPlanes {
             let pl = &f.planes()[p as usize];
             let (w, h, stride) = (pl.width as usize, pl.height as usize, pl.stride as usize);
@@ -67,14 +66,9 @@ impl BlankVideo {
                     let row = base.add(y * stride);
                     match (self.format.sampleType, self.format.bytesPerSample) {
                         (stInteger, 1) => std::ptr::write_bytes(row, v as u8, w),
-                        (stInteger, 2) => {
-                            std::slice::from_raw_parts_mut(row.cast::<u16>(), w).fill(v as u16)
-                        }
-                        (stInteger, _) => {
-                            std::slice::from_raw_parts_mut(row.cast::<u32>(), w).fill(v as u32)
-                        }
-                        (_, 2) => std::slice::from_raw_parts_mut(row.cast::<u16>(), w)
-                            .fill(f32_to_half(v as f32)),
+                        (stInteger, 2) => std::slice::from_raw_parts_mut(row.cast::<u16>(), w).fill(v as u16),
+                        (stInteger, _) => std::slice::from_raw_parts_mut(row.cast::<u32>(), w).fill(v as u32),
+                        (_, 2) => std::slice::from_raw_parts_mut(row.cast::<u16>(), w).fill(f32_to_half(v as f32)),
                         _ => std::slice::from_raw_parts_mut(row.cast::<f32>(), w).fill(v as f32),
                     }
                 }
@@ -95,13 +89,7 @@ impl BlankVideo {
 }
 
 impl Filter for BlankVideo {
-    fn get_frame(
-        &self,
-        _n: i32,
-        reason: i32,
-        _fd: &mut *mut c_void,
-        _call: &mut FrameCall,
-    ) -> Result<Option<Arc<Frame>>, String> {
+    fn get_frame(&self, _n: i32, reason: i32, _fd: &mut *mut c_void, _call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
         if reason != arInitial {
             return Ok(None);
         }
@@ -149,17 +137,14 @@ fn int_arg(m: &Map, key: &str) -> Option<i64> {
 
 pub fn blank_clip(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
     let src = input.get_node(b"clip", 0).ok().cloned();
-    let mut vi = src
-        .as_ref()
-        .and_then(|n| n.video_info().copied())
-        .unwrap_or(VSVideoInfo {
-            format: format::video_by_id(pfRGB24).expect("preset"),
-            fpsNum: 24,
-            fpsDen: 1,
-            width: 640,
-            height: 480,
-            numFrames: 240,
-        });
+    let mut vi = src.as_ref().and_then(|n| n.video_info().copied()).unwrap_or(VSVideoInfo {
+        format: format::video_by_id(pfRGB24).expect("preset"),
+        fpsNum: 24,
+        fpsDen: 1,
+        width: 640,
+        height: 480,
+        numFrames: 240,
+    });
     if let Some(w) = int_arg(input, "width") {
         vi.width = i32::try_from(w).map_err(|_| "invalid width")?;
     }
@@ -167,10 +152,7 @@ pub fn blank_clip(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), St
         vi.height = i32::try_from(h).map_err(|_| "invalid height")?;
     }
     if let Some(f) = int_arg(input, "format") {
-        vi.format = u32::try_from(f)
-            .ok()
-            .and_then(format::video_by_id)
-            .ok_or("invalid format")?;
+        vi.format = u32::try_from(f).ok().and_then(format::video_by_id).ok_or("invalid format")?;
     }
     if let Some(l) = int_arg(input, "length") {
         vi.numFrames = i32::try_from(l).map_err(|_| "invalid length")?;
@@ -227,11 +209,7 @@ pub fn blank_clip(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), St
                     color[i] = (v + 0.5).floor();
                 } else {
                     // a value the sample type cannot hold (it would become infinite) is refused
-                    let finite = if vi.format.bitsPerSample == 16 {
-                        f32_to_half(v as f32) & 0x7c00 != 0x7c00
-                    } else {
-                        (v as f32).is_finite()
-                    };
+                    let finite = if vi.format.bitsPerSample == 16 { f32_to_half(v as f32) & 0x7c00 != 0x7c00 } else { (v as f32).is_finite() };
                     if !finite {
                         return Err("color value out of range".into());
                     }
@@ -247,10 +225,7 @@ pub fn blank_clip(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), St
         None => src.as_ref().is_some_and(|n| n.residency() == nrGPU),
     };
     let transfer = if gpu {
-        let dev = core
-            .gpu
-            .device(core)
-            .map_err(|e| format!("GPU frame requested but no Vulkan device: {e}"))?;
+        let dev = core.gpu.device(core).map_err(|e| format!("GPU frame requested but no Vulkan device: {e}"))?;
         Some(crate::gpu::transfer::Transfer::new(&dev, core.threads())?)
     } else {
         None
@@ -281,16 +256,7 @@ pub fn blank_clip(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), St
     let mode = if keep { fmUnordered } else { fmParallel };
     let creation = crate::api::creation_stack(core);
     let flags = if gpu { ffGPUOutput } else { 0 };
-    let node = Node::new(
-        core.clone(),
-        "BlankClip",
-        MediaInfo::Video(out_vi),
-        FilterImpl::Rust(Box::new(filter)),
-        mode,
-        flags,
-        Vec::new(),
-        creation,
-    );
+    let node = Node::new(core.clone(), "BlankClip", MediaInfo::Video(out_vi), FilterImpl::Rust(Box::new(filter)), mode, flags, Vec::new(), creation);
     set_clip(out, node);
     Ok(())
 }
@@ -362,8 +328,7 @@ impl BlankAudioFilter {
     fn make(&self, n: i32) -> Result<Arc<Frame>, String> {
         let first = n as i64 * VS_AUDIO_FRAME_SAMPLES as i64;
         let len = (self.info.numSamples - first).min(VS_AUDIO_FRAME_SAMPLES as i64) as i32;
-        let f =
-            Frame::new_audio(&self.info.format, len, &self.core.mem).map_err(|e| e.to_string())?;
+        let f = Frame::new_audio(&self.info.format, len, &self.core.mem).map_err(|e| e.to_string())?;
         if self.waveform != Waveform::None {
             let fmt = &self.info.format;
             let values: Vec<f64> = (0..len as i64).map(|i| self.sample(first + i)).collect();
@@ -395,13 +360,7 @@ impl BlankAudioFilter {
 }
 
 impl Filter for BlankAudioFilter {
-    fn get_frame(
-        &self,
-        n: i32,
-        reason: i32,
-        _fd: &mut *mut c_void,
-        _call: &mut FrameCall,
-    ) -> Result<Option<Arc<Frame>>, String> {
+    fn get_frame(&self, n: i32, reason: i32, _fd: &mut *mut c_void, _call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
         if reason != arInitial {
             return Ok(None);
         }
@@ -419,15 +378,12 @@ impl Filter for BlankAudioFilter {
 
 pub fn blank_audio(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
     let src = input.get_node(b"clip", 0).ok().cloned();
-    let mut ai = src
-        .as_ref()
-        .and_then(|n| n.audio_info().copied())
-        .unwrap_or(VSAudioInfo {
-            format: format::query_audio(stInteger, 16, 3).expect("stereo 16-bit"),
-            sampleRate: 44100,
-            numSamples: 44100 * 10,
-            numFrames: 0,
-        });
+    let mut ai = src.as_ref().and_then(|n| n.audio_info().copied()).unwrap_or(VSAudioInfo {
+        format: format::query_audio(stInteger, 16, 3).expect("stereo 16-bit"),
+        sampleRate: 44100,
+        numSamples: 44100 * 10,
+        numFrames: 0,
+    });
     let mut layout = ai.format.channelLayout;
     if let Ok(Values::Int(chs)) = input.get(b"channels") {
         layout = 0;
@@ -441,12 +397,8 @@ pub fn blank_audio(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), S
             layout |= 1 << c;
         }
     }
-    let bits = input
-        .opt_int("bits")
-        .unwrap_or(ai.format.bitsPerSample as i64);
-    let st = input
-        .opt_int("sampletype")
-        .unwrap_or(ai.format.sampleType as i64);
+    let bits = input.opt_int("bits").unwrap_or(ai.format.bitsPerSample as i64);
+    let st = input.opt_int("sampletype").unwrap_or(ai.format.sampleType as i64);
     ai.format = i32::try_from(bits)
         .ok()
         .zip(i32::try_from(st).ok())
@@ -473,8 +425,7 @@ pub fn blank_audio(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), S
         out.set_error(&e);
         return Ok(());
     }
-    let frames =
-        (ai.numSamples + VS_AUDIO_FRAME_SAMPLES as i64 - 1) / VS_AUDIO_FRAME_SAMPLES as i64;
+    let frames = (ai.numSamples + VS_AUDIO_FRAME_SAMPLES as i64 - 1) / VS_AUDIO_FRAME_SAMPLES as i64;
     ai.numFrames = frames.min(i32::MAX as i64) as i32;
     let waveform = match input.get_data(b"waveform", 0).map(|d| d.to_str_lossy()) {
         Err(_) => Waveform::None,
@@ -484,11 +435,7 @@ pub fn blank_audio(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), S
             "sine" => Waveform::Sine,
             "square" => Waveform::Square,
             "triangle" => Waveform::Triangle,
-            _ => {
-                return Err(
-                    "invalid waveform, must be none, slope, sine, square or triangle".into(),
-                )
-            }
+            _ => return Err("invalid waveform, must be none, slope, sine, square or triangle".into()),
         },
     };
     let amplitude = input.opt_float("amplitude").unwrap_or(1.0);
@@ -497,30 +444,14 @@ pub fn blank_audio(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), S
     // keep says (its keep=1 square wave is its keep=0 one), and a reused first frame would repeat
     // the first 3072 samples' phase.
     let keep = input.opt_int("keep").unwrap_or(0) != 0 && waveform == Waveform::None;
-    let filter = BlankAudioFilter {
-        info: ai,
-        waveform,
-        amplitude,
-        frequency,
-        keep: OnceLock::new(),
-        core: core.clone(),
-    };
+    let filter = BlankAudioFilter { info: ai, waveform, amplitude, frequency, keep: OnceLock::new(), core: core.clone() };
     if keep {
         let f = filter.make(0)?;
         let _ = filter.keep.set(f);
     }
     let mode = if keep { fmUnordered } else { fmParallel };
     let creation = crate::api::creation_stack(core);
-    let node = Node::new(
-        core.clone(),
-        "BlankAudio",
-        MediaInfo::Audio(ai),
-        FilterImpl::Rust(Box::new(filter)),
-        mode,
-        0,
-        Vec::new(),
-        creation,
-    );
+    let node = Node::new(core.clone(), "BlankAudio", MediaInfo::Audio(ai), FilterImpl::Rust(Box::new(filter)), mode, 0, Vec::new(), creation);
     set_clip(out, node);
     Ok(())
 }

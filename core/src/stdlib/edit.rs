@@ -5,10 +5,7 @@ use std::sync::Arc;
 
 use vsvk_plugin_api::abi::*;
 
-use super::geometry::{
-    dst_plane, format_name, gen_node, pixel_node, props_node, residency_mismatch, src_plane, Make,
-    Requests,
-};
+use super::geometry::{dst_plane, format_name, gen_node, pixel_node, props_node, residency_mismatch, src_plane, Make, Requests};
 use super::util::{is_constant, new_video, set_clip, video_info, Args};
 use crate::core::Core;
 use crate::frame::{Frame, Plane};
@@ -18,91 +15,21 @@ use crate::node::Node;
 mod average;
 
 pub fn register(r: &super::Registrar) {
-    r.add(
-        "Trim",
-        "clip:vnode:all;first:int:opt;last:int:opt;length:int:opt;",
-        "clip:vnode:all;",
-        trim,
-    );
-    r.add(
-        "Splice",
-        "clips:vnode[]:all;mismatch:int:opt;",
-        "clip:vnode:all;",
-        splice,
-    );
-    r.add(
-        "Loop",
-        "clip:vnode:all;times:int:opt;",
-        "clip:vnode:all;",
-        loop_,
-    );
+    r.add("Trim", "clip:vnode:all;first:int:opt;last:int:opt;length:int:opt;", "clip:vnode:all;", trim);
+    r.add("Splice", "clips:vnode[]:all;mismatch:int:opt;", "clip:vnode:all;", splice);
+    r.add("Loop", "clip:vnode:all;times:int:opt;", "clip:vnode:all;", loop_);
     r.add("Reverse", "clip:vnode:all;", "clip:vnode:all;", reverse);
-    r.add(
-        "SelectEvery",
-        "clip:vnode:all;cycle:int;offsets:int[];modify_duration:int:opt;",
-        "clip:vnode:all;",
-        select_every,
-    );
-    r.add(
-        "Interleave",
-        "clips:vnode[]:all;extend:int:opt;mismatch:int:opt;modify_duration:int:opt;",
-        "clip:vnode:all;",
-        interleave,
-    );
-    r.add(
-        "DeleteFrames",
-        "clip:vnode:all;frames:int[];",
-        "clip:vnode:all;",
-        delete_frames,
-    );
-    r.add(
-        "DuplicateFrames",
-        "clip:vnode:all;frames:int[];",
-        "clip:vnode:all;",
-        duplicate_frames,
-    );
-    r.add(
-        "FreezeFrames",
-        "clip:vnode:all;first:int[]:empty;last:int[]:empty;replacement:int[]:empty;",
-        "clip:vnode:all;",
-        freeze_frames,
-    );
-    r.add(
-        "AssumeFPS",
-        "clip:vnode:all;src:vnode:all:opt;fpsnum:int:opt;fpsden:int:opt;",
-        "clip:vnode:all;",
-        assume_fps,
-    );
-    r.add(
-        "SeparateFields",
-        "clip:vnode:all;tff:int:opt;modify_duration:int:opt;",
-        "clip:vnode:all;",
-        separate_fields,
-    );
-    r.add(
-        "DoubleWeave",
-        "clip:vnode:all;tff:int:opt;",
-        "clip:vnode:all;",
-        double_weave,
-    );
-    r.add(
-        "AverageFrames",
-        "clips:vnode[]:all;weights:float[];scale:float:opt;scenechange:int:opt;planes:int[]:opt;",
-        "clip:vnode:all;",
-        average::average_frames,
-    );
-    r.add(
-        "SetFieldBased",
-        "clip:vnode:all;value:int;",
-        "clip:vnode:all;",
-        set_field_based,
-    );
-    r.add(
-        "SetVideoCache",
-        "clip:vnode:all;mode:int:opt;fixedsize:int:opt;maxsize:int:opt;maxhistory:int:opt;",
-        "",
-        set_video_cache,
-    );
+    r.add("SelectEvery", "clip:vnode:all;cycle:int;offsets:int[];modify_duration:int:opt;", "clip:vnode:all;", select_every);
+    r.add("Interleave", "clips:vnode[]:all;extend:int:opt;mismatch:int:opt;modify_duration:int:opt;", "clip:vnode:all;", interleave);
+    r.add("DeleteFrames", "clip:vnode:all;frames:int[];", "clip:vnode:all;", delete_frames);
+    r.add("DuplicateFrames", "clip:vnode:all;frames:int[];", "clip:vnode:all;", duplicate_frames);
+    r.add("FreezeFrames", "clip:vnode:all;first:int[]:empty;last:int[]:empty;replacement:int[]:empty;", "clip:vnode:all;", freeze_frames);
+    r.add("AssumeFPS", "clip:vnode:all;src:vnode:all:opt;fpsnum:int:opt;fpsden:int:opt;", "clip:vnode:all;", assume_fps);
+    r.add("SeparateFields", "clip:vnode:all;tff:int:opt;modify_duration:int:opt;", "clip:vnode:all;", separate_fields);
+    r.add("DoubleWeave", "clip:vnode:all;tff:int:opt;", "clip:vnode:all;", double_weave);
+    r.add("AverageFrames", "clips:vnode[]:all;weights:float[];scale:float:opt;scenechange:int:opt;planes:int[]:opt;", "clip:vnode:all;", average::average_frames);
+    r.add("SetFieldBased", "clip:vnode:all;value:int;", "clip:vnode:all;", set_field_based);
+    r.add("SetVideoCache", "clip:vnode:all;mode:int:opt;fixedsize:int:opt;maxsize:int:opt;maxhistory:int:opt;", "", set_video_cache);
 }
 
 // ---- shared pieces --------------------------------------------------------------------------------
@@ -138,10 +65,7 @@ fn scale_fps(vi: &mut VSVideoInfo, mul: i64, div: i64) {
 
 /// The frame's duration times mul/div, when it has one (both properties, as integers).
 fn scale_duration(props: &mut Map, mul: i64, div: i64) {
-    let (Ok(num), Ok(den)) = (
-        props.get_int(b"_DurationNum", 0),
-        props.get_int(b"_DurationDen", 0),
-    ) else {
+    let (Ok(num), Ok(den)) = (props.get_int(b"_DurationNum", 0), props.get_int(b"_DurationDen", 0)) else {
         return;
     };
     let (num, den) = reduce(num.saturating_mul(mul), den.saturating_mul(div));
@@ -217,18 +141,7 @@ fn trim(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
     let mut ovi = vi;
     ovi.numFrames = (last - first + 1) as i32;
     let first = first as i32;
-    set_clip(
-        out,
-        select_node(
-            core,
-            "Trim",
-            ovi,
-            vec![clip],
-            rpNoFrameReuse,
-            move |n| (0, n + first),
-            None,
-        ),
-    );
+    set_clip(out, select_node(core, "Trim", ovi, vec![clip], rpNoFrameReuse, move |n| (0, n + first), None));
     Ok(())
 }
 
@@ -245,28 +158,13 @@ fn loop_(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
         return Ok(());
     }
     let len = vi.numFrames;
-    let total = if times == 0 {
-        i32::MAX as i64
-    } else {
-        len as i64 * times
-    };
+    let total = if times == 0 { i32::MAX as i64 } else { len as i64 * times };
     if total > i32::MAX as i64 {
         return Err("resulting clip is too long".into());
     }
     let mut ovi = vi;
     ovi.numFrames = total as i32;
-    set_clip(
-        out,
-        select_node(
-            core,
-            "Loop",
-            ovi,
-            vec![clip],
-            rpGeneral,
-            move |n| (0, n % len),
-            None,
-        ),
-    );
+    set_clip(out, select_node(core, "Loop", ovi, vec![clip], rpGeneral, move |n| (0, n % len), None));
     Ok(())
 }
 
@@ -274,18 +172,7 @@ fn reverse(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
     let clip = Args(input).node("clip")?;
     let vi = vinfo(&clip)?;
     let last = vi.numFrames - 1;
-    set_clip(
-        out,
-        select_node(
-            core,
-            "Reverse",
-            vi,
-            vec![clip],
-            rpNoFrameReuse,
-            move |n| (0, last - n),
-            None,
-        ),
-    );
+    set_clip(out, select_node(core, "Reverse", vi, vec![clip], rpNoFrameReuse, move |n| (0, last - n), None));
     Ok(())
 }
 
@@ -333,10 +220,7 @@ fn mismatch_message(name: &str, infos: &[VSVideoInfo], with_fps: bool) -> Option
         } else {
             format!("{fa}{da} and {fb}{db}")
         };
-        return Some(format!(
-            "{name}: clips are mismatched in {} starting at clip #{i}, passed {passed}",
-            what.join(", ")
-        ));
+        return Some(format!("{name}: clips are mismatched in {} starting at clip #{i}, passed {passed}", what.join(", ")));
     }
     None
 }
@@ -384,22 +268,16 @@ fn splice(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
     }
     let mut vi = merged_info(&infos);
     vi.numFrames = total as i32;
-    let starts: Vec<i32> = infos
-        .iter()
-        .scan(0i32, |s, v| {
-            let here = *s;
-            *s += v.numFrames;
-            Some(here)
-        })
-        .collect();
+    let starts: Vec<i32> = infos.iter().scan(0i32, |s, v| {
+        let here = *s;
+        *s += v.numFrames;
+        Some(here)
+    }).collect();
     let map = move |n: i32| {
         let i = starts.partition_point(|&s| s <= n) - 1;
         (i, n - starts[i])
     };
-    set_clip(
-        out,
-        select_node(core, "Splice", vi, clips, rpNoFrameReuse, map, None),
-    );
+    set_clip(out, select_node(core, "Splice", vi, clips, rpNoFrameReuse, map, None));
     Ok(())
 }
 
@@ -427,12 +305,7 @@ fn interleave(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String
     let total = if extend {
         infos.iter().map(|v| v.numFrames as i64).max().unwrap_or(0) * count
     } else {
-        infos
-            .iter()
-            .enumerate()
-            .map(|(i, v)| (v.numFrames as i64 - 1) * count + i as i64 + 1)
-            .max()
-            .unwrap_or(0)
+        infos.iter().enumerate().map(|(i, v)| (v.numFrames as i64 - 1) * count + i as i64 + 1).max().unwrap_or(0)
     };
     if total > i32::MAX as i64 {
         return Err("resulting clip is too long".into());
@@ -444,18 +317,7 @@ fn interleave(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String
     }
     let n_clips = clips.len() as i32;
     let duration = modify_duration.then_some((1, count));
-    set_clip(
-        out,
-        select_node(
-            core,
-            "Interleave",
-            vi,
-            clips,
-            rpNoFrameReuse,
-            move |n| ((n % n_clips) as usize, n / n_clips),
-            duration,
-        ),
-    );
+    set_clip(out, select_node(core, "Interleave", vi, clips, rpNoFrameReuse, move |n| ((n % n_clips) as usize, n / n_clips), duration));
     Ok(())
 }
 
@@ -477,11 +339,7 @@ fn select_every(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
     let len = vi.numFrames as i64;
     let full = len / cycle;
     // The last, partial cycle keeps the offsets that land inside the clip, in their order.
-    let tail: Vec<i64> = offsets
-        .iter()
-        .copied()
-        .filter(|&o| o < len % cycle)
-        .collect();
+    let tail: Vec<i64> = offsets.iter().copied().filter(|&o| o < len % cycle).collect();
     let per = offsets.len() as i64;
     let total = full * per + tail.len() as i64;
     if total == 0 {
@@ -497,26 +355,11 @@ fn select_every(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
     }
     let map = move |n: i32| {
         let n = n as i64;
-        let src = if n < full * per {
-            (n / per) * cycle + offsets[(n % per) as usize]
-        } else {
-            full * cycle + tail[(n - full * per) as usize]
-        };
+        let src = if n < full * per { (n / per) * cycle + offsets[(n % per) as usize] } else { full * cycle + tail[(n - full * per) as usize] };
         (0, src as i32)
     };
     let duration = modify_duration.then_some((cycle, per));
-    set_clip(
-        out,
-        select_node(
-            core,
-            "SelectEvery",
-            ovi,
-            vec![clip],
-            rpGeneral,
-            map,
-            duration,
-        ),
-    );
+    set_clip(out, select_node(core, "SelectEvery", ovi, vec![clip], rpGeneral, map, duration));
     Ok(())
 }
 
@@ -551,18 +394,7 @@ fn delete_frames(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Str
         }
         (0, m)
     };
-    set_clip(
-        out,
-        select_node(
-            core,
-            "DeleteFrames",
-            ovi,
-            vec![clip],
-            rpNoFrameReuse,
-            map,
-            None,
-        ),
-    );
+    set_clip(out, select_node(core, "DeleteFrames", ovi, vec![clip], rpNoFrameReuse, map, None));
     Ok(())
 }
 
@@ -583,24 +415,9 @@ fn duplicate_frames(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), 
     let mut ovi = vi;
     ovi.numFrames = total as i32;
     // The k-th extra copy (in sorted order) of source frame d_k sits at output position d_k + k + 1.
-    let extras: Vec<i64> = frames
-        .iter()
-        .enumerate()
-        .map(|(k, &d)| d + k as i64 + 1)
-        .collect();
+    let extras: Vec<i64> = frames.iter().enumerate().map(|(k, &d)| d + k as i64 + 1).collect();
     let map = move |n: i32| (0, n - extras.partition_point(|&e| e <= n as i64) as i32);
-    set_clip(
-        out,
-        select_node(
-            core,
-            "DuplicateFrames",
-            ovi,
-            vec![clip],
-            rpGeneral,
-            map,
-            None,
-        ),
-    );
+    set_clip(out, select_node(core, "DuplicateFrames", ovi, vec![clip], rpGeneral, map, None));
     Ok(())
 }
 
@@ -639,10 +456,7 @@ fn freeze_frames(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Str
             _ => (0, n),
         }
     };
-    set_clip(
-        out,
-        select_node(core, "FreezeFrames", vi, vec![clip], rpGeneral, map, None),
-    );
+    set_clip(out, select_node(core, "FreezeFrames", vi, vec![clip], rpGeneral, map, None));
     Ok(())
 }
 
@@ -757,11 +571,7 @@ fn separate_fields(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), S
             let pl = &src.planes()[p];
             let field = Plane {
                 buf: pl.buf.clone(),
-                offset: if top {
-                    pl.offset
-                } else {
-                    (pl.offset as isize + pl.stride) as usize
-                },
+                offset: if top { pl.offset } else { (pl.offset as isize + pl.stride) as usize },
                 stride: pl.stride * 2,
                 width: pl.width,
                 height: pl.height / 2,
@@ -778,18 +588,7 @@ fn separate_fields(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), S
         }
         Ok(Arc::new(f))
     });
-    set_clip(
-        out,
-        pixel_node(
-            core,
-            "SeparateFields",
-            ovi,
-            vec![clip],
-            vec![rpGeneral],
-            requests,
-            make,
-        )?,
-    );
+    set_clip(out, pixel_node(core, "SeparateFields", ovi, vec![clip], vec![rpGeneral], requests, make)?);
     Ok(())
 }
 
@@ -809,17 +608,13 @@ fn double_weave(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
     let make: Make = Box::new(move |n, frames, core| {
         let (a, b) = (&frames[0], &frames[1]);
         // The fields' own marks decide when they are a proper pair; the tff argument otherwise.
-        let a_top =
-            match (int_prop(a, "_Field"), int_prop(b, "_Field")) {
-                (Some(fa), Some(fb)) if (fa != 0) != (fb != 0) => fa != 0,
-                _ => match tff {
-                    Some(t) => (n % 2 == 0) == t,
-                    None => return Err(
-                        "DoubleWeave: field order could not be determined from frame properties"
-                            .into(),
-                    ),
-                },
-            };
+        let a_top = match (int_prop(a, "_Field"), int_prop(b, "_Field")) {
+            (Some(fa), Some(fb)) if (fa != 0) != (fb != 0) => fa != 0,
+            _ => match tff {
+                Some(t) => (n % 2 == 0) == t,
+                None => return Err("DoubleWeave: field order could not be determined from frame properties".into()),
+            },
+        };
         let b_index = (n + 1).min(last);
         let (top, bottom) = if a_top { (a, b) } else { (b, a) };
         let top_index = if a_top { n } else { b_index };
@@ -831,16 +626,8 @@ fn double_weave(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
             unsafe {
                 let d = dst_plane(&f, p);
                 for y in 0..t.h {
-                    std::ptr::copy_nonoverlapping(
-                        t.ptr.offset(y as isize * t.stride),
-                        d.ptr.offset((2 * y) as isize * d.stride),
-                        d.w * bps,
-                    );
-                    std::ptr::copy_nonoverlapping(
-                        bt.ptr.offset(y as isize * bt.stride),
-                        d.ptr.offset((2 * y + 1) as isize * d.stride),
-                        d.w * bps,
-                    );
+                    std::ptr::copy_nonoverlapping(t.ptr.offset(y as isize * t.stride), d.ptr.offset((2 * y) as isize * d.stride), d.w * bps);
+                    std::ptr::copy_nonoverlapping(bt.ptr.offset(y as isize * bt.stride), d.ptr.offset((2 * y + 1) as isize * d.stride), d.w * bps);
                 }
             }
         }
@@ -850,17 +637,7 @@ fn double_weave(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
         props.set_int("_FieldBased", if top_index == n { 2 } else { 1 });
         Ok(Arc::new(f))
     });
-    set_clip(
-        out,
-        pixel_node(
-            core,
-            "DoubleWeave",
-            ovi,
-            vec![clip],
-            vec![rpGeneral],
-            requests,
-            make,
-        )?,
-    );
+    set_clip(out, pixel_node(core, "DoubleWeave", ovi, vec![clip], vec![rpGeneral], requests, make)?);
     Ok(())
 }
+

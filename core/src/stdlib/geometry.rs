@@ -17,67 +17,17 @@ use crate::node::{Filter, FilterImpl, MediaInfo, Node};
 use crate::scheduler::FrameCall;
 
 pub fn register(r: &super::Registrar) {
-    r.add(
-        "Crop",
-        "clip:vnode:all;left:int:opt;right:int:opt;top:int:opt;bottom:int:opt;",
-        "clip:vnode:all;",
-        crop_rel,
-    );
-    r.add(
-        "CropAbs",
-        "clip:vnode:all;width:int;height:int;left:int:opt;top:int:opt;x:int:opt;y:int:opt;",
-        "clip:vnode:all;",
-        crop_abs,
-    );
-    r.add(
-        "CropRel",
-        "clip:vnode:all;left:int:opt;right:int:opt;top:int:opt;bottom:int:opt;",
-        "clip:vnode:all;",
-        crop_rel,
-    );
-    r.add(
-        "AddBorders",
-        "clip:vnode:all;left:int:opt;right:int:opt;top:int:opt;bottom:int:opt;color:float[]:opt;",
-        "clip:vnode:all;",
-        add_borders,
-    );
-    r.add(
-        "ShufflePlanes",
-        "clips:vnode[]:all;planes:int[];colorfamily:int;prop_src:vnode:all:opt;",
-        "clip:vnode:all;",
-        shuffle_planes,
-    );
-    r.add(
-        "SplitPlanes",
-        "clip:vnode:all;",
-        "clip:vnode[]:all;",
-        split_planes,
-    );
-    r.add(
-        "StackVertical",
-        "clips:vnode[]:all;",
-        "clip:vnode:all;",
-        stack_vertical,
-    );
-    r.add(
-        "StackHorizontal",
-        "clips:vnode[]:all;",
-        "clip:vnode:all;",
-        stack_horizontal,
-    );
+    r.add("Crop", "clip:vnode:all;left:int:opt;right:int:opt;top:int:opt;bottom:int:opt;", "clip:vnode:all;", crop_rel);
+    r.add("CropAbs", "clip:vnode:all;width:int;height:int;left:int:opt;top:int:opt;x:int:opt;y:int:opt;", "clip:vnode:all;", crop_abs);
+    r.add("CropRel", "clip:vnode:all;left:int:opt;right:int:opt;top:int:opt;bottom:int:opt;", "clip:vnode:all;", crop_rel);
+    r.add("AddBorders", "clip:vnode:all;left:int:opt;right:int:opt;top:int:opt;bottom:int:opt;color:float[]:opt;", "clip:vnode:all;", add_borders);
+    r.add("ShufflePlanes", "clips:vnode[]:all;planes:int[];colorfamily:int;prop_src:vnode:all:opt;", "clip:vnode:all;", shuffle_planes);
+    r.add("SplitPlanes", "clip:vnode:all;", "clip:vnode[]:all;", split_planes);
+    r.add("StackVertical", "clips:vnode[]:all;", "clip:vnode:all;", stack_vertical);
+    r.add("StackHorizontal", "clips:vnode[]:all;", "clip:vnode:all;", stack_horizontal);
     r.add("Transpose", "clip:vnode:all;", "clip:vnode:all;", transpose);
-    r.add(
-        "FlipVertical",
-        "clip:vnode:all;",
-        "clip:vnode:all;",
-        flip_vertical,
-    );
-    r.add(
-        "FlipHorizontal",
-        "clip:vnode:all;",
-        "clip:vnode:all;",
-        flip_horizontal,
-    );
+    r.add("FlipVertical", "clip:vnode:all;", "clip:vnode:all;", flip_vertical);
+    r.add("FlipHorizontal", "clip:vnode:all;", "clip:vnode:all;", flip_horizontal);
     r.add("Turn180", "clip:vnode:all;", "clip:vnode:all;", turn180);
     r.add("Turn90", "clip:vnode:all;", "clip:vnode:all;", turn90);
     r.add("Turn270", "clip:vnode:all;", "clip:vnode:all;", turn270);
@@ -86,8 +36,7 @@ pub fn register(r: &super::Registrar) {
 // ---- shared pieces --------------------------------------------------------------------------------
 
 pub(super) type Requests = Box<dyn Fn(i32) -> Vec<(usize, i32)> + Send + Sync>;
-pub(super) type Make =
-    Box<dyn Fn(i32, &[Arc<Frame>], &Arc<Core>) -> Result<Arc<Frame>, String> + Send + Sync>;
+pub(super) type Make = Box<dyn Fn(i32, &[Arc<Frame>], &Arc<Core>) -> Result<Arc<Frame>, String> + Send + Sync>;
 
 /// Like util's FnFilter, but an error from `make` reaches the caller as it is (the filter sets it),
 /// so each message carries its own prefix, as R81's do ("Crop: ..." also for CropAbs).
@@ -98,13 +47,7 @@ pub(super) struct Gen {
 }
 
 impl Filter for Gen {
-    fn get_frame(
-        &self,
-        n: i32,
-        reason: i32,
-        _fd: &mut *mut c_void,
-        call: &mut FrameCall,
-    ) -> Result<Option<Arc<Frame>>, String> {
+    fn get_frame(&self, n: i32, reason: i32, _fd: &mut *mut c_void, call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
         let wanted = (self.requests)(n);
         if reason == arInitial {
             for &(i, m) in &wanted {
@@ -158,22 +101,9 @@ pub(super) fn gen_node(
 ) -> Arc<Node> {
     let flags = if is_gpu(&inputs[0]) { ffGPUOutput } else { 0 };
     let deps = inputs.iter().cloned().zip(patterns).collect();
-    let filter = Gen {
-        inputs,
-        requests,
-        make,
-    };
+    let filter = Gen { inputs, requests, make };
     let creation = crate::api::creation_stack(core);
-    Node::new(
-        core.clone(),
-        name,
-        MediaInfo::Video(vi),
-        FilterImpl::Rust(Box::new(filter)),
-        fmParallel,
-        flags,
-        deps,
-        creation,
-    )
+    Node::new(core.clone(), name, MediaInfo::Video(vi), FilterImpl::Rust(Box::new(filter)), fmParallel, flags, deps, creation)
 }
 
 /// A node of `Gen` that reads and writes samples, which it does in host memory: GPU resident
@@ -188,9 +118,7 @@ pub(super) fn pixel_node(
     requests: Requests,
     make: Make,
 ) -> Result<Arc<Node>, String> {
-    super::util::on_host(core, inputs, |inputs| {
-        gen_node(core, name, vi, inputs, patterns, requests, make)
-    })
+    super::util::on_host(core, inputs, |inputs| gen_node(core, name, vi, inputs, patterns, requests, make))
 }
 
 /// Strictly spatial when the output is as long as the input.
@@ -211,15 +139,7 @@ pub(super) fn spatial_node(
     make: impl Fn(&Frame, &Arc<Core>) -> Result<Arc<Frame>, String> + Send + Sync + 'static,
 ) -> Result<Arc<Node>, String> {
     let pattern = spatial_pattern(&clip, &vi);
-    pixel_node(
-        core,
-        name,
-        vi,
-        vec![clip],
-        vec![pattern],
-        Box::new(|n| vec![(0, n)]),
-        Box::new(move |_, fr, core| make(&fr[0], core)),
-    )
+    pixel_node(core, name, vi, vec![clip], vec![pattern], Box::new(|n| vec![(0, n)]), Box::new(move |_, fr, core| make(&fr[0], core)))
 }
 
 /// A spatial filter that only touches frame properties: it works wherever the frames live.
@@ -231,15 +151,7 @@ pub(super) fn props_node(
     make: impl Fn(&Frame, &Arc<Core>) -> Result<Arc<Frame>, String> + Send + Sync + 'static,
 ) -> Arc<Node> {
     let pattern = spatial_pattern(&clip, &vi);
-    gen_node(
-        core,
-        name,
-        vi,
-        vec![clip],
-        vec![pattern],
-        Box::new(|n| vec![(0, n)]),
-        Box::new(move |_, fr, core| make(&fr[0], core)),
-    )
+    gen_node(core, name, vi, vec![clip], vec![pattern], Box::new(|n| vec![(0, n)]), Box::new(move |_, fr, core| make(&fr[0], core)))
 }
 
 /// The name R81 gives a format in messages ("Undefined" for a variable one).
@@ -251,9 +163,7 @@ pub(super) fn format_name(f: &VSVideoFormat) -> String {
 }
 
 pub(super) fn frame_format(f: &Frame) -> Result<VSVideoFormat, String> {
-    f.video_format()
-        .copied()
-        .ok_or_else(|| "only video frames are supported".to_string())
+    f.video_format().copied().ok_or_else(|| "only video frames are supported".to_string())
 }
 
 /// A plane to read: first sample, stride in bytes, width and height in samples.
@@ -276,12 +186,7 @@ pub(super) struct Dst {
 
 pub(super) fn src_plane(f: &Frame, p: usize) -> Src {
     let pl = &f.planes()[p];
-    Src {
-        ptr: f.read_ptr(p as i32).expect("plane exists"),
-        stride: pl.stride,
-        w: pl.width as usize,
-        h: pl.height as usize,
-    }
+    Src { ptr: f.read_ptr(p as i32).expect("plane exists"), stride: pl.stride, w: pl.width as usize, h: pl.height as usize }
 }
 
 /// # Safety
@@ -289,12 +194,7 @@ pub(super) fn src_plane(f: &Frame, p: usize) -> Src {
 pub(super) unsafe fn dst_plane(f: &Frame, p: usize) -> Dst {
     let ptr = f.write_ptr(p as i32).expect("plane exists");
     let pl = &f.planes()[p];
-    Dst {
-        ptr,
-        stride: pl.stride,
-        w: pl.width as usize,
-        h: pl.height as usize,
-    }
+    Dst { ptr, stride: pl.stride, w: pl.width as usize, h: pl.height as usize }
 }
 
 impl Src {
@@ -303,10 +203,7 @@ impl Src {
     /// # Safety
     /// `y < h` and T is the plane's sample size.
     pub unsafe fn row<T>(&self, y: usize) -> &[T] {
-        std::slice::from_raw_parts(
-            self.ptr.offset(y as isize * self.stride).cast::<T>(),
-            self.w,
-        )
+        std::slice::from_raw_parts(self.ptr.offset(y as isize * self.stride).cast::<T>(), self.w)
     }
 }
 
@@ -315,10 +212,7 @@ impl Dst {
     /// As for `Src::row`; rows of one plane are disjoint.
     #[allow(clippy::mut_from_ref)]
     pub unsafe fn row<T>(&self, y: usize) -> &mut [T] {
-        std::slice::from_raw_parts_mut(
-            self.ptr.offset(y as isize * self.stride).cast::<T>(),
-            self.w,
-        )
+        std::slice::from_raw_parts_mut(self.ptr.offset(y as isize * self.stride).cast::<T>(), self.w)
     }
 }
 
@@ -358,22 +252,14 @@ struct CropRect {
 
 /// R81's checks, in its order: the subsampling (only with a known format), the size, the corner,
 /// then the frame's bounds (only with known dimensions).
-fn check_crop(
-    r: CropRect,
-    fmt: Option<&VSVideoFormat>,
-    size: Option<(i32, i32)>,
-) -> Result<(), String> {
+fn check_crop(r: CropRect, fmt: Option<&VSVideoFormat>, size: Option<(i32, i32)>) -> Result<(), String> {
     if let Some(f) = fmt {
         let (mw, mh) = (1i64 << f.subSamplingW, 1i64 << f.subSamplingH);
         if r.y % mh != 0 {
-            return Err(format!(
-                "Crop: cropped area needs to have mod {mh} height offset"
-            ));
+            return Err(format!("Crop: cropped area needs to have mod {mh} height offset"));
         }
         if r.x % mw != 0 {
-            return Err(format!(
-                "Crop: cropped area needs to have mod {mw} width offset"
-            ));
+            return Err(format!("Crop: cropped area needs to have mod {mw} width offset"));
         }
         if r.h % mh != 0 {
             return Err(format!("Crop: cropped area needs to have mod {mh} height"));
@@ -402,11 +288,7 @@ fn crop_frame(src: &Frame, r: CropRect, core: &Arc<Core>) -> Result<Arc<Frame>, 
     let out = new_video(core, &fmt, r.w as i32, r.h as i32, Some(src))?;
     let bps = fmt.bytesPerSample as usize;
     for p in 0..fmt.numPlanes as usize {
-        let (sx, sy) = if p == 0 {
-            (0, 0)
-        } else {
-            (fmt.subSamplingW, fmt.subSamplingH)
-        };
+        let (sx, sy) = if p == 0 { (0, 0) } else { (fmt.subSamplingW, fmt.subSamplingH) };
         let (x0, y0) = ((r.x >> sx) as usize, (r.y >> sy) as usize);
         let s = src_plane(src, p);
         // SAFETY: `out` is ours; rows stay inside both planes (checked above).
@@ -421,13 +303,7 @@ fn crop_frame(src: &Frame, r: CropRect, core: &Arc<Core>) -> Result<Arc<Frame>, 
     Ok(Arc::new(out))
 }
 
-fn make_crop(
-    core: &Arc<Core>,
-    name: &str,
-    clip: Arc<Node>,
-    vi: VSVideoInfo,
-    r: CropRect,
-) -> Result<Arc<Node>, String> {
+fn make_crop(core: &Arc<Core>, name: &str, clip: Arc<Node>, vi: VSVideoInfo, r: CropRect) -> Result<Arc<Node>, String> {
     let known_fmt = (vi.format.colorFamily != cfUndefined).then_some(&vi.format);
     let known_size = (vi.width > 0 && vi.height > 0).then_some((vi.width, vi.height));
     check_crop(r, known_fmt, known_size)?;
@@ -445,18 +321,8 @@ fn crop_rel(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> 
         out.set_error("Crop: constant format and dimensions needed");
         return Ok(());
     }
-    let (l, r, t, b) = (
-        a.int("left").unwrap_or(0),
-        a.int("right").unwrap_or(0),
-        a.int("top").unwrap_or(0),
-        a.int("bottom").unwrap_or(0),
-    );
-    let rect = CropRect {
-        x: l,
-        y: t,
-        w: vi.width as i64 - l - r,
-        h: vi.height as i64 - t - b,
-    };
+    let (l, r, t, b) = (a.int("left").unwrap_or(0), a.int("right").unwrap_or(0), a.int("top").unwrap_or(0), a.int("bottom").unwrap_or(0));
+    let rect = CropRect { x: l, y: t, w: vi.width as i64 - l - r, h: vi.height as i64 - t - b };
     match make_crop(core, "Crop", clip, vi, rect) {
         Ok(n) => set_clip(out, n),
         Err(e) => out.set_error(&e),
@@ -470,12 +336,7 @@ fn crop_abs(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> 
     let vi = vinfo(&clip)?;
     let x = a.int("left").or_else(|| a.int("x")).unwrap_or(0);
     let y = a.int("top").or_else(|| a.int("y")).unwrap_or(0);
-    let rect = CropRect {
-        x,
-        y,
-        w: a.int("width").unwrap_or(0),
-        h: a.int("height").unwrap_or(0),
-    };
+    let rect = CropRect { x, y, w: a.int("width").unwrap_or(0), h: a.int("height").unwrap_or(0) };
     match make_crop(core, "CropAbs", clip, vi, rect) {
         Ok(n) => set_clip(out, n),
         Err(e) => out.set_error(&e),
@@ -525,19 +386,16 @@ pub(super) fn black(fmt: &VSVideoFormat) -> [u32; 3] {
 
 fn fill_row(row: *mut u8, bps: usize, n: usize, v: u32) {
     // SAFETY: the caller gives `n` samples of `bps` bytes at `row`.
-    unsafe { by_size!(bps, T => std::slice::from_raw_parts_mut(row.cast::<T>(), n).fill(v as T)) }
+    unsafe {
+        by_size!(bps, T => std::slice::from_raw_parts_mut(row.cast::<T>(), n).fill(v as T))
+    }
 }
 
 fn add_borders(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
     let a = Args(input);
     let clip = a.node("clip")?;
     let vi = vinfo(&clip)?;
-    let (l, r, t, b) = (
-        a.int("left").unwrap_or(0),
-        a.int("right").unwrap_or(0),
-        a.int("top").unwrap_or(0),
-        a.int("bottom").unwrap_or(0),
-    );
+    let (l, r, t, b) = (a.int("left").unwrap_or(0), a.int("right").unwrap_or(0), a.int("top").unwrap_or(0), a.int("bottom").unwrap_or(0));
     if l < 0 || r < 0 || t < 0 || b < 0 {
         return Err("border size to add must not be negative".into());
     }
@@ -580,11 +438,7 @@ fn add_borders(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Strin
         let f = new_video(core, &fmt, w, h, Some(src))?;
         let bps = fmt.bytesPerSample as usize;
         for (p, &v) in color.iter().enumerate().take(fmt.numPlanes as usize) {
-            let (sx, sy) = if p == 0 {
-                (0, 0)
-            } else {
-                (fmt.subSamplingW, fmt.subSamplingH)
-            };
+            let (sx, sy) = if p == 0 { (0, 0) } else { (fmt.subSamplingW, fmt.subSamplingH) };
             let (pl, pt) = ((l >> sx) as usize, (t >> sy) as usize);
             let s = src_plane(src, p);
             // SAFETY: `f` is ours; all writes stay inside its plane.
@@ -596,11 +450,7 @@ fn add_borders(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Strin
                         fill_row(row, bps, d.w, v);
                     } else {
                         fill_row(row, bps, pl, v);
-                        std::ptr::copy_nonoverlapping(
-                            s.ptr.offset((y - pt) as isize * s.stride),
-                            row.add(pl * bps),
-                            s.w * bps,
-                        );
+                        std::ptr::copy_nonoverlapping(s.ptr.offset((y - pt) as isize * s.stride), row.add(pl * bps), s.w * bps);
                         fill_row(row.add((pl + s.w) * bps), bps, d.w - pl - s.w, v);
                     }
                 }
@@ -632,13 +482,7 @@ impl Orient {
 
 /// The format of a clip with rows and columns swapped.
 fn swapped_format(f: &VSVideoFormat) -> Option<VSVideoFormat> {
-    format::query_video(
-        f.colorFamily,
-        f.sampleType,
-        f.bitsPerSample,
-        f.subSamplingH,
-        f.subSamplingW,
-    )
+    format::query_video(f.colorFamily, f.sampleType, f.bitsPerSample, f.subSamplingH, f.subSamplingW)
 }
 
 /// Writes `s` into `d` under the orientation: d[y][x] = s[sy][sx].
@@ -685,8 +529,7 @@ unsafe fn reverse_bytes_avx2(d: &mut [u8], s: &[u8], e: usize) {
     for k in 0..blocks {
         // SAFETY (caller): k * 32 + 32 <= n for both slices.
         let v = _mm256_loadu_si256(s.as_ptr().add(n - 32 * (k + 1)).cast());
-        let r =
-            _mm256_permute2x128_si256::<0x01>(_mm256_shuffle_epi8(v, m), _mm256_shuffle_epi8(v, m));
+        let r = _mm256_permute2x128_si256::<0x01>(_mm256_shuffle_epi8(v, m), _mm256_shuffle_epi8(v, m));
         _mm256_storeu_si256(d.as_mut_ptr().add(32 * k).cast(), r);
     }
     let done = blocks * 32;
@@ -736,8 +579,7 @@ unsafe fn orient_plane<T: Copy>(s: Src, d: Dst, o: Orient) {
                     let mut t = [[first; B]; B];
                     if hb == B && wb == B {
                         // fixed bounds: unrolled into shuffles
-                        let rows: [&[T]; B] =
-                            std::array::from_fn(|i| &s.row::<T>(by + i)[bx..bx + B]);
+                        let rows: [&[T]; B] = std::array::from_fn(|i| &s.row::<T>(by + i)[bx..bx + B]);
                         for (j, tj) in t.iter_mut().enumerate() {
                             for (i, r) in rows.iter().enumerate() {
                                 tj[i] = r[j];
@@ -755,20 +597,15 @@ unsafe fn orient_plane<T: Copy>(s: Src, d: Dst, o: Orient) {
                         let sx = bx + j;
                         let col = &col[..hb];
                         match o {
-                            Orient::Transpose => {
-                                std::slice::from_raw_parts_mut(dest(sx).add(by), hb)
-                                    .copy_from_slice(col)
-                            }
+                            Orient::Transpose => std::slice::from_raw_parts_mut(dest(sx).add(by), hb).copy_from_slice(col),
                             // clockwise: source row sy lands in column s.h - 1 - sy
                             Orient::Turn90 => {
-                                let row =
-                                    std::slice::from_raw_parts_mut(dest(sx).add(s.h - by - hb), hb);
+                                let row = std::slice::from_raw_parts_mut(dest(sx).add(s.h - by - hb), hb);
                                 for (a, &v) in row.iter_mut().zip(col.iter().rev()) {
                                     *a = v;
                                 }
                             }
-                            _ => std::slice::from_raw_parts_mut(dest(s.w - 1 - sx).add(by), hb)
-                                .copy_from_slice(col),
+                            _ => std::slice::from_raw_parts_mut(dest(s.w - 1 - sx).add(by), hb).copy_from_slice(col),
                         }
                     }
                 }
@@ -781,11 +618,7 @@ unsafe fn orient_plane<T: Copy>(s: Src, d: Dst, o: Orient) {
 /// (i, j)): three rounds of swapping the off-diagonal halves of 2x2, 4x4 and 8x8 sub-blocks.
 #[inline(always)]
 fn transpose8(r: &mut [u64; 8]) {
-    for (dist, shift, mask) in [
-        (1, 8, 0x00ff_00ff_00ff_00ffu64),
-        (2, 16, 0x0000_ffff_0000_ffff),
-        (4, 32, 0x0000_0000_ffff_ffff),
-    ] {
+    for (dist, shift, mask) in [(1, 8, 0x00ff_00ff_00ff_00ffu64), (2, 16, 0x0000_ffff_0000_ffff), (4, 32, 0x0000_0000_ffff_ffff)] {
         for i in 0..8 {
             if i & dist == 0 {
                 let t = ((r[i] >> shift) ^ r[i + dist]) & mask;
@@ -835,13 +668,7 @@ unsafe fn transpose8x16(rows: &[*const u16; 8]) -> [std::arch::x86_64::__m128i; 
     // SAFETY: 16 readable bytes at each pointer (the caller's contract).
     let mut r: [__m128i; 8] = std::array::from_fn(|i| unsafe { _mm_loadu_si128(rows[i].cast()) });
     for _ in 0..3 {
-        r = std::array::from_fn(|k| {
-            if k % 2 == 0 {
-                _mm_unpacklo_epi16(r[k / 2], r[k / 2 + 4])
-            } else {
-                _mm_unpackhi_epi16(r[k / 2], r[k / 2 + 4])
-            }
-        });
+        r = std::array::from_fn(|k| if k % 2 == 0 { _mm_unpacklo_epi16(r[k / 2], r[k / 2 + 4]) } else { _mm_unpackhi_epi16(r[k / 2], r[k / 2 + 4]) });
     }
     r
 }
@@ -857,13 +684,7 @@ unsafe fn transpose4x32(rows: &[*const u32; 4]) -> [std::arch::x86_64::__m128i; 
     // SAFETY: 16 readable bytes at each pointer (the caller's contract).
     let mut r: [__m128i; 4] = std::array::from_fn(|i| unsafe { _mm_loadu_si128(rows[i].cast()) });
     for _ in 0..2 {
-        r = std::array::from_fn(|k| {
-            if k % 2 == 0 {
-                _mm_unpacklo_epi32(r[k / 2], r[k / 2 + 2])
-            } else {
-                _mm_unpackhi_epi32(r[k / 2], r[k / 2 + 2])
-            }
-        });
+        r = std::array::from_fn(|k| if k % 2 == 0 { _mm_unpacklo_epi32(r[k / 2], r[k / 2 + 2]) } else { _mm_unpackhi_epi32(r[k / 2], r[k / 2 + 2]) });
     }
     r
 }
@@ -877,15 +698,8 @@ unsafe fn transpose4x32(rows: &[*const u32; 4]) -> [std::arch::x86_64::__m128i; 
 /// # Safety
 /// As for `orient_plane`, with samples of T (`B` of them are 16 bytes).
 #[cfg(target_arch = "x86_64")]
-unsafe fn turn_blocks<T: Copy, const B: usize>(
-    s: Src,
-    d: Dst,
-    o: Orient,
-    tr: unsafe fn(&[*const T; B]) -> [std::arch::x86_64::__m128i; B],
-) {
-    let at = |dx: usize, dy: usize| -> *mut T {
-        d.ptr.offset(dy as isize * d.stride).cast::<T>().add(dx)
-    };
+unsafe fn turn_blocks<T: Copy, const B: usize>(s: Src, d: Dst, o: Orient, tr: unsafe fn(&[*const T; B]) -> [std::arch::x86_64::__m128i; B]) {
+    let at = |dx: usize, dy: usize| -> *mut T { d.ptr.offset(dy as isize * d.stride).cast::<T>().add(dx) };
     // where source sample (sx, sy) goes
     let dest = |sx: usize, sy: usize| match o {
         Orient::Transpose => (sy, sx),
@@ -897,11 +711,7 @@ unsafe fn turn_blocks<T: Copy, const B: usize>(
     let up = o == Orient::Turn90;
     for by in (0..hb).step_by(B) {
         for bx in (0..wb).step_by(B) {
-            let rows: [*const T; B] = std::array::from_fn(|i| {
-                s.row::<T>(if up { by + B - 1 - i } else { by + i })
-                    .as_ptr()
-                    .add(bx)
-            });
+            let rows: [*const T; B] = std::array::from_fn(|i| s.row::<T>(if up { by + B - 1 - i } else { by + i }).as_ptr().add(bx));
             let cols = tr(&rows);
             for (j, c) in cols.iter().enumerate() {
                 let (dx, dy) = dest(bx + j, if up { by + B - 1 } else { by });
@@ -977,18 +787,12 @@ unsafe fn turn_u32_avx(s: Src, d: Dst, o: Orient) {
 #[inline]
 unsafe fn block_u32_avx(s: &Src, d: &Dst, o: Orient, up: bool, bx: usize, by: usize) {
     use std::arch::x86_64::*;
-    let at = |dx: usize, dy: usize| -> *mut f32 {
-        d.ptr.offset(dy as isize * d.stride).cast::<f32>().add(dx)
-    };
+    let at = |dx: usize, dy: usize| -> *mut f32 { d.ptr.offset(dy as isize * d.stride).cast::<f32>().add(dx) };
     // plain loops, not closures: they are compiled with AVX like this function
     let mut r = [_mm256_setzero_ps(); 8];
     for (i, v) in r.iter_mut().enumerate() {
         // SAFETY: 8 samples from bx in each of the block's rows (bx + 8 <= wb <= w).
-        *v = _mm256_loadu_ps(
-            s.row::<f32>(if up { by + 7 - i } else { by + i })
-                .as_ptr()
-                .add(bx),
-        );
+        *v = _mm256_loadu_ps(s.row::<f32>(if up { by + 7 - i } else { by + i }).as_ptr().add(bx));
     }
     // pairs of rows interleaved, then pairs of pairs: u[k] holds columns k and k + 4 of
     // rows 0-3 (k < 4) or 4-7 (k >= 4), one per 128-bit half
@@ -1005,11 +809,7 @@ unsafe fn block_u32_avx(s: &Src, d: &Dst, o: Orient, up: bool, bx: usize, by: us
         u[q + 3] = _mm256_shuffle_ps::<0xee>(t[q + 1], t[q + 3]);
     }
     for j in 0..8 {
-        let c = if j < 4 {
-            _mm256_permute2f128_ps::<0x20>(u[j], u[j + 4])
-        } else {
-            _mm256_permute2f128_ps::<0x31>(u[j - 4], u[j])
-        };
+        let c = if j < 4 { _mm256_permute2f128_ps::<0x20>(u[j], u[j + 4]) } else { _mm256_permute2f128_ps::<0x31>(u[j - 4], u[j]) };
         let (dx, dy) = match o {
             Orient::Transpose => (by, bx + j),
             Orient::Turn90 => (s.h - by - 8, bx + j),
@@ -1036,18 +836,12 @@ unsafe fn turn_bytes(s: Src, d: Dst, o: Orient) {
     let (w8, h8) = (s.w / 8 * 8, s.h / 8 * 8);
     // 16 x 16 blocks through SSE2 (baseline on x86-64), the rest of the 8 x 8 grid below; Turn90
     // reads the block's rows bottom up, which reverses each column as it needs
-    let (w16, h16) = if cfg!(target_arch = "x86_64") {
-        (s.w / 16 * 16, s.h / 16 * 16)
-    } else {
-        (0, 0)
-    };
+    let (w16, h16) = if cfg!(target_arch = "x86_64") { (s.w / 16 * 16, s.h / 16 * 16) } else { (0, 0) };
     #[cfg(target_arch = "x86_64")]
     for by in (0..h16).step_by(16) {
         for bx in (0..w16).step_by(16) {
             let up = o == Orient::Turn90;
-            let rows: [*const u8; 16] = std::array::from_fn(|i| {
-                s.row::<u8>(if up { by + 15 - i } else { by + i })[bx..bx + 16].as_ptr()
-            });
+            let rows: [*const u8; 16] = std::array::from_fn(|i| s.row::<u8>(if up { by + 15 - i } else { by + i })[bx..bx + 16].as_ptr());
             let cols = transpose16(&rows);
             for (j, c) in cols.iter().enumerate() {
                 let (dx, dy) = dest(bx + j, if up { by + 15 } else { by });
@@ -1068,11 +862,7 @@ unsafe fn turn_bytes(s: Src, d: Dst, o: Orient) {
             // r[j] is source column bx + j, rows by..by + 8 in order
             for (j, &v) in r.iter().enumerate() {
                 let (dx, dy) = dest(bx + j, by);
-                let (v, dx) = if o == Orient::Turn90 {
-                    (v.swap_bytes(), dx - 7)
-                } else {
-                    (v, dx)
-                };
+                let (v, dx) = if o == Orient::Turn90 { (v.swap_bytes(), dx - 7) } else { (v, dx) };
                 std::ptr::copy_nonoverlapping(v.to_le_bytes().as_ptr(), at(dx, dy), 8);
             }
         }
@@ -1090,11 +880,7 @@ unsafe fn turn_bytes(s: Src, d: Dst, o: Orient) {
 fn orient_frame(src: &Frame, o: Orient, core: &Arc<Core>) -> Result<Arc<Frame>, String> {
     let fmt = frame_format(src)?;
     let (ofmt, w, h) = if o.swaps() {
-        (
-            swapped_format(&fmt).ok_or("the transposed format is not valid")?,
-            src.height,
-            src.width,
-        )
+        (swapped_format(&fmt).ok_or("the transposed format is not valid")?, src.height, src.width)
     } else {
         (fmt, src.width, src.height)
     };
@@ -1110,13 +896,7 @@ fn orient_frame(src: &Frame, o: Orient, core: &Arc<Core>) -> Result<Arc<Frame>, 
     Ok(Arc::new(f))
 }
 
-fn orient(
-    input: &Map,
-    out: &mut Map,
-    core: &Arc<Core>,
-    name: &str,
-    o: Orient,
-) -> Result<(), String> {
+fn orient(input: &Map, out: &mut Map, core: &Arc<Core>, name: &str, o: Orient) -> Result<(), String> {
     let clip = Args(input).node("clip")?;
     let mut vi = vinfo(&clip)?;
     if o.swaps() {
@@ -1126,12 +906,7 @@ fn orient(
         vi.format = swapped_format(&vi.format).ok_or("the transposed format is not valid")?;
         std::mem::swap(&mut vi.width, &mut vi.height);
     }
-    set_clip(
-        out,
-        spatial_node(core, name, vi, clip, move |f, core| {
-            orient_frame(f, o, core)
-        })?,
-    );
+    set_clip(out, spatial_node(core, name, vi, clip, move |f, core| orient_frame(f, o, core))?);
     Ok(())
 }
 
@@ -1159,24 +934,11 @@ fn turn270(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
 /// Request patterns for inputs read at frame n: strictly spatial when every input is as long as
 /// the output, general otherwise (a short input's last frame is asked for again and again).
 pub(super) fn same_n_patterns(clips: &[Arc<Node>], len: i32) -> Vec<i32> {
-    clips
-        .iter()
-        .map(|c| {
-            if c.num_frames() == len {
-                rpStrictSpatial
-            } else {
-                rpGeneral
-            }
-        })
-        .collect()
+    clips.iter().map(|c| if c.num_frames() == len { rpStrictSpatial } else { rpGeneral }).collect()
 }
 
 fn stack(input: &Map, out: &mut Map, core: &Arc<Core>, vertical: bool) -> Result<(), String> {
-    let name = if vertical {
-        "StackVertical"
-    } else {
-        "StackHorizontal"
-    };
+    let name = if vertical { "StackVertical" } else { "StackHorizontal" };
     let clips = Args(input).nodes("clips");
     if clips.len() == 1 {
         set_clip(out, clips[0].clone());
@@ -1185,11 +947,7 @@ fn stack(input: &Map, out: &mut Map, core: &Arc<Core>, vertical: bool) -> Result
     let infos: Vec<VSVideoInfo> = clips.iter().map(|c| vinfo(c)).collect::<Result<_, _>>()?;
     let first = infos[0];
     for vi in &infos {
-        let fits = if vertical {
-            vi.width == first.width
-        } else {
-            vi.height == first.height
-        };
+        let fits = if vertical { vi.width == first.width } else { vi.height == first.height };
         if !is_constant(vi) || vi.format != first.format || !fits {
             let what = if vertical { "width" } else { "height" };
             return Err(format!("clip format and {what} must match"));
@@ -1199,16 +957,7 @@ fn stack(input: &Map, out: &mut Map, core: &Arc<Core>, vertical: bool) -> Result
         return Err(m);
     }
     let mut vi = first;
-    let total: i64 = infos
-        .iter()
-        .map(|v| {
-            if vertical {
-                v.height as i64
-            } else {
-                v.width as i64
-            }
-        })
-        .sum();
+    let total: i64 = infos.iter().map(|v| if vertical { v.height as i64 } else { v.width as i64 }).sum();
     if total > i32::MAX as i64 {
         return Err("resulting frame is too big".into());
     }
@@ -1241,11 +990,7 @@ fn stack(input: &Map, out: &mut Map, core: &Arc<Core>, vertical: bool) -> Result
                         for y in 0..s.h {
                             let (dy, dx) = if vertical { (pos + y, 0) } else { (y, pos) };
                             let to = d.ptr.offset(dy as isize * d.stride).add(dx * bps);
-                            std::ptr::copy_nonoverlapping(
-                                s.ptr.offset(y as isize * s.stride),
-                                to,
-                                s.w * bps,
-                            );
+                            std::ptr::copy_nonoverlapping(s.ptr.offset(y as isize * s.stride), to, s.w * bps);
                         }
                         pos += if vertical { s.h } else { s.w };
                     }
@@ -1269,14 +1014,7 @@ fn stack_horizontal(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), 
 
 /// A frame of `fmt` (w x h) whose planes are `(input frame, plane)` shared, not copied, with the
 /// properties of `props`.
-fn assemble(
-    core: &Core,
-    fmt: &VSVideoFormat,
-    w: i32,
-    h: i32,
-    planes: &[(&Frame, usize)],
-    props: &Frame,
-) -> Result<Arc<Frame>, String> {
+fn assemble(core: &Core, fmt: &VSVideoFormat, w: i32, h: i32, planes: &[(&Frame, usize)], props: &Frame) -> Result<Arc<Frame>, String> {
     let f = new_video(core, fmt, w, h, Some(props))?;
     for (i, &(src, p)) in planes.iter().enumerate() {
         // SAFETY: `f` is new and ours; the plane has the dimensions the format gives plane i.
@@ -1375,11 +1113,7 @@ fn shuffle_planes(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), St
         Box::new(move |n| (0..count).map(|i| (i, n)).collect()),
         Box::new(move |_, frames, core| {
             let parts: Vec<(&Frame, usize)> = sel.iter().map(|&(c, p)| (&*frames[c], p)).collect();
-            let props = if has_prop_src {
-                &frames[count - 1]
-            } else {
-                &frames[0]
-            };
+            let props = if has_prop_src { &frames[count - 1] } else { &frames[0] };
             assemble(core, &fmt, w, h, &parts, props)
         }),
     )?;
@@ -1393,16 +1127,11 @@ fn split_planes(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
     if vi.format.colorFamily == cfUndefined {
         return Err("only constant format clips supported".into());
     }
-    let gray = format::query_video(cfGray, vi.format.sampleType, vi.format.bitsPerSample, 0, 0)
-        .expect("a gray format of the same samples");
+    let gray = format::query_video(cfGray, vi.format.sampleType, vi.format.bitsPerSample, 0, 0).expect("a gray format of the same samples");
     for p in 0..vi.format.numPlanes as usize {
         let mut pvi = vi;
         pvi.format = gray;
-        (pvi.width, pvi.height) = if vi.width > 0 {
-            plane_size(&vi, p)
-        } else {
-            (0, 0)
-        };
+        (pvi.width, pvi.height) = if vi.width > 0 { plane_size(&vi, p) } else { (0, 0) };
         let node = spatial_node(core, "SplitPlanes", pvi, clip.clone(), move |f, core| {
             let pl = &f.planes()[p];
             assemble(core, &gray, pl.width, pl.height, &[(f, p)], f)

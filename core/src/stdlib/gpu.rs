@@ -27,13 +27,7 @@ struct Move {
 }
 
 impl Filter for Move {
-    fn get_frame(
-        &self,
-        n: i32,
-        reason: i32,
-        _fd: &mut *mut c_void,
-        call: &mut FrameCall,
-    ) -> Result<Option<Arc<Frame>>, String> {
+    fn get_frame(&self, n: i32, reason: i32, _fd: &mut *mut c_void, call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
         if reason == arInitial {
             call.request(&self.input, n);
             return Ok(None);
@@ -41,9 +35,7 @@ impl Filter for Move {
         if reason != arAllFramesReady {
             return Ok(None);
         }
-        let src = call
-            .get(&self.input, n)
-            .ok_or("internal error: a requested frame is missing")?;
+        let src = call.get(&self.input, n).ok_or("internal error: a requested frame is missing")?;
         let core = call.core().clone();
         let gpu = src.residency() == nrGPU;
         if self.to_gpu {
@@ -67,31 +59,15 @@ pub fn convert(core: &Arc<Core>, input: Arc<Node>, to_gpu: bool) -> Result<Arc<N
     if gpu == to_gpu {
         return Ok(input);
     }
-    let dev = core
-        .gpu
-        .device(core)
-        .map_err(|e| format!("GPU frame requested but no Vulkan device: {e}"))?;
-    let t = if to_gpu {
-        Transfer::new(&dev, core.threads())?
-    } else {
-        Transfer::for_download(&dev, core.threads())?
-    };
+    let dev = core.gpu.device(core).map_err(|e| format!("GPU frame requested but no Vulkan device: {e}"))?;
+    let t = if to_gpu { Transfer::new(&dev, core.threads())? } else { Transfer::for_download(&dev, core.threads())? };
     let name = if to_gpu { "GPUUpload" } else { "GPUDownload" };
     let flags = if to_gpu { ffGPUOutput } else { 0 };
     let creation = crate::api::creation_stack(core);
     let deps = vec![(input.clone(), rpStrictSpatial)];
     let filter = Move { input, to_gpu, t };
     let _ = make_node; // the shared helper builds CPU nodes only; GPU output needs the flag
-    Ok(Node::new(
-        core.clone(),
-        name,
-        MediaInfo::Video(vi),
-        FilterImpl::Rust(Box::new(filter)),
-        fmParallel,
-        flags,
-        deps,
-        creation,
-    ))
+    Ok(Node::new(core.clone(), name, MediaInfo::Video(vi), FilterImpl::Rust(Box::new(filter)), fmParallel, flags, deps, creation))
 }
 
 fn upload(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
@@ -108,25 +84,16 @@ fn download(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> 
 
 /// invoke's automatic conversions: the arguments with the nodes named in `conv` wrapped in
 /// GPUUpload / GPUDownload, each logged at mtInformation as R81 does.
-pub fn adapt(
-    core: &Arc<Core>,
-    func_name: &str,
-    args: &Map,
-    conv: &[NodeConversion],
-) -> Result<Map, String> {
+pub fn adapt(core: &Arc<Core>, func_name: &str, args: &Map, conv: &[NodeConversion]) -> Result<Map, String> {
     let mut m = args.clone();
     for c in conv {
-        let Ok(Values::VideoNode(nodes)) = args.get(c.arg.as_bytes()) else {
-            continue;
-        };
+        let Ok(Values::VideoNode(nodes)) = args.get(c.arg.as_bytes()) else { continue };
         let mut nodes = nodes.clone();
         for &i in &c.indices {
             let to_gpu = c.filter_name() == "GPUUpload";
-            nodes[i] =
-                convert(core, nodes[i].clone(), to_gpu).map_err(|e| format!("{func_name}: {e}"))?;
+            nodes[i] = convert(core, nodes[i].clone(), to_gpu).map_err(|e| format!("{func_name}: {e}"))?;
         }
-        m.set_values(c.arg.as_bytes(), Values::VideoNode(nodes))
-            .map_err(|_| format!("{func_name}: internal error adapting '{}'", c.arg))?;
+        m.set_values(c.arg.as_bytes(), Values::VideoNode(nodes)).map_err(|_| format!("{func_name}: internal error adapting '{}'", c.arg))?;
         core.log_message(mtInformation, &c.log_message(func_name));
     }
     Ok(m)

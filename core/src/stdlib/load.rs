@@ -7,12 +7,7 @@ use crate::map::Map;
 use crate::plugin;
 
 pub fn register(r: &super::Registrar) {
-    r.add(
-        "LoadPlugin",
-        "path:data;altsearchpath:int:opt;forcens:data:opt;forceid:data:opt;",
-        "",
-        load_plugin,
-    );
+    r.add("LoadPlugin", "path:data;altsearchpath:int:opt;forcens:data:opt;forceid:data:opt;", "", load_plugin);
     r.add("LoadAllPlugins", "path:data;", "", load_all_plugins);
 }
 

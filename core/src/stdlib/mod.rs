@@ -34,28 +34,18 @@ pub struct Registrar<'a> {
 impl Registrar<'_> {
     /// `args` and `ret` are the reference's argument strings, character for character.
     pub fn add(&self, name: &'static str, args: &str, ret: &str, f: StdFn) {
-        let imp = FuncImpl::Rust(Box::new(
-            move |input: &Map, out: &mut Map, core: &Arc<Core>| {
-                if let Err(e) = f(input, out, core) {
-                    out.set_error(&format!("{name}: {e}"));
-                }
-            },
-        ));
-        self.plugin
-            .register(name, args, ret, imp)
-            .expect("built-in signatures are valid");
+        let imp = FuncImpl::Rust(Box::new(move |input: &Map, out: &mut Map, core: &Arc<Core>| {
+            if let Err(e) = f(input, out, core) {
+                out.set_error(&format!("{name}: {e}"));
+            }
+        }));
+        self.plugin.register(name, args, ret, imp).expect("built-in signatures are valid");
     }
 }
 
 /// Registers `std` on a new core.
 pub fn register(core: &Arc<Core>) {
-    let p = Plugin::new_builtin(
-        core,
-        STD_ID,
-        "std",
-        "VapourSynth Core Functions",
-        make_version(crate::core::CORE_VERSION, 0),
-    );
+    let p = Plugin::new_builtin(core, STD_ID, "std", "VapourSynth Core Functions", make_version(crate::core::CORE_VERSION, 0));
     let r = Registrar { plugin: &p };
     blank::register(&r);
     load::register(&r);

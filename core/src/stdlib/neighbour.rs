@@ -24,49 +24,19 @@ pub(crate) mod plane;
 
 pub fn register(r: &super::Registrar) {
     const RET: &str = "clip:vnode:all;";
-    r.add(
-        "Minimum",
-        "clip:vnode:all;planes:int[]:opt;threshold:float:opt;coordinates:int[]:opt;",
-        RET,
-        minimum,
-    );
-    r.add(
-        "Maximum",
-        "clip:vnode:all;planes:int[]:opt;threshold:float:opt;coordinates:int[]:opt;",
-        RET,
-        maximum,
-    );
+    r.add("Minimum", "clip:vnode:all;planes:int[]:opt;threshold:float:opt;coordinates:int[]:opt;", RET, minimum);
+    r.add("Maximum", "clip:vnode:all;planes:int[]:opt;threshold:float:opt;coordinates:int[]:opt;", RET, maximum);
     r.add("Median", "clip:vnode:all;planes:int[]:opt;", RET, median);
-    r.add(
-        "Deflate",
-        "clip:vnode:all;planes:int[]:opt;threshold:float:opt;",
-        RET,
-        deflate,
-    );
-    r.add(
-        "Inflate",
-        "clip:vnode:all;planes:int[]:opt;threshold:float:opt;",
-        RET,
-        inflate,
-    );
+    r.add("Deflate", "clip:vnode:all;planes:int[]:opt;threshold:float:opt;", RET, deflate);
+    r.add("Inflate", "clip:vnode:all;planes:int[]:opt;threshold:float:opt;", RET, inflate);
     r.add(
         "Convolution",
         "clip:vnode:all;matrix:float[];bias:float:opt;divisor:float:opt;planes:int[]:opt;saturate:int:opt;mode:data:opt;",
         RET,
         convolution,
     );
-    r.add(
-        "Prewitt",
-        "clip:vnode:all;planes:int[]:opt;scale:float:opt;",
-        RET,
-        prewitt,
-    );
-    r.add(
-        "Sobel",
-        "clip:vnode:all;planes:int[]:opt;scale:float:opt;",
-        RET,
-        sobel,
-    );
+    r.add("Prewitt", "clip:vnode:all;planes:int[]:opt;scale:float:opt;", RET, prewitt);
+    r.add("Sobel", "clip:vnode:all;planes:int[]:opt;scale:float:opt;", RET, sobel);
     r.add("BoxBlur", "clip:vnode:all;planes:int[]:opt;hradius:int:opt;hpasses:int:opt;vradius:int:opt;vpasses:int:opt;", RET, box_blur);
 }
 
@@ -138,10 +108,7 @@ fn plane_dims(vi: &VSVideoInfo, p: usize) -> (i32, i32) {
     if p == 0 {
         (vi.width, vi.height)
     } else {
-        (
-            vi.width >> vi.format.subSamplingW,
-            vi.height >> vi.format.subSamplingH,
-        )
+        (vi.width >> vi.format.subSamplingW, vi.height >> vi.format.subSamplingH)
     }
 }
 
@@ -174,10 +141,7 @@ pub struct Threshold {
 
 fn threshold(a: &Args, f: &VSVideoFormat) -> Result<Threshold, String> {
     let max = max_value(f);
-    let mut t = Threshold {
-        int: max,
-        float: f32::MAX,
-    };
+    let mut t = Threshold { int: max, float: f32::MAX };
     if let Some(v) = a.float("threshold") {
         if f.sampleType == stInteger {
             let r = v.round();
@@ -204,23 +168,21 @@ fn make_filter(
     f: impl Fn(&Frame, &mut Frame, usize, bool) -> Result<(), String> + Send + Sync + 'static,
 ) -> Result<Arc<Node>, String> {
     let planes = c.planes;
-    util::on_host(core, vec![c.node.clone()], |inputs| {
-        util::spatial(core, name, c.vi, inputs, move |_n, frames, core| {
-            let src = &frames[0];
-            let fmt = *src.video_format().ok_or("only video clips are supported")?;
-            let mut dst = util::new_video(core, &fmt, src.width, src.height, Some(src))?;
-            let stream = super::stream::stream_outputs(core, super::stream::frame_bytes(&dst));
-            for p in 0..fmt.numPlanes as usize {
-                if planes[p] {
-                    f(src, &mut dst, p, stream)?;
-                } else {
-                    // SAFETY: `dst` is new and ours alone; the plane is shared read-only.
-                    unsafe { dst.set_plane(p, src.planes()[p].clone()) };
-                }
+    util::on_host(core, vec![c.node.clone()], |inputs| util::spatial(core, name, c.vi, inputs, move |_n, frames, core| {
+        let src = &frames[0];
+        let fmt = *src.video_format().ok_or("only video clips are supported")?;
+        let mut dst = util::new_video(core, &fmt, src.width, src.height, Some(src))?;
+        let stream = super::stream::stream_outputs(core, super::stream::frame_bytes(&dst));
+        for p in 0..fmt.numPlanes as usize {
+            if planes[p] {
+                f(src, &mut dst, p, stream)?;
+            } else {
+                // SAFETY: `dst` is new and ours alone; the plane is shared read-only.
+                unsafe { dst.set_plane(p, src.planes()[p].clone()) };
             }
-            Ok(Arc::new(dst))
-        })
-    })
+        }
+        Ok(Arc::new(dst))
+    }))
 }
 
 fn frame_kind(f: &Frame) -> Kind {
@@ -229,13 +191,7 @@ fn frame_kind(f: &Frame) -> Kind {
 
 // ---- Minimum, Maximum, Median, Inflate, Deflate ---------------------------------------------------
 
-fn morph_filter(
-    input: &Map,
-    out: &mut Map,
-    core: &Arc<Core>,
-    name: &str,
-    op: morph::Op,
-) -> Result<(), String> {
+fn morph_filter(input: &Map, out: &mut Map, core: &Arc<Core>, name: &str, op: morph::Op) -> Result<(), String> {
     let a = Args(input);
     let c = common(&a)?;
     let fmt = c.vi.format;
@@ -255,12 +211,7 @@ fn morph_filter(
         }
     }
     check_min_size(&c)?;
-    let job = morph::Job {
-        op,
-        coords,
-        th,
-        path: cpu_path(core),
-    };
+    let job = morph::Job { op, coords, th, path: cpu_path(core) };
     let node = make_filter(core, name, &c, move |src, dst, p, stream| {
         morph::run(&job, frame_kind(src), src, dst, p, stream);
         Ok(())
@@ -287,13 +238,7 @@ fn deflate(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
 
 // ---- Sobel, Prewitt --------------------------------------------------------------------------------
 
-fn edge_filter(
-    input: &Map,
-    out: &mut Map,
-    core: &Arc<Core>,
-    name: &str,
-    sobel: bool,
-) -> Result<(), String> {
+fn edge_filter(input: &Map, out: &mut Map, core: &Arc<Core>, name: &str, sobel: bool) -> Result<(), String> {
     let a = Args(input);
     let c = common(&a)?;
     let scale = a.float("scale").unwrap_or(1.0);
@@ -301,12 +246,7 @@ fn edge_filter(
         return Err("scale must not be negative.".into());
     }
     check_min_size(&c)?;
-    let job = edge::Job {
-        sobel,
-        scale: scale as f32,
-        max: max_value(&c.vi.format),
-        path: cpu_path(core),
-    };
+    let job = edge::Job { sobel, scale: scale as f32, max: max_value(&c.vi.format), path: cpu_path(core) };
     let node = make_filter(core, name, &c, move |src, dst, p, stream| {
         edge::run(&job, frame_kind(src), src, dst, p, stream);
         Ok(())
@@ -350,10 +290,7 @@ fn convolution(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Strin
         }
     } else {
         if !(3..=25).contains(&n) {
-            return Err(
-                "When mode starts with 'h' or 'v', matrix must contain between 3 and 25 numbers."
-                    .into(),
-            );
+            return Err("When mode starts with 'h' or 'v', matrix must contain between 3 and 25 numbers.".into());
         }
         if n % 2 == 0 {
             return Err("matrix must contain an odd number of numbers.".into());
@@ -373,11 +310,7 @@ fn convolution(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Strin
     let bias = a.float("bias").unwrap_or(0.0) as f32;
     let mut divisor = a.float("divisor").unwrap_or(0.0) as f32;
     if divisor == 0.0 {
-        divisor = if float {
-            mf.iter().sum::<f32>()
-        } else {
-            mi.iter().sum::<i32>() as f32
-        };
+        divisor = if float { mf.iter().sum::<f32>() } else { mi.iter().sum::<i32>() as f32 };
         if divisor == 0.0 {
             divisor = 1.0;
         }

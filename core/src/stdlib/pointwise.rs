@@ -26,24 +26,9 @@ mod merge;
 mod table8;
 
 pub fn register(r: &super::Registrar) {
-    r.add(
-        "Invert",
-        "clip:vnode:all;planes:int[]:opt;",
-        "clip:vnode:all;",
-        |i, o, c| invert(i, o, c, false),
-    );
-    r.add(
-        "InvertMask",
-        "clip:vnode:all;planes:int[]:opt;",
-        "clip:vnode:all;",
-        |i, o, c| invert(i, o, c, true),
-    );
-    r.add(
-        "Limiter",
-        "clip:vnode:all;min:float[]:opt;max:float[]:opt;planes:int[]:opt;",
-        "clip:vnode:all;",
-        limiter,
-    );
+    r.add("Invert", "clip:vnode:all;planes:int[]:opt;", "clip:vnode:all;", |i, o, c| invert(i, o, c, false));
+    r.add("InvertMask", "clip:vnode:all;planes:int[]:opt;", "clip:vnode:all;", |i, o, c| invert(i, o, c, true));
+    r.add("Limiter", "clip:vnode:all;min:float[]:opt;max:float[]:opt;planes:int[]:opt;", "clip:vnode:all;", limiter);
     r.add(
         "Levels",
         "clip:vnode:all;min_in:float[]:opt;max_in:float[]:opt;gamma:float[]:opt;min_out:float[]:opt;max_out:float[]:opt;planes:int[]:opt;",
@@ -98,20 +83,13 @@ pub(crate) fn check_format(f: &VSVideoFormat) -> Result<(), String> {
     if format_supported(f) {
         Ok(())
     } else {
-        Err(format!(
-            "Input clip must be constant format 8..16 bit integer or 16-32 bit float, passed {}.",
-            fmt_name(f)
-        ))
+        Err(format!("Input clip must be constant format 8..16 bit integer or 16-32 bit float, passed {}.", fmt_name(f)))
     }
 }
 
 /// Same format and the same known dimensions.
 pub(crate) fn same_format_and_size(a: &VSVideoInfo, b: &VSVideoInfo) -> bool {
-    a.format == b.format
-        && a.width == b.width
-        && a.height == b.height
-        && a.width > 0
-        && a.height > 0
+    a.format == b.format && a.width == b.width && a.height == b.height && a.width > 0 && a.height > 0
 }
 
 /// The `planes` argument as the pointwise filters read it: indices 0..2 (a plane the clip does
@@ -150,17 +128,11 @@ impl PlanesError {
 
 /// A per-plane float array argument: at most one value per plane; plane `p` takes value `p` or
 /// the last one given.
-pub(crate) fn plane_values(
-    args: &Args,
-    key: &str,
-    num_planes: i32,
-) -> Result<Option<Vec<f64>>, String> {
+pub(crate) fn plane_values(args: &Args, key: &str, num_planes: i32) -> Result<Option<Vec<f64>>, String> {
     match args.floats(key) {
         None => Ok(None),
         Some(v) if v.is_empty() => Ok(None),
-        Some(v) if v.len() > num_planes as usize => Err(format!(
-            "{key} has more values specified than there are planes"
-        )),
+        Some(v) if v.len() > num_planes as usize => Err(format!("{key} has more values specified than there are planes")),
         Some(v) => Ok(Some(v)),
     }
 }
@@ -230,8 +202,7 @@ pub(crate) fn half_to_f32_row(src: &[u16], dst: &mut [f32]) {
 pub(crate) fn f32_to_half_row(src: &[f32], dst: &mut [u16]) {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("f16c") && std::arch::is_x86_feature_detected!("avx")
-        {
+        if std::arch::is_x86_feature_detected!("f16c") && std::arch::is_x86_feature_detected!("avx") {
             // SAFETY: the features were detected at run time.
             unsafe { f32_to_half_f16c(src, dst) };
             return;
@@ -283,23 +254,13 @@ unsafe impl Sync for PlaneRef {}
 impl PlaneRef {
     pub(crate) fn new(f: &Frame, p: usize) -> PlaneRef {
         let pl = &f.planes()[p];
-        PlaneRef {
-            ptr: f.read_ptr(p as i32).expect("plane exists"),
-            stride: pl.stride,
-            width: pl.width as usize,
-            height: pl.height as usize,
-        }
+        PlaneRef { ptr: f.read_ptr(p as i32).expect("plane exists"), stride: pl.stride, width: pl.width as usize, height: pl.height as usize }
     }
     #[inline(always)]
     pub(crate) fn row<T>(&self, y: usize) -> &[T] {
         debug_assert!(y < self.height);
         // SAFETY: row `y` lies inside the plane and holds `width` samples of the plane's type.
-        unsafe {
-            std::slice::from_raw_parts(
-                self.ptr.offset(y as isize * self.stride).cast::<T>(),
-                self.width,
-            )
-        }
+        unsafe { std::slice::from_raw_parts(self.ptr.offset(y as isize * self.stride).cast::<T>(), self.width) }
     }
 }
 
@@ -318,49 +279,27 @@ impl PlaneMut {
         // SAFETY: `&mut Frame` means we hold the only reference; write_ptr makes the plane ours.
         let ptr = unsafe { f.write_ptr(p as i32) }.expect("plane exists");
         let pl = &f.planes()[p];
-        PlaneMut {
-            ptr,
-            stride: pl.stride,
-            width: pl.width as usize,
-            height: pl.height as usize,
-            stream: false,
-        }
+        PlaneMut { ptr, stride: pl.stride, width: pl.width as usize, height: pl.height as usize, stream: false }
     }
     /// Plane `p` of a new frame of `core` that map_rows or map_rows_f32 fills: streamed past the
     /// caches where frames this large overflow them.
     pub(crate) fn output(f: &mut Frame, p: usize, core: &Core) -> PlaneMut {
         let stream = super::stream::stream_outputs(core, super::stream::frame_bytes(f));
-        PlaneMut {
-            stream,
-            ..PlaneMut::new(f, p)
-        }
+        PlaneMut { stream, ..PlaneMut::new(f, p) }
     }
     #[inline(always)]
     pub(crate) fn row<T>(&mut self, y: usize) -> &mut [T] {
         debug_assert!(y < self.height);
         // SAFETY: rows are disjoint and inside the plane.
-        unsafe {
-            std::slice::from_raw_parts_mut(
-                self.ptr.offset(y as isize * self.stride).cast::<T>(),
-                self.width,
-            )
-        }
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.offset(y as isize * self.stride).cast::<T>(), self.width) }
     }
 }
 
 /// Applies `f` to every row: integer samples of type `T` to `U`.
 #[inline(always)]
-pub(crate) fn map_rows<T: Pix, U: Pix>(
-    src: &[PlaneRef],
-    mut dst: PlaneMut,
-    mut f: impl FnMut(&mut [U], &[&[T]]),
-) {
+pub(crate) fn map_rows<T: Pix, U: Pix>(src: &[PlaneRef], mut dst: PlaneMut, mut f: impl FnMut(&mut [U], &[&[T]])) {
     let mut rows: Vec<&[T]> = Vec::with_capacity(src.len());
-    let mut out = if dst.stream {
-        vec![U::default(); dst.width]
-    } else {
-        Vec::new()
-    };
+    let mut out = if dst.stream { vec![U::default(); dst.width] } else { Vec::new() };
     for y in 0..dst.height {
         rows.clear();
         rows.extend(src.iter().map(|s| s.row::<T>(y)));
@@ -379,13 +318,7 @@ pub(crate) fn map_rows<T: Pix, U: Pix>(
 /// Applies `f` to every row of float samples; half precision planes are widened and narrowed
 /// around it. `half_in[i]` says whether input `i` holds halves.
 #[inline(always)]
-pub(crate) fn map_rows_f32(
-    src: &[PlaneRef],
-    half_in: &[bool],
-    mut dst: PlaneMut,
-    half_out: bool,
-    mut f: impl FnMut(&mut [f32], &[&[f32]]),
-) {
+pub(crate) fn map_rows_f32(src: &[PlaneRef], half_in: &[bool], mut dst: PlaneMut, half_out: bool, mut f: impl FnMut(&mut [f32], &[&[f32]])) {
     let w = dst.width;
     let mut bufs: Vec<Vec<f32>> = src.iter().map(|_| vec![0.0f32; w]).collect();
     let mut out = vec![0.0f32; w];
@@ -395,17 +328,7 @@ pub(crate) fn map_rows_f32(
                 half_to_f32_row(s.row::<u16>(y), &mut bufs[i]);
             }
         }
-        let rows: Vec<&[f32]> = src
-            .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                if half_in[i] {
-                    &bufs[i][..]
-                } else {
-                    s.row::<f32>(y)
-                }
-            })
-            .collect();
+        let rows: Vec<&[f32]> = src.iter().enumerate().map(|(i, s)| if half_in[i] { &bufs[i][..] } else { s.row::<f32>(y) }).collect();
         if half_out {
             f(&mut out, &rows);
             f32_to_half_row(&out, dst.row::<u16>(y));
@@ -423,12 +346,7 @@ pub(crate) fn map_rows_f32(
 
 /// A new frame for the output with `src`'s properties; planes not in `process` are shared with
 /// `src` (they pass through unchanged), the others are new and for the caller to fill.
-pub(crate) fn new_frame_like(
-    core: &Core,
-    fmt: &VSVideoFormat,
-    src: &Frame,
-    process: &[bool; 3],
-) -> Result<Frame, String> {
+pub(crate) fn new_frame_like(core: &Core, fmt: &VSVideoFormat, src: &Frame, process: &[bool; 3]) -> Result<Frame, String> {
     if src.video_format() != Some(fmt) {
         let f = util::new_video(core, fmt, src.width, src.height, Some(src))?;
         for p in 0..fmt.numPlanes as usize {
@@ -445,23 +363,9 @@ pub(crate) fn new_frame_like(
         if process[p] {
             let (w, h) = format::plane_dims(fmt, src.width, src.height, p);
             let stride = crate::frame::aligned_stride(w as usize * fmt.bytesPerSample as usize);
-            let buf = Arc::new(crate::frame::Buffer::new_unzeroed(
-                stride * h as usize,
-                &core.mem,
-            ));
+            let buf = Arc::new(crate::frame::Buffer::new_unzeroed(stride * h as usize, &core.mem));
             // SAFETY: `f` is new and not shared; the plane has the size and stride of the format.
-            unsafe {
-                f.set_plane(
-                    p,
-                    crate::frame::Plane {
-                        buf,
-                        offset: 0,
-                        stride: stride as isize,
-                        width: w,
-                        height: h,
-                    },
-                )
-            };
+            unsafe { f.set_plane(p, crate::frame::Plane { buf, offset: 0, stride: stride as isize, width: w, height: h }) };
         }
     }
     Ok(f)
@@ -480,28 +384,13 @@ pub(crate) fn pointwise_node(
     }
     util::on_host(core, inputs, |inputs| {
         let lens: Vec<i32> = inputs.iter().map(|n| n.num_frames()).collect();
-        let deps = inputs
-            .iter()
-            .map(|n| (n.clone(), rpStrictSpatial))
-            .collect();
+        let deps = inputs.iter().map(|n| (n.clone(), rpStrictSpatial)).collect();
         let filter = FnFilter {
             inputs,
-            requests: Box::new(move |n| {
-                lens.iter()
-                    .enumerate()
-                    .map(|(i, &len)| (i, n.min(len - 1).max(0)))
-                    .collect()
-            }),
+            requests: Box::new(move |n| lens.iter().enumerate().map(|(i, &len)| (i, n.min(len - 1).max(0))).collect()),
             make: Box::new(make),
         };
-        util::make_node(
-            core,
-            name,
-            MediaInfo::Video(vi),
-            Box::new(filter),
-            fmParallel,
-            deps,
-        )
+        util::make_node(core, name, MediaInfo::Video(vi), Box::new(filter), fmParallel, deps)
     })
 }
 
@@ -520,10 +409,7 @@ fn invert(input: &Map, out: &mut Map, core: &Arc<Core>, mask: bool) -> Result<()
         if format_supported(f) {
             Ok(())
         } else {
-            Err(format!(
-                "Input clip must be 8..16 bit integer or 16-32 bit float, passed {}.",
-                fmt_name(f)
-            ))
+            Err(format!("Input clip must be 8..16 bit integer or 16-32 bit float, passed {}.", fmt_name(f)))
         }
     };
     if vi.format.colorFamily != cfUndefined {
@@ -597,11 +483,7 @@ fn limiter(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
     let mut hi = [0f64; 3];
     for p in 0..np as usize {
         if float {
-            let (dlo, dhi) = if is_chroma(&fmt, p) {
-                (-0.5, 0.5)
-            } else {
-                (0.0, 1.0)
-            };
+            let (dlo, dhi) = if is_chroma(&fmt, p) { (-0.5, 0.5) } else { (0.0, 1.0) };
             lo[p] = pick(&mins, p).unwrap_or(dlo);
             hi[p] = pick(&maxs, p).unwrap_or(dhi);
         } else {

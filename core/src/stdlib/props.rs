@@ -18,77 +18,22 @@ use crate::scheduler::FrameCall;
 const BAD_PROP_NAME: &str = "'prop' must be a valid property name, a letter or underscore followed by letters, digits and underscores";
 
 pub fn register(r: &super::Registrar) {
-    r.add(
-        "SetFrameProp",
-        "clip:vnode:all;prop:data;intval:int[]:opt;floatval:float[]:opt;data:data[]:opt;",
-        "clip:vnode:all;",
-        set_frame_prop,
-    );
-    r.add(
-        "SetFrameProps",
-        "clip:vnode:all;any",
-        "clip:vnode:all;",
-        set_frame_props,
-    );
-    r.add(
-        "RemoveFrameProps",
-        "clip:vnode:all;props:data[]:opt;",
-        "clip:vnode:all;",
-        remove_frame_props,
-    );
-    r.add(
-        "CopyFrameProps",
-        "clip:vnode:all;prop_src:vnode:all;props:data[]:opt;",
-        "clip:vnode:all;",
-        copy_frame_props,
-    );
-    r.add(
-        "ClipToProp",
-        "clip:vnode:all;mclip:vnode:all;prop:data:opt;",
-        "clip:vnode:all;",
-        clip_to_prop,
-    );
-    r.add(
-        "PropToClip",
-        "clip:vnode:all;prop:data:opt;index:int:opt;",
-        "clip:vnode:all;",
-        prop_to_clip,
-    );
-    r.add(
-        "PlaneStats",
-        "clipa:vnode:all;clipb:vnode:all:opt;plane:int:opt;prop:data:opt;",
-        "clip:vnode:all;",
-        plane_stats,
-    );
-    r.add(
-        "FrameEval",
-        "clip:vnode:all;eval:func;prop_src:vnode[]:all:opt;clip_src:vnode[]:all:opt;",
-        "clip:vnode:all;",
-        frame_eval,
-    );
-    r.add(
-        "ModifyFrame",
-        "clip:vnode:all;clips:vnode[]:all;selector:func;",
-        "clip:vnode:all;",
-        modify_frame,
-    );
-    r.add(
-        "PEMVerifier",
-        "clip:vnode;upper:float[]:opt;lower:float[]:opt;",
-        "clip:vnode;",
-        pem_verifier,
-    );
+    r.add("SetFrameProp", "clip:vnode:all;prop:data;intval:int[]:opt;floatval:float[]:opt;data:data[]:opt;", "clip:vnode:all;", set_frame_prop);
+    r.add("SetFrameProps", "clip:vnode:all;any", "clip:vnode:all;", set_frame_props);
+    r.add("RemoveFrameProps", "clip:vnode:all;props:data[]:opt;", "clip:vnode:all;", remove_frame_props);
+    r.add("CopyFrameProps", "clip:vnode:all;prop_src:vnode:all;props:data[]:opt;", "clip:vnode:all;", copy_frame_props);
+    r.add("ClipToProp", "clip:vnode:all;mclip:vnode:all;prop:data:opt;", "clip:vnode:all;", clip_to_prop);
+    r.add("PropToClip", "clip:vnode:all;prop:data:opt;index:int:opt;", "clip:vnode:all;", prop_to_clip);
+    r.add("PlaneStats", "clipa:vnode:all;clipb:vnode:all:opt;plane:int:opt;prop:data:opt;", "clip:vnode:all;", plane_stats);
+    r.add("FrameEval", "clip:vnode:all;eval:func;prop_src:vnode[]:all:opt;clip_src:vnode[]:all:opt;", "clip:vnode:all;", frame_eval);
+    r.add("ModifyFrame", "clip:vnode:all;clips:vnode[]:all;selector:func;", "clip:vnode:all;", modify_frame);
+    r.add("PEMVerifier", "clip:vnode;upper:float[]:opt;lower:float[]:opt;", "clip:vnode;", pem_verifier);
 }
 
 // ---- shared pieces ------------------------------------------------------------------------------
 
 /// A filter whose frame n is frame n of `clip` with its properties changed by `edit`.
-fn props_filter(
-    core: &Arc<Core>,
-    name: &str,
-    clip: Arc<Node>,
-    edit: impl Fn(&mut Map) + Send + Sync + 'static,
-) -> Arc<Node> {
+fn props_filter(core: &Arc<Core>, name: &str, clip: Arc<Node>, edit: impl Fn(&mut Map) + Send + Sync + 'static) -> Arc<Node> {
     let vi = *clip.video_info().expect("video clip");
     // props_node: the frames stay where they live (a GPU clip's output is GPU resident too)
     super::geometry::props_node(core, name, vi, clip, move |frame, _| {
@@ -101,29 +46,10 @@ fn props_filter(
 
 /// A node whose frames are its first input's with other properties: its output lives where that
 /// input's frames do (GPU resident frames are declared so, never touched).
-fn props_only_node(
-    core: &Arc<Core>,
-    name: &str,
-    vi: VSVideoInfo,
-    filter: FnFilter,
-    deps: Vec<(Arc<Node>, i32)>,
-) -> Arc<Node> {
-    let flags = if deps[0].0.residency() == nrGPU {
-        ffGPUOutput
-    } else {
-        0
-    };
+fn props_only_node(core: &Arc<Core>, name: &str, vi: VSVideoInfo, filter: FnFilter, deps: Vec<(Arc<Node>, i32)>) -> Arc<Node> {
+    let flags = if deps[0].0.residency() == nrGPU { ffGPUOutput } else { 0 };
     let creation = crate::api::creation_stack(core);
-    Node::new(
-        core.clone(),
-        name,
-        MediaInfo::Video(vi),
-        crate::node::FilterImpl::Rust(Box::new(filter)),
-        fmParallel,
-        flags,
-        deps,
-        creation,
-    )
+    Node::new(core.clone(), name, MediaInfo::Video(vi), crate::node::FilterImpl::Rust(Box::new(filter)), fmParallel, flags, deps, creation)
 }
 
 /// The name R81 gives a clip's format in messages ("Undefined" for a variable format).
@@ -138,8 +64,7 @@ fn format_name(f: &VSVideoFormat) -> String {
 /// Integer formats of 8 to 16 bits and float formats (PlaneStats and PEMVerifier take these).
 fn stats_format_ok(f: &VSVideoFormat) -> bool {
     f.colorFamily != cfUndefined
-        && ((f.sampleType == stInteger && f.bitsPerSample <= 16)
-            || (f.sampleType == stFloat && (f.bitsPerSample == 16 || f.bitsPerSample == 32)))
+        && ((f.sampleType == stInteger && f.bitsPerSample <= 16) || (f.sampleType == stFloat && (f.bitsPerSample == 16 || f.bitsPerSample == 32)))
 }
 
 fn half_to_f32(h: u16) -> f32 {
@@ -172,11 +97,7 @@ fn row_f32(f: &Frame, p: usize, y: usize, out: &mut Vec<f32>) {
     out.clear();
     let fmt = f.video_format().expect("video frame");
     if fmt.bytesPerSample == 2 {
-        out.extend(
-            super::util::row::<u16>(f, p, y)
-                .iter()
-                .map(|&h| half_to_f32(h)),
-        );
+        out.extend(super::util::row::<u16>(f, p, y).iter().map(|&h| half_to_f32(h)));
     } else {
         out.extend_from_slice(super::util::row::<f32>(f, p, y));
     }
@@ -201,20 +122,14 @@ fn set_frame_prop(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), St
     if !is_valid_key(prop.as_bytes()) {
         return Err(BAD_PROP_NAME.into());
     }
-    let given: Vec<&str> = ["intval", "floatval", "data"]
-        .into_iter()
-        .filter(|k| a.contains(k))
-        .collect();
+    let given: Vec<&str> = ["intval", "floatval", "data"].into_iter().filter(|k| a.contains(k)).collect();
     if given.is_empty() {
         return Err("one of 'intval', 'floatval', or 'data' must be passed.".into());
     }
     if given.len() > 1 {
         return Err("only one of 'intval', 'floatval', and 'data' can be passed.".into());
     }
-    let values = input
-        .get(given[0].as_bytes())
-        .map_err(|e| e.to_string())?
-        .clone();
+    let values = input.get(given[0].as_bytes()).map_err(|e| e.to_string())?.clone();
     let node = props_filter(core, "SetFrameProp", clip, move |props| {
         let _ = props.set_values(prop.as_bytes(), values.clone());
     });
@@ -229,14 +144,8 @@ fn set_frame_props(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), S
         if k.to_bytes() == b"clip" {
             continue;
         }
-        if matches!(
-            v,
-            Values::Function(_) | Values::VideoNode(_) | Values::AudioNode(_)
-        ) {
-            return Err(format!(
-                "nodes and functions cannot be stored as frame properties ('{}')",
-                k.to_string_lossy()
-            ));
+        if matches!(v, Values::Function(_) | Values::VideoNode(_) | Values::AudioNode(_)) {
+            return Err(format!("nodes and functions cannot be stored as frame properties ('{}')", k.to_string_lossy()));
         }
         values.push((k.to_bytes().to_vec(), v.clone()));
     }
@@ -278,24 +187,16 @@ fn remove_frame_props(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<()
     let a = Args(input);
     let clip = a.node("clip")?;
     let patterns = a.strings("props");
-    let node = props_filter(
-        core,
-        "RemoveFrameProps",
-        clip,
-        move |props| match &patterns {
-            None => props.clear(),
-            Some(pats) => {
-                let doomed: Vec<Vec<u8>> = props
-                    .keys()
-                    .map(|k| k.to_bytes().to_vec())
-                    .filter(|k| pats.iter().any(|p| glob_match(p.as_bytes(), k)))
-                    .collect();
-                for k in doomed {
-                    props.delete_key(&k);
-                }
+    let node = props_filter(core, "RemoveFrameProps", clip, move |props| match &patterns {
+        None => props.clear(),
+        Some(pats) => {
+            let doomed: Vec<Vec<u8>> =
+                props.keys().map(|k| k.to_bytes().to_vec()).filter(|k| pats.iter().any(|p| glob_match(p.as_bytes(), k))).collect();
+            for k in doomed {
+                props.delete_key(&k);
             }
-        },
-    );
+        }
+    });
     set_clip(out, node);
     Ok(())
 }
@@ -326,10 +227,7 @@ fn copy_frame_props(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), 
             Ok(Arc::new(f))
         }),
     };
-    set_clip(
-        out,
-        props_only_node(core, "CopyFrameProps", vi, filter, deps),
-    );
+    set_clip(out, props_only_node(core, "CopyFrameProps", vi, filter, deps));
     Ok(())
 }
 
@@ -357,9 +255,7 @@ fn clip_to_prop(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
         make: Box::new(move |_, frames, _| {
             let f = frames[0].shallow_copy();
             // SAFETY: `f` is new and ours alone.
-            unsafe { f.props_mut() }
-                .set(prop.as_bytes(), Value::Frame(frames[1].clone()), false)
-                .map_err(|e| e.to_string())?;
+            unsafe { f.props_mut() }.set(prop.as_bytes(), Value::Frame(frames[1].clone()), false).map_err(|e| e.to_string())?;
             Ok(Arc::new(f))
         }),
     };
@@ -387,44 +283,22 @@ fn prop_to_clip(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
     }
     let cvi = video_info(&clip)?;
     let first = crate::scheduler::get_frame(&clip, 0)?;
-    let stored = stored_frame(&first, &prop, index)
-        .ok_or_else(|| format!("no frame stored in property: {prop} index {index}"))?;
-    let fmt = *stored
-        .video_format()
-        .ok_or_else(|| format!("no frame stored in property: {prop} index {index}"))?;
-    let vi = VSVideoInfo {
-        format: fmt,
-        fpsNum: cvi.fpsNum,
-        fpsDen: cvi.fpsDen,
-        width: stored.width,
-        height: stored.height,
-        numFrames: cvi.numFrames,
-    };
+    let stored = stored_frame(&first, &prop, index).ok_or_else(|| format!("no frame stored in property: {prop} index {index}"))?;
+    let fmt = *stored.video_format().ok_or_else(|| format!("no frame stored in property: {prop} index {index}"))?;
+    let vi = VSVideoInfo { format: fmt, fpsNum: cvi.fpsNum, fpsDen: cvi.fpsDen, width: stored.width, height: stored.height, numFrames: cvi.numFrames };
     let deps = vec![(clip.clone(), rpStrictSpatial)];
     let filter = FnFilter {
         inputs: vec![clip],
         requests: Box::new(|n| vec![(0, n)]),
         make: Box::new(move |_, frames, _| {
-            let f = stored_frame(&frames[0], &prop, index)
-                .ok_or("failed to extract frame from specified property")?;
-            if f.video_format() != Some(&vi.format) || f.width != vi.width || f.height != vi.height
-            {
+            let f = stored_frame(&frames[0], &prop, index).ok_or("failed to extract frame from specified property")?;
+            if f.video_format() != Some(&vi.format) || f.width != vi.width || f.height != vi.height {
                 return Err("retrieved frame doesn't match output format or dimensions".into());
             }
             Ok(f)
         }),
     };
-    set_clip(
-        out,
-        make_node(
-            core,
-            "PropToClip",
-            MediaInfo::Video(vi),
-            Box::new(filter),
-            fmParallel,
-            deps,
-        ),
-    );
+    set_clip(out, make_node(core, "PropToClip", MediaInfo::Video(vi), Box::new(filter), fmParallel, deps));
     Ok(())
 }
 
@@ -445,27 +319,11 @@ fn compute_stats(a: &Frame, b: Option<&Frame>, plane: usize) -> Stats {
     let count = (w * h) as f64;
     if fmt.sampleType == stFloat {
         let (mn, mx, sum, diff) = stats::float_stats(a, b, plane, h);
-        Stats {
-            min: mn as f64,
-            max: mx as f64,
-            average: sum / count,
-            diff: b.map(|_| diff / count),
-            float: true,
-        }
+        Stats { min: mn as f64, max: mx as f64, average: sum / count, diff: b.map(|_| diff / count), float: true }
     } else {
-        let (mn, mx, sum, diff) = if fmt.bytesPerSample == 1 {
-            stats::int_stats::<u8>(a, b, plane, h)
-        } else {
-            stats::int_stats::<u16>(a, b, plane, h)
-        };
+        let (mn, mx, sum, diff) = if fmt.bytesPerSample == 1 { stats::int_stats::<u8>(a, b, plane, h) } else { stats::int_stats::<u16>(a, b, plane, h) };
         let scale = count * ((1u64 << fmt.bitsPerSample) - 1) as f64;
-        Stats {
-            min: mn as f64,
-            max: mx as f64,
-            average: sum as f64 / scale,
-            diff: b.map(|_| diff as f64 / scale),
-            float: false,
-        }
+        Stats { min: mn as f64, max: mx as f64, average: sum as f64 / scale, diff: b.map(|_| diff as f64 / scale), float: false }
     }
 }
 
@@ -486,18 +344,8 @@ fn plane_stats(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Strin
     }
     if let Some(b) = &clipb {
         let bvi = video_info(b)?;
-        let dims = |v: &VSVideoInfo| {
-            if v.width > 0 {
-                format!("{}x{}", v.width, v.height)
-            } else {
-                "undefined".into()
-            }
-        };
-        if bvi.format != vi.format
-            || bvi.width != vi.width
-            || bvi.height != vi.height
-            || vi.width == 0
-        {
+        let dims = |v: &VSVideoInfo| if v.width > 0 { format!("{}x{}", v.width, v.height) } else { "undefined".into() };
+        if bvi.format != vi.format || bvi.width != vi.width || bvi.height != vi.height || vi.width == 0 {
             return Err(format!(
                 "both input clips must have the same format when second clip is used, passed {}[{}] and {}[{}]",
                 format_name(&vi.format),
@@ -522,20 +370,13 @@ fn plane_stats(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Strin
     // the statistics are computed in host memory: GPU clips are downloaded for it (and the
     // frames, with their new properties, uploaded again)
     let node = super::util::on_host(core, given, |inputs| {
-        let deps = inputs
-            .iter()
-            .map(|n| (n.clone(), rpStrictSpatial))
-            .collect();
+        let deps = inputs.iter().map(|n| (n.clone(), rpStrictSpatial)).collect();
         let count = inputs.len();
         let filter = FnFilter {
             inputs,
             requests: Box::new(move |n| (0..count).map(|i| (i, n)).collect()),
             make: Box::new(move |_, frames, _| {
-                let s = compute_stats(
-                    &frames[0],
-                    if with_b { Some(&frames[1]) } else { None },
-                    plane,
-                );
+                let s = compute_stats(&frames[0], if with_b { Some(&frames[1]) } else { None }, plane);
                 let f = frames[0].shallow_copy();
                 // SAFETY: `f` is new and ours alone.
                 let props = unsafe { f.props_mut() };
@@ -553,14 +394,7 @@ fn plane_stats(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Strin
                 Ok(Arc::new(f))
             }),
         };
-        make_node(
-            core,
-            "PlaneStats",
-            MediaInfo::Video(vi),
-            Box::new(filter),
-            fmParallel,
-            deps,
-        )
+        make_node(core, "PlaneStats", MediaInfo::Video(vi), Box::new(filter), fmParallel, deps)
     })?;
     set_clip(out, node);
     Ok(())
@@ -582,11 +416,8 @@ impl FrameEvalFilter {
         let mut args = Map::new();
         args.set_int("n", n as i64);
         for p in &self.prop_src {
-            let f = call
-                .get(p, n)
-                .ok_or_else(|| Some("internal error: a requested frame is missing".to_string()))?;
-            args.set(b"f", Value::Frame(f), true)
-                .expect("f is a valid key");
+            let f = call.get(p, n).ok_or_else(|| Some("internal error: a requested frame is missing".to_string()))?;
+            args.set(b"f", Value::Frame(f), true).expect("f is a valid key");
         }
         let mut ret = Map::new();
         self.func.call(&args, &mut ret);
@@ -602,13 +433,7 @@ impl FrameEvalFilter {
 }
 
 impl Filter for FrameEvalFilter {
-    fn get_frame(
-        &self,
-        n: i32,
-        reason: i32,
-        fd: &mut *mut c_void,
-        call: &mut FrameCall,
-    ) -> Result<Option<Arc<Frame>>, String> {
+    fn get_frame(&self, n: i32, reason: i32, fd: &mut *mut c_void, call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
         let take = |fd: &mut *mut c_void| -> Option<Box<Chosen>> {
             if fd.is_null() {
                 None
@@ -642,9 +467,7 @@ impl Filter for FrameEvalFilter {
             *fd = Box::into_raw(Box::new(Chosen(node))).cast();
             return Ok(None);
         };
-        let f = call
-            .get(&chosen.0, n)
-            .ok_or("internal error: a requested frame is missing")?;
+        let f = call.get(&chosen.0, n).ok_or("internal error: a requested frame is missing")?;
         if self.vi.width != 0 && (f.width != self.vi.width || f.height != self.vi.height) {
             return Err("Returned frame has wrong dimensions".into());
         }
@@ -666,23 +489,9 @@ fn frame_eval(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String
     for n in prop_src.iter().chain(&clip_src) {
         deps.push((n.clone(), rpGeneral));
     }
-    let mode = if prop_src.is_empty() {
-        fmUnordered
-    } else {
-        fmParallelRequests
-    };
+    let mode = if prop_src.is_empty() { fmUnordered } else { fmParallelRequests };
     let filter = FrameEvalFilter { vi, func, prop_src };
-    set_clip(
-        out,
-        make_node(
-            core,
-            "FrameEval",
-            MediaInfo::Video(vi),
-            Box::new(filter),
-            mode,
-            deps,
-        ),
-    );
+    set_clip(out, make_node(core, "FrameEval", MediaInfo::Video(vi), Box::new(filter), mode, deps));
     Ok(())
 }
 
@@ -695,13 +504,7 @@ struct ModifyFrameFilter {
 }
 
 impl Filter for ModifyFrameFilter {
-    fn get_frame(
-        &self,
-        n: i32,
-        reason: i32,
-        _fd: &mut *mut c_void,
-        call: &mut FrameCall,
-    ) -> Result<Option<Arc<Frame>>, String> {
+    fn get_frame(&self, n: i32, reason: i32, _fd: &mut *mut c_void, call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
         if reason == arInitial {
             for c in &self.clips {
                 call.request(c, n);
@@ -714,11 +517,8 @@ impl Filter for ModifyFrameFilter {
         let mut args = Map::new();
         args.set_int("n", n as i64);
         for c in &self.clips {
-            let f = call
-                .get(c, n)
-                .ok_or("internal error: a requested frame is missing")?;
-            args.set(b"f", Value::Frame(f), true)
-                .expect("f is a valid key");
+            let f = call.get(c, n).ok_or("internal error: a requested frame is missing")?;
+            args.set(b"f", Value::Frame(f), true).expect("f is a valid key");
         }
         let mut ret = Map::new();
         self.func.call(&args, &mut ret);
@@ -745,22 +545,10 @@ fn modify_frame(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
     let clip = a.node("clip")?;
     let vi = video_info(&clip)?;
     let clips = a.nodes("clips");
-    let func = a
-        .function("selector")
-        .ok_or("argument selector is required")?;
+    let func = a.function("selector").ok_or("argument selector is required")?;
     let deps = clips.iter().map(|c| (c.clone(), rpStrictSpatial)).collect();
     let filter = ModifyFrameFilter { vi, clips, func };
-    set_clip(
-        out,
-        make_node(
-            core,
-            "ModifyFrame",
-            MediaInfo::Video(vi),
-            Box::new(filter),
-            fmParallelRequests,
-            deps,
-        ),
-    );
+    set_clip(out, make_node(core, "ModifyFrame", MediaInfo::Video(vi), Box::new(filter), fmParallelRequests, deps));
     Ok(())
 }
 
@@ -839,17 +627,7 @@ fn pem_verifier(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
             Ok(f.clone())
         }),
     };
-    set_clip(
-        out,
-        make_node(
-            core,
-            "PEMVerifier",
-            MediaInfo::Video(vi),
-            Box::new(filter),
-            fmParallel,
-            deps,
-        ),
-    );
+    set_clip(out, make_node(core, "PEMVerifier", MediaInfo::Video(vi), Box::new(filter), fmParallel, deps));
     Ok(())
 }
 

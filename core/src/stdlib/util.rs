@@ -18,10 +18,7 @@ pub struct Args<'a>(pub &'a Map);
 
 impl Args<'_> {
     pub fn node(&self, key: &str) -> Result<Arc<Node>, String> {
-        self.0
-            .get_node(key.as_bytes(), 0)
-            .cloned()
-            .map_err(|_| format!("argument {key} is required"))
+        self.0.get_node(key.as_bytes(), 0).cloned().map_err(|_| format!("argument {key} is required"))
     }
     pub fn opt_node(&self, key: &str) -> Option<Arc<Node>> {
         self.0.get_node(key.as_bytes(), 0).ok().cloned()
@@ -54,10 +51,7 @@ impl Args<'_> {
         }
     }
     pub fn string(&self, key: &str) -> Option<String> {
-        self.0
-            .get_data(key.as_bytes(), 0)
-            .ok()
-            .map(|d| d.to_str_lossy())
+        self.0.get_data(key.as_bytes(), 0).ok().map(|d| d.to_str_lossy())
     }
     pub fn strings(&self, key: &str) -> Option<Vec<String>> {
         match self.0.get(key.as_bytes()) {
@@ -75,15 +69,11 @@ impl Args<'_> {
 
 /// The video description of a node, or the message R81 gives for an audio clip.
 pub fn video_info(node: &Node) -> Result<VSVideoInfo, String> {
-    node.video_info()
-        .copied()
-        .ok_or_else(|| "only video clips are supported".to_string())
+    node.video_info().copied().ok_or_else(|| "only video clips are supported".to_string())
 }
 
 pub fn audio_info(node: &Node) -> Result<VSAudioInfo, String> {
-    node.audio_info()
-        .copied()
-        .ok_or_else(|| "only audio clips are supported".to_string())
+    node.audio_info().copied().ok_or_else(|| "only audio clips are supported".to_string())
 }
 
 /// Constant format and dimensions (neither varies from frame to frame).
@@ -118,23 +108,15 @@ pub fn planes_arg(args: &Args, key: &str, num_planes: i32) -> Result<[bool; 3], 
 }
 
 pub fn set_clip(out: &mut Map, node: Arc<Node>) {
-    out.set(b"clip", Value::Node(node), false)
-        .expect("clip is a valid key");
+    out.set(b"clip", Value::Node(node), false).expect("clip is a valid key");
 }
 
 pub fn append_clip(out: &mut Map, node: Arc<Node>) {
-    out.set(b"clip", Value::Node(node), true)
-        .expect("clip is a valid key");
+    out.set(b"clip", Value::Node(node), true).expect("clip is a valid key");
 }
 
 /// A new writable video frame; properties copied from `props` when given.
-pub fn new_video(
-    core: &Core,
-    fmt: &VSVideoFormat,
-    w: i32,
-    h: i32,
-    props: Option<&Frame>,
-) -> Result<Frame, String> {
+pub fn new_video(core: &Core, fmt: &VSVideoFormat, w: i32, h: i32, props: Option<&Frame>) -> Result<Frame, String> {
     let f = Frame::new_video(fmt, w, h, &core.mem).map_err(|e| e.to_string())?;
     if let Some(src) = props {
         // SAFETY: `f` is new and unshared.
@@ -156,9 +138,7 @@ pub fn rows<T: Sample>(f: &Frame, p: usize) -> impl Iterator<Item = &[T]> + '_ {
     let base = f.read_ptr(p as i32).expect("plane exists");
     let (w, stride) = (pl.width as usize, pl.stride);
     // SAFETY: every row starts inside the plane and holds `w` samples of T (the format says so).
-    (0..pl.height as usize).map(move |y| unsafe {
-        std::slice::from_raw_parts(base.offset(y as isize * stride).cast::<T>(), w)
-    })
+    (0..pl.height as usize).map(move |y| unsafe { std::slice::from_raw_parts(base.offset(y as isize * stride).cast::<T>(), w) })
 }
 
 /// One row of plane `p`.
@@ -167,12 +147,7 @@ pub fn row<T: Sample>(f: &Frame, p: usize, y: usize) -> &[T] {
     assert!(y < pl.height as usize);
     let base = f.read_ptr(p as i32).expect("plane exists");
     // SAFETY: the row is inside the plane and holds `width` samples of T.
-    unsafe {
-        std::slice::from_raw_parts(
-            base.offset(y as isize * pl.stride).cast::<T>(),
-            pl.width as usize,
-        )
-    }
+    unsafe { std::slice::from_raw_parts(base.offset(y as isize * pl.stride).cast::<T>(), pl.width as usize) }
 }
 
 /// Writable rows of plane `p` of a frame this filter owns (new or copied, not yet shared).
@@ -182,9 +157,7 @@ pub fn rows_mut<T: Sample>(f: &mut Frame, p: usize) -> impl Iterator<Item = &mut
     let pl = &f.planes()[p];
     let (w, h, stride) = (pl.width as usize, pl.height as usize, pl.stride);
     // SAFETY: rows are disjoint (stride >= row bytes) and inside the plane.
-    (0..h).map(move |y| unsafe {
-        std::slice::from_raw_parts_mut(base.offset(y as isize * stride).cast::<T>(), w)
-    })
+    (0..h).map(move |y| unsafe { std::slice::from_raw_parts_mut(base.offset(y as isize * stride).cast::<T>(), w) })
 }
 
 /// Which of the sample kinds a format's samples are.
@@ -219,13 +192,7 @@ pub struct FnFilter {
 }
 
 impl Filter for FnFilter {
-    fn get_frame(
-        &self,
-        n: i32,
-        reason: i32,
-        _fd: &mut *mut c_void,
-        call: &mut FrameCall,
-    ) -> Result<Option<Arc<Frame>>, String> {
+    fn get_frame(&self, n: i32, reason: i32, _fd: &mut *mut c_void, call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
         let wanted = (self.requests)(n);
         if reason == arInitial {
             for &(i, m) in &wanted {
@@ -238,10 +205,7 @@ impl Filter for FnFilter {
         }
         let frames: Vec<Arc<Frame>> = wanted
             .iter()
-            .map(|&(i, m)| {
-                call.get(&self.inputs[i], m)
-                    .ok_or_else(|| "internal error: a requested frame is missing".to_string())
-            })
+            .map(|&(i, m)| call.get(&self.inputs[i], m).ok_or_else(|| "internal error: a requested frame is missing".to_string()))
             .collect::<Result<_, _>>()?;
         let core = call.core().clone();
         (self.make)(n, &frames, &core).map(Some)
@@ -249,46 +213,17 @@ impl Filter for FnFilter {
 }
 
 /// Builds a node for a built-in filter, with graph inspection's record of the call.
-pub fn make_node(
-    core: &Arc<Core>,
-    name: &str,
-    info: MediaInfo,
-    filter: Box<dyn Filter>,
-    mode: i32,
-    deps: Vec<(Arc<Node>, i32)>,
-) -> Arc<Node> {
+pub fn make_node(core: &Arc<Core>, name: &str, info: MediaInfo, filter: Box<dyn Filter>, mode: i32, deps: Vec<(Arc<Node>, i32)>) -> Arc<Node> {
     let creation = crate::api::creation_stack(core);
-    Node::new(
-        core.clone(),
-        name,
-        info,
-        FilterImpl::Rust(filter),
-        mode,
-        0,
-        deps,
-        creation,
-    )
+    Node::new(core.clone(), name, info, FilterImpl::Rust(filter), mode, 0, deps, creation)
 }
 
 /// Builds a node that reads and writes samples in host memory (`build` gets the inputs) so that
 /// it takes GPU resident clips as R81's std does for its `vnode:all` arguments: such inputs are
 /// downloaded for it, and its output goes back to the GPU when its first input was there.
-pub fn on_host(
-    core: &Arc<Core>,
-    inputs: Vec<Arc<Node>>,
-    build: impl FnOnce(Vec<Arc<Node>>) -> Arc<Node>,
-) -> Result<Arc<Node>, String> {
+pub fn on_host(core: &Arc<Core>, inputs: Vec<Arc<Node>>, build: impl FnOnce(Vec<Arc<Node>>) -> Arc<Node>) -> Result<Arc<Node>, String> {
     let gpu = inputs.first().is_some_and(|n| n.residency() == nrGPU);
-    let inputs = inputs
-        .into_iter()
-        .map(|n| {
-            if n.residency() == nrGPU {
-                super::gpu::convert(core, n, false)
-            } else {
-                Ok(n)
-            }
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let inputs = inputs.into_iter().map(|n| if n.residency() == nrGPU { super::gpu::convert(core, n, false) } else { Ok(n) }).collect::<Result<Vec<_>, _>>()?;
     let node = build(inputs);
     if gpu {
         super::gpu::convert(core, node, true)
@@ -306,21 +241,7 @@ pub fn spatial(
     make: impl Fn(i32, &[Arc<Frame>], &Arc<Core>) -> Result<Arc<Frame>, String> + Send + Sync + 'static,
 ) -> Arc<Node> {
     let count = inputs.len();
-    let deps = inputs
-        .iter()
-        .map(|n| (n.clone(), rpStrictSpatial))
-        .collect();
-    let filter = FnFilter {
-        inputs,
-        requests: Box::new(move |n| (0..count).map(|i| (i, n)).collect()),
-        make: Box::new(make),
-    };
-    make_node(
-        core,
-        name,
-        MediaInfo::Video(vi),
-        Box::new(filter),
-        fmParallel,
-        deps,
-    )
+    let deps = inputs.iter().map(|n| (n.clone(), rpStrictSpatial)).collect();
+    let filter = FnFilter { inputs, requests: Box::new(move |n| (0..count).map(|i| (i, n)).collect()), make: Box::new(make) };
+    make_node(core, name, MediaInfo::Video(vi), Box::new(filter), fmParallel, deps)
 }

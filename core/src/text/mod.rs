@@ -27,50 +27,21 @@ type Create = fn(&str, &Map, &mut Map, &Arc<Core>) -> Result<(), String>;
 
 /// Registers `text` on a new core.
 pub fn register(core: &Arc<Core>) {
-    let p = Plugin::new_builtin(
-        core,
-        TEXT_ID,
-        "text",
-        "VapourSynth Text",
-        make_version(crate::core::CORE_VERSION, 0),
-    );
+    let p = Plugin::new_builtin(core, TEXT_ID, "text", "VapourSynth Text", make_version(crate::core::CORE_VERSION, 0));
     let functions: [(&'static str, &str, Create); 5] = [
-        (
-            "Text",
-            "clip:vnode:all;text:data;alignment:int:opt;scale:int:opt;",
-            create,
-        ),
-        (
-            "FrameNum",
-            "clip:vnode:all;alignment:int:opt;scale:int:opt;",
-            create,
-        ),
-        (
-            "FrameProps",
-            "clip:vnode:all;props:data[]:opt;alignment:int:opt;scale:int:opt;",
-            create,
-        ),
-        (
-            "ClipInfo",
-            "clip:vnode:all;alignment:int:opt;scale:int:opt;",
-            create,
-        ),
-        (
-            "CoreInfo",
-            "clip:vnode:all:opt;alignment:int:opt;scale:int:opt;",
-            create,
-        ),
+        ("Text", "clip:vnode:all;text:data;alignment:int:opt;scale:int:opt;", create),
+        ("FrameNum", "clip:vnode:all;alignment:int:opt;scale:int:opt;", create),
+        ("FrameProps", "clip:vnode:all;props:data[]:opt;alignment:int:opt;scale:int:opt;", create),
+        ("ClipInfo", "clip:vnode:all;alignment:int:opt;scale:int:opt;", create),
+        ("CoreInfo", "clip:vnode:all:opt;alignment:int:opt;scale:int:opt;", create),
     ];
     for (name, args, f) in functions {
-        let imp = FuncImpl::Rust(Box::new(
-            move |input: &Map, out: &mut Map, core: &Arc<Core>| {
-                if let Err(e) = f(name, input, out, core) {
-                    out.set_error(&format!("{name}: {e}"));
-                }
-            },
-        ));
-        p.register(name, args, "clip:vnode:all;", imp)
-            .expect("built-in signatures are valid");
+        let imp = FuncImpl::Rust(Box::new(move |input: &Map, out: &mut Map, core: &Arc<Core>| {
+            if let Err(e) = f(name, input, out, core) {
+                out.set_error(&format!("{name}: {e}"));
+            }
+        }));
+        p.register(name, args, "clip:vnode:all;", imp).expect("built-in signatures are valid");
     }
     p.lock();
     core.plugins.write().push(p);
@@ -103,10 +74,7 @@ fn check_format(f: &VSVideoFormat) -> Result<(), String> {
     if ok {
         Ok(())
     } else {
-        Err(format!(
-            "Input clip must be 8..16 bit integer or 16-32 bit float, passed {}.",
-            format::video_name(f).unwrap_or_default()
-        ))
+        Err(format!("Input clip must be 8..16 bit integer or 16-32 bit float, passed {}.", format::video_name(f).unwrap_or_default()))
     }
 }
 
@@ -127,9 +95,7 @@ fn create(name: &str, input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<()
             if let Some(e) = r.error() {
                 return Err(e.to_string_lossy().into_owned());
             }
-            r.get_node(b"clip", 0)
-                .map_err(|_| "BlankClip returned no clip".to_string())?
-                .clone()
+            r.get_node(b"clip", 0).map_err(|_| "BlankClip returned no clip".to_string())?.clone()
         }
     };
     let vi = *node.video_info().ok_or("only video clips are supported")?;
@@ -145,12 +111,7 @@ fn create(name: &str, input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<()
         check_format(&vi.format)?;
     }
     let kind = match name {
-        "Text" => Kind::Text(
-            input
-                .get_data(b"text", 0)
-                .map(|d| d.as_bytes().to_vec())
-                .unwrap_or_default(),
-        ),
+        "Text" => Kind::Text(input.get_data(b"text", 0).map(|d| d.as_bytes().to_vec()).unwrap_or_default()),
         "FrameNum" => Kind::FrameNum,
         "FrameProps" => Kind::FrameProps(match input.get(b"props") {
             Ok(Values::Data(v)) => Some(v.iter().map(|d| d.as_bytes().to_vec()).collect()),
@@ -162,28 +123,11 @@ fn create(name: &str, input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<()
     // drawn in host memory: a GPU clip is downloaded for it and the result uploaded again
     let n = crate::stdlib::util::on_host(core, vec![node], |inputs| {
         let node = inputs.into_iter().next().expect("one input");
-        let filter = TextFilter {
-            input: node.clone(),
-            vi,
-            kind,
-            alignment,
-            scale,
-            name,
-        };
+        let filter = TextFilter { input: node.clone(), vi, kind, alignment, scale, name };
         let creation = crate::api::creation_stack(core);
-        Node::new(
-            core.clone(),
-            name,
-            MediaInfo::Video(vi),
-            FilterImpl::Rust(Box::new(filter)),
-            fmParallel,
-            0,
-            vec![(node, rpStrictSpatial)],
-            creation,
-        )
+        Node::new(core.clone(), name, MediaInfo::Video(vi), FilterImpl::Rust(Box::new(filter)), fmParallel, 0, vec![(node, rpStrictSpatial)], creation)
     })?;
-    out.set(b"clip", Value::Node(n), false)
-        .expect("clip is a valid key");
+    out.set(b"clip", Value::Node(n), false).expect("clip is a valid key");
     Ok(())
 }
 
@@ -196,11 +140,7 @@ fn int_prop(props: &Map, key: &str) -> Option<i64> {
 /// C's "%f".
 fn fixed(v: f64) -> String {
     if v.is_nan() {
-        if v.is_sign_negative() {
-            "-nan".into()
-        } else {
-            "nan".into()
-        }
+        if v.is_sign_negative() { "-nan".into() } else { "nan".into() }
     } else {
         format!("{v:.6}")
     }
@@ -304,15 +244,8 @@ fn clip_info(vi: &VSVideoInfo, f: &Frame) -> Vec<u8> {
         _ => s += "Sample aspect ratio: Unknown\n",
     }
     s += &format!("Length: {} frames\n", vi.numFrames);
-    let vname = if vi.format.colorFamily == cfUndefined {
-        "Undefined".to_string()
-    } else {
-        format::video_name(&vi.format).unwrap_or_default()
-    };
-    s += &format!(
-        "Format name: {vname}{}\n",
-        vary(vi.format.colorFamily != cfUndefined)
-    );
+    let vname = if vi.format.colorFamily == cfUndefined { "Undefined".to_string() } else { format::video_name(&vi.format).unwrap_or_default() };
+    s += &format!("Format name: {vname}{}\n", vary(vi.format.colorFamily != cfUndefined));
     let family = match ff.colorFamily {
         cfGray => "Gray",
         cfRGB => "RGB",
@@ -320,38 +253,15 @@ fn clip_info(vi: &VSVideoInfo, f: &Frame) -> Vec<u8> {
         _ => "Undefined",
     };
     s += &format!("Color family: {family}\n");
-    s += &format!(
-        "Sample type: {}\n",
-        if ff.sampleType == stInteger {
-            "Integer"
-        } else {
-            "Float"
-        }
-    );
+    s += &format!("Sample type: {}\n", if ff.sampleType == stInteger { "Integer" } else { "Float" });
     s += &format!("Bits per sample: {}\n", ff.bitsPerSample);
-    s += &format!(
-        "Subsampling Height/Width: {}x/{}x\n",
-        1 << ff.subSamplingH,
-        1 << ff.subSamplingW
-    );
+    s += &format!("Subsampling Height/Width: {}x/{}x\n", 1 << ff.subSamplingH, 1 << ff.subSamplingW);
     s += &format!("Matrix: {}\n", matrix_name(int_prop(props, "_Matrix")));
-    s += &format!(
-        "Primaries: {}\n",
-        primaries_name(int_prop(props, "_Primaries"))
-    );
-    s += &format!(
-        "Transfer: {}\n",
-        transfer_name(int_prop(props, "_Transfer"))
-    );
+    s += &format!("Primaries: {}\n", primaries_name(int_prop(props, "_Primaries")));
+    s += &format!("Transfer: {}\n", transfer_name(int_prop(props, "_Transfer")));
     s += &format!("Range: {}\n", range_name(int_prop(props, "_Range")));
-    s += &format!(
-        "Chroma Location: {}\n",
-        chromaloc_name(int_prop(props, "_ChromaLocation"))
-    );
-    s += &format!(
-        "Field handling: {}\n",
-        field_name(int_prop(props, "_FieldBased"))
-    );
+    s += &format!("Chroma Location: {}\n", chromaloc_name(int_prop(props, "_ChromaLocation")));
+    s += &format!("Field handling: {}\n", field_name(int_prop(props, "_FieldBased")));
     let mut out = s.into_bytes();
     out.extend_from_slice(b"Picture type: ");
     match props.get_data(b"_PictType", 0) {
@@ -361,22 +271,12 @@ fn clip_info(vi: &VSVideoInfo, f: &Frame) -> Vec<u8> {
     out.push(b'\n');
     let mut s = String::new();
     if vi.fpsNum > 0 && vi.fpsDen > 0 {
-        s += &format!(
-            "Fps: {}/{} ({})\n",
-            vi.fpsNum,
-            vi.fpsDen,
-            fixed(vi.fpsNum as f64 / vi.fpsDen as f64)
-        );
+        s += &format!("Fps: {}/{} ({})\n", vi.fpsNum, vi.fpsDen, fixed(vi.fpsNum as f64 / vi.fpsDen as f64));
     } else {
         s += "Fps: Unknown\n";
     }
-    match (
-        int_prop(props, "_DurationNum"),
-        int_prop(props, "_DurationDen"),
-    ) {
-        (Some(n), Some(d)) => {
-            s += &format!("Frame duration: {n}/{d} ({})\n", fixed(n as f64 / d as f64))
-        }
+    match (int_prop(props, "_DurationNum"), int_prop(props, "_DurationDen")) {
+        (Some(n), Some(d)) => s += &format!("Frame duration: {n}/{d} ({})\n", fixed(n as f64 / d as f64)),
         _ => s += "Frame duration: Unknown\n",
     }
     out.extend_from_slice(s.as_bytes());
@@ -401,20 +301,10 @@ fn frame_props(f: &Frame, only: &Option<Vec<Vec<u8>>>) -> Vec<u8> {
                     Values::Float(a) => a.iter().map(|x| fixed(*x).into_bytes()).collect(),
                     Values::Data(a) => a
                         .iter()
-                        .map(|d| {
-                            if d.hint == dtBinary {
-                                format!("<binary data ({} bytes)>", d.len()).into_bytes()
-                            } else {
-                                d.as_bytes().to_vec()
-                            }
-                        })
+                        .map(|d| if d.hint == dtBinary { format!("<binary data ({} bytes)>", d.len()).into_bytes() } else { d.as_bytes().to_vec() })
                         .collect(),
-                    Values::VideoFrame(a) | Values::AudioFrame(a) => {
-                        a.iter().map(|_| b"<frame>".to_vec()).collect()
-                    }
-                    Values::VideoNode(a) | Values::AudioNode(a) => {
-                        a.iter().map(|_| b"<node>".to_vec()).collect()
-                    }
+                    Values::VideoFrame(a) | Values::AudioFrame(a) => a.iter().map(|_| b"<frame>".to_vec()).collect(),
+                    Values::VideoNode(a) | Values::AudioNode(a) => a.iter().map(|_| b"<node>".to_vec()).collect(),
                     Values::Function(a) => a.iter().map(|_| b"<function>".to_vec()).collect(),
                 };
                 for item in items {
@@ -454,11 +344,7 @@ fn layout_lines(text: &[u8], per_line: usize) -> Vec<&[u8]> {
         match text[i] {
             b'\r' => {
                 raw.push(&text[start..i]);
-                i += if text.get(i + 1) == Some(&b'\n') {
-                    2
-                } else {
-                    1
-                };
+                i += if text.get(i + 1) == Some(&b'\n') { 2 } else { 1 };
                 start = i;
             }
             b'\n' => {
@@ -493,11 +379,7 @@ fn colours(f: &VSVideoFormat) -> (Sample, Sample, Sample) {
         (stInteger, 1) => (Sample::U8(235), Sample::U8(16), Sample::U8(128)),
         (stInteger, _) => {
             let s = f.bitsPerSample - 8;
-            (
-                Sample::U16(235 << s),
-                Sample::U16(16 << s),
-                Sample::U16(128 << s),
-            )
+            (Sample::U16(235 << s), Sample::U16(16 << s), Sample::U16(128 << s))
         }
         (_, 2) => (Sample::U16(0x3C00), Sample::U16(0), Sample::U16(0)),
         _ => (Sample::F32(1.0), Sample::F32(0.0), Sample::F32(0.0)),
@@ -518,11 +400,7 @@ fn draw(name: &str, f: &mut Frame, text: &[u8], alignment: i64, scale: i64) -> R
     let (w, h) = (f.width as i64, f.height as i64);
     let (cw, ch) = (8 * scale, 16 * scale);
     if w < 2 * MARGIN + cw || h < 2 * MARGIN + ch {
-        return Err(format!(
-            "{name}: frame size must be at least {}x{} pixels.",
-            2 * MARGIN + cw,
-            2 * MARGIN + ch
-        ));
+        return Err(format!("{name}: frame size must be at least {}x{} pixels.", 2 * MARGIN + cw, 2 * MARGIN + ch));
     }
     let fmt = *f.video_format().expect("video frame");
     check_format(&fmt).map_err(|e| format!("{name}: {e}"))?;
@@ -553,11 +431,7 @@ fn draw(name: &str, f: &mut Frame, text: &[u8], alignment: i64, scale: i64) -> R
             let pl = f.planes()[p].clone();
             // SAFETY: the frame is a fresh copy owned by this filter.
             let base = unsafe { f.write_ptr(p as i32) }.expect("plane exists");
-            let (ssw, ssh) = if p > 0 {
-                (fmt.subSamplingW, fmt.subSamplingH)
-            } else {
-                (0, 0)
-            };
+            let (ssw, ssh) = if p > 0 { (fmt.subSamplingW, fmt.subSamplingH) } else { (0, 0) };
             if p > 0 && chroma_planes {
                 let (x_a, x_b) = ((left >> ssw) as usize, ((left + len) >> ssw) as usize);
                 let (y_a, y_b) = ((y0 >> ssh) as usize, ((y0 + ch) >> ssh) as usize);
@@ -611,13 +485,7 @@ impl TextFilter {
 }
 
 impl Filter for TextFilter {
-    fn get_frame(
-        &self,
-        n: i32,
-        reason: i32,
-        _fd: &mut *mut c_void,
-        call: &mut FrameCall,
-    ) -> Result<Option<Arc<Frame>>, String> {
+    fn get_frame(&self, n: i32, reason: i32, _fd: &mut *mut c_void, call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
         if reason == arInitial {
             call.request(&self.input, n);
             return Ok(None);
@@ -625,9 +493,7 @@ impl Filter for TextFilter {
         if reason != arAllFramesReady {
             return Ok(None);
         }
-        let src = call
-            .get(&self.input, n)
-            .ok_or("internal error: a requested frame is missing")?;
+        let src = call.get(&self.input, n).ok_or("internal error: a requested frame is missing")?;
         let core = call.core().clone();
         match self.make(n, &src, &core) {
             Ok(f) => Ok(Some(Arc::new(f))),
@@ -646,14 +512,8 @@ mod tests {
     #[test]
     fn lines_split_like_the_reference() {
         assert_eq!(layout_lines(b"abc\n", 10), vec![&b"abc"[..], b""]);
-        assert_eq!(
-            layout_lines(b"a\r\nb\n\rc", 10),
-            vec![&b"a"[..], b"b", b"", b"c"]
-        );
-        assert_eq!(
-            layout_lines(b"abcdefgh\nij", 4),
-            vec![&b"abcd"[..], b"efgh", b"ij"]
-        );
+        assert_eq!(layout_lines(b"a\r\nb\n\rc", 10), vec![&b"a"[..], b"b", b"", b"c"]);
+        assert_eq!(layout_lines(b"abcdefgh\nij", 4), vec![&b"abcd"[..], b"efgh", b"ij"]);
         assert_eq!(layout_lines(b"", 4), vec![&b""[..]]);
     }
 

@@ -31,19 +31,12 @@ impl Filter for Scale {
     fn get_frame(&self, _n: i32, frames: Vec<Frame>, _core: Core) -> Result<Frame> {
         let src = &frames[0];
         let f = src.format();
-        let mut dst = self
-            .gpu
-            .new_frame(&f, src.width(0), src.height(0), Some(src))?;
+        let mut dst = self.gpu.new_frame(&f, src.width(0), src.height(0), Some(src))?;
         let mut ex = self.pool.acquire()?; // abandoned if anything below fails
         for p in 0..f.numPlanes {
             let (s, d) = (self.gpu.plane(src, p)?, self.gpu.plane_mut(&dst, p)?);
             let n = s.bufferSize as u32; // stride * height bytes, padding included
-            ex.dispatch(
-                self.pipe,
-                &[d.buffer, s.buffer],
-                &[n, self.factor.to_bits()],
-                [n.div_ceil(64), 1, 1],
-            )?;
+            ex.dispatch(self.pipe, &[d.buffer, s.buffer], &[n, self.factor.to_bits()], [n.div_ceil(64), 1, 1])?;
             ex.writes(&mut dst, p);
         }
         ex.reads(src);
@@ -62,40 +55,15 @@ fn create(a: &Args, out: &mut Out, core: Core) -> Result<()> {
     let gpu = Gpu::new(core)?;
     let mut pool = gpu.exec_pool()?;
     let pipe = pool.pipeline(SCALE, 2, 8)?;
-    let spec = Spec {
-        name: "Scale".into(),
-        info: vi,
-        inputs: vec![clip],
-        gpu_output: true,
-    };
-    filter::create(
-        out,
-        core,
-        spec,
-        Scale {
-            pool,
-            gpu,
-            pipe,
-            factor,
-        },
-    );
+    let spec = Spec { name: "Scale".into(), info: vi, inputs: vec![clip], gpu_output: true };
+    filter::create(out, core, spec, Scale { pool, gpu, pipe, factor });
     Ok(())
 }
 
 fn init(r: &Registrar) {
-    r.configure(
-        "com.example.scale",
-        "scale",
-        "Scales samples on the GPU",
-        (1, 0),
-    );
+    r.configure("com.example.scale", "scale", "Scales samples on the GPU", (1, 0));
     // vnode:gpu in and out: the core uploads CPU clips on its own
-    r.function(
-        "Scale",
-        "clip:vnode:gpu;factor:float:opt;",
-        "clip:vnode:gpu;",
-        create,
-    );
+    r.function("Scale", "clip:vnode:gpu;factor:float:opt;", "clip:vnode:gpu;", create);
 }
 
 vsvk_plugin_api::export_plugin!(init);

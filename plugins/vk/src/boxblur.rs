@@ -91,14 +91,8 @@ fn box_blur(a: &Args, out: &mut Out, core: Core) -> Result<()> {
     let mid = if float { St::F32 } else { St::I32 };
     let mut prog = Program::new(core, f, c.vi.width, c.vi.height)?;
     if passes.len() > 1 {
-        prog.scratch.push(Scratch {
-            w: c.vi.width,
-            h: c.vi.height,
-        });
-        prog.scratch.push(Scratch {
-            w: c.vi.width,
-            h: c.vi.height,
-        });
+        prog.scratch.push(Scratch { w: c.vi.width, h: c.vi.height });
+        prog.scratch.push(Scratch { w: c.vi.width, h: c.vi.height });
     }
     for p in 0..f.numPlanes as usize {
         if !c.planes[p] {
@@ -108,57 +102,27 @@ fn box_blur(a: &Args, out: &mut Out, core: Core) -> Result<()> {
         let (pw, ph) = prog.plane_size(p);
         let last = passes.len() - 1;
         for (i, &(vertical, r, up)) in passes.iter().enumerate() {
-            let src = if i == 0 {
-                Src::Plane { input: 0, plane: p }
-            } else {
-                Src::Scratch((i - 1) % 2)
-            };
-            let dst = if i == last {
-                Dst::Plane(p)
-            } else {
-                Dst::Scratch(i % 2)
-            };
-            let (st_src, st_dst) = (
-                if i == 0 { t } else { mid },
-                if i == last { t } else { mid },
-            );
+            let src = if i == 0 { Src::Plane { input: 0, plane: p } } else { Src::Scratch((i - 1) % 2) };
+            let dst = if i == last { Dst::Plane(p) } else { Dst::Scratch(i % 2) };
+            let (st_src, st_dst) = (if i == 0 { t } else { mid }, if i == last { t } else { mid });
             let inv = 1.0f32 / (2 * r + 1) as f32;
             let (defines, code, grid) = if float {
                 let lines = if vertical { pw } else { ph };
                 let len = if vertical { ph } else { pw };
                 let at = if vertical { "ln, (i)" } else { "(i), ln" };
-                let keep = if half && i != last {
-                    "h2f(f2h(o))"
-                } else {
-                    "o"
-                };
+                let keep = if half && i != last { "h2f(f2h(o))" } else { "o" };
                 let defines = format!("#define NLINES {lines}\n#define LEN {len}\n#define AT(i) {at}\n#define KEEP(o) {keep}\n");
                 (defines, FLOAT_LINE, (16, (lines + 15) / 16))
             } else {
-                let (len, pos, at) = if vertical {
-                    (ph, "y", "x, (i)")
-                } else {
-                    (pw, "x", "(i), y")
-                };
-                (
-                    format!("#define LEN {len}\n#define POS {pos}\n#define AT(i) {at}\n"),
-                    INT_PASS,
-                    (pw, ph),
-                )
+                let (len, pos, at) = if vertical { (ph, "y", "x, (i)") } else { (pw, "x", "(i), y") };
+                (format!("#define LEN {len}\n#define POS {pos}\n#define AT(i) {at}\n"), INT_PASS, (pw, ph))
             };
             let kern = prog.kernel(st_dst, &[st_src], &defines, "", code)?;
             let mut k = [0i32; 12];
             k[0] = r;
             k[1] = up as i32;
             k[4] = inv.to_bits() as i32;
-            prog.jobs.push(Job {
-                pipe: kern,
-                dst,
-                srcs: vec![src],
-                grid,
-                k,
-                barrier: !prog.jobs.is_empty(),
-            });
+            prog.jobs.push(Job { pipe: kern, dst, srcs: vec![src], grid, k, barrier: !prog.jobs.is_empty() });
         }
     }
     finish(out, core, "BoxBlur", c.vi, vec![c.clip], prog)

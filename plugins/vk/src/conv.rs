@@ -79,14 +79,9 @@ pub fn common(a: &Args) -> Result<Common> {
     let vi = clip.video_info()?;
     let f = vi.format;
     let ok = f.colorFamily != cfUndefined
-        && ((f.sampleType == stInteger && (8..=16).contains(&f.bitsPerSample))
-            || (f.sampleType == stFloat && (f.bitsPerSample == 16 || f.bitsPerSample == 32)));
+        && ((f.sampleType == stInteger && (8..=16).contains(&f.bitsPerSample)) || (f.sampleType == stFloat && (f.bitsPerSample == 16 || f.bitsPerSample == 32)));
     if !ok {
-        let name = if f.colorFamily == cfUndefined {
-            "Undefined".to_string()
-        } else {
-            Core::format_name(&f)
-        };
+        let name = if f.colorFamily == cfUndefined { "Undefined".to_string() } else { Core::format_name(&f) };
         return Err(Error::invalid(format!("Input clip must be constant format 8..16 bit integer or 16-32 bit float, passed {name}.")));
     }
     let planes = planes_arg(a.ints("planes")?, f.numPlanes)?;
@@ -146,12 +141,7 @@ fn chain(acc: &str, taps: &[Tap], op: Op) -> String {
         let v = format!("ld0(cx[{}], ry[{}])", dx + 12, dy + 12);
         match op {
             Op::Fma => s += &format!("    {acc} = fmaE({}, {v}, {acc});\n", flt(m)),
-            Op::Add => {
-                s += &format!(
-                    "    {{ precise float p_ = {} * {v}; {acc} = {acc} + p_; }}\n",
-                    flt(m)
-                )
-            }
+            Op::Add => s += &format!("    {{ precise float p_ = {} * {v}; {acc} = {acc} + p_; }}\n", flt(m)),
         }
     }
     s
@@ -162,24 +152,8 @@ fn chain(acc: &str, taps: &[Tap], op: Op) -> String {
 fn coords(r: i32, dxs: bool, dys: bool) -> String {
     let mut s = String::from("    int cx[25]; int ry[25];\n");
     for d in -r..=r {
-        s += &format!(
-            "    cx[{}] = {};\n",
-            d + 12,
-            if dxs {
-                format!("symI(x + ({d}), W)")
-            } else {
-                "x".into()
-            }
-        );
-        s += &format!(
-            "    ry[{}] = {};\n",
-            d + 12,
-            if dys {
-                format!("symI(y + ({d}), H)")
-            } else {
-                "y".into()
-            }
-        );
+        s += &format!("    cx[{}] = {};\n", d + 12, if dxs { format!("symI(x + ({d}), W)") } else { "x".into() });
+        s += &format!("    ry[{}] = {};\n", d + 12, if dys { format!("symI(y + ({d}), H)") } else { "y".into() });
     }
     s
 }
@@ -198,11 +172,7 @@ impl Conv {
     /// The last step of a pass on float samples: `acc * rdiv + bias` fused, made positive unless
     /// saturating, rounded to half when `half_mid` (half samples stored between passes).
     fn float_finish(&self, half_mid: bool) -> String {
-        let mut s = format!(
-            "    float o = fmaE(acc, {}, {});\n",
-            flt(self.rdiv),
-            flt(self.bias)
-        );
+        let mut s = format!("    float o = fmaE(acc, {}, {});\n", flt(self.rdiv), flt(self.bias));
         if !self.saturate {
             s += "    o = abs(o);\n";
         }
@@ -214,17 +184,9 @@ impl Conv {
     }
 
     /// An integer pass: taps as (dx, dy, coefficient); `bits` of the samples read.
-    fn int_body(
-        &self,
-        taps: &[(i32, i32, i32)],
-        r: i32,
-        dxs: bool,
-        dys: bool,
-        bits: i32,
-    ) -> String {
+    fn int_body(&self, taps: &[(i32, i32, i32)], r: i32, dxs: bool, dys: bool, bits: i32) -> String {
         let mut s = coords(r, dxs, dys);
-        let sum_bound: i64 =
-            taps.iter().map(|t| (t.2 as i64).abs()).sum::<i64>() * ((1i64 << bits) - 1);
+        let sum_bound: i64 = taps.iter().map(|t| (t.2 as i64).abs()).sum::<i64>() * ((1i64 << bits) - 1);
         let wide = sum_bound > i32::MAX as i64;
         if wide {
             // the sum of the high bytes' and the low bytes' products, each within 32 bits
@@ -243,11 +205,7 @@ impl Conv {
         }
         // both parts are exact in single precision, so one precise addition rounds the sum once
         s += "    precise float sf = float(hi) * 1048576.0 + float(lo);\n";
-        s += &format!(
-            "    float o = roundEven(fmaE(sf, {}, {}));\n",
-            flt(self.rdiv),
-            flt(self.bias)
-        );
+        s += &format!("    float o = roundEven(fmaE(sf, {}, {}));\n", flt(self.rdiv), flt(self.bias));
         if !self.saturate {
             s += "    o = abs(o);\n";
         }
@@ -264,11 +222,7 @@ fn convolution(a: &Args, out: &mut Out, core: Core) -> Result<()> {
         Some("h") => Mode::H,
         Some("v") => Mode::V,
         Some("hv") | Some("vh") => Mode::HV,
-        _ => {
-            return Err(Error::invalid(
-                "mode must be one of 's', 'h', 'v', 'hv', 'vh'.",
-            ))
-        }
+        _ => return Err(Error::invalid("mode must be one of 's', 'h', 'v', 'hv', 'vh'.")),
     };
     let matrix = a.floats("matrix")?.unwrap_or_default();
     let n = matrix.len();
@@ -287,14 +241,10 @@ fn convolution(a: &Args, out: &mut Out, core: Core) -> Result<()> {
         }
     } else {
         if !(3..=25).contains(&n) {
-            return Err(Error::invalid(
-                "When mode starts with 'h' or 'v', matrix must contain between 3 and 25 numbers.",
-            ));
+            return Err(Error::invalid("When mode starts with 'h' or 'v', matrix must contain between 3 and 25 numbers."));
         }
         if n % 2 == 0 {
-            return Err(Error::invalid(
-                "matrix must contain an odd number of numbers.",
-            ));
+            return Err(Error::invalid("matrix must contain an odd number of numbers."));
         }
         n
     };
@@ -303,9 +253,7 @@ fn convolution(a: &Args, out: &mut Out, core: Core) -> Result<()> {
     for &v in &matrix {
         let r = v.round();
         if !float && !(-1023.0..=1023.0).contains(&r) {
-            return Err(Error::invalid(
-                "coefficients may only be between -1023 and 1023",
-            ));
+            return Err(Error::invalid("coefficients may only be between -1023 and 1023"));
         }
         mi.push(r as i32);
     }
@@ -313,11 +261,7 @@ fn convolution(a: &Args, out: &mut Out, core: Core) -> Result<()> {
     let bias = a.float("bias")?.unwrap_or(0.0) as f32;
     let mut divisor = a.float("divisor")?.unwrap_or(0.0) as f32;
     if divisor == 0.0 {
-        divisor = if float {
-            mf.iter().sum::<f32>()
-        } else {
-            mi.iter().sum::<i32>() as f32
-        };
+        divisor = if float { mf.iter().sum::<f32>() } else { mi.iter().sum::<i32>() as f32 };
         if divisor == 0.0 {
             divisor = 1.0;
         }
@@ -332,37 +276,22 @@ fn convolution(a: &Args, out: &mut Out, core: Core) -> Result<()> {
             }
             let (w, h) = plane_size(&fmt, c.vi.width, c.vi.height, p);
             if matches!(mode, Mode::H | Mode::HV) && w <= radius {
-                return Err(Error::invalid(
-                    "Width must be bigger than convolution radius.",
-                ));
+                return Err(Error::invalid("Width must be bigger than convolution radius."));
             }
             if matches!(mode, Mode::V | Mode::HV) && h <= radius {
-                return Err(Error::invalid(
-                    "Height must be bigger than convolution radius.",
-                ));
+                return Err(Error::invalid("Height must be bigger than convolution radius."));
             }
         }
     }
     check_constant(&c)?;
-    let job = Conv {
-        taps,
-        mi,
-        mf,
-        rdiv: 1.0 / divisor,
-        bias,
-        saturate,
-        max: max_value(&fmt),
-    };
+    let job = Conv { taps, mi, mf, rdiv: 1.0 / divisor, bias, saturate, max: max_value(&fmt) };
 
     let mut prog = Program::new(core, fmt, c.vi.width, c.vi.height)?;
     let t = St::of(&fmt);
     let half = t == St::F16;
     let helpers = EXACT;
     if mode == Mode::HV {
-        prog.scratch.push(Scratch {
-            w: c.vi.width,
-            h: c.vi.height,
-        });
+        prog.scratch.push(Scratch { w: c.vi.width, h: c.vi.height });
     }
     let n = job.taps;
     let r = (n / 2) as i32;
@@ -376,77 +305,27 @@ fn convolution(a: &Args, out: &mut Out, core: Core) -> Result<()> {
         if !float {
             let bits = fmt.bitsPerSample;
             let line = |vertical: bool| -> Vec<(i32, i32, i32)> {
-                (0..n)
-                    .map(|k| {
-                        if vertical {
-                            (0, k as i32 - r, job.mi[k])
-                        } else {
-                            (k as i32 - r, 0, job.mi[k])
-                        }
-                    })
-                    .collect()
+                (0..n).map(|k| if vertical { (0, k as i32 - r, job.mi[k]) } else { (k as i32 - r, 0, job.mi[k]) }).collect()
             };
-            let nz = |v: Vec<(i32, i32, i32)>| -> Vec<(i32, i32, i32)> {
-                v.into_iter().filter(|t| t.2 != 0).collect()
-            };
+            let nz = |v: Vec<(i32, i32, i32)>| -> Vec<(i32, i32, i32)> { v.into_iter().filter(|t| t.2 != 0).collect() };
             match mode {
                 Mode::Square => {
-                    let sq: Vec<(i32, i32, i32)> = (0..n * n)
-                        .map(|i| ((i % n) as i32 - r, (i / n) as i32 - r, job.mi[i]))
-                        .collect();
-                    let k = prog.kernel(
-                        t,
-                        &[t],
-                        "",
-                        helpers,
-                        &job.int_body(&nz(sq), r, true, true, bits),
-                    )?;
+                    let sq: Vec<(i32, i32, i32)> = (0..n * n).map(|i| ((i % n) as i32 - r, (i / n) as i32 - r, job.mi[i])).collect();
+                    let k = prog.kernel(t, &[t], "", helpers, &job.int_body(&nz(sq), r, true, true, bits))?;
                     prog.plane_job(k, p, vec![plane]);
                 }
                 Mode::H | Mode::V => {
                     let v = mode == Mode::V;
-                    let k = prog.kernel(
-                        t,
-                        &[t],
-                        "",
-                        helpers,
-                        &job.int_body(&nz(line(v)), r, !v, v, bits),
-                    )?;
+                    let k = prog.kernel(t, &[t], "", helpers, &job.int_body(&nz(line(v)), r, !v, v, bits))?;
                     prog.plane_job(k, p, vec![plane]);
                 }
                 Mode::HV => {
                     // the vertical pass first, finished and clamped like a whole convolution
-                    let kv = prog.kernel(
-                        St::I32,
-                        &[t],
-                        "",
-                        helpers,
-                        &job.int_body(&nz(line(true)), r, false, true, bits),
-                    )?;
-                    let kh = prog.kernel(
-                        t,
-                        &[St::I32],
-                        "",
-                        helpers,
-                        &job.int_body(&nz(line(false)), r, true, false, bits),
-                    )?;
+                    let kv = prog.kernel(St::I32, &[t], "", helpers, &job.int_body(&nz(line(true)), r, false, true, bits))?;
+                    let kh = prog.kernel(t, &[St::I32], "", helpers, &job.int_body(&nz(line(false)), r, true, false, bits))?;
                     let grid = prog.plane_size(p);
-                    prog.jobs.push(Job {
-                        pipe: kv,
-                        dst: Dst::Scratch(0),
-                        srcs: vec![plane],
-                        grid,
-                        k: [0; 12],
-                        barrier: !prog.jobs.is_empty(),
-                    });
-                    prog.jobs.push(Job {
-                        pipe: kh,
-                        dst: Dst::Plane(p),
-                        srcs: vec![Src::Scratch(0)],
-                        grid,
-                        k: [0; 12],
-                        barrier: true,
-                    });
+                    prog.jobs.push(Job { pipe: kv, dst: Dst::Scratch(0), srcs: vec![plane], grid, k: [0; 12], barrier: !prog.jobs.is_empty() });
+                    prog.jobs.push(Job { pipe: kh, dst: Dst::Plane(p), srcs: vec![Src::Scratch(0)], grid, k: [0; 12], barrier: true });
                 }
             }
             continue;
@@ -471,22 +350,8 @@ fn convolution(a: &Args, out: &mut Out, core: Core) -> Result<()> {
                 let kv = prog.kernel(St::F32, &[t], "", helpers, &bv)?;
                 let kh = prog.kernel(t, &[St::F32], "", helpers, &bh)?;
                 let grid = prog.plane_size(p);
-                prog.jobs.push(Job {
-                    pipe: kv,
-                    dst: Dst::Scratch(0),
-                    srcs: vec![plane],
-                    grid,
-                    k: [0; 12],
-                    barrier: !prog.jobs.is_empty(),
-                });
-                prog.jobs.push(Job {
-                    pipe: kh,
-                    dst: Dst::Plane(p),
-                    srcs: vec![Src::Scratch(0)],
-                    grid,
-                    k: [0; 12],
-                    barrier: true,
-                });
+                prog.jobs.push(Job { pipe: kv, dst: Dst::Scratch(0), srcs: vec![plane], grid, k: [0; 12], barrier: !prog.jobs.is_empty() });
+                prog.jobs.push(Job { pipe: kh, dst: Dst::Plane(p), srcs: vec![Src::Scratch(0)], grid, k: [0; 12], barrier: true });
             }
         }
     }
@@ -498,22 +363,13 @@ fn float_square(job: &Conv, w: i32, plain: bool) -> String {
     let n = job.taps;
     let r = (n / 2) as i32;
     let tap = |ky: usize, kx: usize| -> Tap { (kx as i32 - r, ky as i32 - r, job.mf[ky * n + kx]) };
-    let rows: Vec<Tap> = (0..n)
-        .flat_map(|y| (0..n).map(move |x| (y, x)))
-        .map(|(y, x)| tap(y, x))
-        .collect();
-    let cols: Vec<Tap> = (0..n)
-        .flat_map(|x| (0..n).map(move |y| (y, x)))
-        .map(|(y, x)| tap(y, x))
-        .collect();
+    let rows: Vec<Tap> = (0..n).flat_map(|y| (0..n).map(move |x| (y, x))).map(|(y, x)| tap(y, x)).collect();
+    let cols: Vec<Tap> = (0..n).flat_map(|x| (0..n).map(move |y| (y, x))).map(|(y, x)| tap(y, x)).collect();
     let mut s = String::from("    precise float acc = 0.0;\n");
     if n == 3 && !plain {
         // R81's SIMD 3x3: coefficients divided first, even and odd taps in two fused chains, the
         // bias added to the odd one, then the even one
-        let m: Vec<Tap> = rows
-            .iter()
-            .map(|&(dx, dy, m)| (dx, dy, m * job.rdiv))
-            .collect();
+        let m: Vec<Tap> = rows.iter().map(|&(dx, dy, m)| (dx, dy, m * job.rdiv)).collect();
         let even: Vec<Tap> = m.iter().copied().step_by(2).collect();
         let odd: Vec<Tap> = m.iter().copied().skip(1).step_by(2).collect();
         s += "    precise float e = 0.0, od = 0.0;\n";
@@ -536,13 +392,7 @@ fn float_square(job: &Conv, w: i32, plain: bool) -> String {
             7 => (&cols, Op::Add, Op::Add, 0, 0),
             _ => {
                 let l = r.min(w);
-                (
-                    &cols,
-                    Op::Add,
-                    Op::Fma,
-                    l,
-                    l + ((w - 2 * r).max(0) / 16) * 16,
-                )
+                (&cols, Op::Add, Op::Fma, l, l + ((w - 2 * r).max(0) / 16) * 16)
             }
         }
     } else {
@@ -571,15 +421,7 @@ fn float_square(job: &Conv, w: i32, plain: bool) -> String {
 fn float_line(job: &Conv, w: i32, vertical: bool, plain: bool, half_mid: bool) -> String {
     let n = job.taps;
     let r = (n / 2) as i32;
-    let all: Vec<Tap> = (0..n)
-        .map(|k| {
-            if vertical {
-                (0, k as i32 - r, job.mf[k])
-            } else {
-                (k as i32 - r, 0, job.mf[k])
-            }
-        })
-        .collect();
+    let all: Vec<Tap> = (0..n).map(|k| if vertical { (0, k as i32 - r, job.mf[k]) } else { (k as i32 - r, 0, job.mf[k]) }).collect();
     let mut s = String::from("    precise float acc = 0.0;\n");
     if plain {
         if vertical {

@@ -13,16 +13,8 @@ use crate::kernel::*;
 use crate::{finish, Reg};
 
 pub fn register(r: &Reg) {
-    r.function(
-        "Sobel",
-        "clip:vnode:gpu;planes:int[]:opt;scale:float:opt;",
-        |a, o, c| edge(a, o, c, true),
-    );
-    r.function(
-        "Prewitt",
-        "clip:vnode:gpu;planes:int[]:opt;scale:float:opt;",
-        |a, o, c| edge(a, o, c, false),
-    );
+    r.function("Sobel", "clip:vnode:gpu;planes:int[]:opt;scale:float:opt;", |a, o, c| edge(a, o, c, true));
+    r.function("Prewitt", "clip:vnode:gpu;planes:int[]:opt;scale:float:opt;", |a, o, c| edge(a, o, c, false));
 }
 
 fn edge(a: &Args, out: &mut Out, core: Core, sobel: bool) -> Result<()> {
@@ -68,12 +60,5 @@ fn edge(a: &Args, out: &mut Out, core: Core, sobel: bool) -> Result<()> {
             prog.copies.push((0, p, p));
         }
     }
-    finish(
-        out,
-        core,
-        if sobel { "Sobel" } else { "Prewitt" },
-        c.vi,
-        vec![c.clip],
-        prog,
-    )
+    finish(out, core, if sobel { "Sobel" } else { "Prewitt" }, c.vi, vec![c.clip], prog)
 }

@@ -14,39 +14,15 @@ use crate::kernel::*;
 use crate::{finish, Reg};
 
 pub fn register(r: &Reg) {
-    r.function(
-        "Crop",
-        "clip:vnode:gpu;left:int:opt;right:int:opt;top:int:opt;bottom:int:opt;",
-        crop,
-    );
-    r.function(
-        "AddBorders",
-        "clip:vnode:gpu;left:int:opt;right:int:opt;top:int:opt;bottom:int:opt;color:float[]:opt;",
-        add_borders,
-    );
-    r.function("FlipVertical", "clip:vnode:gpu;", |a, o, c| {
-        orient(a, o, c, "FlipVertical")
-    });
-    r.function("FlipHorizontal", "clip:vnode:gpu;", |a, o, c| {
-        orient(a, o, c, "FlipHorizontal")
-    });
-    r.function("Turn180", "clip:vnode:gpu;", |a, o, c| {
-        orient(a, o, c, "Turn180")
-    });
-    r.function("Transpose", "clip:vnode:gpu;", |a, o, c| {
-        orient(a, o, c, "Transpose")
-    });
-    r.function("StackHorizontal", "clips:vnode[]:gpu;", |a, o, c| {
-        stack(a, o, c, false)
-    });
-    r.function("StackVertical", "clips:vnode[]:gpu;", |a, o, c| {
-        stack(a, o, c, true)
-    });
-    r.function(
-        "ShufflePlanes",
-        "clips:vnode[]:gpu;planes:int[];colorfamily:int;prop_src:vnode:gpu:opt;",
-        shuffle,
-    );
+    r.function("Crop", "clip:vnode:gpu;left:int:opt;right:int:opt;top:int:opt;bottom:int:opt;", crop);
+    r.function("AddBorders", "clip:vnode:gpu;left:int:opt;right:int:opt;top:int:opt;bottom:int:opt;color:float[]:opt;", add_borders);
+    r.function("FlipVertical", "clip:vnode:gpu;", |a, o, c| orient(a, o, c, "FlipVertical"));
+    r.function("FlipHorizontal", "clip:vnode:gpu;", |a, o, c| orient(a, o, c, "FlipHorizontal"));
+    r.function("Turn180", "clip:vnode:gpu;", |a, o, c| orient(a, o, c, "Turn180"));
+    r.function("Transpose", "clip:vnode:gpu;", |a, o, c| orient(a, o, c, "Transpose"));
+    r.function("StackHorizontal", "clips:vnode[]:gpu;", |a, o, c| stack(a, o, c, false));
+    r.function("StackVertical", "clips:vnode[]:gpu;", |a, o, c| stack(a, o, c, true));
+    r.function("ShufflePlanes", "clips:vnode[]:gpu;planes:int[];colorfamily:int;prop_src:vnode:gpu:opt;", shuffle);
 }
 
 const REMAP: &str = "int sx = pc.k0.x * x + pc.k0.y * y + pc.k0.z, sy = pc.k1.x * x + pc.k1.y * y + pc.k1.z;
@@ -65,13 +41,7 @@ struct Map {
 
 impl Map {
     fn shift(dx: i32, dy: i32, src: (i32, i32)) -> Map {
-        Map {
-            a: [1, 0, dx],
-            b: [0, 1, dy],
-            src,
-            offset: (0, 0),
-            fill: None,
-        }
+        Map { a: [1, 0, dx], b: [0, 1, dy], src, offset: (0, 0), fill: None }
     }
 }
 
@@ -87,22 +57,13 @@ fn add(prog: &mut Program, input: usize, plane: usize, grid: (i32, i32), m: Map)
     kk[9] = m.offset.1;
     kk[10] = m.fill.unwrap_or(0);
     kk[11] = m.fill.is_some() as i32;
-    prog.jobs.push(Job {
-        pipe: k,
-        dst: Dst::Plane(plane),
-        srcs: vec![Src::Plane { input, plane }],
-        grid,
-        k: kk,
-        barrier: false,
-    });
+    prog.jobs.push(Job { pipe: k, dst: Dst::Plane(plane), srcs: vec![Src::Plane { input, plane }], grid, k: kk, barrier: false });
     Ok(())
 }
 
 fn constant(vi: &VSVideoInfo) -> Result<()> {
     if vi.format.colorFamily == cfUndefined || vi.width <= 0 || vi.height <= 0 {
-        return Err(Error::invalid(
-            "the clip must have constant format and dimensions",
-        ));
+        return Err(Error::invalid("the clip must have constant format and dimensions"));
     }
     Ok(())
 }
@@ -117,54 +78,32 @@ fn crop(a: &Args, out: &mut Out, core: Core) -> Result<()> {
     let (w, h) = (vi.width as i64 - l - r, vi.height as i64 - t - b);
     let (mw, mh) = (1i64 << f.subSamplingW, 1i64 << f.subSamplingH);
     if t % mh != 0 {
-        return Err(Error::invalid(format!(
-            "cropped area needs to have mod {mh} height offset"
-        )));
+        return Err(Error::invalid(format!("cropped area needs to have mod {mh} height offset")));
     }
     if l % mw != 0 {
-        return Err(Error::invalid(format!(
-            "cropped area needs to have mod {mw} width offset"
-        )));
+        return Err(Error::invalid(format!("cropped area needs to have mod {mw} width offset")));
     }
     if h % mh != 0 {
-        return Err(Error::invalid(format!(
-            "cropped area needs to have mod {mh} height"
-        )));
+        return Err(Error::invalid(format!("cropped area needs to have mod {mh} height")));
     }
     if w % mw != 0 {
-        return Err(Error::invalid(format!(
-            "cropped area needs to have mod {mw} width"
-        )));
+        return Err(Error::invalid(format!("cropped area needs to have mod {mw} width")));
     }
     if w <= 0 || h <= 0 {
-        return Err(Error::invalid(
-            "negative/zero cropping dimensions not allowed",
-        ));
+        return Err(Error::invalid("negative/zero cropping dimensions not allowed"));
     }
     if l < 0 || t < 0 {
         return Err(Error::invalid("negative corner coordinates not allowed"));
     }
     if l + w > vi.width as i64 || t + h > vi.height as i64 {
-        return Err(Error::invalid(
-            "cropped area extends beyond frame dimensions",
-        ));
+        return Err(Error::invalid("cropped area extends beyond frame dimensions"));
     }
     let mut prog = Program::new(core, f, w as i32, h as i32)?;
     for p in 0..f.numPlanes as usize {
-        let (sx, sy) = if p == 0 {
-            (0, 0)
-        } else {
-            (f.subSamplingW, f.subSamplingH)
-        };
+        let (sx, sy) = if p == 0 { (0, 0) } else { (f.subSamplingW, f.subSamplingH) };
         let src = plane_size(&f, vi.width, vi.height, p);
         let grid = prog.plane_size(p);
-        add(
-            &mut prog,
-            0,
-            p,
-            grid,
-            Map::shift((l >> sx) as i32, (t >> sy) as i32, src),
-        )?;
+        add(&mut prog, 0, p, grid, Map::shift((l >> sx) as i32, (t >> sy) as i32, src))?;
     }
     finish(out, core, "Crop", vi, vec![clip], prog)
 }
@@ -228,14 +167,10 @@ fn add_borders(a: &Args, out: &mut Out, core: Core) -> Result<()> {
     }
     let (mw, mh) = (1i64 << f.subSamplingW, 1i64 << f.subSamplingH);
     if t % mh != 0 || b % mh != 0 {
-        return Err(Error::invalid(format!(
-            "added area needs to have mod {mh} height"
-        )));
+        return Err(Error::invalid(format!("added area needs to have mod {mh} height")));
     }
     if l % mw != 0 || r % mw != 0 {
-        return Err(Error::invalid(format!(
-            "added area needs to have mod {mw} width"
-        )));
+        return Err(Error::invalid(format!("added area needs to have mod {mw} width")));
     }
     let mut color = [0i32; 3];
     if f.colorFamily == cfYUV && f.sampleType == stInteger {
@@ -247,8 +182,7 @@ fn add_borders(a: &Args, out: &mut Out, core: Core) -> Result<()> {
             return Err(Error::invalid("invalid number of color values specified"));
         }
         for (i, &v) in c.iter().enumerate() {
-            color[i] =
-                color_sample(&f, v).ok_or_else(|| Error::invalid("color value out of range"))?;
+            color[i] = color_sample(&f, v).ok_or_else(|| Error::invalid("color value out of range"))?;
         }
     }
     let (w, h) = (vi.width as i64 + l + r, vi.height as i64 + t + b);
@@ -257,11 +191,7 @@ fn add_borders(a: &Args, out: &mut Out, core: Core) -> Result<()> {
     }
     let mut prog = Program::new(core, f, w as i32, h as i32)?;
     for p in 0..f.numPlanes as usize {
-        let (sx, sy) = if p == 0 {
-            (0, 0)
-        } else {
-            (f.subSamplingW, f.subSamplingH)
-        };
+        let (sx, sy) = if p == 0 { (0, 0) } else { (f.subSamplingW, f.subSamplingH) };
         let src = plane_size(&f, vi.width, vi.height, p);
         let grid = prog.plane_size(p);
         let mut m = Map::shift(-((l >> sx) as i32), -((t >> sy) as i32), src);
@@ -279,13 +209,7 @@ fn orient(a: &Args, out: &mut Out, core: Core, name: &str) -> Result<()> {
     let swap = name == "Transpose";
     let (of, w, h) = if swap {
         let of = core
-            .query_video_format(
-                f.colorFamily,
-                f.sampleType,
-                f.bitsPerSample,
-                f.subSamplingH,
-                f.subSamplingW,
-            )
+            .query_video_format(f.colorFamily, f.sampleType, f.bitsPerSample, f.subSamplingH, f.subSamplingW)
             .ok_or_else(|| Error::invalid("the transposed format is not valid"))?;
         (of, vi.height, vi.width)
     } else {
@@ -296,34 +220,10 @@ fn orient(a: &Args, out: &mut Out, core: Core, name: &str) -> Result<()> {
         let src = plane_size(&f, vi.width, vi.height, p);
         let (sw, sh) = src;
         let m = match name {
-            "FlipVertical" => Map {
-                a: [1, 0, 0],
-                b: [0, -1, sh - 1],
-                src,
-                offset: (0, 0),
-                fill: None,
-            },
-            "FlipHorizontal" => Map {
-                a: [-1, 0, sw - 1],
-                b: [0, 1, 0],
-                src,
-                offset: (0, 0),
-                fill: None,
-            },
-            "Turn180" => Map {
-                a: [-1, 0, sw - 1],
-                b: [0, -1, sh - 1],
-                src,
-                offset: (0, 0),
-                fill: None,
-            },
-            _ => Map {
-                a: [0, 1, 0],
-                b: [1, 0, 0],
-                src,
-                offset: (0, 0),
-                fill: None,
-            },
+            "FlipVertical" => Map { a: [1, 0, 0], b: [0, -1, sh - 1], src, offset: (0, 0), fill: None },
+            "FlipHorizontal" => Map { a: [-1, 0, sw - 1], b: [0, 1, 0], src, offset: (0, 0), fill: None },
+            "Turn180" => Map { a: [-1, 0, sw - 1], b: [0, -1, sh - 1], src, offset: (0, 0), fill: None },
+            _ => Map { a: [0, 1, 0], b: [1, 0, 0], src, offset: (0, 0), fill: None },
         };
         let grid = prog.plane_size(p);
         add(&mut prog, 0, p, grid, m)?;
@@ -335,44 +235,21 @@ fn orient(a: &Args, out: &mut Out, core: Core, name: &str) -> Result<()> {
 
 fn stack(a: &Args, out: &mut Out, core: Core, vertical: bool) -> Result<()> {
     let clips = a.nodes("clips")?;
-    let infos: Vec<VSVideoInfo> = clips
-        .iter()
-        .map(|c| c.video_info())
-        .collect::<Result<_>>()?;
+    let infos: Vec<VSVideoInfo> = clips.iter().map(|c| c.video_info()).collect::<Result<_>>()?;
     let first = infos[0];
     for vi in &infos {
         constant(vi)?;
-        let fits = if vertical {
-            vi.width == first.width
-        } else {
-            vi.height == first.height
-        };
+        let fits = if vertical { vi.width == first.width } else { vi.height == first.height };
         if vi.format != first.format || !fits {
-            return Err(Error::invalid(format!(
-                "clip format and {} must match",
-                if vertical { "width" } else { "height" }
-            )));
+            return Err(Error::invalid(format!("clip format and {} must match", if vertical { "width" } else { "height" })));
         }
     }
-    let total: i64 = infos
-        .iter()
-        .map(|v| {
-            if vertical {
-                v.height as i64
-            } else {
-                v.width as i64
-            }
-        })
-        .sum();
+    let total: i64 = infos.iter().map(|v| if vertical { v.height as i64 } else { v.width as i64 }).sum();
     if total > i32::MAX as i64 {
         return Err(Error::invalid("resulting frame is too big"));
     }
     let f = first.format;
-    let (w, h) = if vertical {
-        (first.width, total as i32)
-    } else {
-        (total as i32, first.height)
-    };
+    let (w, h) = if vertical { (first.width, total as i32) } else { (total as i32, first.height) };
     let mut prog = Program::new(core, f, w, h)?;
     for p in 0..f.numPlanes as usize {
         let mut pos = 0;
@@ -386,18 +263,7 @@ fn stack(a: &Args, out: &mut Out, core: Core, vertical: bool) -> Result<()> {
     }
     let mut vi = first;
     vi.numFrames = infos.iter().map(|v| v.numFrames).max().unwrap_or(0);
-    finish(
-        out,
-        core,
-        if vertical {
-            "StackVertical"
-        } else {
-            "StackHorizontal"
-        },
-        vi,
-        clips,
-        prog,
-    )
+    finish(out, core, if vertical { "StackVertical" } else { "StackHorizontal" }, vi, clips, prog)
 }
 
 fn shuffle(a: &Args, out: &mut Out, core: Core) -> Result<()> {
@@ -416,10 +282,7 @@ fn shuffle(a: &Args, out: &mut Out, core: Core) -> Result<()> {
     if planes.len() > n_out {
         return Err(Error::invalid("too many planes specified"));
     }
-    let infos: Vec<VSVideoInfo> = clips
-        .iter()
-        .map(|c| c.video_info())
-        .collect::<Result<_>>()?;
+    let infos: Vec<VSVideoInfo> = clips.iter().map(|c| c.video_info()).collect::<Result<_>>()?;
     for vi in &infos {
         constant(vi)?;
     }
@@ -432,8 +295,7 @@ fn shuffle(a: &Args, out: &mut Out, core: Core) -> Result<()> {
         }
         sel.push((c, p as usize));
     }
-    let psize =
-        |(c, p): (usize, usize)| plane_size(&infos[c].format, infos[c].width, infos[c].height, p);
+    let psize = |(c, p): (usize, usize)| plane_size(&infos[c].format, infos[c].width, infos[c].height, p);
     let f0 = infos[sel[0].0].format;
     let (w, h) = psize(sel[0]);
     let fmt = if cf == cfGray {
@@ -445,16 +307,12 @@ fn shuffle(a: &Args, out: &mut Out, core: Core) -> Result<()> {
         }
         let ss = |full: i32, part: i32| (0..=4).find(|&s| part << s == full);
         let (Some(ssw), Some(ssh)) = (ss(w, s1.0), ss(h, s1.1)) else {
-            return Err(Error::invalid(
-                "plane 1 and 2 are not subsampled multiples of first plane",
-            ));
+            return Err(Error::invalid("plane 1 and 2 are not subsampled multiples of first plane"));
         };
         for &(c, _) in &sel[1..] {
             let f = infos[c].format;
             if f.sampleType != f0.sampleType || f.bitsPerSample != f0.bitsPerSample {
-                return Err(Error::invalid(
-                    "plane 1 and 2 do not have binary compatible storage",
-                ));
+                return Err(Error::invalid("plane 1 and 2 do not have binary compatible storage"));
             }
         }
         if cf == cfRGB && (ssw != 0 || ssh != 0) {

@@ -114,38 +114,21 @@ pub fn shader(dst: St, srcs: &[St], defines: &str, helpers: &str, body: &str) ->
          layout(local_size_x = 16, local_size_y = 16) in;\n\
          layout(push_constant) uniform PC { ivec4 dim; ivec4 st; ivec4 k0; ivec4 k1; ivec4 k2; } pc;\n",
     );
-    s += &format!(
-        "layout(std430, set = 0, binding = 0) writeonly buffer D {{ {} d[]; }};\n",
-        dst.storage()
-    );
+    s += &format!("layout(std430, set = 0, binding = 0) writeonly buffer D {{ {} d[]; }};\n", dst.storage());
     for (i, t) in srcs.iter().enumerate() {
-        s += &format!(
-            "layout(std430, set = 0, binding = {}) readonly buffer S{i} {{ {} s{i}[]; }};\n",
-            i + 1,
-            t.storage()
-        );
+        s += &format!("layout(std430, set = 0, binding = {}) readonly buffer S{i} {{ {} s{i}[]; }};\n", i + 1, t.storage());
     }
     s += HALF;
     s += "#define W pc.dim.x\n#define H pc.dim.y\n";
     for (i, t) in srcs.iter().enumerate() {
-        let stride = if i < 4 {
-            format!("pc.st[{i}]")
-        } else {
-            "0".into()
-        };
+        let stride = if i < 4 { format!("pc.st[{i}]") } else { "0".into() };
         let (ty, conv) = match t {
             St::U8 | St::U16 | St::I32 => ("int", format!("int(s{i}[IDX])")),
             St::F16 => ("float", format!("h2f(uint(s{i}[IDX]))")),
             St::F32 => ("float", format!("s{i}[IDX]")),
         };
-        s += &format!(
-            "{ty} ld{i}(int x, int y) {{ return {}; }}\n",
-            conv.replace("IDX", &format!("y * {stride} + x"))
-        );
-        s += &format!(
-            "{ty} tb{i}(int i) {{ return {}; }}\n",
-            conv.replace("IDX", "i")
-        );
+        s += &format!("{ty} ld{i}(int x, int y) {{ return {}; }}\n", conv.replace("IDX", &format!("y * {stride} + x")));
+        s += &format!("{ty} tb{i}(int i) {{ return {}; }}\n", conv.replace("IDX", "i"));
     }
     s += match dst {
         St::U8 => "void st(int x, int y, int v) { d[y * pc.dim.z + x] = uint8_t(v); }\n",
@@ -222,30 +205,11 @@ pub struct Program {
 impl Program {
     pub fn new(core: Core, format: VSVideoFormat, width: i32, height: i32) -> Result<Program> {
         let gpu = Gpu::new(core)?;
-        Ok(Program {
-            pool: gpu.exec_pool()?,
-            gpu,
-            format,
-            width,
-            height,
-            props_from: 0,
-            copies: Vec::new(),
-            jobs: Vec::new(),
-            scratch: Vec::new(),
-            tables: Vec::new(),
-            made: Default::default(),
-        })
+        Ok(Program { pool: gpu.exec_pool()?, gpu, format, width, height, props_from: 0, copies: Vec::new(), jobs: Vec::new(), scratch: Vec::new(), tables: Vec::new(), made: Default::default() })
     }
 
     /// Compiles a kernel with `dst` and `srcs` storage.
-    pub fn kernel(
-        &mut self,
-        dst: St,
-        srcs: &[St],
-        defines: &str,
-        helpers: &str,
-        body: &str,
-    ) -> Result<PipelineId> {
+    pub fn kernel(&mut self, dst: St, srcs: &[St], defines: &str, helpers: &str, body: &str) -> Result<PipelineId> {
         let src = shader(dst, srcs, defines, helpers, body);
         if let Some(&p) = self.made.get(&src) {
             return Ok(p);
@@ -268,14 +232,7 @@ impl Program {
     /// A job over the whole output plane `p` reading `srcs`.
     pub fn plane_job(&mut self, pipe: PipelineId, p: usize, srcs: Vec<Src>) {
         let grid = self.plane_size(p);
-        self.jobs.push(Job {
-            pipe,
-            dst: Dst::Plane(p),
-            srcs,
-            grid,
-            k: [0; 12],
-            barrier: false,
-        });
+        self.jobs.push(Job { pipe, dst: Dst::Plane(p), srcs, grid, k: [0; 12], barrier: false });
     }
 
     /// Runs the program on the input frames.
@@ -285,31 +242,15 @@ impl Program {
 
     /// Runs the program, letting `props` edit the output's properties (which start as a copy of
     /// input `props_from`'s) before it is frozen.
-    pub fn run_then(
-        &self,
-        frames: &[Frame],
-        props: impl FnOnce(&mut PropsMut<'_>),
-    ) -> Result<Frame> {
+    pub fn run_then(&self, frames: &[Frame], props: impl FnOnce(&mut PropsMut<'_>)) -> Result<Frame> {
         let g = &self.gpu;
-        let mut out = g.new_frame(
-            &self.format,
-            self.width,
-            self.height,
-            Some(&frames[self.props_from]),
-        )?;
+        let mut out = g.new_frame(&self.format, self.width, self.height, Some(&frames[self.props_from]))?;
         props(&mut out.props_mut());
         let bps = self.format.bytesPerSample as isize;
         let scratch: Vec<Buffer> = self
             .scratch
             .iter()
-            .map(|s| {
-                g.buffer(
-                    (s.w as u64) * (s.h as u64) * 4,
-                    vk::BufferUsageFlags::STORAGE_BUFFER,
-                    vk::MemoryPropertyFlags::empty(),
-                    vk::MemoryPropertyFlags::DEVICE_LOCAL,
-                )
-            })
+            .map(|s| g.buffer((s.w as u64) * (s.h as u64) * 4, vk::BufferUsageFlags::STORAGE_BUFFER, vk::MemoryPropertyFlags::empty(), vk::MemoryPropertyFlags::DEVICE_LOCAL))
             .collect::<Result<_>>()?;
         let mut ex = self.pool.acquire()?;
         for &(i, sp, dp) in &self.copies {
@@ -340,10 +281,7 @@ impl Program {
                     Src::Plane { input, plane } => {
                         let f = &frames[input];
                         let sb = f.format().bytesPerSample as isize;
-                        (
-                            g.plane(f, plane as i32)?.buffer,
-                            (f.stride(plane as i32) / sb) as i32,
-                        )
+                        (g.plane(f, plane as i32)?.buffer, (f.stride(plane as i32) / sb) as i32)
                     }
                     Src::Scratch(k) => (scratch[k].handle(), self.scratch[k].w),
                     Src::Table(t) => (self.tables[t].handle(), 0),
@@ -355,16 +293,7 @@ impl Program {
             }
             push[8..20].copy_from_slice(&j.k);
             let words: Vec<u32> = push.iter().map(|&v| v as u32).collect();
-            ex.dispatch(
-                j.pipe,
-                &bufs,
-                &words,
-                [
-                    (j.grid.0 as u32).div_ceil(16),
-                    (j.grid.1 as u32).div_ceil(16),
-                    1,
-                ],
-            )?;
+            ex.dispatch(j.pipe, &bufs, &words, [(j.grid.0 as u32).div_ceil(16), (j.grid.1 as u32).div_ceil(16), 1])?;
         }
         for f in frames {
             ex.reads(f);
@@ -392,13 +321,9 @@ pub fn plane_size(f: &VSVideoFormat, w: i32, h: i32, p: usize) -> (i32, i32) {
 pub fn check_format(vi: &VSVideoInfo) -> Result<()> {
     let f = vi.format;
     let ok = f.colorFamily != cfUndefined
-        && ((f.sampleType == stInteger && (8..=16).contains(&f.bitsPerSample))
-            || (f.sampleType == stFloat && (f.bitsPerSample == 16 || f.bitsPerSample == 32)));
+        && ((f.sampleType == stInteger && (8..=16).contains(&f.bitsPerSample)) || (f.sampleType == stFloat && (f.bitsPerSample == 16 || f.bitsPerSample == 32)));
     if !ok {
-        return Err(Error::invalid(format!(
-            "the clip must be 8..16 bit integer or 16/32 bit float, passed {}",
-            Core::format_name(&f)
-        )));
+        return Err(Error::invalid(format!("the clip must be 8..16 bit integer or 16/32 bit float, passed {}", Core::format_name(&f))));
     }
     if vi.width <= 0 || vi.height <= 0 {
         return Err(Error::invalid("the clip must have constant dimensions"));
@@ -427,9 +352,7 @@ pub fn planes_arg(list: Option<Vec<i64>>, np: i32) -> Result<[bool; 3]> {
 /// A float array argument with at most one value per plane: plane p takes value p or the last.
 pub fn plane_values(v: Option<Vec<f64>>, key: &str, np: i32) -> Result<Option<Vec<f64>>> {
     match v {
-        Some(v) if v.len() > np as usize => Err(Error::invalid(format!(
-            "{key} has more values specified than there are planes"
-        ))),
+        Some(v) if v.len() > np as usize => Err(Error::invalid(format!("{key} has more values specified than there are planes"))),
         Some(v) if v.is_empty() => Ok(None),
         v => Ok(v),
     }

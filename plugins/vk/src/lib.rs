@@ -59,27 +59,10 @@ impl Filter for Kernel {
 }
 
 /// Creates the filter running `prog` on frame n of each input.
-fn finish(
-    out: &mut Out,
-    core: Core,
-    name: &str,
-    mut info: VSVideoInfo,
-    inputs: Vec<Node>,
-    prog: Program,
-) -> Result<()> {
+fn finish(out: &mut Out, core: Core, name: &str, mut info: VSVideoInfo, inputs: Vec<Node>, prog: Program) -> Result<()> {
     info.format = prog.format;
     info.width = prog.width;
     info.height = prog.height;
-    filter::create(
-        out,
-        core,
-        Spec {
-            name: name.into(),
-            info,
-            inputs,
-            gpu_output: true,
-        },
-        Kernel(prog),
-    );
+    filter::create(out, core, Spec { name: name.into(), info, inputs, gpu_output: true }, Kernel(prog));
     Ok(())
 }

@@ -11,29 +11,11 @@ use crate::kernel::*;
 use crate::{finish, Reg};
 
 pub fn register(r: &Reg) {
-    r.function(
-        "Minimum",
-        "clip:vnode:gpu;planes:int[]:opt;threshold:float:opt;coordinates:int[]:opt;",
-        |a, o, c| morph(a, o, c, Op::Min),
-    );
-    r.function(
-        "Maximum",
-        "clip:vnode:gpu;planes:int[]:opt;threshold:float:opt;coordinates:int[]:opt;",
-        |a, o, c| morph(a, o, c, Op::Max),
-    );
-    r.function("Median", "clip:vnode:gpu;planes:int[]:opt;", |a, o, c| {
-        morph(a, o, c, Op::Median)
-    });
-    r.function(
-        "Inflate",
-        "clip:vnode:gpu;planes:int[]:opt;threshold:float:opt;",
-        |a, o, c| morph(a, o, c, Op::Inflate),
-    );
-    r.function(
-        "Deflate",
-        "clip:vnode:gpu;planes:int[]:opt;threshold:float:opt;",
-        |a, o, c| morph(a, o, c, Op::Deflate),
-    );
+    r.function("Minimum", "clip:vnode:gpu;planes:int[]:opt;threshold:float:opt;coordinates:int[]:opt;", |a, o, c| morph(a, o, c, Op::Min));
+    r.function("Maximum", "clip:vnode:gpu;planes:int[]:opt;threshold:float:opt;coordinates:int[]:opt;", |a, o, c| morph(a, o, c, Op::Max));
+    r.function("Median", "clip:vnode:gpu;planes:int[]:opt;", |a, o, c| morph(a, o, c, Op::Median));
+    r.function("Inflate", "clip:vnode:gpu;planes:int[]:opt;threshold:float:opt;", |a, o, c| morph(a, o, c, Op::Inflate));
+    r.function("Deflate", "clip:vnode:gpu;planes:int[]:opt;threshold:float:opt;", |a, o, c| morph(a, o, c, Op::Deflate));
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -49,16 +31,7 @@ enum Op {
 /// by `coordinates` read the centre, which changes neither a minimum nor a maximum.
 fn window(coords: [bool; 8], ty: &str) -> String {
     let mut s = format!("int xl = max(x - 1, 0), xr = min(x + 1, W - 1), yu = max(y - 1, 0), yd = min(y + 1, H - 1);\n    {ty} v4 = ld0(x, y);\n");
-    let pos = [
-        ("xl", "yu"),
-        ("x", "yu"),
-        ("xr", "yu"),
-        ("xl", "y"),
-        ("xr", "y"),
-        ("xl", "yd"),
-        ("x", "yd"),
-        ("xr", "yd"),
-    ];
+    let pos = [("xl", "yu"), ("x", "yu"), ("xr", "yu"), ("xl", "y"), ("xr", "y"), ("xl", "yd"), ("x", "yd"), ("xr", "yd")];
     let names = [0, 1, 2, 3, 5, 6, 7, 8];
     for (n, &(px, py)) in pos.iter().enumerate() {
         if coords[n] {
@@ -114,9 +87,7 @@ fn morph(a: &Args, out: &mut Out, core: Core, op: Op) -> Result<()> {
     if matches!(op, Op::Min | Op::Max) {
         if let Some(c) = a.ints("coordinates")? {
             if c.len() != 8 {
-                return Err(Error::invalid(
-                    "coordinates must contain exactly 8 numbers.",
-                ));
+                return Err(Error::invalid("coordinates must contain exactly 8 numbers."));
             }
             for (i, v) in c.iter().enumerate() {
                 coords[i] = *v != 0;
@@ -124,11 +95,7 @@ fn morph(a: &Args, out: &mut Out, core: Core, op: Op) -> Result<()> {
         }
     }
     let ty = if float { "float" } else { "int" };
-    let (mn, mx) = if float {
-        ("fmin_", "fmax_")
-    } else {
-        ("min", "max")
-    };
+    let (mn, mx) = if float { ("fmin_", "fmax_") } else { ("min", "max") };
     let helpers = format!(
         "float fmin_(float a, float b) {{ return a < b ? a : b; }}\nfloat fmax_(float a, float b) {{ return a > b ? a : b; }}\n#define T {ty}\n#define MN {mn}\n#define MX {mx}\n{MEDIAN}"
     );
@@ -158,14 +125,7 @@ fn morph(a: &Args, out: &mut Out, core: Core, op: Op) -> Result<()> {
             ),
         };
     // half samples take std's plain order of additions
-    let body = if f.bytesPerSample == 2 && float {
-        body.replace(
-            "(((v0 + v1) + v5) + v7) + (((v2 + v3) + v6) + v8)",
-            "v0 + v1 + v2 + v3 + v5 + v6 + v7 + v8",
-        )
-    } else {
-        body
-    };
+    let body = if f.bytesPerSample == 2 && float { body.replace("(((v0 + v1) + v5) + v7) + (((v2 + v3) + v6) + v8)", "v0 + v1 + v2 + v3 + v5 + v6 + v7 + v8") } else { body };
     let mut prog = Program::new(core, f, vi.width, vi.height)?;
     let t = St::of(&f);
     for p in 0..f.numPlanes as usize {

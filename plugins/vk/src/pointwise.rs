@@ -23,52 +23,22 @@ use crate::kernel::*;
 use crate::{finish, Reg};
 
 pub fn register(r: &Reg) {
-    r.function("Invert", "clip:vnode:gpu;planes:int[]:opt;", |a, o, c| {
-        invert(a, o, c, false)
-    });
-    r.function(
-        "InvertMask",
-        "clip:vnode:gpu;planes:int[]:opt;",
-        |a, o, c| invert(a, o, c, true),
-    );
-    r.function(
-        "Limiter",
-        "clip:vnode:gpu;min:float[]:opt;max:float[]:opt;planes:int[]:opt;",
-        limiter,
-    );
+    r.function("Invert", "clip:vnode:gpu;planes:int[]:opt;", |a, o, c| invert(a, o, c, false));
+    r.function("InvertMask", "clip:vnode:gpu;planes:int[]:opt;", |a, o, c| invert(a, o, c, true));
+    r.function("Limiter", "clip:vnode:gpu;min:float[]:opt;max:float[]:opt;planes:int[]:opt;", limiter);
     r.function("Levels", "clip:vnode:gpu;min_in:float[]:opt;max_in:float[]:opt;gamma:float[]:opt;min_out:float[]:opt;max_out:float[]:opt;planes:int[]:opt;", levels);
-    r.function(
-        "Binarize",
-        "clip:vnode:gpu;threshold:float[]:opt;v0:float[]:opt;v1:float[]:opt;planes:int[]:opt;",
-        |a, o, c| binarize(a, o, c, false),
-    );
-    r.function(
-        "BinarizeMask",
-        "clip:vnode:gpu;threshold:float[]:opt;v0:float[]:opt;v1:float[]:opt;planes:int[]:opt;",
-        |a, o, c| binarize(a, o, c, true),
-    );
+    r.function("Binarize", "clip:vnode:gpu;threshold:float[]:opt;v0:float[]:opt;v1:float[]:opt;planes:int[]:opt;", |a, o, c| binarize(a, o, c, false));
+    r.function("BinarizeMask", "clip:vnode:gpu;threshold:float[]:opt;v0:float[]:opt;v1:float[]:opt;planes:int[]:opt;", |a, o, c| binarize(a, o, c, true));
     r.function("Lut", "clip:vnode:gpu;planes:int[]:opt;lut:int[]:opt;lutf:float[]:opt;function:func:opt;bits:int:opt;floatout:int:opt;", |a, o, c| lut(a, o, c, false));
     r.function(
         "Lut2",
         "clipa:vnode:gpu;clipb:vnode:gpu;planes:int[]:opt;lut:int[]:opt;lutf:float[]:opt;function:func:opt;bits:int:opt;floatout:int:opt;",
         |a, o, c| lut(a, o, c, true),
     );
-    r.function(
-        "Merge",
-        "clipa:vnode:gpu;clipb:vnode:gpu;weight:float[]:opt;",
-        merge,
-    );
+    r.function("Merge", "clipa:vnode:gpu;clipb:vnode:gpu;weight:float[]:opt;", merge);
     r.function("MaskedMerge", "clipa:vnode:gpu;clipb:vnode:gpu;mask:vnode:gpu;planes:int[]:opt;first_plane:int:opt;premultiplied:int:opt;", masked_merge);
-    r.function(
-        "MakeDiff",
-        "clipa:vnode:gpu;clipb:vnode:gpu;planes:int[]:opt;",
-        |a, o, c| diff(a, o, c, true),
-    );
-    r.function(
-        "MergeDiff",
-        "clipa:vnode:gpu;clipb:vnode:gpu;planes:int[]:opt;",
-        |a, o, c| diff(a, o, c, false),
-    );
+    r.function("MakeDiff", "clipa:vnode:gpu;clipb:vnode:gpu;planes:int[]:opt;", |a, o, c| diff(a, o, c, true));
+    r.function("MergeDiff", "clipa:vnode:gpu;clipb:vnode:gpu;planes:int[]:opt;", |a, o, c| diff(a, o, c, false));
 }
 
 fn is_chroma(f: &VSVideoFormat, p: usize) -> bool {
@@ -90,14 +60,7 @@ fn round_arg(v: f64) -> i64 {
 
 /// A one-input filter of the same format: `body(plane)` is the kernel body for a processed
 /// plane; the others are copied.
-fn simple(
-    out: &mut Out,
-    core: Core,
-    name: &str,
-    clip: vsvk_plugin_api::node::Node,
-    planes: [bool; 3],
-    body: impl Fn(usize) -> String,
-) -> Result<()> {
+fn simple(out: &mut Out, core: Core, name: &str, clip: vsvk_plugin_api::node::Node, planes: [bool; 3], body: impl Fn(usize) -> String) -> Result<()> {
     let vi = clip.video_info()?;
     let f = vi.format;
     let mut prog = Program::new(core, f, vi.width, vi.height)?;
@@ -146,11 +109,7 @@ fn limiter(a: &Args, out: &mut Out, core: Core) -> Result<()> {
     let mut hi = [0f64; 3];
     for p in 0..np as usize {
         if float {
-            let (dlo, dhi) = if is_chroma(&f, p) {
-                (-0.5, 0.5)
-            } else {
-                (0.0, 1.0)
-            };
+            let (dlo, dhi) = if is_chroma(&f, p) { (-0.5, 0.5) } else { (0.0, 1.0) };
             lo[p] = pick(&mins, p).unwrap_or(dlo);
             hi[p] = pick(&maxs, p).unwrap_or(dhi);
         } else {
@@ -178,10 +137,7 @@ fn limiter(a: &Args, out: &mut Out, core: Core) -> Result<()> {
         if float {
             format!("float l = {}, h = {}, v = ld0(x, y); float t = v > l ? v : l; st(x, y, t < h ? t : h);", flt(lo[p] as f32), flt(hi[p] as f32))
         } else {
-            format!(
-                "st(x, y, clamp(ld0(x, y), {}, {}));",
-                lo[p] as i64, hi[p] as i64
-            )
+            format!("st(x, y, clamp(ld0(x, y), {}, {}));", lo[p] as i64, hi[p] as i64)
         }
     })
 }
@@ -205,12 +161,7 @@ fn binarize(a: &Args, out: &mut Out, core: Core, mask: bool) -> Result<()> {
             let t = pick(&thr, p).unwrap_or(if chroma { 0.0 } else { 0.5 }) as f32;
             let v0 = pick(&v0s, p).unwrap_or(if chroma { -0.5 } else { 0.0 }) as f32;
             let v1 = pick(&v1s, p).unwrap_or(if chroma { 0.5 } else { 1.0 }) as f32;
-            bodies.push(format!(
-                "st(x, y, ld0(x, y) < {} ? {} : {});",
-                flt(t),
-                flt(v0),
-                flt(v1)
-            ));
+            bodies.push(format!("st(x, y, ld0(x, y) < {} ? {} : {});", flt(t), flt(v0), flt(v1)));
         } else {
             let int = |v: Option<f64>, def: i64, what: &str| -> Result<i64> {
                 match v {
@@ -231,14 +182,7 @@ fn binarize(a: &Args, out: &mut Out, core: Core, mask: bool) -> Result<()> {
             bodies.push(format!("st(x, y, ld0(x, y) < {t} ? {v0} : {v1});"));
         }
     }
-    simple(
-        out,
-        core,
-        if mask { "BinarizeMask" } else { "Binarize" },
-        clip,
-        planes,
-        |p| bodies[p].clone(),
-    )
+    simple(out, core, if mask { "BinarizeMask" } else { "Binarize" }, clip, planes, |p| bodies[p].clone())
 }
 
 fn levels(a: &Args, out: &mut Out, core: Core) -> Result<()> {
@@ -247,8 +191,7 @@ fn levels(a: &Args, out: &mut Out, core: Core) -> Result<()> {
     check_format(&vi)?;
     let f = vi.format;
     let np = f.numPlanes;
-    let vals = ["min_in", "max_in", "gamma", "min_out", "max_out"]
-        .map(|k| a.floats(k).and_then(|v| plane_values(v, k, np)));
+    let vals = ["min_in", "max_in", "gamma", "min_out", "max_out"].map(|k| a.floats(k).and_then(|v| plane_values(v, k, np)));
     let [min_in, max_in, gamma, min_out, max_out] = vals;
     let (min_in, max_in, gamma, min_out, max_out) = (min_in?, max_in?, gamma?, min_out?, max_out?);
     let planes = planes_arg(a.ints("planes")?, np)?;
@@ -329,31 +272,19 @@ fn levels(a: &Args, out: &mut Out, core: Core) -> Result<()> {
                 .collect();
             let tb = prog.table(&table)?;
             let k = prog.kernel(t, &[t, St::I32], "", "", "st(x, y, tb1(ld0(x, y)));")?;
-            prog.plane_job(
-                k,
-                p,
-                vec![Src::Plane { input: 0, plane: p }, Src::Table(tb)],
-            );
+            prog.plane_job(k, p, vec![Src::Plane { input: 0, plane: p }, Src::Table(tb)]);
         }
     }
     finish(out, core, "Levels", vi, vec![clip], prog)
 }
 
 fn lut(a: &Args, out: &mut Out, core: Core, two: bool) -> Result<()> {
-    let (ca, cb) = if two {
-        (a.node("clipa")?, Some(a.node("clipb")?))
-    } else {
-        (a.node("clip")?, None)
-    };
+    let (ca, cb) = if two { (a.node("clipa")?, Some(a.node("clipb")?)) } else { (a.node("clip")?, None) };
     let va = ca.video_info()?;
     let vb = cb.as_ref().map(|c| c.video_info()).transpose()?;
-    let int16 = |f: &VSVideoFormat| {
-        f.colorFamily != cfUndefined && f.sampleType == stInteger && f.bitsPerSample <= 16
-    };
+    let int16 = |f: &VSVideoFormat| f.colorFamily != cfUndefined && f.sampleType == stInteger && f.bitsPerSample <= 16;
     if va.width <= 0 || va.height <= 0 {
-        return Err(Error::invalid(
-            "only clips with constant format and dimensions supported",
-        ));
+        return Err(Error::invalid("only clips with constant format and dimensions supported"));
     }
     match &vb {
         None if !int16(&va.format) => return Err(Error::invalid("only clips with integer samples and up to 16 bits per channel precision supported")),
@@ -372,20 +303,10 @@ fn lut(a: &Args, out: &mut Out, core: Core, two: bool) -> Result<()> {
     }
     let f = va.format;
     let floatout = a.bool("floatout", false)?;
-    let bits = a
-        .int("bits")?
-        .unwrap_or(if floatout { 32 } else { f.bitsPerSample as i64 });
+    let bits = a.int("bits")?.unwrap_or(if floatout { 32 } else { f.bitsPerSample as i64 });
     let ofmt = match (floatout, bits) {
-        (true, 32) => {
-            core.query_video_format(f.colorFamily, stFloat, 32, f.subSamplingW, f.subSamplingH)
-        }
-        (false, 8..=16) => core.query_video_format(
-            f.colorFamily,
-            stInteger,
-            bits as i32,
-            f.subSamplingW,
-            f.subSamplingH,
-        ),
+        (true, 32) => core.query_video_format(f.colorFamily, stFloat, 32, f.subSamplingW, f.subSamplingH),
+        (false, 8..=16) => core.query_video_format(f.colorFamily, stInteger, bits as i32, f.subSamplingW, f.subSamplingH),
         _ => None,
     }
     .ok_or_else(|| Error::invalid("only 8-16 bit integer and 32 bit float output supported"))?;
@@ -394,11 +315,7 @@ fn lut(a: &Args, out: &mut Out, core: Core, two: bool) -> Result<()> {
     match li.is_some() as u32 + lf.is_some() as u32 + func.is_some() as u32 {
         0 => return Err(Error::invalid("none of lut, lutf and function are set")),
         1 => {}
-        _ => {
-            return Err(Error::invalid(
-                "more than one of lut, lutf and function are set",
-            ))
-        }
+        _ => return Err(Error::invalid("more than one of lut, lutf and function are set")),
     }
     if li.is_some() && floatout {
         return Err(Error::invalid("lut set but float output specified"));
@@ -413,23 +330,15 @@ fn lut(a: &Args, out: &mut Out, core: Core, two: bool) -> Result<()> {
     // the table as 32-bit words: ints, or float bits
     let table: Vec<u32> = if let Some(l) = li {
         if l.len() != entries {
-            return Err(Error::invalid(format!(
-                "bad lut length. Expected {entries} elements, got {} instead",
-                l.len()
-            )));
+            return Err(Error::invalid(format!("bad lut length. Expected {entries} elements, got {} instead", l.len())));
         }
         if let Some(&v) = l.iter().find(|&&v| v < 0 || v >= limit) {
-            return Err(Error::invalid(format!(
-                "lut value {v} out of valid range [0,{limit}]"
-            )));
+            return Err(Error::invalid(format!("lut value {v} out of valid range [0,{limit}]")));
         }
         l.iter().map(|&v| v as u32).collect()
     } else if let Some(l) = lf {
         if l.len() != entries {
-            return Err(Error::invalid(format!(
-                "bad lut length. Expected {entries} elements, got {} instead",
-                l.len()
-            )));
+            return Err(Error::invalid(format!("bad lut length. Expected {entries} elements, got {} instead", l.len())));
         }
         l.iter().map(|&v| (v as f32).to_bits()).collect()
     } else {
@@ -437,109 +346,56 @@ fn lut(a: &Args, out: &mut Out, core: Core, two: bool) -> Result<()> {
         let mut t = Vec::with_capacity(entries);
         for i in 0..entries {
             let (x, y) = ((i & ((1 << bits_a) - 1)) as i64, (i >> bits_a) as i64);
-            let call = if two {
-                format!("function({x}, {y})")
-            } else {
-                format!("function({x})")
-            };
-            let v = func
-                .call_xy(x, two.then_some(y))
-                .map_err(|e| Error::invalid(format!("{call} returned an error: {e}")))?;
+            let call = if two { format!("function({x}, {y})") } else { format!("function({x})") };
+            let v = func.call_xy(x, two.then_some(y)).map_err(|e| Error::invalid(format!("{call} returned an error: {e}")))?;
             match (v, floatout) {
                 (Value::Float(v), true) => t.push((v as f32).to_bits()),
                 (Value::Int(v), false) if v >= 0 && v < limit => t.push(v as u32),
-                (Value::Int(v), false) => {
-                    return Err(Error::invalid(format!(
-                        "{call} returned invalid value: {v}, max allowed: {limit}"
-                    )))
-                }
-                (_, true) => {
-                    return Err(Error::invalid(format!(
-                        "{call} didn't return a float value"
-                    )))
-                }
-                (_, false) => {
-                    return Err(Error::invalid(format!(
-                        "{call} didn't return an integer value"
-                    )))
-                }
+                (Value::Int(v), false) => return Err(Error::invalid(format!("{call} returned invalid value: {v}, max allowed: {limit}"))),
+                (_, true) => return Err(Error::invalid(format!("{call} didn't return a float value"))),
+                (_, false) => return Err(Error::invalid(format!("{call} didn't return an integer value"))),
             }
         }
         t
     };
     let np = f.numPlanes as usize;
     if ofmt != f && (0..np).any(|p| !planes[p]) {
-        return Err(Error::invalid(
-            "every plane must be processed when bits or floatout changes the sample storage",
-        ));
+        return Err(Error::invalid("every plane must be processed when bits or floatout changes the sample storage"));
     }
     let mut ovi = va;
     ovi.format = ofmt;
     let mut prog = Program::new(core, ofmt, va.width, va.height)?;
     let tb = prog.table(&table)?;
     let (ta, to) = (St::of(&f), St::of(&ofmt));
-    let fetch = if to.is_float() {
-        "intBitsToFloat(tb1(IDX))"
-    } else {
-        "tb1(IDX)"
-    };
+    let fetch = if to.is_float() { "intBitsToFloat(tb1(IDX))" } else { "tb1(IDX)" };
     for p in 0..np {
         if !planes[p] {
             prog.copies.push((0, p, p));
             continue;
         }
         let (srcs, idx, tys) = match &vb {
-            None => (
-                vec![Src::Plane { input: 0, plane: p }, Src::Table(tb)],
-                "ld0(x, y)".to_string(),
-                vec![ta, St::I32],
-            ),
+            None => (vec![Src::Plane { input: 0, plane: p }, Src::Table(tb)], "ld0(x, y)".to_string(), vec![ta, St::I32]),
             Some(vb) => (
-                vec![
-                    Src::Plane { input: 0, plane: p },
-                    Src::Table(tb),
-                    Src::Plane { input: 1, plane: p },
-                ],
+                vec![Src::Plane { input: 0, plane: p }, Src::Table(tb), Src::Plane { input: 1, plane: p }],
                 format!("ld0(x, y) + (ld2(x, y) << {bits_a})"),
                 vec![ta, St::I32, St::of(&vb.format)],
             ),
         };
-        let k = prog.kernel(
-            to,
-            &tys,
-            "",
-            "",
-            &format!("st(x, y, {});", fetch.replace("IDX", &idx)),
-        )?;
+        let k = prog.kernel(to, &tys, "", "", &format!("st(x, y, {});", fetch.replace("IDX", &idx)))?;
         prog.plane_job(k, p, srcs);
     }
     let mut inputs = vec![ca];
     inputs.extend(cb);
-    finish(
-        out,
-        core,
-        if two { "Lut2" } else { "Lut" },
-        ovi,
-        inputs,
-        prog,
-    )
+    finish(out, core, if two { "Lut2" } else { "Lut" }, ovi, inputs, prog)
 }
 
 /// Two clips of one supported format and size.
-fn two(
-    a: &Args,
-) -> Result<(
-    vsvk_plugin_api::node::Node,
-    vsvk_plugin_api::node::Node,
-    VSVideoInfo,
-)> {
+fn two(a: &Args) -> Result<(vsvk_plugin_api::node::Node, vsvk_plugin_api::node::Node, VSVideoInfo)> {
     let (ca, cb) = (a.node("clipa")?, a.node("clipb")?);
     let (va, vb) = (ca.video_info()?, cb.video_info()?);
     check_format(&va)?;
     if va.format != vb.format || va.width != vb.width || va.height != vb.height {
-        return Err(Error::invalid(
-            "both clips must have the same constant format and dimensions",
-        ));
+        return Err(Error::invalid("both clips must have the same constant format and dimensions"));
     }
     Ok((ca, cb, va))
 }
@@ -550,20 +406,12 @@ fn merge(a: &Args, out: &mut Out, core: Core) -> Result<()> {
     let np = f.numPlanes as usize;
     let weights = a.floats("weight")?.unwrap_or_default();
     if weights.len() > np {
-        return Err(Error::invalid(
-            "more weights given than the number of planes to merge",
-        ));
+        return Err(Error::invalid("more weights given than the number of planes to merge"));
     }
     if weights.iter().any(|w| !(0.0..=1.0).contains(w)) {
         return Err(Error::invalid("weights must be between 0 and 1"));
     }
-    let w: [f64; 3] = std::array::from_fn(|p| {
-        if weights.is_empty() {
-            0.5
-        } else {
-            weights[p.min(weights.len() - 1)]
-        }
-    });
+    let w: [f64; 3] = std::array::from_fn(|p| if weights.is_empty() { 0.5 } else { weights[p.min(weights.len() - 1)] });
     let mut prog = Program::new(core, f, vi.width, vi.height)?;
     let t = St::of(&f);
     for p in 0..np {
@@ -579,14 +427,7 @@ fn merge(a: &Args, out: &mut Out, core: Core) -> Result<()> {
                 format!("int a = ld0(x, y), b = ld1(x, y); st(x, y, a + (((b - a) * {wi} + 16384) >> 15));")
             };
             let k = prog.kernel(t, &[t, t], "", "", &body)?;
-            prog.plane_job(
-                k,
-                p,
-                vec![
-                    Src::Plane { input: 0, plane: p },
-                    Src::Plane { input: 1, plane: p },
-                ],
-            );
+            prog.plane_job(k, p, vec![Src::Plane { input: 0, plane: p }, Src::Plane { input: 1, plane: p }]);
         }
     }
     finish(out, core, "Merge", vi, vec![ca, cb], prog)
@@ -609,29 +450,12 @@ fn diff(a: &Args, out: &mut Out, core: Core, make: bool) -> Result<()> {
         } else {
             let half = 1i32 << (f.bitsPerSample - 1);
             let bias = if make { half } else { -half };
-            format!(
-                "st(x, y, clamp(ld0(x, y) {op} ld1(x, y) + ({bias}), 0, {}));",
-                max_value(&f)
-            )
+            format!("st(x, y, clamp(ld0(x, y) {op} ld1(x, y) + ({bias}), 0, {}));", max_value(&f))
         };
         let k = prog.kernel(t, &[t, t], "", "", &body)?;
-        prog.plane_job(
-            k,
-            p,
-            vec![
-                Src::Plane { input: 0, plane: p },
-                Src::Plane { input: 1, plane: p },
-            ],
-        );
+        prog.plane_job(k, p, vec![Src::Plane { input: 0, plane: p }, Src::Plane { input: 1, plane: p }]);
     }
-    finish(
-        out,
-        core,
-        if make { "MakeDiff" } else { "MergeDiff" },
-        vi,
-        vec![ca, cb],
-        prog,
-    )
+    finish(out, core, if make { "MakeDiff" } else { "MergeDiff" }, vi, vec![ca, cb], prog)
 }
 
 /// Taps of R81's chroma mask along one direction subsampled by `2^ss`: MaskedMerge with one
@@ -653,15 +477,7 @@ fn mask_taps(ss: i32, sign: f64, n_in: i32, n_out: i32) -> (Vec<(i32, Vec<i32>)>
         })
         .collect();
     let span = taps.len() as i32;
-    let fold = |k: i32| {
-        if k < 0 {
-            -1 - k
-        } else if k >= n_in {
-            2 * n_in - 1 - k
-        } else {
-            k
-        }
-    };
+    let fold = |k: i32| if k < 0 { -1 - k } else if k >= n_in { 2 * n_in - 1 - k } else { k };
     let rows = (0..n_out)
         .map(|i| {
             let mut w = vec![0i32; n_in as usize];
@@ -670,12 +486,7 @@ fn mask_taps(ss: i32, sign: f64, n_in: i32, n_out: i32) -> (Vec<(i32, Vec<i32>)>
             }
             let first = w.iter().position(|&t| t != 0).unwrap_or(0) as i32;
             let start = first.min(n_in - span).max(0);
-            (
-                start,
-                (start..start + span)
-                    .map(|k| w.get(k as usize).copied().unwrap_or(0))
-                    .collect(),
-            )
+            (start, (start..start + span).map(|k| w.get(k as usize).copied().unwrap_or(0)).collect())
         })
         .collect();
     (rows, den)
@@ -699,24 +510,11 @@ fn chroma_mask(f: &VSVideoFormat, lw: i32, lh: i32, loc: i32) -> String {
     let half = float && f.bitsPerSample == 16;
     let eight = !float && f.bitsPerSample == 8;
     let ty = if float { "float" } else { "int" };
-    let weight = |n: i32, den: i32| {
-        if float {
-            flt(n as f32 / den as f32)
-        } else {
-            n.to_string()
-        }
-    };
+    let weight = |n: i32, den: i32| if float { flt(n as f32 / den as f32) } else { n.to_string() };
     // one direction: GLSL setting `{v}s` (start) and `{v}w[]` (weights) for output index `{i}`
     let direction = |v: &str, i: &str, ss: i32, sign: f64, n_in: i32| -> (String, usize, i32) {
         if ss == 0 {
-            return (
-                format!(
-                    "    int {v}s = {i}; {ty} {v}w[1] = {ty}[]({});\n",
-                    weight(1, 1)
-                ),
-                1,
-                1,
-            );
+            return (format!("    int {v}s = {i}; {ty} {v}w[1] = {ty}[]({});\n", weight(1, 1)), 1, 1);
         }
         let s = 1i32 << ss;
         let (rows, den) = mask_taps(ss, sign, n_in, n_in >> ss);
@@ -724,25 +522,14 @@ fn chroma_mask(f: &VSVideoFormat, lw: i32, lh: i32, loc: i32) -> String {
         // the interior rows all look like this one
         let mid = rows.len() / 2;
         let (reg_start, reg) = (rows[mid].0 - mid as i32 * s, rows[mid].1.clone());
-        let list = |w: &[i32]| {
-            w.iter()
-                .map(|&n| weight(n, den))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let list = |w: &[i32]| w.iter().map(|&n| weight(n, den)).collect::<Vec<_>>().join(", ");
         let mut g = format!("    int {v}s; {ty} {v}w[{span}];\n    ");
         for (k, (start, w)) in rows.iter().enumerate() {
             if *start != k as i32 * s + reg_start || *w != reg {
-                g += &format!(
-                    "if ({i} == {k}) {{ {v}s = {start}; {v}w = {ty}[]({}); }} else ",
-                    list(w)
-                );
+                g += &format!("if ({i} == {k}) {{ {v}s = {start}; {v}w = {ty}[]({}); }} else ", list(w));
             }
         }
-        g += &format!(
-            "{{ {v}s = {i} * {s} + ({reg_start}); {v}w = {ty}[]({}); }}\n",
-            list(&reg)
-        );
+        g += &format!("{{ {v}s = {i} * {s} + ({reg_start}); {v}w = {ty}[]({}); }}\n", list(&reg));
         (g, span, den)
     };
     let (hg, hspan, hden) = direction("h", "x", sw, hsign, lw);
@@ -767,19 +554,9 @@ fn chroma_mask(f: &VSVideoFormat, lw: i32, lh: i32, loc: i32) -> String {
         }
     };
     // a window wider than a tiny plane reaches past it with zero weights: read inside it
-    let at = |base: &str, o: usize, span: usize, n: i32| {
-        if span as i32 > n {
-            format!("min({base} + {o}, {})", n - 1)
-        } else {
-            format!("{base} + {o}")
-        }
-    };
+    let at = |base: &str, o: usize, span: usize, n: i32| if span as i32 > n { format!("min({base} + {o}, {})", n - 1) } else { format!("{base} + {o}") };
     let load = |j: usize, k: usize| {
-        let l = format!(
-            "ld2({}, {})",
-            at("hs", j, hspan, lw),
-            at("vs", k, vspan, lh)
-        );
+        let l = format!("ld2({}, {})", at("hs", j, hspan, lw), at("vs", k, vspan, lh));
         if eight {
             format!("({l} << 8)")
         } else {
@@ -788,20 +565,12 @@ fn chroma_mask(f: &VSVideoFormat, lw: i32, lh: i32, loc: i32) -> String {
     };
     let mut g = format!("{ty} cm(int x, int y) {{\n{hg}{vg}");
     for j in 0..hspan {
-        let terms: Vec<(String, String)> = (0..vspan)
-            .map(|k| (format!("vw[{k}]"), load(j, k)))
-            .collect();
+        let terms: Vec<(String, String)> = (0..vspan).map(|k| (format!("vw[{k}]"), load(j, k))).collect();
         let c = pass(&terms, vden);
-        let c = if half && vspan > 1 {
-            format!("h2f(f2h({c}))")
-        } else {
-            c
-        };
+        let c = if half && vspan > 1 { format!("h2f(f2h({c}))") } else { c };
         g += &format!("    precise {ty} c{j} = {c};\n");
     }
-    let terms: Vec<(String, String)> = (0..hspan)
-        .map(|j| (format!("hw[{j}]"), format!("c{j}")))
-        .collect();
+    let terms: Vec<(String, String)> = (0..hspan).map(|j| (format!("hw[{j}]"), format!("c{j}"))).collect();
     g += &format!("    precise {ty} r = {};\n", pass(&terms, hden));
     if eight {
         g += "    return (r >> 8) + ((r & 255) > 128 || ((r & 255) == 128 && (r & 256) != 0) ? 1 : 0);\n";
@@ -848,23 +617,11 @@ impl MaskedMerge {
                 continue;
             }
             let resample = self.resampled && p > 0;
-            let (helpers, m) = if resample {
-                (chroma_mask(&f, self.width, self.height, loc), "cm(x, y)")
-            } else {
-                (String::new(), "ld2(x, y)")
-            };
-            let helpers = if t.is_float() {
-                format!("{}{helpers}", crate::conv::EXACT)
-            } else {
-                helpers
-            };
+            let (helpers, m) = if resample { (chroma_mask(&f, self.width, self.height, loc), "cm(x, y)") } else { (String::new(), "ld2(x, y)") };
+            let helpers = if t.is_float() { format!("{}{helpers}", crate::conv::EXACT) } else { helpers };
             let body = if t.is_float() {
                 // R81 fuses these multiply-adds: exactly emulated (GLSL's fma need not be fused)
-                let merge = if self.premultiplied {
-                    "fmaE(a, 1.0 - c, b)"
-                } else {
-                    "fmaE(b - a, c, a)"
-                };
+                let merge = if self.premultiplied { "fmaE(a, 1.0 - c, b)" } else { "fmaE(b - a, c, a)" };
                 format!("float a = ld0(x, y), b = ld1(x, y), m = {m}; float c = m > 0.0 ? m : 0.0; c = c < 1.0 ? c : 1.0; precise float r = {merge}; st(x, y, r);")
             } else if self.premultiplied {
                 // clipa's distance from black (or from grey for chroma) scaled by 1 - mask,
@@ -887,18 +644,7 @@ impl MaskedMerge {
             };
             let k = prog.kernel(t, &[t, t, t], "", &helpers, &body)?;
             let mp = if self.single { 0 } else { p };
-            prog.plane_job(
-                k,
-                p,
-                vec![
-                    Src::Plane { input: 0, plane: p },
-                    Src::Plane { input: 1, plane: p },
-                    Src::Plane {
-                        input: 2,
-                        plane: mp,
-                    },
-                ],
-            );
+            prog.plane_job(k, p, vec![Src::Plane { input: 0, plane: p }, Src::Plane { input: 1, plane: p }, Src::Plane { input: 2, plane: mp }]);
         }
         Ok(prog)
     }
@@ -937,9 +683,7 @@ impl Filter for MaskedMerge {
             }
             if self.resampled {
                 if la > 5 {
-                    return Err(Error::invalid(format!(
-                        "unrecognized chroma location (_ChromaLocation {la})"
-                    )));
+                    return Err(Error::invalid(format!("unrecognized chroma location (_ChromaLocation {la})")));
                 }
                 key.0 = la as i32;
             }
@@ -954,10 +698,7 @@ impl Filter for MaskedMerge {
         }
         drop((pa, pb));
         let prog = {
-            let mut progs = self
-                .programs
-                .lock()
-                .map_err(|_| Error::invalid("a previous frame panicked"))?;
+            let mut progs = self.programs.lock().map_err(|_| Error::invalid("a previous frame panicked"))?;
             match progs.get(&key) {
                 Some(p) => p.clone(),
                 None => {
@@ -985,10 +726,7 @@ fn masked_merge(a: &Args, out: &mut Out, core: Core) -> Result<()> {
         && mf.colorFamily != cfUndefined
         && mf.sampleType == f.sampleType
         && mf.bitsPerSample == f.bitsPerSample
-        && (single
-            || (mf.subSamplingW == f.subSamplingW
-                && mf.subSamplingH == f.subSamplingH
-                && mf.colorFamily == f.colorFamily));
+        && (single || (mf.subSamplingW == f.subSamplingW && mf.subSamplingH == f.subSamplingH && mf.colorFamily == f.colorFamily));
     if !ok {
         return Err(Error::invalid("mask clip must have same dimensions, sample type and bitdepth as main clip and be the same format or grayscale"));
     }
@@ -1009,22 +747,9 @@ fn masked_merge(a: &Args, out: &mut Out, core: Core) -> Result<()> {
     // the first program now: kernels that do not compile fail here, not on the first frame
     let key = (0, mm.check_range && f.colorFamily != cfRGB);
     let first = mm.program(core, key)?;
-    mm.programs
-        .lock()
-        .map_err(|_| Error::invalid("a previous frame panicked"))?
-        .insert(key, Arc::new(first));
+    mm.programs.lock().map_err(|_| Error::invalid("a previous frame panicked"))?.insert(key, Arc::new(first));
     let mut info = vi;
     info.format = f;
-    filter::create(
-        out,
-        core,
-        Spec {
-            name: "MaskedMerge".into(),
-            info,
-            inputs: vec![ca, cb, mask],
-            gpu_output: true,
-        },
-        mm,
-    );
+    filter::create(out, core, Spec { name: "MaskedMerge".into(), info, inputs: vec![ca, cb, mask], gpu_output: true }, mm);
     Ok(())
 }

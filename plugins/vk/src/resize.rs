@@ -91,17 +91,8 @@ impl Kernel {
             Kernel::Point => 1.0,
             Kernel::Bilinear => (1.0 - x).max(0.0),
             Kernel::Bicubic(b, c) => {
-                let (p0, p2, p3) = (
-                    (6.0 - 2.0 * b) / 6.0,
-                    (-18.0 + 12.0 * b + 6.0 * c) / 6.0,
-                    (12.0 - 9.0 * b - 6.0 * c) / 6.0,
-                );
-                let (q0, q1, q2, q3) = (
-                    (8.0 * b + 24.0 * c) / 6.0,
-                    (-12.0 * b - 48.0 * c) / 6.0,
-                    (6.0 * b + 30.0 * c) / 6.0,
-                    (-b - 6.0 * c) / 6.0,
-                );
+                let (p0, p2, p3) = ((6.0 - 2.0 * b) / 6.0, (-18.0 + 12.0 * b + 6.0 * c) / 6.0, (12.0 - 9.0 * b - 6.0 * c) / 6.0);
+                let (q0, q1, q2, q3) = ((8.0 * b + 24.0 * c) / 6.0, (-12.0 * b - 48.0 * c) / 6.0, (6.0 * b + 30.0 * c) / 6.0, (-b - 6.0 * c) / 6.0);
                 if x < 1.0 {
                     p0 + x * x * (p2 + x * p3)
                 } else if x < 2.0 {
@@ -176,10 +167,7 @@ fn taps(k: Kernel, src: usize, dst: usize, shift: f64, width: f64) -> Result<Tap
     let scale = dst as f64 / width;
     let step = scale.min(1.0);
     let support = k.support() / step;
-    if !support.is_finite()
-        || support > (u32::MAX / 2) as f64
-        || support.ceil() * 2.0 * dst as f64 > 1e9
-    {
+    if !support.is_finite() || support > (u32::MAX / 2) as f64 || support.ceil() * 2.0 * dst as f64 > 1e9 {
         return Err(Error::invalid("filter width too great"));
     }
     let size = ((support.ceil() as usize) * 2).max(1);
@@ -188,9 +176,7 @@ fn taps(k: Kernel, src: usize, dst: usize, shift: f64, width: f64) -> Result<Tap
     for i in 0..dst {
         let pos = (i as f64 + 0.5) / scale + shift;
         let begin = (pos - size as f64 / 2.0 + 0.5).floor() + 0.5;
-        let total: f64 = (0..size)
-            .map(|j| k.at((begin + j as f64 - pos) * step))
-            .sum();
+        let total: f64 = (0..size).map(|j| k.at((begin + j as f64 - pos) * step)).sum();
         let mut row = BTreeMap::new();
         for j in 0..size {
             let x = begin + j as f64;
@@ -218,12 +204,7 @@ fn taps(k: Kernel, src: usize, dst: usize, shift: f64, width: f64) -> Result<Tap
         })
         .collect();
     let width = spans.iter().map(|(a, b)| b - a).max().unwrap_or(1);
-    let mut t = Taps {
-        left: Vec::with_capacity(dst),
-        width,
-        fixed: Vec::with_capacity(dst * width),
-        float: Vec::with_capacity(dst * width),
-    };
+    let mut t = Taps { left: Vec::with_capacity(dst), width, fixed: Vec::with_capacity(dst * width), float: Vec::with_capacity(dst * width) };
     for (row, &(a, _)) in rows.iter().zip(&spans) {
         let left = a.min(src - width);
         let mut carry = 0.0f64;
@@ -313,26 +294,12 @@ impl Plan {
         let mut prog = Program::new(core, f, self.dst.0, self.dst.1)?;
         let st = St::of(&f);
         let float = st.is_float();
-        let mid = if st == St::F16 {
-            St::F16
-        } else if float {
-            St::F32
-        } else {
-            St::I32
-        };
+        let mid = if st == St::F16 { St::F16 } else if float { St::F32 } else { St::I32 };
         let eight = st == St::U8;
-        let pmax = if eight {
-            65535
-        } else {
-            (1i32 << f.bitsPerSample) - 1
-        };
+        let pmax = if eight { 65535 } else { (1i32 << f.bitsPerSample) - 1 };
         let [left, top, ww, wh] = self.window;
         for p in 0..f.numPlanes as usize {
-            let (ssw, ssh) = if p == 0 || f.colorFamily != cfYUV {
-                (0, 0)
-            } else {
-                (f.subSamplingW, f.subSamplingH)
-            };
+            let (ssw, ssh) = if p == 0 || f.colorFamily != cfYUV { (0, 0) } else { (f.subSamplingW, f.subSamplingH) };
             let (sw, sh) = plane_size(&f, self.src.0, self.src.1, p);
             let (dw, dh) = plane_size(&f, self.dst.0, self.dst.1, p);
             let (sx, sy) = ((1 << ssw) as f64, (1 << ssh) as f64);
@@ -346,16 +313,10 @@ impl Plan {
             let need_v = sh != dh || yshift != 0.0 || ch != sh as f64;
             let mut passes = Vec::new();
             if need_h {
-                passes.push((
-                    true,
-                    taps(self.kernel, sw as usize, dw as usize, xshift, cw)?,
-                ));
+                passes.push((true, taps(self.kernel, sw as usize, dw as usize, xshift, cw)?));
             }
             if need_v {
-                passes.push((
-                    false,
-                    taps(self.kernel, sh as usize, dh as usize, yshift, ch)?,
-                ));
+                passes.push((false, taps(self.kernel, sh as usize, dh as usize, yshift, ch)?));
             }
             if passes.len() == 2 && !h_first(xscale, yscale) {
                 passes.swap(0, 1);
@@ -369,11 +330,7 @@ impl Plan {
             let mut size = (sw, sh);
             for (i, (horizontal, t)) in passes.into_iter().enumerate() {
                 let last = i + 1 == n;
-                size = if horizontal {
-                    (dw, size.1)
-                } else {
-                    (size.0, dh)
-                };
+                size = if horizontal { (dw, size.1) } else { (size.0, dh) };
                 let src_st = if i == 0 { st } else { mid };
                 let dst_st = if last { st } else { mid };
                 let defines = format!(
@@ -391,28 +348,14 @@ impl Plan {
                 let coef_st = if float { St::F32 } else { St::I32 };
                 let pipe = prog.kernel(dst_st, &[src_st, St::I32, coef_st], &defines, "", body)?;
                 let lefts = prog.table(&t.left)?;
-                let coefs = if float {
-                    prog.table(&t.float)?
-                } else {
-                    prog.table(&t.fixed)?
-                };
+                let coefs = if float { prog.table(&t.float)? } else { prog.table(&t.fixed)? };
                 let dst = if last {
                     Dst::Plane(p)
                 } else {
-                    prog.scratch.push(Scratch {
-                        w: size.0,
-                        h: size.1,
-                    });
+                    prog.scratch.push(Scratch { w: size.0, h: size.1 });
                     Dst::Scratch(prog.scratch.len() - 1)
                 };
-                prog.jobs.push(Job {
-                    pipe,
-                    dst,
-                    srcs: vec![from, Src::Table(lefts), Src::Table(coefs)],
-                    grid: size,
-                    k: [0; 12],
-                    barrier: i > 0,
-                });
+                prog.jobs.push(Job { pipe, dst, srcs: vec![from, Src::Table(lefts), Src::Table(coefs)], grid: size, k: [0; 12], barrier: i > 0 });
                 if let Dst::Scratch(s) = dst {
                     from = Src::Scratch(s);
                 }
@@ -430,41 +373,25 @@ fn create(a: &Args, out: &mut Out, core: Core, name: &'static str) -> Result<()>
     let width = a.int("width")?.unwrap_or(vi.width as i64);
     let height = a.int("height")?.unwrap_or(vi.height as i64);
     if let Some(id) = a.int("format")? {
-        let own = ((f.colorFamily as i64) << 28)
-            | ((f.sampleType as i64) << 24)
-            | ((f.bitsPerSample as i64) << 16)
-            | ((f.subSamplingW as i64) << 8)
-            | f.subSamplingH as i64;
+        let own = ((f.colorFamily as i64) << 28) | ((f.sampleType as i64) << 24) | ((f.bitsPerSample as i64) << 16) | ((f.subSamplingW as i64) << 8) | f.subSamplingH as i64;
         if id != own {
-            return Err(Error::invalid(format!(
-                "vk resizers keep the clip's format ({}); use resize.{name} to convert formats",
-                Core::format_name(&f)
-            )));
+            return Err(Error::invalid(format!("vk resizers keep the clip's format ({}); use resize.{name} to convert formats", Core::format_name(&f))));
         }
     }
     if width <= 0 || height <= 0 || width > i32::MAX as i64 || height > i32::MAX as i64 {
         return Err(Error::invalid("width and height must be positive"));
     }
     if width % (1 << f.subSamplingW) != 0 || height % (1 << f.subSamplingH) != 0 {
-        return Err(Error::invalid(
-            "image dimensions must be divisible by subsampling factor",
-        ));
+        return Err(Error::invalid("image dimensions must be divisible by subsampling factor"));
     }
     let pa = a.float("filter_param_a")?;
     let pb = a.float("filter_param_b")?;
     let kernel = match name {
         "Point" => Kernel::Point,
         "Bilinear" => Kernel::Bilinear,
-        "Bicubic" => Kernel::Bicubic(
-            pa.filter(|v| !v.is_nan()).unwrap_or(0.0),
-            pb.filter(|v| !v.is_nan()).unwrap_or(0.5),
-        ),
+        "Bicubic" => Kernel::Bicubic(pa.filter(|v| !v.is_nan()).unwrap_or(0.0), pb.filter(|v| !v.is_nan()).unwrap_or(0.5)),
         "Lanczos" => {
-            let t = pa
-                .filter(|v| !v.is_nan())
-                .unwrap_or(3.0)
-                .clamp(1.0, u32::MAX as f64)
-                .trunc();
+            let t = pa.filter(|v| !v.is_nan()).unwrap_or(3.0).clamp(1.0, u32::MAX as f64).trunc();
             if t >= 16.0 {
                 return Err(Error::invalid("lanczos tap count too high"));
             }
@@ -481,59 +408,28 @@ fn create(a: &Args, out: &mut Out, core: Core, name: &'static str) -> Result<()>
         a.float("src_height")?.unwrap_or(vi.height as f64),
     ];
     if window.iter().any(|v| !v.is_finite()) {
-        return Err(Error::invalid(
-            "src_left, src_top, src_width and src_height must be finite",
-        ));
+        return Err(Error::invalid("src_left, src_top, src_width and src_height must be finite"));
     }
     if window[2] <= 0.0 || window[3] <= 0.0 {
         return Err(Error::invalid("active window must be positive"));
     }
     let loc = |key: &str| -> Result<Option<i32>> {
         match a.int(key)? {
-            Some(v) if !(0..=5).contains(&v) => Err(Error::invalid(format!(
-                "{key}: unrecognized chroma location {v}"
-            ))),
+            Some(v) if !(0..=5).contains(&v) => Err(Error::invalid(format!("{key}: unrecognized chroma location {v}"))),
             v => Ok(v.map(|v| v as i32)),
         }
     };
     let (loc_in, loc_out) = (loc("chromaloc_in")?, loc("chromaloc")?);
-    let plan = Plan {
-        name,
-        kernel,
-        format: f,
-        src: (vi.width, vi.height),
-        dst: (width as i32, height as i32),
-        window,
-    };
+    let plan = Plan { name, kernel, format: f, src: (vi.width, vi.height), dst: (width as i32, height as i32), window };
     // built now so that a bad window or kernel fails the call, not the first frame
     let first = plan.program(core, loc_in.unwrap_or(0), loc_out.or(loc_in).unwrap_or(0))?;
     let subsampled = f.colorFamily == cfYUV && (f.subSamplingW != 0 || f.subSamplingH != 0);
-    let key = if subsampled {
-        (loc_in.unwrap_or(0), loc_out.or(loc_in).unwrap_or(0))
-    } else {
-        (0, 0)
-    };
+    let key = if subsampled { (loc_in.unwrap_or(0), loc_out.or(loc_in).unwrap_or(0)) } else { (0, 0) };
     let mut info = vi;
     info.width = width as i32;
     info.height = height as i32;
-    let r = Resize {
-        plan,
-        loc_in,
-        loc_out,
-        subsampled,
-        programs: Mutex::new(HashMap::from([(key, Arc::new(first))])),
-    };
-    filter::create(
-        out,
-        core,
-        Spec {
-            name: name.into(),
-            info,
-            inputs: vec![clip],
-            gpu_output: true,
-        },
-        r,
-    );
+    let r = Resize { plan, loc_in, loc_out, subsampled, programs: Mutex::new(HashMap::from([(key, Arc::new(first))])) };
+    filter::create(out, core, Spec { name: name.into(), info, inputs: vec![clip], gpu_output: true }, r);
     Ok(())
 }
 
@@ -574,9 +470,7 @@ impl Filter for Resize {
                 None => match props.int("_ChromaLocation") {
                     None => 0,
                     Some(v) if (0..=5).contains(&v) => v as i32,
-                    Some(v) => {
-                        return Err(Error::invalid(format!("unrecognized chroma location {v}")))
-                    }
+                    Some(v) => return Err(Error::invalid(format!("unrecognized chroma location {v}"))),
                 },
             };
             (li, self.loc_out.unwrap_or(li))
@@ -584,10 +478,7 @@ impl Filter for Resize {
             (0, 0)
         };
         let prog = {
-            let mut progs = self
-                .programs
-                .lock()
-                .map_err(|_| Error::invalid("a previous frame panicked"))?;
+            let mut progs = self.programs.lock().map_err(|_| Error::invalid("a previous frame panicked"))?;
             match progs.get(&key) {
                 Some(p) => p.clone(),
                 None => {
@@ -600,9 +491,7 @@ impl Filter for Resize {
         let rgb = self.plan.format.colorFamily == cfRGB;
         let matrix = given(&props, "_Matrix");
         if rgb && matrix.is_some_and(|m| m != 0) {
-            return Err(Error::invalid(
-                "RGB color family cannot have YUV matrix coefficients",
-            ));
+            return Err(Error::invalid("RGB color family cannot have YUV matrix coefficients"));
         }
         let matrix = matrix.unwrap_or(if rgb { 0 } else { 2 });
         let transfer = given(&props, "_Transfer").unwrap_or(2);

@@ -18,11 +18,7 @@ use crate::kernel::{plane_size, St};
 use crate::Reg;
 
 pub fn register(r: &Reg) {
-    r.function(
-        "PlaneStats",
-        "clipa:vnode:gpu;clipb:vnode:gpu:opt;plane:int:opt;prop:data:opt;",
-        create,
-    );
+    r.function("PlaneStats", "clipa:vnode:gpu;clipb:vnode:gpu:opt;plane:int:opt;prop:data:opt;", create);
 }
 
 struct Stats {
@@ -111,15 +107,10 @@ fn create(a: &Args, out: &mut Out, core: Core) -> Result<()> {
     if let Some(b) = &cb {
         let bv = b.video_info()?;
         if bv.format != f || bv.width != vi.width || bv.height != vi.height {
-            return Err(Error::invalid(
-                "both input clips must have the same format when second clip is used",
-            ));
+            return Err(Error::invalid("both input clips must have the same format when second clip is used"));
         }
     }
-    let prop = a
-        .strings("prop")?
-        .and_then(|v| v.into_iter().next())
-        .unwrap_or_else(|| "PlaneStats".into());
+    let prop = a.strings("prop")?.and_then(|v| v.into_iter().next()).unwrap_or_else(|| "PlaneStats".into());
     let gpu = Gpu::new(core)?;
     let mut pool = gpu.exec_pool()?;
     let pipe = pool.pipeline(&shader(St::of(&f), cb.is_some()), 3, 16)?;
@@ -138,17 +129,7 @@ fn create(a: &Args, out: &mut Out, core: Core) -> Result<()> {
     };
     let mut inputs = vec![ca];
     inputs.extend(cb);
-    filter::create(
-        out,
-        core,
-        Spec {
-            name: "PlaneStats".into(),
-            info: vi,
-            inputs,
-            gpu_output: true,
-        },
-        stats,
-    );
+    filter::create(out, core, Spec { name: "PlaneStats".into(), info: vi, inputs, gpu_output: true }, stats);
     Ok(())
 }
 
@@ -165,20 +146,11 @@ impl Filter for Stats {
         let fa = &frames[0];
         let bps = fa.format().bytesPerSample as isize;
         let pa = g.plane(fa, self.plane as i32)?;
-        let pb = if self.two {
-            g.plane(&frames[1], self.plane as i32)?
-        } else {
-            pa
-        };
+        let pb = if self.two { g.plane(&frames[1], self.plane as i32)? } else { pa };
         let stride = (fa.stride(self.plane as i32) / bps) as u32;
         let value = {
             let mut ex = self.pool.acquire()?;
-            ex.dispatch(
-                self.pipe,
-                &[rows.handle(), pa.buffer, pb.buffer],
-                &[self.width as u32, self.height as u32, stride, 0],
-                [(h as u32).div_ceil(64), 1, 1],
-            )?;
+            ex.dispatch(self.pipe, &[rows.handle(), pa.buffer, pb.buffer], &[self.width as u32, self.height as u32, stride, 0], [(h as u32).div_ceil(64), 1, 1])?;
             ex.barrier();
             for f in &frames {
                 ex.reads(f);
@@ -186,15 +158,12 @@ impl Filter for Stats {
             ex.submit()?
         };
         self.pool.wait(value)?;
-        let r: &[u32] = rows
-            .mapped(h * 6)
-            .ok_or_else(|| Error::invalid("the row sums are not host visible"))?;
+        let r: &[u32] = rows.mapped(h * 6).ok_or_else(|| Error::invalid("the row sums are not host visible"))?;
         let count = (self.width as f64) * (self.height as f64);
         let mut o = FrameMut::copy_of(core, fa);
         let mut props = o.props_mut();
         if self.float {
-            let (mut mn, mut mx, mut sum, mut diff) =
-                (f32::INFINITY, f32::NEG_INFINITY, 0f64, 0f64);
+            let (mut mn, mut mx, mut sum, mut diff) = (f32::INFINITY, f32::NEG_INFINITY, 0f64, 0f64);
             for y in 0..h {
                 mn = mn.min(f32::from_bits(r[y * 6]));
                 mx = mx.max(f32::from_bits(r[y * 6 + 1]));

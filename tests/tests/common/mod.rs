@@ -28,26 +28,14 @@ const PROGRAMS: [(&str, &str, bool); 6] = [
 ];
 
 fn build(name: &str) -> Result<PathBuf, String> {
-    let (_, source, shared) = PROGRAMS
-        .iter()
-        .find(|(n, _, _)| *n == name)
-        .ok_or_else(|| format!("no program {name}"))?;
-    vsvk_tests::oracle::compile_into(
-        &reference::target_dir().join("vsvk-sched"),
-        name,
-        source,
-        *shared,
-        &["-g"],
-    )
+    let (_, source, shared) = PROGRAMS.iter().find(|(n, _, _)| *n == name).ok_or_else(|| format!("no program {name}"))?;
+    vsvk_tests::oracle::compile_into(&reference::target_dir().join("vsvk-sched"), name, source, *shared, &["-g"])
 }
 
 /// The built program or plugin `name` (one of the constants above), built once per test process.
 pub fn program(name: &str) -> PathBuf {
     static BUILT: OnceLock<Mutex<HashMap<String, Result<PathBuf, String>>>> = OnceLock::new();
-    let mut built = BUILT
-        .get_or_init(|| Mutex::new(HashMap::new()))
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
+    let mut built = BUILT.get_or_init(|| Mutex::new(HashMap::new())).lock().unwrap_or_else(|e| e.into_inner());
     let r = built.entry(name.to_string()).or_insert_with(|| build(name));
     match r {
         Ok(p) => p.clone(),

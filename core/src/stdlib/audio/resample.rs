@@ -19,10 +19,7 @@ use std::sync::Arc;
 
 use vsvk_plugin_api::abi::*;
 
-use super::{
-    audio_info, frame_len, frames_for, new_audio, sample_kind, Clipping, SampleKind, FRAME,
-    MAX_SAMPLES,
-};
+use super::{audio_info, frame_len, frames_for, new_audio, sample_kind, Clipping, SampleKind, FRAME, MAX_SAMPLES};
 use crate::core::Core;
 use crate::frame::Frame;
 use crate::map::Map;
@@ -97,11 +94,7 @@ impl Poly {
                     continue;
                 }
                 let u = t * scale;
-                let s = if u != 0.0 {
-                    fc * (std::f64::consts::PI * fc * u).sin() / (std::f64::consts::PI * fc * u)
-                } else {
-                    fc
-                };
+                let s = if u != 0.0 { fc * (std::f64::consts::PI * fc * u).sin() / (std::f64::consts::PI * fc * u) } else { fc };
                 let r = t / nf;
                 v.push(s * bessel_i0(9.0 * (1.0 - r * r).sqrt()) / ib);
             }
@@ -163,11 +156,7 @@ fn spread(c: u32, out: u64) -> Vec<(u32, f64)> {
     }
     let stereo = has(FL) && has(FR);
     match c {
-        FC if has(FL) || has(FR) => [FL, FR]
-            .into_iter()
-            .filter(|&x| has(x))
-            .map(|x| (x, SQRT1_2))
-            .collect(),
+        FC if has(FL) || has(FR) => [FL, FR].into_iter().filter(|&x| has(x)).map(|x| (x, SQRT1_2)).collect(),
         FL | FR if has(FC) => vec![(FC, SQRT1_2)],
         // a front channel whose side is missing goes to the other side
         FL if has(FR) => vec![(FR, SQRT1_2)],
@@ -216,18 +205,12 @@ fn mix_matrix(inl: u64, outl: u64, normalize: bool) -> Vec<Vec<f64>> {
     let mut rows = vec![vec![0.0f64; ins.len()]; outs.len()];
     for (i, &c) in ins.iter().enumerate() {
         for (o, w) in spread(c, outl) {
-            let oi = outs
-                .iter()
-                .position(|&x| x == o)
-                .expect("spread targets output channels");
+            let oi = outs.iter().position(|&x| x == o).expect("spread targets output channels");
             rows[oi][i] += w;
         }
     }
     if normalize {
-        let max = rows
-            .iter()
-            .map(|r| r.iter().map(|w| w.abs()).sum::<f64>())
-            .fold(0.0f64, f64::max);
+        let max = rows.iter().map(|r| r.iter().map(|w| w.abs()).sum::<f64>()).fold(0.0f64, f64::max);
         if max > 1.0 {
             for r in rows.iter_mut() {
                 for w in r.iter_mut() {
@@ -245,14 +228,8 @@ fn mix_matrix(inl: u64, outl: u64, normalize: bool) -> Vec<Vec<f64>> {
 fn read_words(f: &Frame, c: usize, out: &mut Vec<i64>) {
     let b = super::channel_bytes(f, c);
     match sample_kind(f.audio_format().expect("audio frame")) {
-        SampleKind::I16 => out.extend(
-            b.chunks_exact(2)
-                .map(|s| (i16::from_ne_bytes([s[0], s[1]]) as i64) << 16),
-        ),
-        _ => out.extend(
-            b.chunks_exact(4)
-                .map(|s| i32::from_ne_bytes([s[0], s[1], s[2], s[3]]) as i64),
-        ),
+        SampleKind::I16 => out.extend(b.chunks_exact(2).map(|s| (i16::from_ne_bytes([s[0], s[1]]) as i64) << 16)),
+        _ => out.extend(b.chunks_exact(4).map(|s| i32::from_ne_bytes([s[0], s[1], s[2], s[3]]) as i64)),
     }
 }
 
@@ -331,8 +308,7 @@ fn write_output(f: &mut Frame, c: usize, src: Source, dither: Dither, first: i64
                 }
             }
             Source::Words(w, _) => {
-                let v = w[i] as f64 / (1u64 << (32 - bits)) as f64
-                    + dither_noise(dither, c, first + i as i64);
+                let v = w[i] as f64 / (1u64 << (32 - bits)) as f64 + dither_noise(dither, c, first + i as i64);
                 let r = v.round();
                 if r > max as f64 {
                     clipped = true;
@@ -345,8 +321,7 @@ fn write_output(f: &mut Frame, c: usize, src: Source, dither: Dither, first: i64
                 }
             }
             Source::Float(x) => {
-                let v = x[i] as f64 * (1u64 << (bits - 1)) as f64
-                    + dither_noise(dither, c, first + i as i64);
+                let v = x[i] as f64 * (1u64 << (bits - 1)) as f64 + dither_noise(dither, c, first + i as i64);
                 let r = v.round();
                 if r > max as f64 {
                     clipped = true;
@@ -364,11 +339,7 @@ fn write_output(f: &mut Frame, c: usize, src: Source, dither: Dither, first: i64
         if fmt.bytesPerSample == 2 {
             out[i * 2..i * 2 + 2].copy_from_slice(&(s as i16).to_ne_bytes());
         } else {
-            let word = if bits == 32 {
-                s as i32
-            } else {
-                (s << (32 - bits)) as i32
-            };
+            let word = if bits == 32 { s as i32 } else { (s << (32 - bits)) as i32 };
             out[i * 4..i * 4 + 4].copy_from_slice(&word.to_ne_bytes());
         }
     }
@@ -405,11 +376,7 @@ impl Resample {
                 let b = b.min(self.in_ai.numSamples - 1);
                 // the frame holding the first input sample the filter reads
                 let props = ((a / FRAME).min(last_frame as i64)) as i32;
-                let frames: Vec<i32> = if a > b {
-                    vec![props]
-                } else {
-                    ((a / FRAME) as i32..=(b / FRAME) as i32).collect()
-                };
+                let frames: Vec<i32> = if a > b { vec![props] } else { ((a / FRAME) as i32..=(b / FRAME) as i32).collect() };
                 (frames, props)
             }
         }
@@ -417,13 +384,7 @@ impl Resample {
 }
 
 impl Filter for Resample {
-    fn get_frame(
-        &self,
-        n: i32,
-        reason: i32,
-        _fd: &mut *mut c_void,
-        call: &mut FrameCall,
-    ) -> Result<Option<Arc<Frame>>, String> {
+    fn get_frame(&self, n: i32, reason: i32, _fd: &mut *mut c_void, call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
         let (frames, props) = self.plan(n);
         if reason == arInitial {
             for &m in frames.iter().chain(std::iter::once(&props)) {
@@ -434,10 +395,7 @@ impl Filter for Resample {
         if reason != arAllFramesReady {
             return Ok(None);
         }
-        let get = |m: i32| {
-            call.get(&self.input, m)
-                .ok_or_else(|| "internal error: a requested frame is missing".to_string())
-        };
+        let get = |m: i32| call.get(&self.input, m).ok_or_else(|| "internal error: a requested frame is missing".to_string());
         let core = call.core().clone();
         let len = frame_len(self.out_ai.numSamples, n);
         let j0 = n as i64 * FRAME;
@@ -458,13 +416,7 @@ impl Filter for Resample {
                 } else {
                     let mut w = Vec::with_capacity(len);
                     read_words(&src, c, &mut w);
-                    clipped |= write_output(
-                        &mut out,
-                        c,
-                        Source::Words(&w, self.in_ai.format.bitsPerSample),
-                        self.dither,
-                        j0,
-                    );
+                    clipped |= write_output(&mut out, c, Source::Words(&w, self.in_ai.format.bitsPerSample), self.dither, j0);
                 }
             }
         } else {
@@ -489,8 +441,7 @@ impl Filter for Resample {
                 for (c, dst) in ins.iter_mut().enumerate() {
                     let mut x = Vec::with_capacity(flen as usize);
                     read_float(&f, c, &mut x);
-                    dst[(a - start) as usize..(b - start) as usize]
-                        .copy_from_slice(&x[(a - fstart) as usize..(b - fstart) as usize]);
+                    dst[(a - start) as usize..(b - start) as usize].copy_from_slice(&x[(a - fstart) as usize..(b - fstart) as usize]);
                 }
             }
             // channel matrix
@@ -531,10 +482,7 @@ impl Filter for Resample {
                         .collect(),
                 };
                 // R81 leaves an output channel that no input channel feeds silent, undithered
-                let silent = self
-                    .matrix
-                    .as_ref()
-                    .is_some_and(|rows| rows[c].iter().all(|&w| w == 0.0));
+                let silent = self.matrix.as_ref().is_some_and(|rows| rows[c].iter().all(|&w| w == 0.0));
                 let dither = if silent { Dither::None } else { self.dither };
                 clipped |= write_output(&mut out, c, Source::Float(&y), dither, j0);
             }
@@ -581,14 +529,9 @@ pub fn audio_resample(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<()
         None | Some("triangular") => Dither::Triangular,
         Some("none") => Dither::None,
         Some("rectangular") => Dither::Rectangular,
-        Some(_) => {
-            return Err("invalid dither_type, must be none, rectangular or triangular".into())
-        }
+        Some(_) => return Err("invalid dither_type, must be none, rectangular or triangular".into()),
     };
-    let fmt = i32::try_from(bits)
-        .ok()
-        .and_then(|b| crate::format::query_audio(st, b, layout))
-        .ok_or("invalid output format specified")?;
+    let fmt = i32::try_from(bits).ok().and_then(|b| crate::format::query_audio(st, b, layout)).ok_or("invalid output format specified")?;
     if rate > i32::MAX as i64 {
         // R81 keeps the rate in an int; one that does not fit never makes a usable ratio
         return Err("the sample rate ratio reduces to a fraction with too many phases to build a filter for".into());
@@ -596,18 +539,9 @@ pub fn audio_resample(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<()
     // R81 scales a matrix down to avoid clipping by default only for integer output
     let normalize = a.int("normalize").map_or(st == stInteger, |v| v != 0);
     let overflow_error = a.bool("overflow_error", false);
-    let poly = if rate != ai.sampleRate as i64 {
-        Some(Poly::new(ai.sampleRate as i64, rate)?)
-    } else {
-        None
-    };
+    let poly = if rate != ai.sampleRate as i64 { Some(Poly::new(ai.sampleRate as i64, rate)?) } else { None };
     let matrix = if layout != ai.format.channelLayout {
-        Some(
-            mix_matrix(ai.format.channelLayout, layout, normalize)
-                .into_iter()
-                .map(|r| r.into_iter().map(|w| w as f32).collect())
-                .collect(),
-        )
+        Some(mix_matrix(ai.format.channelLayout, layout, normalize).into_iter().map(|r| r.into_iter().map(|w| w as f32).collect()).collect())
     } else {
         None
     };
@@ -626,26 +560,8 @@ pub fn audio_resample(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<()
         set_clip(out, clip);
         return Ok(());
     }
-    let filter = Resample {
-        input: clip.clone(),
-        in_ai: ai,
-        out_ai,
-        matrix,
-        poly,
-        dither,
-        clipping: Clipping::new("AudioResample", overflow_error),
-    };
+    let filter = Resample { input: clip.clone(), in_ai: ai, out_ai, matrix, poly, dither, clipping: Clipping::new("AudioResample", overflow_error) };
     let deps = vec![(clip, rpGeneral)];
-    set_clip(
-        out,
-        make_node(
-            core,
-            "AudioResample",
-            MediaInfo::Audio(out_ai),
-            Box::new(filter),
-            fmParallel,
-            deps,
-        ),
-    );
+    set_clip(out, make_node(core, "AudioResample", MediaInfo::Audio(out_ai), Box::new(filter), fmParallel, deps));
     Ok(())
 }

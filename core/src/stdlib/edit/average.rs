@@ -10,9 +10,7 @@ use std::sync::Arc;
 
 use vsvk_plugin_api::abi::*;
 
-use super::super::geometry::{
-    dst_plane, format_name, pixel_node, residency_mismatch, src_plane, Make, Requests, Src,
-};
+use super::super::geometry::{dst_plane, format_name, pixel_node, residency_mismatch, src_plane, Make, Requests, Src};
 use super::super::util::{new_video, planes_arg, set_clip, video_info, Args};
 use crate::core::Core;
 use crate::frame::Frame;
@@ -49,20 +47,13 @@ pub fn average_frames(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<()
     if scenechange && !single {
         return Err("Scenechange can only be used in single clip mode".into());
     }
-    let infos: Vec<VSVideoInfo> = clips
-        .iter()
-        .map(|c| video_info(c))
-        .collect::<Result<_, _>>()?;
+    let infos: Vec<VSVideoInfo> = clips.iter().map(|c| video_info(c)).collect::<Result<_, _>>()?;
     let vi = infos[0];
     let fmt = vi.format;
     let ok_format = fmt.colorFamily != cfUndefined
-        && ((fmt.sampleType == stInteger && fmt.bitsPerSample <= 16)
-            || (fmt.sampleType == stFloat && (fmt.bitsPerSample == 16 || fmt.bitsPerSample == 32)));
+        && ((fmt.sampleType == stInteger && fmt.bitsPerSample <= 16) || (fmt.sampleType == stFloat && (fmt.bitsPerSample == 16 || fmt.bitsPerSample == 32)));
     if !ok_format {
-        return Err(format!(
-            "Input clip must be constant format 8..16 bit integer or 16-32 bit float, passed {}.",
-            format_name(&fmt)
-        ));
+        return Err(format!("Input clip must be constant format 8..16 bit integer or 16-32 bit float, passed {}.", format_name(&fmt)));
     }
     if vi.width == 0 || vi.height == 0 {
         return Err("clips must have constant dimensions".into());
@@ -85,10 +76,7 @@ pub fn average_frames(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<()
     }
     let scale = a.float("scale");
     let weights = if fmt.sampleType == stInteger {
-        let w: Vec<i64> = weights
-            .iter()
-            .map(|&v| round_half_away(v).clamp(-1e12, 1e12) as i64)
-            .collect();
+        let w: Vec<i64> = weights.iter().map(|&v| round_half_away(v).clamp(-1e12, 1e12) as i64).collect();
         if w.iter().any(|&v| !(-1023..=1023).contains(&v)) {
             return Err("coefficients may only be between -1023 and 1023".into());
         }
@@ -109,10 +97,7 @@ pub fn average_frames(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<()
                 }
             }
         };
-        Weights::Int {
-            w: w.iter().map(|&v| v as i32).collect(),
-            recip: 1.0f32 / s as f32,
-        }
+        Weights::Int { w: w.iter().map(|&v| v as i32).collect(), recip: 1.0f32 / s as f32 }
     } else {
         let s = match scale {
             Some(s) => {
@@ -130,10 +115,7 @@ pub fn average_frames(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<()
                 }
             }
         };
-        Weights::Float {
-            w: weights.iter().map(|&v| v as f32).collect(),
-            recip: 1.0f32 / s as f32,
-        }
+        Weights::Float { w: weights.iter().map(|&v| v as f32).collect(), recip: 1.0f32 / s as f32 }
     };
     // Plane numbers up to 2 are taken whatever the format; those it lacks are ignored.
     let process = planes_arg(&a, "planes", 3)?;
@@ -142,20 +124,10 @@ pub fn average_frames(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<()
     let radius = (count / 2) as i32;
     let last = vi.numFrames - 1;
     let (requests, patterns): (Requests, Vec<i32>) = if single {
-        (
-            Box::new(move |n| {
-                (0..count as i32)
-                    .map(|k| (0, (n - radius + k).clamp(0, last)))
-                    .collect()
-            }),
-            vec![rpGeneral],
-        )
+        (Box::new(move |n| (0..count as i32).map(|k| (0, (n - radius + k).clamp(0, last))).collect()), vec![rpGeneral])
     } else {
         let nc = clips.len();
-        (
-            Box::new(move |n| (0..nc).map(|i| (i, n)).collect()),
-            super::super::geometry::same_n_patterns(&clips, vi.numFrames),
-        )
+        (Box::new(move |n| (0..nc).map(|i| (i, n)).collect()), super::super::geometry::same_n_patterns(&clips, vi.numFrames))
     };
     let make: Make = Box::new(move |_, frames, core| {
         let base = if single { radius as usize } else { 0 };
@@ -165,8 +137,7 @@ pub fn average_frames(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<()
         let mut moved = vec![false; count];
         if single && scenechange {
             let r = radius as usize;
-            let flag =
-                |f: &Frame, key: &str| f.props().get_int(key.as_bytes(), 0).is_ok_and(|v| v != 0);
+            let flag = |f: &Frame, key: &str| f.props().get_int(key.as_bytes(), 0).is_ok_and(|v| v != 0);
             let mut cut = false;
             for k in (0..r).rev() {
                 cut = cut || flag(&frames[k + 1], "_SceneChangePrev");
@@ -197,43 +168,25 @@ pub fn average_frames(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<()
                         let w: Vec<i32> = use_.iter().map(|&k| w[k]).collect();
                         let w = &w;
                         let chroma = p > 0 && fmt.colorFamily == cfYUV;
-                        let bias = if chroma {
-                            1i32 << (fmt.bitsPerSample - 1)
-                        } else {
-                            0
-                        };
+                        let bias = if chroma { 1i32 << (fmt.bitsPerSample - 1) } else { 0 };
                         let max = (1i32 << fmt.bitsPerSample) - 1;
                         if fmt.bytesPerSample == 1 {
                             int_plane::<u8>(&srcs, d.ptr, d.stride, d.w, d.h, w, *recip, bias, max);
                         } else {
-                            int_plane::<u16>(
-                                &srcs, d.ptr, d.stride, d.w, d.h, w, *recip, bias, max,
-                            );
+                            int_plane::<u16>(&srcs, d.ptr, d.stride, d.w, d.h, w, *recip, bias, max);
                         }
                     }
                     Weights::Float { w, recip } => {
                         let w: Vec<f32> = use_.iter().map(|&k| w[k]).collect();
                         let w = &w;
-                        float_plane(
-                            &srcs,
-                            d.ptr,
-                            d.stride,
-                            d.w,
-                            d.h,
-                            w,
-                            *recip,
-                            fmt.bytesPerSample == 2,
-                        );
+                        float_plane(&srcs, d.ptr, d.stride, d.w, d.h, w, *recip, fmt.bytesPerSample == 2);
                     }
                 }
             }
         }
         Ok(Arc::new(f))
     });
-    set_clip(
-        out,
-        pixel_node(core, "AverageFrames", vi, clips, patterns, requests, make)?,
-    );
+    set_clip(out, pixel_node(core, "AverageFrames", vi, clips, patterns, requests, make)?);
     Ok(())
 }
 
@@ -242,11 +195,7 @@ impl Weights {
     /// R81 sums them (which matters in floating point): the moved ones first, from the far end
     /// forward in, then from the far end backward in, and the centre's own weight last.
     fn moved(&self, moved: &[bool], to: usize) -> Weights {
-        let order: Vec<usize> = (to + 1..moved.len())
-            .rev()
-            .chain(0..to)
-            .filter(|&k| moved[k])
-            .collect();
+        let order: Vec<usize> = (to + 1..moved.len()).rev().chain(0..to).filter(|&k| moved[k]).collect();
         let mut out = self.clone();
         match &mut out {
             Weights::Int { w, .. } => {
@@ -301,17 +250,7 @@ const CHUNK: usize = 64;
 /// # Safety
 /// `srcs` and the destination are planes of `w` x `h` samples of T.
 #[allow(clippy::too_many_arguments)]
-unsafe fn int_plane<T: IntRows>(
-    srcs: &[Src],
-    dst: *mut u8,
-    stride: isize,
-    w: usize,
-    h: usize,
-    weights: &[i32],
-    recip: f32,
-    bias: i32,
-    max: i32,
-) {
+unsafe fn int_plane<T: IntRows>(srcs: &[Src], dst: *mut u8, stride: isize, w: usize, h: usize, weights: &[i32], recip: f32, bias: i32, max: i32) {
     let mut rows: Vec<&[T]> = Vec::with_capacity(srcs.len());
     for y in 0..h {
         rows.clear();
@@ -329,13 +268,7 @@ trait IntRows: IntSample {
 
 /// The exact weighted sums of `n` samples from `x`, source by source in weight order.
 #[inline(always)]
-fn int_sums<T: IntSample, const N: usize>(
-    srcs: &[&[T]],
-    weights: &[i32],
-    x: usize,
-    n: usize,
-    bias: i32,
-) -> [i32; N] {
+fn int_sums<T: IntSample, const N: usize>(srcs: &[&[T]], weights: &[i32], x: usize, n: usize, bias: i32) -> [i32; N] {
     let mut acc = [0i32; N];
     for (s, &wt) in srcs.iter().zip(weights) {
         let s = &s[x..x + n];
@@ -352,24 +285,13 @@ fn int_finish<T: IntSample>(acc: &[i32], out: &mut [T], recip: f32, bias: i32, m
         // SAFETY: |a| <= 31 * 1023 * 65535 < 2^31 and 0 < recip <= 1 (the scale is a positive
         // integer), so the rounded product is finite and an i32. The plain conversion is what lets
         // the loop vectorise: `as` adds a NaN and range check per sample (80% of the filter's time).
-        let v = unsafe {
-            ((a as f32) * recip)
-                .round_ties_even()
-                .to_int_unchecked::<i32>()
-        } + bias;
+        let v = unsafe { ((a as f32) * recip).round_ties_even().to_int_unchecked::<i32>() } + bias;
         *o = T::put(v.clamp(0, max));
     }
 }
 
 #[inline(always)]
-fn int_row_impl<T: IntSample>(
-    srcs: &[&[T]],
-    weights: &[i32],
-    out: &mut [T],
-    recip: f32,
-    bias: i32,
-    max: i32,
-) {
+fn int_row_impl<T: IntSample>(srcs: &[&[T]], weights: &[i32], out: &mut [T], recip: f32, bias: i32, max: i32) {
     let w = out.len();
     let mut x = 0;
     while x + CHUNK <= w {
@@ -404,23 +326,13 @@ int_rows!(u16, int_row_u16);
 /// # Safety
 /// As for `int_plane`, with f32 samples (or half ones when `half`).
 #[allow(clippy::too_many_arguments)]
-unsafe fn float_plane(
-    srcs: &[Src],
-    dst: *mut u8,
-    stride: isize,
-    w: usize,
-    h: usize,
-    weights: &[f32],
-    recip: f32,
-    half: bool,
-) {
+unsafe fn float_plane(srcs: &[Src], dst: *mut u8, stride: isize, w: usize, h: usize, weights: &[f32], recip: f32, half: bool) {
     if half {
         let mut rows: Vec<&[u16]> = Vec::with_capacity(srcs.len());
         for y in 0..h {
             rows.clear();
             rows.extend(srcs.iter().map(|s| s.row::<u16>(y)));
-            let out =
-                std::slice::from_raw_parts_mut(dst.offset(y as isize * stride).cast::<u16>(), w);
+            let out = std::slice::from_raw_parts_mut(dst.offset(y as isize * stride).cast::<u16>(), w);
             half_row(&rows, weights, out, recip);
         }
     } else {
@@ -428,8 +340,7 @@ unsafe fn float_plane(
         for y in 0..h {
             rows.clear();
             rows.extend(srcs.iter().map(|s| s.row::<f32>(y)));
-            let out =
-                std::slice::from_raw_parts_mut(dst.offset(y as isize * stride).cast::<f32>(), w);
+            let out = std::slice::from_raw_parts_mut(dst.offset(y as isize * stride).cast::<f32>(), w);
             float_row(&rows, weights, out, recip);
         }
     }

@@ -23,10 +23,7 @@ struct Div {
 
 impl Div {
     fn new(d: usize) -> Div {
-        Div {
-            d: d as f64,
-            inv: 1.0 / d as f64,
-        }
+        Div { d: d as f64, inv: 1.0 / d as f64 }
     }
     #[inline(always)]
     fn floor(self, s: f64) -> f64 {
@@ -153,16 +150,7 @@ fn int_plane<T: IntPx>(job: &Job, src: &PlaneIn<T>, dst: &mut PlaneOut<T>, max: 
 /// One integer horizontal pass over the `g` rows of `rows` (g <= G) into `dst` (rows packed):
 /// 32-bit running sums where `exact`, else prefix sums in 64 bits (`pre` is their scratch).
 #[inline(always)]
-fn h_group_int<T: IntPx>(
-    rows: &[&[T]; G],
-    g: usize,
-    dst: &mut [T],
-    r: usize,
-    up: bool,
-    sums: &mut [i32],
-    exact: bool,
-    pre: &mut Vec<i64>,
-) {
+fn h_group_int<T: IntPx>(rows: &[&[T]; G], g: usize, dst: &mut [T], r: usize, up: bool, sums: &mut [i32], exact: bool, pre: &mut Vec<i64>) {
     let w = rows[0].len();
     if !exact {
         for k in 0..g {
@@ -178,12 +166,7 @@ fn h_group_int<T: IntPx>(
         }
     }
     for k in 0..g {
-        div_row_f32(
-            &sums[k * w..(k + 1) * w],
-            &mut dst[k * w..(k + 1) * w],
-            (2 * r + 1) as i32,
-            up,
-        );
+        div_row_f32(&sums[k * w..(k + 1) * w], &mut dst[k * w..(k + 1) * w], (2 * r + 1) as i32, up);
     }
 }
 
@@ -192,14 +175,8 @@ fn h_group_int<T: IntPx>(
 /// then one row in and one out per step. `S` is i32 where the caller checked the sums fit, else f64
 /// (exact integers either way: the sums stay below 2^53).
 #[inline(always)]
-fn v_sums<T: IntPx, S>(
-    input: &Ring<T>,
-    y: usize,
-    h: usize,
-    r: usize,
-    sum: &mut [S],
-    of: impl Fn(i32) -> S,
-) where
+fn v_sums<T: IntPx, S>(input: &Ring<T>, y: usize, h: usize, r: usize, sum: &mut [S], of: impl Fn(i32) -> S)
+where
     S: Copy + std::ops::Add<Output = S> + std::ops::Sub<Output = S> + std::ops::Mul<Output = S>,
 {
     if y == 0 {
@@ -230,15 +207,7 @@ fn v_sums<T: IntPx, S>(
 
 /// One integer vertical pass whose sums are exact in 32 bits (the caller checked).
 #[inline(always)]
-fn v_row_int<T: IntPx>(
-    input: &Ring<T>,
-    y: usize,
-    h: usize,
-    r: usize,
-    up: bool,
-    sum: &mut [i32],
-    out: &mut [T],
-) {
+fn v_row_int<T: IntPx>(input: &Ring<T>, y: usize, h: usize, r: usize, up: bool, sum: &mut [i32], out: &mut [T]) {
     v_sums(input, y, h, r, sum, |v| v);
     div_row_f32(sum, out, (2 * r + 1) as i32, up);
 }
@@ -246,15 +215,7 @@ fn v_row_int<T: IntPx>(
 /// As `v_row_int` for windows whose sums are not exact in single precision: sums in double
 /// precision (exact integers), quotients through `Div`.
 #[inline(always)]
-fn v_row_wide<T: IntPx>(
-    input: &Ring<T>,
-    y: usize,
-    h: usize,
-    r: usize,
-    up: bool,
-    sum: &mut [f64],
-    out: &mut [T],
-) {
+fn v_row_wide<T: IntPx>(input: &Ring<T>, y: usize, h: usize, r: usize, up: bool, sum: &mut [f64], out: &mut [T]) {
     v_sums(input, y, h, r, sum, |v| v as f64);
     let div = Div::new(2 * r + 1);
     let round = if up { (2 * r) as f64 } else { 0.0 };
@@ -266,16 +227,7 @@ fn v_row_wide<T: IntPx>(
 /// One integer vertical pass (see `v_row_int` and `v_row_wide`).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn v_row_any<T: IntPx>(
-    input: &Ring<T>,
-    y: usize,
-    h: usize,
-    r: usize,
-    up: bool,
-    sum: &mut [i32],
-    wide: &mut [f64],
-    out: &mut [T],
-) {
+fn v_row_any<T: IntPx>(input: &Ring<T>, y: usize, h: usize, r: usize, up: bool, sum: &mut [i32], wide: &mut [f64], out: &mut [T]) {
     if wide.is_empty() {
         v_row_int(input, y, h, r, up, sum, out)
     } else {
@@ -290,28 +242,14 @@ fn v_row_any<T: IntPx>(
 fn int_stream<T: IntPx>(job: &Job, src: &PlaneIn<T>, dst: &mut PlaneOut<T>, hx: bool, vx: bool) {
     let (w, h) = (src.w, src.h);
     let (hr, hp, vr, vp) = (job.hradius, job.hpasses, job.vradius, job.vpasses);
-    let mut rings: Vec<Ring<T>> = ring_sizes(job, h)
-        .into_iter()
-        .map(|n| Ring::new(n, w))
-        .collect();
+    let mut rings: Vec<Ring<T>> = ring_sizes(job, h).into_iter().map(|n| Ring::new(n, w)).collect();
     let mut made = vec![0usize; rings.len()];
     let mut t = vec![0usize; vp + 1];
-    let mut vsums: Vec<Vec<i32>> = (0..vp)
-        .map(|_| vec![0i32; if vx { w } else { 0 }])
-        .collect();
-    let mut vwide: Vec<Vec<f64>> = (0..vp)
-        .map(|_| vec![0f64; if vx { 0 } else { w }])
-        .collect();
-    let mut hsums = if hp > 0 && hx {
-        vec![0i32; G * w]
-    } else {
-        Vec::new()
-    };
+    let mut vsums: Vec<Vec<i32>> = (0..vp).map(|_| vec![0i32; if vx { w } else { 0 }]).collect();
+    let mut vwide: Vec<Vec<f64>> = (0..vp).map(|_| vec![0f64; if vx { 0 } else { w }]).collect();
+    let mut hsums = if hp > 0 && hx { vec![0i32; G * w] } else { Vec::new() };
     let mut pre = Vec::new();
-    let (mut ta, mut tb) = (
-        vec![T::default(); if hp > 1 { G * w } else { 0 }],
-        vec![T::default(); if hp > 2 { G * w } else { 0 }],
-    );
+    let (mut ta, mut tb) = (vec![T::default(); if hp > 1 { G * w } else { 0 }], vec![T::default(); if hp > 2 { G * w } else { 0 }]);
     for y in 0..h {
         targets(&mut t, y, vr, h);
         while made[0] <= t[0] {
@@ -329,23 +267,10 @@ fn int_stream<T: IntPx>(job: &Job, src: &PlaneIn<T>, dst: &mut PlaneOut<T>, hx: 
             } else if hp == 1 {
                 h_group_int(&rows, g, out, hr, true, &mut hsums, hx, &mut pre);
             } else {
-                h_group_int(
-                    &rows,
-                    g,
-                    &mut ta[..g * w],
-                    hr,
-                    true,
-                    &mut hsums,
-                    hx,
-                    &mut pre,
-                );
+                h_group_int(&rows, g, &mut ta[..g * w], hr, true, &mut hsums, hx, &mut pre);
                 for p in 1..hp {
                     let from: [&[T]; G] = std::array::from_fn(|i| &ta[i.min(g - 1) * w..][..w]);
-                    let to = if p == hp - 1 {
-                        &mut out[..]
-                    } else {
-                        &mut tb[..g * w]
-                    };
+                    let to = if p == hp - 1 { &mut out[..] } else { &mut tb[..g * w] };
                     h_group_int(&from, g, to, hr, p % 2 == 0, &mut hsums, hx, &mut pre);
                     if p < hp - 1 {
                         std::mem::swap(&mut ta, &mut tb);
@@ -358,16 +283,7 @@ fn int_stream<T: IntPx>(job: &Job, src: &PlaneIn<T>, dst: &mut PlaneOut<T>, hx: 
             let (before, after) = rings.split_at_mut(k);
             while made[k] <= t[k] {
                 let out = after[0].row_mut(made[k]);
-                v_row_any(
-                    &before[k - 1],
-                    made[k],
-                    h,
-                    vr,
-                    (k - 1) % 2 == 0,
-                    &mut vsums[k - 1],
-                    &mut vwide[k - 1],
-                    out,
-                );
+                v_row_any(&before[k - 1], made[k], h, vr, (k - 1) % 2 == 0, &mut vsums[k - 1], &mut vwide[k - 1], out);
                 made[k] += 1;
             }
         }
@@ -375,16 +291,7 @@ fn int_stream<T: IntPx>(job: &Job, src: &PlaneIn<T>, dst: &mut PlaneOut<T>, hx: 
         if vp == 0 {
             out.copy_from_slice(rings[0].row(y));
         } else {
-            v_row_any(
-                &rings[vp - 1],
-                y,
-                h,
-                vr,
-                (vp - 1) % 2 == 0,
-                &mut vsums[vp - 1],
-                &mut vwide[vp - 1],
-                out,
-            );
+            v_row_any(&rings[vp - 1], y, h, vr, (vp - 1) % 2 == 0, &mut vsums[vp - 1], &mut vwide[vp - 1], out);
         }
     }
 }
@@ -428,11 +335,7 @@ struct Ring<T> {
 
 impl<T: Copy + Default> Ring<T> {
     fn new(n: usize, w: usize) -> Ring<T> {
-        Ring {
-            buf: vec![T::default(); n * w],
-            n,
-            w,
-        }
+        Ring { buf: vec![T::default(); n * w], n, w }
     }
     #[inline(always)]
     fn row(&self, y: usize) -> &[T] {
@@ -453,11 +356,7 @@ impl<T: Copy + Default> Ring<T> {
 fn ring_sizes(job: &Job, h: usize) -> Vec<usize> {
     let (vr, vp) = (job.vradius, job.vpasses);
     let span = |k: usize| ((vp - k) * vr + 1).max(2 * vr + 2).min(h);
-    let mut n = vec![if vp == 0 {
-        G
-    } else {
-        (span(0) + G - 1).div_ceil(G) * G
-    }];
+    let mut n = vec![if vp == 0 { G } else { (span(0) + G - 1).div_ceil(G) * G }];
     n.extend((1..vp).map(span));
     n
 }
@@ -552,12 +451,7 @@ fn h_rows(job: &Job, io: &Io, y0: usize, g: usize, out: &mut [f32], sc: &mut HSc
         Io::F16(s, _) => s.w,
     };
     let half = matches!(io, Io::F16(..));
-    let HScratch {
-        conv,
-        ta,
-        tb,
-        tmp16,
-    } = sc;
+    let HScratch { conv, ta, tb, tmp16 } = sc;
     let rows: [&[f32]; G] = match io {
         Io::F32(s, _) => std::array::from_fn(|i| s.row(y0 + i.min(g - 1))),
         Io::F16(s, _) => {
@@ -587,11 +481,7 @@ fn h_rows(job: &Job, io: &Io, y0: usize, g: usize, out: &mut [f32], sc: &mut HSc
     }
     for p in 1..hp {
         let from: [&[f32]; G] = std::array::from_fn(|i| &ta[i.min(g - 1) * w..][..w]);
-        let to = if p == hp - 1 {
-            &mut out[..]
-        } else {
-            &mut tb[..g * w]
-        };
+        let to = if p == hp - 1 { &mut out[..] } else { &mut tb[..g * w] };
         h_group(&from, g, to, r);
         if half {
             round_to_half(to, tmp16);
@@ -615,25 +505,14 @@ fn float_stream(job: &Job, mut io: Io) {
     };
     let half = matches!(io, Io::F16(..));
     let (vr, vp) = (job.vradius, job.vpasses);
-    let mut rings: Vec<Ring<f32>> = ring_sizes(job, h)
-        .into_iter()
-        .map(|n| Ring::new(n, w))
-        .collect();
+    let mut rings: Vec<Ring<f32>> = ring_sizes(job, h).into_iter().map(|n| Ring::new(n, w)).collect();
     let mut made = vec![0usize; rings.len()];
     let mut t = vec![0usize; vp + 1];
     let mut sums: Vec<Vec<f32>> = (0..vp).map(|_| vec![0f32; w]).collect();
     let mut sc = HScratch {
         conv: if half { vec![0f32; G * w] } else { Vec::new() },
-        ta: if job.hpasses > 1 {
-            vec![0f32; G * w]
-        } else {
-            Vec::new()
-        },
-        tb: if job.hpasses > 2 {
-            vec![0f32; G * w]
-        } else {
-            Vec::new()
-        },
+        ta: if job.hpasses > 1 { vec![0f32; G * w] } else { Vec::new() },
+        tb: if job.hpasses > 2 { vec![0f32; G * w] } else { Vec::new() },
         tmp16: Vec::new(),
     };
     let mut last = if half { vec![0f32; w] } else { Vec::new() };
@@ -708,32 +587,13 @@ multiversion!(fn plane_f16 => half_plane(job: &Job, src: &PlaneIn<u16>, dst: &mu
 
 pub fn run(job: &Job, kind: Kind, src: &Frame, dst: &mut Frame, p: usize, stream: bool) {
     match kind {
-        Kind::U8 => plane_u8(
-            job,
-            &PlaneIn::new(src, p),
-            &mut PlaneOut::new(dst, p).streamed(stream),
-        ),
+        Kind::U8 => plane_u8(job, &PlaneIn::new(src, p), &mut PlaneOut::new(dst, p).streamed(stream)),
         Kind::U16 => {
-            let max = src
-                .video_format()
-                .map_or(65535, |f| ((1i64 << f.bitsPerSample) - 1) as i32);
-            plane_u16(
-                job,
-                &PlaneIn::new(src, p),
-                &mut PlaneOut::new(dst, p).streamed(stream),
-                max,
-            )
+            let max = src.video_format().map_or(65535, |f| ((1i64 << f.bitsPerSample) - 1) as i32);
+            plane_u16(job, &PlaneIn::new(src, p), &mut PlaneOut::new(dst, p).streamed(stream), max)
         }
-        Kind::F32 => plane_f32(
-            job,
-            &PlaneIn::new(src, p),
-            &mut PlaneOut::new(dst, p).streamed(stream),
-        ),
-        Kind::F16 => plane_f16(
-            job,
-            &PlaneIn::new(src, p),
-            &mut PlaneOut::new(dst, p).streamed(stream),
-        ),
+        Kind::F32 => plane_f32(job, &PlaneIn::new(src, p), &mut PlaneOut::new(dst, p).streamed(stream)),
+        Kind::F16 => plane_f16(job, &PlaneIn::new(src, p), &mut PlaneOut::new(dst, p).streamed(stream)),
         Kind::U32 => unreachable!("rejected when the filter is made"),
     }
 }

@@ -6,10 +6,7 @@
 //! Float: single precision in the order of additions R81 uses (see `Path`).
 use std::ops::Range;
 
-use super::plane::{
-    clamp_to_int, f32_to_half, f32_to_halves, half_to_f32, halves_to_f32, multiversion, sym,
-    HalfOut, IntPx, Packed, PadRows, PlaneIn, PlaneOut, RowDst, RowSrc,
-};
+use super::plane::{clamp_to_int, f32_to_half, f32_to_halves, half_to_f32, halves_to_f32, multiversion, sym, HalfOut, IntPx, Packed, PadRows, PlaneIn, PlaneOut, RowDst, RowSrc};
 use super::Path;
 use crate::frame::Frame;
 use crate::stdlib::util::Kind;
@@ -155,12 +152,7 @@ impl Acc for ExactF32 {
 /// Whether every sum of the kernel (each pass of a separable one) fits 16 signed bits.
 fn fits_i16(job: &Job) -> bool {
     let pos: i64 = job.mi.iter().filter(|&&m| m > 0).map(|&m| m as i64).sum();
-    let neg: i64 = job
-        .mi
-        .iter()
-        .filter(|&&m| m < 0)
-        .map(|&m| -(m as i64))
-        .sum();
+    let neg: i64 = job.mi.iter().filter(|&&m| m < 0).map(|&m| -(m as i64)).sum();
     pos * job.max as i64 <= i16::MAX as i64 && neg * job.max as i64 <= -(i16::MIN as i64)
 }
 
@@ -184,9 +176,7 @@ fn fin16_apply<const SAT: bool>(f: Fin16, s: i16, max: i16) -> i16 {
             let half = (1i16 << (k - 1)) - 1;
             (s.wrapping_add(half).wrapping_add((s >> k) & 1) >> k).wrapping_add(c)
         }
-        Fin16::MulHrs { a, c } => {
-            ((((s as i32) * (a as i32) + (1 << 14)) >> 15) as i16).wrapping_add(c)
-        }
+        Fin16::MulHrs { a, c } => ((((s as i32) * (a as i32) + (1 << 14)) >> 15) as i16).wrapping_add(c),
     };
     let t = if SAT { t } else { t.wrapping_abs() };
     t.clamp(0, max)
@@ -198,20 +188,8 @@ pub fn find_fin16(job: &Job) -> Option<Fin16> {
         return None;
     }
     let max = job.max as i64;
-    let lo = -job
-        .mi
-        .iter()
-        .filter(|&&m| m < 0)
-        .map(|&m| -(m as i64))
-        .sum::<i64>()
-        * max;
-    let hi = job
-        .mi
-        .iter()
-        .filter(|&&m| m > 0)
-        .map(|&m| m as i64)
-        .sum::<i64>()
-        * max;
+    let lo = -job.mi.iter().filter(|&&m| m < 0).map(|&m| -(m as i64)).sum::<i64>() * max;
+    let hi = job.mi.iter().filter(|&&m| m > 0).map(|&m| m as i64).sum::<i64>() * max;
     let (rdiv, bias, maxf) = (job.rdiv, job.bias, job.max as f32);
     let c = bias.round();
     if !(-32768.0..=32767.0).contains(&c) {
@@ -254,13 +232,7 @@ fn exact_row<T: IntPx>(job: &Job, taps: &[ITap<T>], acc: &mut [ExactF32], out: &
                 let p = tap_ptrs::<T, $k>(taps, n);
                 let p16: [*const u16; $k] = std::array::from_fn(|k| p[k].cast::<u16>());
                 let m: [f32; $k] = std::array::from_fn(|k| taps[k].1 as f32);
-                let (rdiv, bias, maxf, sat, o) = (
-                    job.rdiv,
-                    job.bias,
-                    job.max as f32,
-                    job.saturate,
-                    out.as_mut_ptr().cast::<u16>(),
-                );
+                let (rdiv, bias, maxf, sat, o) = (job.rdiv, job.bias, job.max as f32, job.saturate, out.as_mut_ptr().cast::<u16>());
                 let done = if taps.iter().all(|t| t.1.unsigned_abs() <= 32767) {
                     let mi: [i16; $k] = std::array::from_fn(|k| taps[k].1 as i16);
                     // SAFETY: the CPU has AVX-512 F/BW/VL where `wide`, else AVX2 and FMA
@@ -349,14 +321,7 @@ fn w16_k<T: IntPx, const K: usize>(job: &Job, taps: &[ITap<T>], out: &mut [T]) {
 
 /// The portable loop of `w16_k` (also the tail after the vector loops).
 #[inline(always)]
-fn w16_tail<T: IntPx, const K: usize>(
-    p: &[*const T; K],
-    m: &[i16; K],
-    f: Fin16,
-    saturate: bool,
-    max: i16,
-    out: &mut [T],
-) {
+fn w16_tail<T: IntPx, const K: usize>(p: &[*const T; K], m: &[i16; K], f: Fin16, saturate: bool, max: i16, out: &mut [T]) {
     let n = out.len();
     macro_rules! go {
         ($sat:literal, $f:expr) => {{
@@ -393,14 +358,7 @@ mod x86 {
     /// # Safety
     /// The CPU has AVX2; each `p[k]` points to `n` readable samples and `out` to `n` writable.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn w16_u8_avx2<const K: usize>(
-        p: &[*const u8; K],
-        m: &[i16; K],
-        f: Fin16,
-        saturate: bool,
-        out: *mut u8,
-        n: usize,
-    ) -> usize {
+    pub unsafe fn w16_u8_avx2<const K: usize>(p: &[*const u8; K], m: &[i16; K], f: Fin16, saturate: bool, out: *mut u8, n: usize) -> usize {
         let mv: [__m256i; K] = std::array::from_fn(|k| _mm256_set1_epi16(m[k]));
         let zero = _mm256_setzero_si256();
         let one = _mm256_set1_epi16(1);
@@ -408,12 +366,7 @@ mod x86 {
             Fin16::Shift { k, c } => (k, (1i16 << k.max(1) - 1) - 1, 0, c),
             Fin16::MulHrs { a, c } => (0, 0, a, c),
         };
-        let (kc, halfv, av, cv) = (
-            _mm_cvtsi32_si128(k as i32),
-            _mm256_set1_epi16(half),
-            _mm256_set1_epi16(a),
-            _mm256_set1_epi16(c),
-        );
+        let (kc, halfv, av, cv) = (_mm_cvtsi32_si128(k as i32), _mm256_set1_epi16(half), _mm256_set1_epi16(a), _mm256_set1_epi16(c));
         let sum = |x: usize| {
             // three chains (wrapping sums in any order): shorter dependencies
             let mut s = [zero; 3];
@@ -447,10 +400,7 @@ mod x86 {
             Fin16::Shift { k: 0, .. } => go!(|s| _mm256_add_epi16(s, cv)),
             Fin16::Shift { .. } => go!(|s| {
                 let odd = _mm256_and_si256(_mm256_sra_epi16(s, kc), one);
-                _mm256_add_epi16(
-                    _mm256_sra_epi16(_mm256_add_epi16(_mm256_add_epi16(s, halfv), odd), kc),
-                    cv,
-                )
+                _mm256_add_epi16(_mm256_sra_epi16(_mm256_add_epi16(_mm256_add_epi16(s, halfv), odd), kc), cv)
             }),
             Fin16::MulHrs { .. } => go!(|s| _mm256_add_epi16(_mm256_mulhrs_epi16(s, av), cv)),
         }
@@ -464,23 +414,9 @@ mod x86 {
     /// writable.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,fma")]
     #[allow(clippy::too_many_arguments)]
-    pub unsafe fn exact_u16_avx512<const K: usize>(
-        p: &[*const u16; K],
-        m: &[f32; K],
-        rdiv: f32,
-        bias: f32,
-        maxf: f32,
-        saturate: bool,
-        out: *mut u16,
-        n: usize,
-    ) -> usize {
+    pub unsafe fn exact_u16_avx512<const K: usize>(p: &[*const u16; K], m: &[f32; K], rdiv: f32, bias: f32, maxf: f32, saturate: bool, out: *mut u16, n: usize) -> usize {
         let mv: [__m512; K] = std::array::from_fn(|k| _mm512_set1_ps(m[k]));
-        let (rv, bv, maxv, zero) = (
-            _mm512_set1_ps(rdiv),
-            _mm512_set1_ps(bias),
-            _mm512_set1_ps(maxf),
-            _mm512_setzero_ps(),
-        );
+        let (rv, bv, maxv, zero) = (_mm512_set1_ps(rdiv), _mm512_set1_ps(bias), _mm512_set1_ps(maxf), _mm512_setzero_ps());
         let sign = _mm512_set1_ps(-0.0);
         let mut x = 0;
         while x + 16 <= n {
@@ -488,9 +424,7 @@ mod x86 {
             let mut s = [zero; 3];
             for t in 0..K {
                 // SAFETY: x + 16 <= n samples of tap t are readable (the caller's contract).
-                let v = _mm512_cvtepi32_ps(_mm512_cvtepu16_epi32(unsafe {
-                    _mm256_loadu_si256(p[t].add(x).cast())
-                }));
+                let v = _mm512_cvtepi32_ps(_mm512_cvtepu16_epi32(unsafe { _mm256_loadu_si256(p[t].add(x).cast()) }));
                 s[t % 3] = _mm512_fmadd_ps(mv[t], v, s[t % 3]);
             }
             let s = _mm512_add_ps(_mm512_add_ps(s[0], s[1]), s[2]);
@@ -498,14 +432,9 @@ mod x86 {
             // saturating; NaN and negatives to 0 (max takes its second operand for NaN), clamped
             // (rounding after the clamp is the same, the bounds being integers)
             let v = _mm512_fmadd_ps(s, rv, bv);
-            let v = if saturate {
-                v
-            } else {
-                _mm512_andnot_ps(sign, v)
-            };
+            let v = if saturate { v } else { _mm512_andnot_ps(sign, v) };
             let v = _mm512_min_ps(_mm512_max_ps(v, zero), maxv);
-            let i =
-                _mm512_cvt_roundps_epi32::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(v);
+            let i = _mm512_cvt_roundps_epi32::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(v);
             // SAFETY: x + 16 <= n samples of out are writable.
             unsafe { _mm256_storeu_si256(out.add(x).cast(), _mm512_cvtepi32_epi16(i)) };
             x += 16;
@@ -527,16 +456,7 @@ mod x86 {
     /// kernel is below 2^24 (exact in f32).
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,fma")]
     #[allow(clippy::too_many_arguments)]
-    pub unsafe fn exact_u16_madd_avx512<const K: usize>(
-        p: &[*const u16; K],
-        m: &[i16; K],
-        rdiv: f32,
-        bias: f32,
-        maxf: f32,
-        saturate: bool,
-        out: *mut u16,
-        n: usize,
-    ) -> usize {
+    pub unsafe fn exact_u16_madd_avx512<const K: usize>(p: &[*const u16; K], m: &[i16; K], rdiv: f32, bias: f32, maxf: f32, saturate: bool, out: *mut u16, n: usize) -> usize {
         if n < 32 {
             return 0;
         }
@@ -544,29 +464,14 @@ mod x86 {
             let hi = if 2 * j + 1 < K { m[2 * j + 1] } else { 0 };
             _mm512_set1_epi32((((hi as u16 as u32) << 16) | m[2 * j] as u16 as u32) as i32)
         };
-        let pairs: [__m512i; 5] = std::array::from_fn(|j| {
-            if 2 * j < K {
-                pair(j)
-            } else {
-                _mm512_setzero_si512()
-            }
-        });
+        let pairs: [__m512i; 5] = std::array::from_fn(|j| if 2 * j < K { pair(j) } else { _mm512_setzero_si512() });
         let off = _mm512_set1_epi32(32768 * m.iter().map(|&v| v as i32).sum::<i32>());
         let flip = _mm512_set1_epi16(i16::MIN);
-        let (rv, bv, maxv, zero) = (
-            _mm512_set1_ps(rdiv),
-            _mm512_set1_ps(bias),
-            _mm512_set1_ps(maxf),
-            _mm512_setzero_ps(),
-        );
+        let (rv, bv, maxv, zero) = (_mm512_set1_ps(rdiv), _mm512_set1_ps(bias), _mm512_set1_ps(maxf), _mm512_setzero_ps());
         let sign = _mm512_set1_ps(-0.0);
         let fin = |s: __m512i| {
             let v = _mm512_fmadd_ps(_mm512_cvtepi32_ps(s), rv, bv);
-            let v = if saturate {
-                v
-            } else {
-                _mm512_andnot_ps(sign, v)
-            };
+            let v = if saturate { v } else { _mm512_andnot_ps(sign, v) };
             let v = _mm512_min_ps(_mm512_max_ps(v, zero), maxv);
             _mm512_cvt_roundps_epi32::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(v)
         };
@@ -574,17 +479,11 @@ mod x86 {
         loop {
             let x = i.min(n - 32);
             // SAFETY: x + 32 <= n samples of tap k are readable (the caller's contract).
-            let ld = |k: usize| {
-                _mm512_xor_si512(unsafe { _mm512_loadu_si512(p[k].add(x).cast()) }, flip)
-            };
+            let ld = |k: usize| _mm512_xor_si512(unsafe { _mm512_loadu_si512(p[k].add(x).cast()) }, flip);
             let (mut lo, mut hi) = (off, off);
             for j in 0..(K + 1) / 2 {
                 let a = ld(2 * j);
-                let b = if 2 * j + 1 < K {
-                    ld(2 * j + 1)
-                } else {
-                    _mm512_setzero_si512()
-                };
+                let b = if 2 * j + 1 < K { ld(2 * j + 1) } else { _mm512_setzero_si512() };
                 lo = _mm512_add_epi32(lo, _mm512_madd_epi16(_mm512_unpacklo_epi16(a, b), pairs[j]));
                 hi = _mm512_add_epi32(hi, _mm512_madd_epi16(_mm512_unpackhi_epi16(a, b), pairs[j]));
             }
@@ -608,23 +507,9 @@ mod x86 {
     /// writable.
     #[target_feature(enable = "avx2,fma")]
     #[allow(clippy::too_many_arguments)]
-    pub unsafe fn exact_u16_avx2<const K: usize>(
-        p: &[*const u16; K],
-        m: &[f32; K],
-        rdiv: f32,
-        bias: f32,
-        maxf: f32,
-        saturate: bool,
-        out: *mut u16,
-        n: usize,
-    ) -> usize {
+    pub unsafe fn exact_u16_avx2<const K: usize>(p: &[*const u16; K], m: &[f32; K], rdiv: f32, bias: f32, maxf: f32, saturate: bool, out: *mut u16, n: usize) -> usize {
         let mv: [__m256; K] = std::array::from_fn(|k| _mm256_set1_ps(m[k]));
-        let (rv, bv, maxv, zero) = (
-            _mm256_set1_ps(rdiv),
-            _mm256_set1_ps(bias),
-            _mm256_set1_ps(maxf),
-            _mm256_setzero_ps(),
-        );
+        let (rv, bv, maxv, zero) = (_mm256_set1_ps(rdiv), _mm256_set1_ps(bias), _mm256_set1_ps(maxf), _mm256_setzero_ps());
         let sign = _mm256_set1_ps(-0.0);
         let mut x = 0;
         while x + 8 <= n {
@@ -632,20 +517,14 @@ mod x86 {
             let mut s = [zero; 3];
             for t in 0..K {
                 // SAFETY: x + 8 <= n samples of tap t are readable (the caller's contract).
-                let v = _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(unsafe {
-                    _mm_loadu_si128(p[t].add(x).cast())
-                }));
+                let v = _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(unsafe { _mm_loadu_si128(p[t].add(x).cast()) }));
                 s[t % 3] = _mm256_fmadd_ps(mv[t], v, s[t % 3]);
             }
             let s = _mm256_add_ps(_mm256_add_ps(s[0], s[1]), s[2]);
             // the finish of exact_u16_avx512 (the conversion rounds to nearest even, the default
             // rounding mode)
             let v = _mm256_fmadd_ps(s, rv, bv);
-            let v = if saturate {
-                v
-            } else {
-                _mm256_andnot_ps(sign, v)
-            };
+            let v = if saturate { v } else { _mm256_andnot_ps(sign, v) };
             let v = _mm256_min_ps(_mm256_max_ps(v, zero), maxv);
             let i = _mm256_cvtps_epi32(v);
             // 0..=65535 packs unchanged; the pack works within 128-bit lanes, so the two halves
@@ -668,16 +547,7 @@ mod x86 {
     /// The CPU has AVX2 and FMA; as `exact_u16_madd_avx512` otherwise.
     #[target_feature(enable = "avx2,fma")]
     #[allow(clippy::too_many_arguments)]
-    pub unsafe fn exact_u16_madd_avx2<const K: usize>(
-        p: &[*const u16; K],
-        m: &[i16; K],
-        rdiv: f32,
-        bias: f32,
-        maxf: f32,
-        saturate: bool,
-        out: *mut u16,
-        n: usize,
-    ) -> usize {
+    pub unsafe fn exact_u16_madd_avx2<const K: usize>(p: &[*const u16; K], m: &[i16; K], rdiv: f32, bias: f32, maxf: f32, saturate: bool, out: *mut u16, n: usize) -> usize {
         if n < 16 {
             return 0;
         }
@@ -685,29 +555,14 @@ mod x86 {
             let hi = if 2 * j + 1 < K { m[2 * j + 1] } else { 0 };
             _mm256_set1_epi32((((hi as u16 as u32) << 16) | m[2 * j] as u16 as u32) as i32)
         };
-        let pairs: [__m256i; 5] = std::array::from_fn(|j| {
-            if 2 * j < K {
-                pair(j)
-            } else {
-                _mm256_setzero_si256()
-            }
-        });
+        let pairs: [__m256i; 5] = std::array::from_fn(|j| if 2 * j < K { pair(j) } else { _mm256_setzero_si256() });
         let off = _mm256_set1_epi32(m.iter().map(|&v| v as i32).sum::<i32>().wrapping_mul(32768));
         let flip = _mm256_set1_epi16(i16::MIN);
-        let (rv, bv, maxv, zero) = (
-            _mm256_set1_ps(rdiv),
-            _mm256_set1_ps(bias),
-            _mm256_set1_ps(maxf),
-            _mm256_setzero_ps(),
-        );
+        let (rv, bv, maxv, zero) = (_mm256_set1_ps(rdiv), _mm256_set1_ps(bias), _mm256_set1_ps(maxf), _mm256_setzero_ps());
         let sign = _mm256_set1_ps(-0.0);
         let fin = |s: __m256i| {
             let v = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), rv, bv);
-            let v = if saturate {
-                v
-            } else {
-                _mm256_andnot_ps(sign, v)
-            };
+            let v = if saturate { v } else { _mm256_andnot_ps(sign, v) };
             let v = _mm256_min_ps(_mm256_max_ps(v, zero), maxv);
             _mm256_cvtps_epi32(v)
         };
@@ -715,17 +570,11 @@ mod x86 {
         loop {
             let x = i.min(n - 16);
             // SAFETY: x + 16 <= n samples of tap k are readable (the caller's contract).
-            let ld = |k: usize| {
-                _mm256_xor_si256(unsafe { _mm256_loadu_si256(p[k].add(x).cast()) }, flip)
-            };
+            let ld = |k: usize| _mm256_xor_si256(unsafe { _mm256_loadu_si256(p[k].add(x).cast()) }, flip);
             let (mut lo, mut hi) = (off, off);
             for j in 0..(K + 1) / 2 {
                 let a = ld(2 * j);
-                let b = if 2 * j + 1 < K {
-                    ld(2 * j + 1)
-                } else {
-                    _mm256_setzero_si256()
-                };
+                let b = if 2 * j + 1 < K { ld(2 * j + 1) } else { _mm256_setzero_si256() };
                 lo = _mm256_add_epi32(lo, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), pairs[j]));
                 hi = _mm256_add_epi32(hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), pairs[j]));
             }
@@ -746,14 +595,7 @@ mod x86 {
     /// # Safety
     /// The CPU has AVX-512 F/BW/VL; as `w16_u8_avx2` otherwise.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
-    pub unsafe fn w16_u8_avx512<const K: usize>(
-        p: &[*const u8; K],
-        m: &[i16; K],
-        f: Fin16,
-        saturate: bool,
-        out: *mut u8,
-        n: usize,
-    ) -> usize {
+    pub unsafe fn w16_u8_avx512<const K: usize>(p: &[*const u8; K], m: &[i16; K], f: Fin16, saturate: bool, out: *mut u8, n: usize) -> usize {
         let mv: [__m512i; K] = std::array::from_fn(|k| _mm512_set1_epi16(m[k]));
         let zero = _mm512_setzero_si512();
         let one = _mm512_set1_epi16(1);
@@ -761,12 +603,7 @@ mod x86 {
             Fin16::Shift { k, c } => (k, (1i16 << k.max(1) - 1) - 1, 0, c),
             Fin16::MulHrs { a, c } => (0, 0, a, c),
         };
-        let (kc, halfv, av, cv) = (
-            _mm_cvtsi32_si128(k as i32),
-            _mm512_set1_epi16(half),
-            _mm512_set1_epi16(a),
-            _mm512_set1_epi16(c),
-        );
+        let (kc, halfv, av, cv) = (_mm_cvtsi32_si128(k as i32), _mm512_set1_epi16(half), _mm512_set1_epi16(a), _mm512_set1_epi16(c));
         let sum = |x: usize| {
             // three chains (wrapping sums in any order): shorter dependencies
             let mut s = [zero; 3];
@@ -800,10 +637,7 @@ mod x86 {
             Fin16::Shift { k: 0, .. } => go!(|s| _mm512_add_epi16(s, cv)),
             Fin16::Shift { .. } => go!(|s| {
                 let odd = _mm512_and_si512(_mm512_sra_epi16(s, kc), one);
-                _mm512_add_epi16(
-                    _mm512_sra_epi16(_mm512_add_epi16(_mm512_add_epi16(s, halfv), odd), kc),
-                    cv,
-                )
+                _mm512_add_epi16(_mm512_sra_epi16(_mm512_add_epi16(_mm512_add_epi16(s, halfv), odd), kc), cv)
             }),
             Fin16::MulHrs { .. } => go!(|s| _mm512_add_epi16(_mm512_mulhrs_epi16(s, av), cv)),
         }
@@ -1007,25 +841,13 @@ fn tap_at<'a, const K: usize>(p: &[*const f32; K], k: usize, base: usize, len: u
 /// v = the K taps in order, fused (v starting at 0, or as given when `init`). Taps go over the
 /// chunk four at a time, so the accumulators are loaded and stored once per four taps.
 #[inline(always)]
-fn fma_taps<const K: usize>(
-    p: &[*const f32; K],
-    m: &[f32; K],
-    v: &mut [f32],
-    base: usize,
-    init: bool,
-) {
+fn fma_taps<const K: usize>(p: &[*const f32; K], m: &[f32; K], v: &mut [f32], base: usize, init: bool) {
     taps_by4::<K, true>(p, m, v, base, init)
 }
 
 /// As `fma_taps` with a separate multiply and add per tap.
 #[inline(always)]
-fn add_taps<const K: usize>(
-    p: &[*const f32; K],
-    m: &[f32; K],
-    v: &mut [f32],
-    base: usize,
-    init: bool,
-) {
+fn add_taps<const K: usize>(p: &[*const f32; K], m: &[f32; K], v: &mut [f32], base: usize, init: bool) {
     taps_by4::<K, false>(p, m, v, base, init)
 }
 
@@ -1039,13 +861,7 @@ fn tap_op<const FMA: bool>(m: f32, x: f32, a: f32) -> f32 {
 }
 
 #[inline(always)]
-fn taps_by4<const K: usize, const FMA: bool>(
-    p: &[*const f32; K],
-    m: &[f32; K],
-    v: &mut [f32],
-    base: usize,
-    init: bool,
-) {
+fn taps_by4<const K: usize, const FMA: bool>(p: &[*const f32; K], m: &[f32; K], v: &mut [f32], base: usize, init: bool) {
     let len = v.len();
     if K <= 9 {
         // few enough taps for their pointers and coefficients to stay in registers: one pass,
@@ -1085,11 +901,7 @@ fn taps_by4<const K: usize, const FMA: bool>(
             3 => {
                 let (s0, s1, s2, m0, m1, m2) = (t(0), t(1), t(2), m[k], m[k + 1], m[k + 2]);
                 for (((a, &x0), &x1), &x2) in v.iter_mut().zip(s0).zip(s1).zip(s2) {
-                    *a = tap_op::<FMA>(
-                        m2,
-                        x2,
-                        tap_op::<FMA>(m1, x1, tap_op::<FMA>(m0, x0, start(*a))),
-                    );
+                    *a = tap_op::<FMA>(m2, x2, tap_op::<FMA>(m1, x1, tap_op::<FMA>(m0, x0, start(*a))));
                 }
                 k += 3;
             }
@@ -1097,15 +909,7 @@ fn taps_by4<const K: usize, const FMA: bool>(
                 let (s0, s1, s2, s3) = (t(0), t(1), t(2), t(3));
                 let (m0, m1, m2, m3) = (m[k], m[k + 1], m[k + 2], m[k + 3]);
                 for ((((a, &x0), &x1), &x2), &x3) in v.iter_mut().zip(s0).zip(s1).zip(s2).zip(s3) {
-                    *a = tap_op::<FMA>(
-                        m3,
-                        x3,
-                        tap_op::<FMA>(
-                            m2,
-                            x2,
-                            tap_op::<FMA>(m1, x1, tap_op::<FMA>(m0, x0, start(*a))),
-                        ),
-                    );
+                    *a = tap_op::<FMA>(m3, x3, tap_op::<FMA>(m2, x2, tap_op::<FMA>(m1, x1, tap_op::<FMA>(m0, x0, start(*a)))));
                 }
                 k += 4;
             }
@@ -1117,41 +921,25 @@ fn taps_by4<const K: usize, const FMA: bool>(
 /// columns straight from the source rows, the `r` columns at each edge (or the whole row when no
 /// column has all its taps inside) one sample at a time through a table of mirrored columns.
 #[inline(always)]
-fn int_2d<T: ConvPx, A: Acc>(
-    job: &Job,
-    src: &impl RowSrc<T>,
-    dst: &mut impl RowDst<T>,
-    n: usize,
-    rows: usize,
-) {
+fn int_2d<T: ConvPx, A: Acc>(job: &Job, src: &impl RowSrc<T>, dst: &mut impl RowDst<T>, n: usize, rows: usize) {
     let (w, h) = (src.w(), src.h());
     let r = n / 2;
     let ry = rows / 2;
     let mut acc = vec![A::default(); w];
     let inner = w > 2 * r;
     let len = if inner { w - 2 * r } else { 0 };
-    let edge_cols: Vec<usize> = if inner {
-        (0..r).chain(w - r..w).collect()
-    } else {
-        (0..w).collect()
-    };
+    let edge_cols: Vec<usize> = if inner { (0..r).chain(w - r..w).collect() } else { (0..w).collect() };
     // (window row, source column per edge column, coefficient) for each nonzero tap
     let edge_taps: Vec<(usize, Vec<usize>, i32)> = (0..rows)
         .flat_map(|ky| (0..n).map(move |kx| (ky, kx)))
         .filter(|&(ky, kx)| job.mi[ky * n + kx] != 0)
         .map(|(ky, kx)| {
-            let cols = edge_cols
-                .iter()
-                .map(|&x| sym(x as isize + kx as isize - r as isize, w))
-                .collect();
+            let cols = edge_cols.iter().map(|&x| sym(x as isize + kx as isize - r as isize, w)).collect();
             (ky, cols, job.mi[ky * n + kx])
         })
         .collect();
-    let nonzero: Vec<(usize, usize, i32)> = (0..rows)
-        .flat_map(|ky| (0..n).map(move |kx| (ky, kx)))
-        .map(|(ky, kx)| (ky, kx, job.mi[ky * n + kx]))
-        .filter(|t| t.2 != 0)
-        .collect();
+    let nonzero: Vec<(usize, usize, i32)> =
+        (0..rows).flat_map(|ky| (0..n).map(move |kx| (ky, kx))).map(|(ky, kx)| (ky, kx, job.mi[ky * n + kx])).filter(|t| t.2 != 0).collect();
     let (rdiv, bias, maxf) = (job.rdiv, job.bias, job.max as f32);
     let mut taps: Vec<ITap<T>> = Vec::with_capacity(n * rows);
     let mut win: Vec<&[T]> = Vec::with_capacity(rows);
@@ -1161,11 +949,7 @@ fn int_2d<T: ConvPx, A: Acc>(
         win.extend((0..rows).map(|k| src.row(sym(y as isize + k as isize - ry as isize, h))));
         if inner {
             taps.clear();
-            taps.extend(
-                nonzero
-                    .iter()
-                    .map(|&(ky, kx, m)| (&win[ky][kx..kx + len], m)),
-            );
+            taps.extend(nonzero.iter().map(|&(ky, kx, m)| (&win[ky][kx..kx + len], m)));
             A::row(job, &taps, &mut acc[..len], &mut out[r..w - r]);
         }
         for (i, &x) in edge_cols.iter().enumerate() {
@@ -1259,16 +1043,9 @@ fn finish_fma(job: &Job, acc: &[f32], out: &mut [f32]) {
 /// A tap: window row (0..rows), column offset (0..n) in the padded row, coefficient.
 type Tap = (usize, usize, f32);
 
-fn taps_in(
-    job: &Job,
-    n: usize,
-    rows: usize,
-    order: impl Iterator<Item = (usize, usize)>,
-) -> Vec<Tap> {
+fn taps_in(job: &Job, n: usize, rows: usize, order: impl Iterator<Item = (usize, usize)>) -> Vec<Tap> {
     let _ = rows;
-    order
-        .map(|(ky, kx)| (ky, kx, job.mf[ky * n + kx]))
-        .collect()
+    order.map(|(ky, kx)| (ky, kx, job.mf[ky * n + kx])).collect()
 }
 
 /// acc[x] (= 0 when `first`) followed by the K taps, in order.
@@ -1289,10 +1066,7 @@ fn chain_k<const K: usize>(acc: &mut [f32], taps: &[(&[f32], f32)], op: Op, firs
 /// One chain over `taps` for output columns `xs`, into acc (len = xs.len()).
 #[inline(always)]
 fn chain(acc: &mut [f32], rows: &[&[f32]], taps: &[Tap], xs: Range<usize>, op: Op) {
-    let list: Vec<(&[f32], f32)> = taps
-        .iter()
-        .map(|&(ky, kx, m)| (&rows[ky][xs.start + kx..], m))
-        .collect();
+    let list: Vec<(&[f32], f32)> = taps.iter().map(|&(ky, kx, m)| (&rows[ky][xs.start + kx..], m)).collect();
     chain_list(acc, &list, op, true);
 }
 
@@ -1354,11 +1128,7 @@ fn chain_fin_impl(job: &Job, list: &[(&[f32], f32)], op: Op, out: &mut [f32]) ->
             chain_fin_k::<$k>(job, list, op, out)
         };
     }
-    with_k!(
-        list.len(),
-        call,
-        [3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25]
-    )
+    with_k!(list.len(), call, [3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25])
 }
 multiversion!(fn chain_fin => chain_fin_impl(job: &Job, list: &[(&[f32], f32)], op: Op, out: &mut [f32]) -> bool);
 
@@ -1366,12 +1136,7 @@ multiversion!(fn chain_fin => chain_fin_impl(job: &Job, list: &[(&[f32], f32)], 
 /// (the sum times rdiv plus bias in one rounding) or, with `SQ3`, its 3x3 kernel (coefficients
 /// already divided; the bias added to the odd chain, then the even one).
 #[inline(always)]
-fn even_odd<const K: usize, const SQ3: bool>(
-    job: &Job,
-    list: &[(&[f32], f32)],
-    m: [f32; K],
-    out: &mut [f32],
-) {
+fn even_odd<const K: usize, const SQ3: bool>(job: &Job, list: &[(&[f32], f32)], m: [f32; K], out: &mut [f32]) {
     let n = out.len();
     let p = tap_ptrs::<f32, K>(list, n);
     let (rdiv, bias) = (job.rdiv, job.bias);
@@ -1392,11 +1157,7 @@ fn even_odd<const K: usize, const SQ3: bool>(
                         od = m[k].mul_add(v, od);
                     }
                 }
-                let v = if SQ3 {
-                    (od + bias) + ev
-                } else {
-                    (ev + od).mul_add(rdiv, bias)
-                };
+                let v = if SQ3 { (od + bias) + ev } else { (ev + od).mul_add(rdiv, bias) };
                 *d = if $sat { v } else { v.abs() };
             }
         };
@@ -1415,12 +1176,7 @@ fn even_odd_fin_k<const K: usize>(job: &Job, list: &[(&[f32], f32)], out: &mut [
 
 #[inline(always)]
 fn square3_simd_impl(job: &Job, list: &[(&[f32], f32)], out: &mut [f32]) {
-    even_odd::<9, true>(
-        job,
-        list,
-        std::array::from_fn(|k| list[k].1 * job.rdiv),
-        out,
-    )
+    even_odd::<9, true>(job, list, std::array::from_fn(|k| list[k].1 * job.rdiv), out)
 }
 multiversion!(fn square3_simd => square3_simd_impl(job: &Job, list: &[(&[f32], f32)], out: &mut [f32]));
 
@@ -1459,15 +1215,10 @@ fn square3_row(job: &Job, taps: &[Tap], rows: [&[f32]; 3], out: &mut [f32]) {
         return;
     }
     let w = out.len();
-    let list: Vec<(&[f32], f32)> = taps
-        .iter()
-        .map(|&(ky, kx, m)| (&rows[ky][kx..], m))
-        .collect();
+    let list: Vec<(&[f32], f32)> = taps.iter().map(|&(ky, kx, m)| (&rows[ky][kx..], m)).collect();
     square3_simd(job, &list, &mut out[1..w - 1]);
     for x in [0, w - 1] {
-        let e: [[f32; 3]; 3] = std::array::from_fn(|ky| {
-            std::array::from_fn(|kx| rows[ky][sym(x as isize + kx as isize - 1, w)])
-        });
+        let e: [[f32; 3]; 3] = std::array::from_fn(|ky| std::array::from_fn(|kx| rows[ky][sym(x as isize + kx as isize - 1, w)]));
         let list: Vec<(&[f32], f32)> = taps.iter().map(|&(ky, kx, m)| (&e[ky][kx..], m)).collect();
         square3_simd(job, &list, &mut out[x..x + 1]);
     }
@@ -1511,8 +1262,7 @@ fn square3_fast<O: Out3>(job: &Job, taps: &[Tap], rows: [&[f32]; 3], out: &mut [
 fn square3_edges<O: Out3>(job: &Job, taps: &[Tap], m: &[f32; 9], rows: [&[f32]; 3], out: &mut [O]) {
     let w = out.len();
     for x in [0, w - 1] {
-        let v =
-            std::array::from_fn(|k| rows[taps[k].0][sym(x as isize + taps[k].1 as isize - 1, w)]);
+        let v = std::array::from_fn(|k| rows[taps[k].0][sym(x as isize + taps[k].1 as isize - 1, w)]);
         out[x] = O::put(square3_one(v, m, job.bias, job.saturate));
     }
 }
@@ -1521,23 +1271,12 @@ fn square3_edges<O: Out3>(job: &Job, taps: &[Tap], m: &[f32; 9], rows: [&[f32]; 
 /// the same operations per sample (and the same `FUSE`).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma,f16c")]
-unsafe fn square3_avx2<O: Out3, const FUSE: bool>(
-    p: [*const f32; 9],
-    fuse: (*const u16, *mut f32),
-    m: [f32; 9],
-    bias: f32,
-    saturate: bool,
-    out: &mut [O],
-) {
+unsafe fn square3_avx2<O: Out3, const FUSE: bool>(p: [*const f32; 9], fuse: (*const u16, *mut f32), m: [f32; 9], bias: f32, saturate: bool, out: &mut [O]) {
     use std::arch::x86_64::*;
     let n = out.len();
     debug_assert!(n >= 16);
     let mv: [__m256; 9] = std::array::from_fn(|k| _mm256_set1_ps(m[k]));
-    let (bv, zero, sign) = (
-        _mm256_set1_ps(bias),
-        _mm256_setzero_ps(),
-        _mm256_set1_ps(-0.0),
-    );
+    let (bv, zero, sign) = (_mm256_set1_ps(bias), _mm256_setzero_ps(), _mm256_set1_ps(-0.0));
     let o = out.as_mut_ptr();
     let mut i = 0;
     loop {
@@ -1572,10 +1311,7 @@ unsafe fn square3_avx2<O: Out3, const FUSE: bool>(
                 v = _mm256_andnot_ps(sign, v);
             }
             if O::HALF {
-                _mm_storeu_si128(
-                    o.add(h).cast(),
-                    _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(v),
-                );
+                _mm_storeu_si128(o.add(h).cast(), _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(v));
             } else {
                 _mm256_storeu_ps(o.add(h).cast(), v);
             }
@@ -1594,14 +1330,7 @@ unsafe fn square3_avx2<O: Out3, const FUSE: bool>(
 /// is first used.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512vl,avx2,fma,f16c")]
-unsafe fn square3_avx512<O: Out3, const FUSE: bool>(
-    p: [*const f32; 9],
-    fuse: (*const u16, *mut f32),
-    m: [f32; 9],
-    bias: f32,
-    saturate: bool,
-    out: &mut [O],
-) {
+unsafe fn square3_avx512<O: Out3, const FUSE: bool>(p: [*const f32; 9], fuse: (*const u16, *mut f32), m: [f32; 9], bias: f32, saturate: bool, out: &mut [O]) {
     use std::arch::x86_64::*;
     let n = out.len();
     debug_assert!(n >= 32);
@@ -1640,10 +1369,7 @@ unsafe fn square3_avx512<O: Out3, const FUSE: bool>(
                 v = _mm512_abs_ps(v);
             }
             if O::HALF {
-                _mm256_storeu_si256(
-                    o.add(h).cast(),
-                    _mm512_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(v),
-                );
+                _mm256_storeu_si256(o.add(h).cast(), _mm512_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(v));
             } else {
                 _mm512_storeu_ps(o.add(h).cast(), v);
             }
@@ -1689,9 +1415,7 @@ multiversion!(fn even_odd_fin => even_odd_fin_impl(job: &Job, list: &[(&[f32], f
 /// Tap slices for output columns `xs` (window rows, taps in chain order).
 #[inline(always)]
 fn tap_list<'a>(rows: &[&'a [f32]], taps: &[Tap], xs: &Range<usize>) -> Vec<(&'a [f32], f32)> {
-    taps.iter()
-        .map(|&(ky, kx, m)| (&rows[ky][xs.start + kx..], m))
-        .collect()
+    taps.iter().map(|&(ky, kx, m)| (&rows[ky][xs.start + kx..], m)).collect()
 }
 
 /// The plain C order for a square kernel of n x n taps: (interior, edge columns).
@@ -1708,6 +1432,7 @@ fn c_square_order(n: usize) -> ((Vec<(usize, usize)>, Op), (Vec<(usize, usize)>,
         _ => ((cols.clone(), Op::Fma), (cols, Op::Add)),
     }
 }
+
 
 #[inline(always)]
 fn float_square(job: &Job, src: &impl RowSrc<f32>, dst: &mut impl RowDst<f32>) {
@@ -1758,11 +1483,7 @@ fn float_square(job: &Job, src: &impl RowSrc<f32>, dst: &mut impl RowDst<f32>) {
             // copied: no padded copy of the whole plane.
             for y in 0..h {
                 let out = dst.row(y);
-                let rows = [
-                    src.row(sym(y as isize - 1, h)),
-                    src.row(y),
-                    src.row(sym(y as isize + 1, h)),
-                ];
+                let rows = [src.row(sym(y as isize - 1, h)), src.row(y), src.row(sym(y as isize + 1, h))];
                 square3_row(job, &taps, rows, out);
                 dst.done(y);
             }
@@ -1780,19 +1501,8 @@ fn float_square(job: &Job, src: &impl RowSrc<f32>, dst: &mut impl RowDst<f32>) {
                 let rows = pad.window(y);
                 if wide {
                     let inner = r..w - r;
-                    if !chain_fin(
-                        job,
-                        &tap_list(&rows, &simd_taps, &inner),
-                        Op::Fma,
-                        &mut out[inner.clone()],
-                    ) {
-                        chain(
-                            &mut acc[inner.clone()],
-                            &rows,
-                            &simd_taps,
-                            inner.clone(),
-                            Op::Fma,
-                        );
+                    if !chain_fin(job, &tap_list(&rows, &simd_taps, &inner), Op::Fma, &mut out[inner.clone()]) {
+                        chain(&mut acc[inner.clone()], &rows, &simd_taps, inner.clone(), Op::Fma);
                         finish_fma(job, &acc[inner.clone()], &mut out[inner]);
                     }
                     chain(&mut acc[..r], &rows, &e_taps, 0..r, e_op);
@@ -1850,11 +1560,7 @@ fn float_1d(job: &Job, src: &impl RowSrc<f32>, dst: &mut impl RowDst<f32>, verti
     if !vertical && job.path == Path::Simd && matches!(n, 3 | 5 | 7 | 9) {
         return float_h_simd(job, src, dst);
     }
-    let mut pad = if vertical {
-        None
-    } else {
-        Some(PadRows::<f32>::new(w, h, r, 1))
-    };
+    let mut pad = if vertical { None } else { Some(PadRows::<f32>::new(w, h, r, 1)) };
     for y in 0..h {
         let out = dst.row(y);
         let rows: Vec<&[f32]> = match &mut pad {
@@ -1862,9 +1568,7 @@ fn float_1d(job: &Job, src: &impl RowSrc<f32>, dst: &mut impl RowDst<f32>, verti
                 p.prepare(src, y);
                 p.window(y)
             }
-            None => (0..n)
-                .map(|k| src.row(sym(y as isize + k as isize - r as isize, h)))
-                .collect(),
+            None => (0..n).map(|k| src.row(sym(y as isize + k as isize - r as isize, h))).collect(),
         };
         match job.path {
             Path::C => {
@@ -1879,12 +1583,7 @@ fn float_1d(job: &Job, src: &impl RowSrc<f32>, dst: &mut impl RowDst<f32>, verti
                     // R81's build does for each kernel length
                     let e = r.min(w);
                     let s = w.saturating_sub(r).max(e);
-                    if chain_fin(
-                        job,
-                        &tap_list(&rows, &all, &(e..s)),
-                        Op::Add,
-                        &mut out[e..s],
-                    ) {
+                    if chain_fin(job, &tap_list(&rows, &all, &(e..s)), Op::Add, &mut out[e..s]) {
                         let ops = c_h_edge_ops(n, job.half);
                         for cols in [0..e, s..w] {
                             let a = &mut acc[cols.clone()];
@@ -2005,22 +1704,9 @@ fn half_plane(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>) {
         halves_to_f32(src.row(y), f.row_mut(y));
     }
     // R81's SIMD build takes half samples in its 3x3 kernel only; everything else is plain C
-    let path = if job.mode == Mode::Square && job.taps == 3 {
-        job.path
-    } else {
-        Path::C
-    };
-    let job = Job {
-        path,
-        mi: Vec::new(),
-        mf: job.mf.clone(),
-        half: true,
-        ..*job
-    };
-    let mut out = HalfOut {
-        out: dst,
-        tmp: vec![0f32; src.w],
-    };
+    let path = if job.mode == Mode::Square && job.taps == 3 { job.path } else { Path::C };
+    let job = Job { path, mi: Vec::new(), mf: job.mf.clone(), half: true, ..*job };
+    let mut out = HalfOut { out: dst, tmp: vec![0f32; src.w] };
     float_any(&job, &f, &mut out, true);
 }
 
@@ -2032,12 +1718,7 @@ fn half_plane(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>) {
 #[inline(always)]
 fn half_square3(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>) {
     let (w, h) = (src.w, src.h);
-    let job = Job {
-        mi: Vec::new(),
-        mf: job.mf.clone(),
-        half: true,
-        ..*job
-    };
+    let job = Job { mi: Vec::new(), mf: job.mf.clone(), half: true, ..*job };
     let taps = square3_taps(&job);
     let mut ring = vec![0f32; 3 * w];
     let mut tag = [usize::MAX; 3];
@@ -2046,10 +1727,7 @@ fn half_square3(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>) {
     let (avx512, avx2) = {
         let f16c = super::plane::has_f16c();
         let avx512 = f16c && w >= 34 && super::plane::has_avx512();
-        (
-            avx512,
-            f16c && !avx512 && w >= 18 && super::plane::has_avx2(),
-        )
+        (avx512, f16c && !avx512 && w >= 18 && super::plane::has_avx2())
     };
     for y in 0..h {
         let ys = [sym(y as isize - 1, h), y, sym(y as isize + 1, h)];
@@ -2140,9 +1818,7 @@ multiversion!(fn plane_f16 => half_plane(job: &Job, src: &PlaneIn<u16>, dst: &mu
 /// Whether every partial sum of the kernel stays below 2^24 in magnitude.
 fn exact_in_f32(job: &Job) -> bool {
     let per_pass: i64 = match job.mode {
-        Mode::Square | Mode::H | Mode::V | Mode::HV => {
-            job.mi.iter().map(|&m| (m as i64).abs()).sum()
-        }
+        Mode::Square | Mode::H | Mode::V | Mode::HV => job.mi.iter().map(|&m| (m as i64).abs()).sum(),
     };
     per_pass * (job.max as i64) < (1 << 24)
 }
@@ -2152,28 +1828,10 @@ pub fn run(job: &Job, kind: Kind, src: &Frame, dst: &mut Frame, p: usize, stream
     let bound: i64 = job.mi.iter().map(|&m| (m as i64).abs()).sum::<i64>() * job.max as i64;
     let wide = bound > i32::MAX as i64;
     match kind {
-        Kind::U8 => plane_u8(
-            job,
-            wide,
-            &PlaneIn::new(src, p),
-            &mut PlaneOut::new(dst, p).streamed(stream),
-        ),
-        Kind::U16 => plane_u16(
-            job,
-            wide,
-            &PlaneIn::new(src, p),
-            &mut PlaneOut::new(dst, p).streamed(stream),
-        ),
-        Kind::F32 => plane_f32(
-            job,
-            &PlaneIn::new(src, p),
-            &mut PlaneOut::new(dst, p).streamed(stream),
-        ),
-        Kind::F16 => plane_f16(
-            job,
-            &PlaneIn::new(src, p),
-            &mut PlaneOut::new(dst, p).streamed(stream),
-        ),
+        Kind::U8 => plane_u8(job, wide, &PlaneIn::new(src, p), &mut PlaneOut::new(dst, p).streamed(stream)),
+        Kind::U16 => plane_u16(job, wide, &PlaneIn::new(src, p), &mut PlaneOut::new(dst, p).streamed(stream)),
+        Kind::F32 => plane_f32(job, &PlaneIn::new(src, p), &mut PlaneOut::new(dst, p).streamed(stream)),
+        Kind::F16 => plane_f16(job, &PlaneIn::new(src, p), &mut PlaneOut::new(dst, p).streamed(stream)),
         Kind::U32 => unreachable!("rejected when the filter is made"),
     }
 }

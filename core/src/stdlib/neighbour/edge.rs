@@ -1,9 +1,7 @@
 //! Sobel and Prewitt: the gradient magnitude over a 3x3 neighbourhood (edge samples repeated),
 //! times `scale`.
 use super::morph::row9;
-use super::plane::{
-    clamp_idx, clamp_to_int, f32_to_halves, halves_to_f32, multiversion, IntPx, PlaneIn, PlaneOut,
-};
+use super::plane::{clamp_idx, clamp_to_int, f32_to_halves, halves_to_f32, multiversion, IntPx, PlaneIn, PlaneOut};
 use super::Path;
 use crate::frame::Frame;
 use crate::stdlib::util::Kind;
@@ -28,17 +26,7 @@ pub struct Job {
     pub path: Path,
 }
 
-const SEL: [(usize, isize); 9] = [
-    (0, -1),
-    (0, 0),
-    (0, 1),
-    (1, -1),
-    (1, 0),
-    (1, 1),
-    (2, -1),
-    (2, 0),
-    (2, 1),
-];
+const SEL: [(usize, isize); 9] = [(0, -1), (0, 0), (0, 1), (1, -1), (1, 0), (1, 1), (2, -1), (2, 0), (2, 1)];
 
 /// The two gradients, exact (in 16 bits for 8-bit samples, which vectorises twice as wide).
 #[inline(always)]
@@ -69,8 +57,7 @@ fn int_plane<T: IntPx>(job: &Job, src: &PlaneIn<T>, dst: &mut PlaneOut<T>, bits:
         let b = src.row(y);
         let c = src.row(clamp_idx(y as isize + 1, h));
         let out = dst.row_mut(y);
-        let fin =
-            move |s: f32| -> T { T::put(clamp_to_int((s.sqrt() * scale).round_ties_even(), maxf)) };
+        let fin = move |s: f32| -> T { T::put(clamp_to_int((s.sqrt() * scale).round_ties_even(), maxf)) };
         if fused {
             row9(a, b, c, &SEL, out, move |v: [T; 9]| {
                 let (x, y) = int_grad(v, k);
@@ -119,10 +106,7 @@ fn f32_plane(job: &Job, src: &PlaneIn<f32>, dst: &mut PlaneOut<f32>) {
 
 #[inline(always)]
 fn half_plane(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>) {
-    let job = Job {
-        path: job.path,
-        ..*job
-    };
+    let job = Job { path: job.path, ..*job };
     let (w, h) = (src.w, src.h);
     let mut rows = vec![0f32; w * h];
     for y in 0..h {
@@ -131,13 +115,7 @@ fn half_plane(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>) {
     let mut out = vec![0f32; w];
     for y in 0..h {
         let r = |yy: isize| &rows[clamp_idx(yy, h) * w..][..w];
-        float_row(
-            &job,
-            r(y as isize - 1),
-            r(y as isize),
-            r(y as isize + 1),
-            &mut out,
-        );
+        float_row(&job, r(y as isize - 1), r(y as isize), r(y as isize + 1), &mut out);
         f32_to_halves(&out, dst.row_mut(y));
     }
 }
@@ -171,34 +149,13 @@ fn u8_plane(job: &Job, src: &PlaneIn<u8>, dst: &mut PlaneOut<u8>) {
 /// The first and last samples of a row whose interior a vector kernel did, as the scalar path
 /// (unfused squares, as R81's SIMD path).
 #[inline(always)]
-fn edge_columns<T: IntPx>(
-    sobel: bool,
-    scale: f32,
-    maxf: f32,
-    a: &[T],
-    b: &[T],
-    c: &[T],
-    out: &mut [T],
-) {
+fn edge_columns<T: IntPx>(sobel: bool, scale: f32, maxf: f32, a: &[T], b: &[T], c: &[T], out: &mut [T]) {
     let (w, k) = (b.len(), if sobel { 2 } else { 1 });
     for x in [0, w - 1] {
         let at = |r: &[T], dx: isize| r[clamp_idx(x as isize + dx, w)];
-        let v = [
-            at(a, -1),
-            at(a, 0),
-            at(a, 1),
-            at(b, -1),
-            at(b, 0),
-            at(b, 1),
-            at(c, -1),
-            at(c, 0),
-            at(c, 1),
-        ];
+        let v = [at(a, -1), at(a, 0), at(a, 1), at(b, -1), at(b, 0), at(b, 1), at(c, -1), at(c, 0), at(c, 1)];
         let (gx, gy) = int_grad(v, k);
-        out[x] = T::put(clamp_to_int(
-            ((gx * gx + gy * gy).sqrt() * scale).round_ties_even(),
-            maxf,
-        ));
+        out[x] = T::put(clamp_to_int(((gx * gx + gy * gy).sqrt() * scale).round_ties_even(), maxf));
     }
 }
 
@@ -209,13 +166,7 @@ fn edge_columns<T: IntPx>(
 /// scalar path's clamp.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-unsafe fn u8_row_avx2<const UNIT: bool, const SOBEL: bool>(
-    job: &Job,
-    a: &[u8],
-    b: &[u8],
-    c: &[u8],
-    out: &mut [u8],
-) {
+unsafe fn u8_row_avx2<const UNIT: bool, const SOBEL: bool>(job: &Job, a: &[u8], b: &[u8], c: &[u8], out: &mut [u8]) {
     use std::arch::x86_64::*;
     let w = b.len();
     debug_assert!(w >= 18 && a.len() == w && c.len() == w && out.len() >= w);
@@ -259,10 +210,7 @@ unsafe fn u8_row_avx2<const UNIT: bool, const SOBEL: bool>(
         let p16 = _mm256_packs_epi32(slo, shi);
         let p8 = _mm256_packus_epi16(p16, p16);
         let q = _mm256_permute4x64_epi64::<0b1000>(p8);
-        _mm_storeu_si128(
-            out.as_mut_ptr().add(x + 1).cast(),
-            _mm256_castsi256_si128(q),
-        );
+        _mm_storeu_si128(out.as_mut_ptr().add(x + 1).cast(), _mm256_castsi256_si128(q));
         if x == n - 16 {
             break;
         }
@@ -274,13 +222,7 @@ unsafe fn u8_row_avx2<const UNIT: bool, const SOBEL: bool>(
 /// `u8_row_avx2` 32 samples at a time (half the instructions per sample, which is what bounds it).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,fma")]
-unsafe fn u8_row_avx512<const UNIT: bool, const SOBEL: bool>(
-    job: &Job,
-    a: &[u8],
-    b: &[u8],
-    c: &[u8],
-    out: &mut [u8],
-) {
+unsafe fn u8_row_avx512<const UNIT: bool, const SOBEL: bool>(job: &Job, a: &[u8], b: &[u8], c: &[u8], out: &mut [u8]) {
     use std::arch::x86_64::*;
     let w = b.len();
     debug_assert!(w >= 34 && a.len() == w && c.len() == w && out.len() >= w);
@@ -290,8 +232,7 @@ unsafe fn u8_row_avx512<const UNIT: bool, const SOBEL: bool>(
     let vmax = _mm512_set1_ps(maxf);
     // SAFETY (whole loop): x + 34 <= w, so every 32-byte load at x, x + 1, x + 2 and the store at
     // x + 1 stay inside rows of w samples.
-    let ld =
-        |r: &[u8], x: usize| _mm512_cvtepu8_epi16(_mm256_loadu_si256(r.as_ptr().add(x).cast()));
+    let ld = |r: &[u8], x: usize| _mm512_cvtepu8_epi16(_mm256_loadu_si256(r.as_ptr().add(x).cast()));
     let fin = |s: __m512i| -> __m512i {
         let mut f = _mm512_sqrt_ps(_mm512_cvtepi32_ps(s));
         if !UNIT {
@@ -321,10 +262,7 @@ unsafe fn u8_row_avx512<const UNIT: bool, const SOBEL: bool>(
         let p16 = _mm512_packs_epi32(slo, shi);
         let p8 = _mm512_packus_epi16(p16, p16);
         let q = _mm512_permutexvar_epi64(order, p8);
-        _mm256_storeu_si256(
-            out.as_mut_ptr().add(x + 1).cast(),
-            _mm512_castsi512_si256(q),
-        );
+        _mm256_storeu_si256(out.as_mut_ptr().add(x + 1).cast(), _mm512_castsi512_si256(q));
         if x == n - 32 {
             break;
         }
@@ -345,7 +283,9 @@ fn u16_plane(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>, bits: u32) 
             let c = src.row(clamp_idx(y as isize + 1, h));
             let out = dst.row_mut(y);
             // SAFETY: the CPU has AVX-512 F/BW/VL (checked above); the rows are w >= 18 samples.
-            unsafe { by_kind!(u16_row_avx512, job, a, b, c, out) }
+            unsafe {
+                by_kind!(u16_row_avx512, job, a, b, c, out)
+            }
         }
         return;
     }
@@ -360,38 +300,21 @@ fn u16_plane(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>, bits: u32) 
 /// The rows are at least 16 samples wide here; the last step overlaps the one before.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,fma")]
-unsafe fn u16_row_avx512<const UNIT: bool, const SOBEL: bool>(
-    job: &Job,
-    a: &[u16],
-    b: &[u16],
-    c: &[u16],
-    out: &mut [u16],
-) {
+unsafe fn u16_row_avx512<const UNIT: bool, const SOBEL: bool>(job: &Job, a: &[u16], b: &[u16], c: &[u16], out: &mut [u16]) {
     use std::arch::x86_64::*;
     let w = b.len();
     debug_assert!(w >= 18 && a.len() == w && c.len() == w && out.len() >= w);
     let n = w - 2;
     let (scale, maxf) = (job.scale, job.max as f32);
-    let (vscale, vmax, zero) = (
-        _mm512_set1_ps(scale),
-        _mm512_set1_ps(maxf),
-        _mm512_setzero_si512(),
-    );
+    let (vscale, vmax, zero) = (_mm512_set1_ps(scale), _mm512_set1_ps(maxf), _mm512_setzero_si512());
     // SAFETY (whole loop): x + 18 <= w, so the 16-sample loads at x, x + 1 and x + 2 and the store
     // at x + 1 stay inside rows of w samples.
-    let ld =
-        |r: &[u16], x: usize| _mm512_cvtepu16_epi32(_mm256_loadu_si256(r.as_ptr().add(x).cast()));
+    let ld = |r: &[u16], x: usize| _mm512_cvtepu16_epi32(_mm256_loadu_si256(r.as_ptr().add(x).cast()));
     let mut i = 0;
     loop {
         let x = i.min(n - 16);
-        let (d1, d2) = (
-            _mm512_sub_epi32(ld(c, x + 2), ld(a, x)),
-            _mm512_sub_epi32(ld(a, x + 2), ld(c, x)),
-        );
-        let (mut hx, mut hy) = (
-            _mm512_sub_epi32(ld(b, x + 2), ld(b, x)),
-            _mm512_sub_epi32(ld(c, x + 1), ld(a, x + 1)),
-        );
+        let (d1, d2) = (_mm512_sub_epi32(ld(c, x + 2), ld(a, x)), _mm512_sub_epi32(ld(a, x + 2), ld(c, x)));
+        let (mut hx, mut hy) = (_mm512_sub_epi32(ld(b, x + 2), ld(b, x)), _mm512_sub_epi32(ld(c, x + 1), ld(a, x + 1)));
         if SOBEL {
             hx = _mm512_add_epi32(hx, hx);
             hy = _mm512_add_epi32(hy, hy);
@@ -403,10 +326,7 @@ unsafe fn u16_row_avx512<const UNIT: bool, const SOBEL: bool>(
             f = _mm512_mul_ps(f, vscale);
         }
         let v = _mm512_max_epi32(_mm512_cvtps_epi32(_mm512_min_ps(vmax, f)), zero);
-        _mm256_storeu_si256(
-            out.as_mut_ptr().add(x + 1).cast(),
-            _mm512_cvtusepi32_epi16(v),
-        );
+        _mm256_storeu_si256(out.as_mut_ptr().add(x + 1).cast(), _mm512_cvtusepi32_epi16(v));
         if x == n - 16 {
             break;
         }
@@ -423,27 +343,10 @@ multiversion!(fn plane_f16 => half_plane(job: &Job, src: &PlaneIn<u16>, dst: &mu
 pub fn run(job: &Job, kind: Kind, src: &Frame, dst: &mut Frame, p: usize, stream: bool) {
     let bits = src.video_format().map_or(8, |f| f.bitsPerSample as u32);
     match kind {
-        Kind::U8 => plane_u8(
-            job,
-            &PlaneIn::new(src, p),
-            &mut PlaneOut::new(dst, p).streamed(stream),
-        ),
-        Kind::U16 => plane_u16(
-            job,
-            &PlaneIn::new(src, p),
-            &mut PlaneOut::new(dst, p).streamed(stream),
-            bits,
-        ),
-        Kind::F32 => plane_f32(
-            job,
-            &PlaneIn::new(src, p),
-            &mut PlaneOut::new(dst, p).streamed(stream),
-        ),
-        Kind::F16 => plane_f16(
-            job,
-            &PlaneIn::new(src, p),
-            &mut PlaneOut::new(dst, p).streamed(stream),
-        ),
+        Kind::U8 => plane_u8(job, &PlaneIn::new(src, p), &mut PlaneOut::new(dst, p).streamed(stream)),
+        Kind::U16 => plane_u16(job, &PlaneIn::new(src, p), &mut PlaneOut::new(dst, p).streamed(stream), bits),
+        Kind::F32 => plane_f32(job, &PlaneIn::new(src, p), &mut PlaneOut::new(dst, p).streamed(stream)),
+        Kind::F16 => plane_f16(job, &PlaneIn::new(src, p), &mut PlaneOut::new(dst, p).streamed(stream)),
         Kind::U32 => unreachable!("rejected when the filter is made"),
     }
 }

@@ -1,8 +1,6 @@
 //! Minimum, Maximum, Median, Inflate and Deflate: 3x3 neighbourhoods with the edge samples
 //! repeated.
-use super::plane::{
-    clamp_idx, f32_to_halves, halves_to_f32, multiversion, IntPx, PlaneIn, PlaneOut,
-};
+use super::plane::{clamp_idx, halves_to_f32, f32_to_halves, multiversion, IntPx, PlaneIn, PlaneOut};
 use super::{Path, Threshold};
 use crate::frame::Frame;
 use crate::stdlib::util::Kind;
@@ -49,14 +47,7 @@ fn selection(job: &Job) -> [(usize, isize); 9] {
 /// block overlaps the one before rather than leaving a narrow tail), the first and last samples
 /// with clamped indices.
 #[inline(always)]
-pub fn row9<T: Copy, U: Copy>(
-    a: &[T],
-    b: &[T],
-    c: &[T],
-    sel: &[(usize, isize); 9],
-    out: &mut [U],
-    px: impl Fn([T; 9]) -> U,
-) {
+pub fn row9<T: Copy, U: Copy>(a: &[T], b: &[T], c: &[T], sel: &[(usize, isize); 9], out: &mut [U], px: impl Fn([T; 9]) -> U) {
     const BLOCK: usize = 64;
     let w = b.len();
     let rows = [a, b, c];
@@ -66,30 +57,17 @@ pub fn row9<T: Copy, U: Copy>(
             let (r, dx) = sel[k];
             &rows[r][(1 + dx) as usize..][..n]
         };
-        let (s0, s1, s2, s3, s4, s5, s6, s7, s8) =
-            (s(0), s(1), s(2), s(3), s(4), s(5), s(6), s(7), s(8));
+        let (s0, s1, s2, s3, s4, s5, s6, s7, s8) = (s(0), s(1), s(2), s(3), s(4), s(5), s(6), s(7), s(8));
         let o = &mut out[1..][..n];
         if n >= BLOCK {
             let mut i = 0;
             loop {
                 let b0 = i.min(n - BLOCK);
                 let t = |s: &[T]| -> [T; BLOCK] { s[b0..b0 + BLOCK].try_into().expect("a block") };
-                let (t0, t1, t2, t3, t4, t5, t6, t7, t8) = (
-                    t(s0),
-                    t(s1),
-                    t(s2),
-                    t(s3),
-                    t(s4),
-                    t(s5),
-                    t(s6),
-                    t(s7),
-                    t(s8),
-                );
+                let (t0, t1, t2, t3, t4, t5, t6, t7, t8) = (t(s0), t(s1), t(s2), t(s3), t(s4), t(s5), t(s6), t(s7), t(s8));
                 let ob = &mut o[b0..b0 + BLOCK];
                 for j in 0..BLOCK {
-                    ob[j] = px([
-                        t0[j], t1[j], t2[j], t3[j], t4[j], t5[j], t6[j], t7[j], t8[j],
-                    ]);
+                    ob[j] = px([t0[j], t1[j], t2[j], t3[j], t4[j], t5[j], t6[j], t7[j], t8[j]]);
                 }
                 if b0 + BLOCK == n {
                     break;
@@ -98,9 +76,7 @@ pub fn row9<T: Copy, U: Copy>(
             }
         } else {
             for i in 0..n {
-                o[i] = px([
-                    s0[i], s1[i], s2[i], s3[i], s4[i], s5[i], s6[i], s7[i], s8[i],
-                ]);
+                o[i] = px([s0[i], s1[i], s2[i], s3[i], s4[i], s5[i], s6[i], s7[i], s8[i]]);
             }
         }
     }
@@ -118,11 +94,7 @@ pub fn row9<T: Copy, U: Copy>(
 
 /// The median of nine values with a fixed network of compare-exchanges.
 #[inline(always)]
-pub fn median9<T: Copy>(
-    v: [T; 9],
-    min: impl Fn(T, T) -> T + Copy,
-    max: impl Fn(T, T) -> T + Copy,
-) -> T {
+pub fn median9<T: Copy>(v: [T; 9], min: impl Fn(T, T) -> T + Copy, max: impl Fn(T, T) -> T + Copy) -> T {
     let [mut p0, mut p1, mut p2, mut p3, mut p4, mut p5, mut p6, mut p7, mut p8] = v;
     macro_rules! cx {
         ($a:ident, $b:ident) => {{
@@ -186,32 +158,14 @@ fn int_plane<T: IntPx>(job: &Job, src: &PlaneIn<T>, dst: &mut PlaneOut<T>) {
         // below 0 and the maximum never above the largest sample value
         match job.op {
             Op::Min => row9(a, b, c, &sel, out, move |v: [T; 9]| {
-                let m = v[0]
-                    .min(v[1])
-                    .min(v[2])
-                    .min(v[3])
-                    .min(v[4])
-                    .min(v[5])
-                    .min(v[6])
-                    .min(v[7])
-                    .min(v[8]);
+                let m = v[0].min(v[1]).min(v[2]).min(v[3]).min(v[4]).min(v[5]).min(v[6]).min(v[7]).min(v[8]);
                 m.max(v[4].sat_sub(t))
             }),
             Op::Max => row9(a, b, c, &sel, out, move |v: [T; 9]| {
-                let m = v[0]
-                    .max(v[1])
-                    .max(v[2])
-                    .max(v[3])
-                    .max(v[4])
-                    .max(v[5])
-                    .max(v[6])
-                    .max(v[7])
-                    .max(v[8]);
+                let m = v[0].max(v[1]).max(v[2]).max(v[3]).max(v[4]).max(v[5]).max(v[6]).max(v[7]).max(v[8]);
                 m.min(v[4].sat_add(t))
             }),
-            Op::Median => row9(a, b, c, &sel, out, move |v: [T; 9]| {
-                median9(v, Ord::min, Ord::max)
-            }),
+            Op::Median => row9(a, b, c, &sel, out, move |v: [T; 9]| median9(v, Ord::min, Ord::max)),
             Op::Inflate => row9(a, b, c, &sel, out, move |v: [T; 9]| {
                 let w = v.map(T::wide);
                 let sum = w[0] + w[1] + w[2] + w[3] + w[5] + w[6] + w[7] + w[8];
@@ -244,38 +198,19 @@ fn avg8(v: &[f32; 9], path: Path) -> f32 {
 
 /// One float output row from float rows `a`, `b`, `c`.
 #[inline(always)]
-fn float_row(
-    job: &Job,
-    sel: &[(usize, isize); 9],
-    a: &[f32],
-    b: &[f32],
-    c: &[f32],
-    out: &mut [f32],
-) {
+fn float_row(job: &Job, sel: &[(usize, isize); 9], a: &[f32], b: &[f32], c: &[f32], out: &mut [f32]) {
     let t = job.th.float;
     match job.op {
-        Op::Min => row9(a, b, c, sel, out, move |v: [f32; 9]| {
-            fmax(v.iter().copied().fold(v[4], fmin), v[4] - t)
-        }),
-        Op::Max => row9(a, b, c, sel, out, move |v: [f32; 9]| {
-            fmin(v.iter().copied().fold(v[4], fmax), v[4] + t)
-        }),
+        Op::Min => row9(a, b, c, sel, out, move |v: [f32; 9]| fmax(v.iter().copied().fold(v[4], fmin), v[4] - t)),
+        Op::Max => row9(a, b, c, sel, out, move |v: [f32; 9]| fmin(v.iter().copied().fold(v[4], fmax), v[4] + t)),
         Op::Median => row9(a, b, c, sel, out, move |v: [f32; 9]| median9(v, fmin, fmax)),
         Op::Inflate => match job.path {
-            Path::C => row9(a, b, c, sel, out, move |v: [f32; 9]| {
-                fmin(fmax(avg8(&v, Path::C), v[4]), v[4] + t)
-            }),
-            Path::Simd => row9(a, b, c, sel, out, move |v: [f32; 9]| {
-                fmin(fmax(avg8(&v, Path::Simd), v[4]), v[4] + t)
-            }),
+            Path::C => row9(a, b, c, sel, out, move |v: [f32; 9]| fmin(fmax(avg8(&v, Path::C), v[4]), v[4] + t)),
+            Path::Simd => row9(a, b, c, sel, out, move |v: [f32; 9]| fmin(fmax(avg8(&v, Path::Simd), v[4]), v[4] + t)),
         },
         Op::Deflate => match job.path {
-            Path::C => row9(a, b, c, sel, out, move |v: [f32; 9]| {
-                fmax(fmin(avg8(&v, Path::C), v[4]), v[4] - t)
-            }),
-            Path::Simd => row9(a, b, c, sel, out, move |v: [f32; 9]| {
-                fmax(fmin(avg8(&v, Path::Simd), v[4]), v[4] - t)
-            }),
+            Path::C => row9(a, b, c, sel, out, move |v: [f32; 9]| fmax(fmin(avg8(&v, Path::C), v[4]), v[4] - t)),
+            Path::Simd => row9(a, b, c, sel, out, move |v: [f32; 9]| fmax(fmin(avg8(&v, Path::Simd), v[4]), v[4] - t)),
         },
     }
 }
@@ -295,10 +230,7 @@ fn f32_plane(job: &Job, src: &PlaneIn<f32>, dst: &mut PlaneOut<f32>) {
 #[inline(always)]
 fn half_plane(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>) {
     // Half samples are worked on as single precision (the plain order) and rounded back.
-    let job = Job {
-        path: job.path,
-        ..*job
-    };
+    let job = Job { path: job.path, ..*job };
     let sel = selection(&job);
     let (w, h) = (src.w, src.h);
     let mut rows = vec![0f32; w * h];
@@ -308,14 +240,7 @@ fn half_plane(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>) {
     let mut out = vec![0f32; w];
     for y in 0..h {
         let r = |yy: isize| &rows[clamp_idx(yy, h) * w..][..w];
-        float_row(
-            &job,
-            &sel,
-            r(y as isize - 1),
-            r(y as isize),
-            r(y as isize + 1),
-            &mut out,
-        );
+        float_row(&job, &sel, r(y as isize - 1), r(y as isize), r(y as isize + 1), &mut out);
         f32_to_halves(&out, dst.row_mut(y));
     }
 }
@@ -344,26 +269,10 @@ fn half_plane_(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>) {
 
 pub fn run(job: &Job, kind: Kind, src: &Frame, dst: &mut Frame, p: usize, stream: bool) {
     match kind {
-        Kind::U8 => plane_u8(
-            job,
-            &PlaneIn::new(src, p),
-            &mut PlaneOut::new(dst, p).streamed(stream),
-        ),
-        Kind::U16 => plane_u16(
-            job,
-            &PlaneIn::new(src, p),
-            &mut PlaneOut::new(dst, p).streamed(stream),
-        ),
-        Kind::F32 => plane_f32(
-            job,
-            &PlaneIn::new(src, p),
-            &mut PlaneOut::new(dst, p).streamed(stream),
-        ),
-        Kind::F16 => plane_f16(
-            job,
-            &PlaneIn::new(src, p),
-            &mut PlaneOut::new(dst, p).streamed(stream),
-        ),
+        Kind::U8 => plane_u8(job, &PlaneIn::new(src, p), &mut PlaneOut::new(dst, p).streamed(stream)),
+        Kind::U16 => plane_u16(job, &PlaneIn::new(src, p), &mut PlaneOut::new(dst, p).streamed(stream)),
+        Kind::F32 => plane_f32(job, &PlaneIn::new(src, p), &mut PlaneOut::new(dst, p).streamed(stream)),
+        Kind::F16 => plane_f16(job, &PlaneIn::new(src, p), &mut PlaneOut::new(dst, p).streamed(stream)),
         Kind::U32 => unreachable!("rejected when the filter is made"),
     }
 }

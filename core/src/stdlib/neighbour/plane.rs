@@ -17,24 +17,13 @@ impl<'a, T: Copy> PlaneIn<'a, T> {
     pub fn new(f: &'a Frame, p: usize) -> Self {
         let pl = &f.planes()[p];
         let base = f.read_ptr(p as i32).expect("plane exists");
-        PlaneIn {
-            base,
-            stride: pl.stride,
-            w: pl.width as usize,
-            h: pl.height as usize,
-            _m: PhantomData,
-        }
+        PlaneIn { base, stride: pl.stride, w: pl.width as usize, h: pl.height as usize, _m: PhantomData }
     }
     #[inline(always)]
     pub fn row(&self, y: usize) -> &'a [T] {
         assert!(y < self.h);
         // SAFETY: the row lies inside the plane and holds `w` samples of T (the format says so).
-        unsafe {
-            std::slice::from_raw_parts(
-                self.base.offset(y as isize * self.stride).cast::<T>(),
-                self.w,
-            )
-        }
+        unsafe { std::slice::from_raw_parts(self.base.offset(y as isize * self.stride).cast::<T>(), self.w) }
     }
 }
 
@@ -56,14 +45,7 @@ impl<'a, T: Copy> PlaneOut<'a, T> {
         // SAFETY: `&mut Frame` means the frame is ours alone (new, not yet handed out).
         let base = unsafe { f.write_ptr(p as i32) }.expect("plane exists");
         let pl = &f.planes()[p];
-        PlaneOut {
-            base,
-            stride: pl.stride,
-            w: pl.width as usize,
-            h: pl.height as usize,
-            stream: None,
-            _m: PhantomData,
-        }
+        PlaneOut { base, stride: pl.stride, w: pl.width as usize, h: pl.height as usize, stream: None, _m: PhantomData }
     }
     /// The same view, its rows written with streaming stores when `on`.
     pub fn streamed(mut self, on: bool) -> Self
@@ -82,12 +64,7 @@ impl<'a, T: Copy> PlaneOut<'a, T> {
             return self.stream_row(y);
         }
         // SAFETY: rows are disjoint and inside the plane; `&mut self` keeps one row borrowed at a time.
-        unsafe {
-            std::slice::from_raw_parts_mut(
-                self.base.offset(y as isize * self.stride).cast::<T>(),
-                self.w,
-            )
-        }
+        unsafe { std::slice::from_raw_parts_mut(self.base.offset(y as isize * self.stride).cast::<T>(), self.w) }
     }
     #[inline(never)]
     fn stream_row(&mut self, y: usize) -> &mut [T] {
@@ -98,19 +75,12 @@ impl<'a, T: Copy> PlaneOut<'a, T> {
     }
     /// Writes the held row out unless it is `keep`.
     fn flush_unless(&mut self, keep: Option<usize>) {
-        let Some((buf, held)) = self.stream.as_mut() else {
-            return;
-        };
+        let Some((buf, held)) = self.stream.as_mut() else { return };
         match *held {
             Some(r) if Some(r) != keep => {
                 // SAFETY: row `r` is inside the plane (checked when handed out) and holds `w`
                 // samples; nothing else refers to it while the view is borrowed mutably.
-                let row = unsafe {
-                    std::slice::from_raw_parts_mut(
-                        self.base.offset(r as isize * self.stride).cast::<T>(),
-                        self.w,
-                    )
-                };
+                let row = unsafe { std::slice::from_raw_parts_mut(self.base.offset(r as isize * self.stride).cast::<T>(), self.w) };
                 crate::stdlib::stream::copy_row(buf, row);
                 *held = None;
             }
@@ -216,11 +186,7 @@ pub struct Packed<T> {
 
 impl<T: Copy + Default> Packed<T> {
     pub fn new(w: usize, h: usize) -> Packed<T> {
-        Packed {
-            buf: vec![T::default(); w * h],
-            w,
-            h,
-        }
+        Packed { buf: vec![T::default(); w * h], w, h }
     }
     #[inline(always)]
     pub fn row_mut(&mut self, y: usize) -> &mut [T] {
@@ -255,14 +221,7 @@ pub struct PadRows<U> {
 impl<U: Copy + Default> PadRows<U> {
     pub fn new(w: usize, h: usize, r: usize, rows: usize) -> PadRows<U> {
         let pw = w + 2 * r;
-        PadRows {
-            pw,
-            r,
-            h,
-            rows,
-            slot_row: vec![usize::MAX; rows],
-            buf: vec![U::default(); rows * pw],
-        }
+        PadRows { pw, r, h, rows, slot_row: vec![usize::MAX; rows], buf: vec![U::default(); rows * pw] }
     }
 
     fn needed(&self, y: usize, k: usize) -> usize {
@@ -276,12 +235,7 @@ impl<U: Copy + Default> PadRows<U> {
 
     /// The same from samples of another type, converted by `conv`.
     #[inline(always)]
-    pub fn prepare_conv<T: Copy>(
-        &mut self,
-        src: &impl RowSrc<T>,
-        y: usize,
-        conv: impl Fn(&[T], &mut [U]),
-    ) {
+    pub fn prepare_conv<T: Copy>(&mut self, src: &impl RowSrc<T>, y: usize, conv: impl Fn(&[T], &mut [U])) {
         for s in 0..self.rows {
             let row = self.slot_row[s];
             if row != usize::MAX && !(0..self.rows).any(|k| self.needed(y, k) == row) {
@@ -293,11 +247,7 @@ impl<U: Copy + Default> PadRows<U> {
             if self.slot_row.contains(&row) {
                 continue;
             }
-            let s = self
-                .slot_row
-                .iter()
-                .position(|&r| r == usize::MAX)
-                .expect("a window has as many slots as rows");
+            let s = self.slot_row.iter().position(|&r| r == usize::MAX).expect("a window has as many slots as rows");
             self.slot_row[s] = row;
             let (r, pw) = (self.r, self.pw);
             let src_row = src.row(row);
@@ -316,11 +266,7 @@ impl<U: Copy + Default> PadRows<U> {
         (0..self.rows)
             .map(|k| {
                 let row = self.needed(y, k);
-                let s = self
-                    .slot_row
-                    .iter()
-                    .position(|&r| r == row)
-                    .expect("prepared");
+                let s = self.slot_row.iter().position(|&r| r == row).expect("prepared");
                 &self.buf[s * self.pw..(s + 1) * self.pw]
             })
             .collect()
@@ -339,10 +285,7 @@ pub fn clamp_to_int(v: f32, max: f32) -> i32 {
 /// Integer samples.
 pub trait IntPx: Copy + Default + Ord + Send + Sync + 'static {
     /// A type that holds the sum of eight samples.
-    type Wide: Copy
-        + Default
-        + std::ops::Add<Output = Self::Wide>
-        + std::ops::Shr<u32, Output = Self::Wide>;
+    type Wide: Copy + Default + std::ops::Add<Output = Self::Wide> + std::ops::Shr<u32, Output = Self::Wide>;
     const BITS: u32;
     fn get(self) -> i32;
     fn put(v: i32) -> Self;

@@ -139,10 +139,7 @@ fn compile(dag: &Dag, root: u32) -> Program {
             regs += 1;
             pinned.push(regs - 1);
             reg_of.insert(id, regs - 1);
-            consts.push(Ins::Const {
-                dst: regs - 1,
-                v: f32::from_bits(b),
-            });
+            consts.push(Ins::Const { dst: regs - 1, v: f32::from_bits(b) });
             continue;
         }
         let dst = free.pop().unwrap_or_else(|| {
@@ -153,10 +150,7 @@ fn compile(dag: &Dag, root: u32) -> Program {
         // destination of this one, so that an instruction never writes what it reads)
         for j in 0..n.k.arity() {
             let p = pos[&n.a[j]];
-            if last_use[p] == i
-                && !free.contains(&reg_of[&n.a[j]])
-                && !pinned.contains(&reg_of[&n.a[j]])
-            {
+            if last_use[p] == i && !free.contains(&reg_of[&n.a[j]]) && !pinned.contains(&reg_of[&n.a[j]]) {
                 free.insert(0, reg_of[&n.a[j]]);
             }
         }
@@ -188,17 +182,7 @@ fn compile(dag: &Dag, root: u32) -> Program {
 impl Program {
     /// The clips the program reads, each once.
     fn clips(&self) -> Vec<u8> {
-        let mut c: Vec<u8> = self
-            .ins
-            .iter()
-            .filter_map(|i| {
-                if let Ins::Load { clip, .. } = *i {
-                    Some(clip)
-                } else {
-                    None
-                }
-            })
-            .collect();
+        let mut c: Vec<u8> = self.ins.iter().filter_map(|i| if let Ins::Load { clip, .. } = *i { Some(clip) } else { None }).collect();
         c.sort_unstable();
         c.dedup();
         c
@@ -222,11 +206,7 @@ impl Program {
                 }
             };
             with_fast_math(|| run_block(self, &mut regs, &load, n));
-            store_int(
-                &regs[self.result as usize][..n],
-                &mut table[x0..x0 + n],
-                255.0,
-            );
+            store_int(&regs[self.result as usize][..n], &mut table[x0..x0 + n], 255.0);
         }
         table
     }
@@ -409,9 +389,7 @@ fn run_plane(
                 (stInteger, _) => store_int(&res[..n], &mut dst.row::<u16>(y)[x0..x0 + n], max),
                 (_, 2) => f32_to_half_row(&res[..n], &mut dst.row::<u16>(y)[x0..x0 + n]),
                 _ if n == BLOCK => {
-                    let o: &mut [f32; BLOCK] = (&mut dst.row::<f32>(y)[x0..x0 + BLOCK])
-                        .try_into()
-                        .expect("a whole block");
+                    let o: &mut [f32; BLOCK] = (&mut dst.row::<f32>(y)[x0..x0 + BLOCK]).try_into().expect("a whole block");
                     *o = *res;
                 }
                 _ => dst.row::<f32>(y)[x0..x0 + n].copy_from_slice(&res[..n]),
@@ -481,9 +459,7 @@ unsafe fn store_u16_avx2(res: *const f32, out: *mut u16, max: f32, n: usize) -> 
             let v = unsafe { _mm256_loadu_ps(res.add(x + 8 * k)) };
             // the rules of to_int: a NaN becomes 0, then half to even
             let t = _mm256_max_ps(_mm256_min_ps(maxv, v), zero);
-            _mm256_cvttps_epi32(_mm256_round_ps::<
-                { _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC },
-            >(t))
+            _mm256_cvttps_epi32(_mm256_round_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(t))
         });
         // packus works per 128-bit lane: the quarters come out as 0, 2, 1, 3
         let p = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(q[0], q[1]));
@@ -513,14 +489,9 @@ unsafe fn store_u8_avx2(res: *const f32, out: *mut u8, max: f32, n: usize) -> us
             // as to_int: min(max, v) keeps a NaN (the first operand is returned only when it
             // is smaller), max(t, 0) turns it into 0; then half to even
             let t = _mm256_max_ps(_mm256_min_ps(maxv, v), zero);
-            _mm256_cvttps_epi32(_mm256_round_ps::<
-                { _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC },
-            >(t))
+            _mm256_cvttps_epi32(_mm256_round_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(t))
         });
-        let b = _mm256_packus_epi16(
-            _mm256_packus_epi32(q[0], q[1]),
-            _mm256_packus_epi32(q[2], q[3]),
-        );
+        let b = _mm256_packus_epi16(_mm256_packus_epi32(q[0], q[1]), _mm256_packus_epi32(q[2], q[3]));
         // SAFETY: x + 32 <= n samples are writable.
         unsafe { _mm256_storeu_si256(out.add(x).cast(), _mm256_permutevar8x32_epi32(b, order)) };
         x += 32;
@@ -567,9 +538,7 @@ fn compile_jit(prog: &Program, clips: &[VSVideoFormat], out: &VSVideoFormat) -> 
         let inputs: Vec<Sample> = clips.iter().map(sample).collect();
         // a program the compiler declines (transcendental operations, an old CPU) runs on the
         // interpreter, which gives the same results
-        Jit::compile(prog, &inputs, sample(out), max_value(out) as f32)
-            .ok()
-            .map(Arc::new)
+        Jit::compile(prog, &inputs, sample(out), max_value(out) as f32).ok().map(Arc::new)
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -617,10 +586,7 @@ enum PlaneJob {
     Run(Arc<Program>, Option<Arc<Jit>>),
     /// 8-bit output from one 8-bit input plane (or none): the program's 256 possible results,
     /// looked up (a vector permute where the CPU has one) instead of run per sample.
-    Table {
-        clip: usize,
-        table: Arc<[u8; 256]>,
-    },
+    Table { clip: usize, table: Arc<[u8; 256]> },
 }
 
 fn expr(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
@@ -708,16 +674,9 @@ fn expr(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
         // a constant program reads no clip: its table is indexed by the first clip's samples
         let clip = clips.first().map_or(0, |&c| c as usize);
         if is_u8(&ofmt) && clips.len() <= 1 && is_u8(&vis[clip].format) {
-            jobs.push(PlaneJob::Table {
-                clip,
-                table: Arc::new(prog.table_u8()),
-            });
+            jobs.push(PlaneJob::Table { clip, table: Arc::new(prog.table_u8()) });
         } else {
-            let jit = compile_jit(
-                &prog,
-                &vis.iter().map(|v| v.format).collect::<Vec<_>>(),
-                &ofmt,
-            );
+            let jit = compile_jit(&prog, &vis.iter().map(|v| v.format).collect::<Vec<_>>(), &ofmt);
             jobs.push(PlaneJob::Run(Arc::new(prog), jit));
         }
     }
@@ -735,9 +694,7 @@ fn expr(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
                 PlaneJob::Copy => continue,
                 PlaneJob::Table { clip, table } => {
                     let s = [PlaneRef::new(&frames[*clip], p)];
-                    map_rows::<u8, u8>(&s, PlaneMut::new(&mut dst, p), |o, i| {
-                        table8::apply(table, i[0], o)
-                    });
+                    map_rows::<u8, u8>(&s, PlaneMut::new(&mut dst, p), |o, i| table8::apply(table, i[0], o));
                     continue;
                 }
                 PlaneJob::Run(prog, jit) => (prog, jit),

@@ -53,13 +53,7 @@ pub(super) enum JitError {
 /// The generated function: `n` samples (a multiple of its vector width, at least one vector)
 /// from the clips' rows at `srcs` into the row at `dst`, with the constant vectors at `consts`
 /// and room for the values that do not fit in registers at `spill`.
-type Entry = unsafe extern "sysv64" fn(
-    srcs: *const *const u8,
-    dst: *mut u8,
-    n: usize,
-    consts: *const Lanes,
-    spill: *mut Lanes,
-);
+type Entry = unsafe extern "sysv64" fn(srcs: *const *const u8, dst: *mut u8, n: usize, consts: *const Lanes, spill: *mut Lanes);
 
 /// One constant or spilled value: 16 lanes (the AVX2 code uses the first 8).
 type Lanes = [f32; 16];
@@ -82,11 +76,7 @@ impl Code {
         // branch is relative), which follows the System V calling convention and touches only
         // caller-saved registers.
         let entry: Entry = unsafe { std::mem::transmute::<*const u8, Entry>(map.as_ptr()) };
-        Ok(Code {
-            _map: map,
-            entry,
-            lanes,
-        })
+        Ok(Code { _map: map, entry, lanes })
     }
 }
 
@@ -129,12 +119,10 @@ enum Loc<R> {
     Mem(AsmMemoryOperand),
 }
 
-const YMM: [AsmRegisterYmm; REGS] = [
-    ymm0, ymm1, ymm2, ymm3, ymm4, ymm5, ymm6, ymm7, ymm8, ymm9, ymm10, ymm11,
-];
+const YMM: [AsmRegisterYmm; REGS] = [ymm0, ymm1, ymm2, ymm3, ymm4, ymm5, ymm6, ymm7, ymm8, ymm9, ymm10, ymm11];
 const ZMM: [AsmRegisterZmm; REGS_512] = [
-    zmm0, zmm1, zmm2, zmm3, zmm4, zmm5, zmm6, zmm7, zmm8, zmm9, zmm10, zmm11, zmm12, zmm13, zmm14,
-    zmm15, zmm16, zmm17, zmm18, zmm19, zmm20, zmm21, zmm22, zmm23, zmm24, zmm25, zmm26, zmm27,
+    zmm0, zmm1, zmm2, zmm3, zmm4, zmm5, zmm6, zmm7, zmm8, zmm9, zmm10, zmm11, zmm12, zmm13, zmm14, zmm15, zmm16, zmm17, zmm18, zmm19, zmm20, zmm21,
+    zmm22, zmm23, zmm24, zmm25, zmm26, zmm27,
 ];
 
 /// Emits `$m(dst, src1, loc)` with the last operand a register or memory, as `loc` is.
@@ -294,9 +282,7 @@ impl Gen<AsmRegisterYmm> {
                 rm!(self.a, vmovups(d; lz))?;
                 rm!(self.a, vfmadd231ps(d, rx; ly))?;
             }
-            K::Exp | K::Log | K::Sin | K::Cos | K::Pow | K::Load(_) | K::Const(_) => {
-                unreachable!("checked before")
-            }
+            K::Exp | K::Log | K::Sin | K::Cos | K::Pow | K::Load(_) | K::Const(_) => unreachable!("checked before"),
         }
         self.put(dst, d)
     }
@@ -447,9 +433,7 @@ impl Gen<AsmRegisterZmm> {
                 rm!(self.a, vmovups(d; lz))?;
                 rm!(self.a, vfmadd231ps(d, rx; ly))?;
             }
-            K::Exp | K::Log | K::Sin | K::Cos | K::Pow | K::Load(_) | K::Const(_) => {
-                unreachable!("checked before")
-            }
+            K::Exp | K::Log | K::Sin | K::Cos | K::Pow | K::Load(_) | K::Const(_) => unreachable!("checked before"),
         }
         self.put(dst, d)
     }
@@ -486,12 +470,7 @@ impl Gen<AsmRegisterZmm> {
 
 /// Registers for the program's values (`regs` in order), memory slots for the rest; the
 /// constants stay in the table. Returns the places and the number of slots.
-fn allocate<R: Copy>(
-    prog: &Program,
-    regs: &[R],
-    const_loc: impl Fn(usize) -> AsmMemoryOperand,
-    slot_loc: impl Fn(usize) -> AsmMemoryOperand,
-) -> (Vec<Loc<R>>, usize) {
+fn allocate<R: Copy>(prog: &Program, regs: &[R], const_loc: impl Fn(usize) -> AsmMemoryOperand, slot_loc: impl Fn(usize) -> AsmMemoryOperand) -> (Vec<Loc<R>>, usize) {
     let mut locs: Vec<Option<Loc<R>>> = vec![None; prog.regs];
     for (i, c) in prog.consts.iter().enumerate() {
         if let Ins::Const { dst, .. } = *c {
@@ -519,36 +498,14 @@ fn allocate<R: Copy>(
 impl Kernel {
     /// Compiles `prog` for clips stored as `inputs` and output stored as `out`, integer output
     /// clamped to `max`.
-    pub(super) fn compile(
-        prog: &Program,
-        inputs: &[Sample],
-        out: Sample,
-        max: f32,
-    ) -> Result<Kernel, JitError> {
-        if !(std::arch::is_x86_feature_detected!("avx2")
-            && std::arch::is_x86_feature_detected!("fma")
-            && std::arch::is_x86_feature_detected!("f16c"))
-        {
+    pub(super) fn compile(prog: &Program, inputs: &[Sample], out: Sample, max: f32) -> Result<Kernel, JitError> {
+        if !(std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") && std::arch::is_x86_feature_detected!("f16c")) {
             return Err(JitError::Cpu);
         }
-        if let Some(&Ins::Op { k, .. }) = prog.ins.iter().find(|i| {
-            matches!(
-                i,
-                Ins::Op {
-                    k: K::Exp | K::Log | K::Sin | K::Cos | K::Pow,
-                    ..
-                }
-            )
-        }) {
+        if let Some(&Ins::Op { k, .. }) = prog.ins.iter().find(|i| matches!(i, Ins::Op { k: K::Exp | K::Log | K::Sin | K::Cos | K::Pow, .. })) {
             return Err(JitError::Libm(k));
         }
-        let mut consts = vec![
-            [max; 16],
-            [0.0; 16],
-            [1.0; 16],
-            [f32::from_bits(0x7fff_ffff); 16],
-            [-0.0; 16],
-        ];
+        let mut consts = vec![[max; 16], [0.0; 16], [1.0; 16], [f32::from_bits(0x7fff_ffff); 16], [-0.0; 16]];
         for c in &prog.consts {
             if let Ins::Const { v, .. } = *c {
                 consts.push([v; 16]);
@@ -577,38 +534,17 @@ impl Kernel {
                 Code::new($g.a, $lanes as usize)?
             }};
         }
-        let (locs, spills) = allocate(prog, &YMM, Gen::<AsmRegisterYmm>::cst, |k| {
-            ymmword_ptr(r8 + (64 * k) as i32)
-        });
-        let mut g = Gen {
-            a: CodeAssembler::new(64)?,
-            locs,
-            result_scratch: ymm12,
-        };
+        let (locs, spills) = allocate(prog, &YMM, Gen::<AsmRegisterYmm>::cst, |k| ymmword_ptr(r8 + (64 * k) as i32));
+        let mut g = Gen { a: CodeAssembler::new(64)?, locs, result_scratch: ymm12 };
         let narrow = body!(g, 8);
         let (mut wide, mut wide_spills) = (None, 0);
-        if crate::stdlib::neighbour::plane::has_avx512()
-            && std::arch::is_x86_feature_detected!("avx512dq")
-        {
-            let (locs, spills) = allocate(prog, &ZMM, Gen::<AsmRegisterZmm>::cst, |k| {
-                zmmword_ptr(r8 + (64 * k) as i32)
-            });
-            let mut g = Gen {
-                a: CodeAssembler::new(64)?,
-                locs,
-                result_scratch: zmm28,
-            };
+        if crate::stdlib::neighbour::plane::has_avx512() && std::arch::is_x86_feature_detected!("avx512dq") {
+            let (locs, spills) = allocate(prog, &ZMM, Gen::<AsmRegisterZmm>::cst, |k| zmmword_ptr(r8 + (64 * k) as i32));
+            let mut g = Gen { a: CodeAssembler::new(64)?, locs, result_scratch: zmm28 };
             wide = Some(body!(g, 16));
             wide_spills = spills;
         }
-        Ok(Kernel {
-            narrow,
-            wide,
-            consts,
-            spills: spills.max(wide_spills),
-            inputs: inputs.to_vec(),
-            out,
-        })
+        Ok(Kernel { narrow, wide, consts, spills: spills.max(wide_spills), inputs: inputs.to_vec(), out })
     }
 
     /// Bytes per output sample.
@@ -628,13 +564,7 @@ impl Kernel {
     /// # Safety
     /// `srcs[c]` points to `w` readable samples of clip c's type, `dst` to `w` writable samples
     /// of the output's type, and `spill` came from `spill_area`.
-    pub(super) unsafe fn run_row(
-        &self,
-        srcs: &[*const u8],
-        dst: *mut u8,
-        w: usize,
-        spill: &mut [Lanes],
-    ) {
+    pub(super) unsafe fn run_row(&self, srcs: &[*const u8], dst: *mut u8, w: usize, spill: &mut [Lanes]) {
         let code = match &self.wide {
             Some(c) if w >= c.lanes => c,
             _ => &self.narrow,
@@ -643,37 +573,16 @@ impl Kernel {
         debug_assert!(w >= l && srcs.len() >= self.inputs.len() && spill.len() >= self.spills);
         let body = w / l * l;
         // SAFETY: the caller's contract; the code reads and writes samples 0..body.
-        unsafe {
-            (code.entry)(
-                srcs.as_ptr(),
-                dst,
-                body,
-                self.consts.as_ptr(),
-                spill.as_mut_ptr(),
-            )
-        };
+        unsafe { (code.entry)(srcs.as_ptr(), dst, body, self.consts.as_ptr(), spill.as_mut_ptr()) };
         if body < w {
             let back = w - l;
             let mut tail = [std::ptr::null::<u8>(); 26];
-            for (c, (t, &s)) in tail
-                .iter_mut()
-                .zip(srcs)
-                .enumerate()
-                .take(self.inputs.len())
-            {
+            for (c, (t, &s)) in tail.iter_mut().zip(srcs).enumerate().take(self.inputs.len()) {
                 // SAFETY: back + l = w samples are readable from s.
                 *t = unsafe { s.add(back * self.inputs[c].bytes()) };
             }
             // SAFETY: as above, for samples back..w.
-            unsafe {
-                (code.entry)(
-                    tail.as_ptr(),
-                    dst.add(back * self.out.bytes()),
-                    l,
-                    self.consts.as_ptr(),
-                    spill.as_mut_ptr(),
-                )
-            };
+            unsafe { (code.entry)(tail.as_ptr(), dst.add(back * self.out.bytes()), l, self.consts.as_ptr(), spill.as_mut_ptr()) };
         }
     }
 }

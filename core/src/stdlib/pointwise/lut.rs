@@ -54,20 +54,14 @@ fn run(input: &Map, out: &mut Map, core: &Arc<Core>, two: bool) -> Result<(), St
 fn build(input: &Map, out: &mut Map, core: &Arc<Core>, two: bool) -> Result<(), Fail> {
     let name = if two { "Lut2" } else { "Lut" };
     let args = Args(input);
-    let (a, b) = if two {
-        (args.node("clipa")?, Some(args.node("clipb")?))
-    } else {
-        (args.node("clip")?, None)
-    };
+    let (a, b) = if two { (args.node("clipa")?, Some(args.node("clipb")?)) } else { (args.node("clip")?, None) };
     let va = util::video_info(&a)?;
     let vb = match &b {
         Some(b) => Some(util::video_info(b)?),
         None => None,
     };
     if !util::is_constant(&va) || vb.as_ref().is_some_and(|v| !util::is_constant(v)) {
-        return Err("only clips with constant format and dimensions supported"
-            .to_string()
-            .into());
+        return Err("only clips with constant format and dimensions supported".to_string().into());
     }
     let int16 = |f: &VSVideoFormat| f.sampleType == stInteger && f.bitsPerSample <= 16;
     match &vb {
@@ -93,26 +87,10 @@ fn build(input: &Map, out: &mut Map, core: &Arc<Core>, two: bool) -> Result<(), 
     }
     let fmt = va.format;
     let floatout = args.bool("floatout", false);
-    let bits = args.int("bits").unwrap_or(if floatout {
-        32
-    } else {
-        fmt.bitsPerSample as i64
-    });
+    let bits = args.int("bits").unwrap_or(if floatout { 32 } else { fmt.bitsPerSample as i64 });
     let ofmt = match (floatout, bits) {
-        (true, 32) => format::query_video(
-            fmt.colorFamily,
-            stFloat,
-            32,
-            fmt.subSamplingW,
-            fmt.subSamplingH,
-        ),
-        (false, 8..=16) => format::query_video(
-            fmt.colorFamily,
-            stInteger,
-            bits as i32,
-            fmt.subSamplingW,
-            fmt.subSamplingH,
-        ),
+        (true, 32) => format::query_video(fmt.colorFamily, stFloat, 32, fmt.subSamplingW, fmt.subSamplingH),
+        (false, 8..=16) => format::query_video(fmt.colorFamily, stInteger, bits as i32, fmt.subSamplingW, fmt.subSamplingH),
         _ => None,
     }
     .ok_or_else(|| "only 8-16 bit integer and 32 bit float output supported".to_string())?;
@@ -127,9 +105,7 @@ fn build(input: &Map, out: &mut Map, core: &Arc<Core>, two: bool) -> Result<(), 
     let func = args.function("function");
     let given = lut.is_some() as u32 + lutf.is_some() as u32 + func.is_some() as u32;
     if given > 1 {
-        return Err("more than one of lut, lutf and function are set"
-            .to_string()
-            .into());
+        return Err("more than one of lut, lutf and function are set".to_string().into());
     }
     if given == 0 {
         return Err("none of lut, lutf and function are set".to_string().into());
@@ -146,11 +122,7 @@ fn build(input: &Map, out: &mut Map, core: &Arc<Core>, two: bool) -> Result<(), 
     let limit = 1i64 << ofmt.bitsPerSample;
     let table = if let Some(l) = &lut {
         if l.len() != entries {
-            return Err(format!(
-                "bad lut length. Expected {entries} elements, got {} instead",
-                l.len()
-            )
-            .into());
+            return Err(format!("bad lut length. Expected {entries} elements, got {} instead", l.len()).into());
         }
         if let Some(&v) = l.iter().find(|&&v| v < 0 || v >= limit) {
             return Err(format!("lut value {v} out of valid range [0,{limit}]").into());
@@ -158,11 +130,7 @@ fn build(input: &Map, out: &mut Map, core: &Arc<Core>, two: bool) -> Result<(), 
         Table::Int(l.iter().map(|&v| v as u16).collect())
     } else if let Some(l) = &lutf {
         if l.len() != entries {
-            return Err(format!(
-                "bad lut length. Expected {entries} elements, got {} instead",
-                l.len()
-            )
-            .into());
+            return Err(format!("bad lut length. Expected {entries} elements, got {} instead", l.len()).into());
         }
         Table::Float(l.iter().map(|&v| v as f32).collect())
     } else {
@@ -175,26 +143,16 @@ fn build(input: &Map, out: &mut Map, core: &Arc<Core>, two: bool) -> Result<(), 
             let (x, y) = (i & ((1 << bits_a) - 1), i >> bits_a);
             fin.clear();
             fout.clear();
-            fin.set(b"x", Value::Int(x as i64), false)
-                .expect("valid key");
+            fin.set(b"x", Value::Int(x as i64), false).expect("valid key");
             if two {
-                fin.set(b"y", Value::Int(y as i64), false)
-                    .expect("valid key");
+                fin.set(b"y", Value::Int(y as i64), false).expect("valid key");
             }
             func.call(&fin, &mut fout);
-            let call = if two {
-                format!("function({x}, {y})")
-            } else {
-                format!("function({x})")
-            };
+            let call = if two { format!("function({x}, {y})") } else { format!("function({x})") };
             if let Some(e) = fout.error() {
                 let e = e.to_string_lossy().into_owned();
                 // Lut passes the function's message on as it is; Lut2 says where it came from
-                return Err(if two {
-                    Fail::Prefixed(format!("{call} returned an error: {e}"))
-                } else {
-                    Fail::Raw(e)
-                });
+                return Err(if two { Fail::Prefixed(format!("{call} returned an error: {e}")) } else { Fail::Raw(e) });
             }
             if floatout {
                 let v = match fout.get(b"val") {
@@ -203,12 +161,8 @@ fn build(input: &Map, out: &mut Map, core: &Arc<Core>, two: bool) -> Result<(), 
                 };
                 match (v, two) {
                     (Some(v), _) => floats.push(v as f32),
-                    (None, true) => {
-                        return Err(format!("{call} didn't return a float value").into())
-                    }
-                    (None, false) => {
-                        return Err(format!("{call} returned invalid value: {:.6}", 0.0).into())
-                    }
+                    (None, true) => return Err(format!("{call} didn't return a float value").into()),
+                    (None, false) => return Err(format!("{call} returned invalid value: {:.6}", 0.0).into()),
                 }
             } else {
                 let v = match fout.get(b"val") {
@@ -217,18 +171,9 @@ fn build(input: &Map, out: &mut Map, core: &Arc<Core>, two: bool) -> Result<(), 
                 };
                 match (v, two) {
                     (Some(v), _) if v >= 0 && v < limit => ints.push(v as u16),
-                    (Some(v), true) => {
-                        return Err(format!(
-                            "{call} returned invalid value: {v}, max allowed: {limit}"
-                        )
-                        .into())
-                    }
-                    (Some(v), false) => {
-                        return Err(format!("{call} returned invalid value: {v}").into())
-                    }
-                    (None, true) => {
-                        return Err(format!("{call} didn't return an integer value").into())
-                    }
+                    (Some(v), true) => return Err(format!("{call} returned invalid value: {v}, max allowed: {limit}").into()),
+                    (Some(v), false) => return Err(format!("{call} returned invalid value: {v}").into()),
+                    (None, true) => return Err(format!("{call} didn't return an integer value").into()),
                     (None, false) => return Err(format!("{call} returned invalid value: 0").into()),
                 }
             }
@@ -264,13 +209,7 @@ fn build(input: &Map, out: &mut Map, core: &Arc<Core>, two: bool) -> Result<(), 
             let mut d = PlaneMut::new(&mut dst, p);
             let (w, h) = (d.width, d.height);
             // the common cases straight from the samples, the rest through an index row
-            match (
-                &*table,
-                fmt_b.is_none(),
-                fmt.bytesPerSample,
-                ofmt.bytesPerSample,
-                ofmt.sampleType,
-            ) {
+            match (&*table, fmt_b.is_none(), fmt.bytesPerSample, ofmt.bytesPerSample, ofmt.sampleType) {
                 (Table::Int(t), true, 1, 1, stInteger) => {
                     let t: [u8; 256] = std::array::from_fn(|i| t[i] as u8);
                     for y in 0..h {

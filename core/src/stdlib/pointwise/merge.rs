@@ -6,66 +6,29 @@ use vsvk_plugin_api::abi::*;
 use super::*;
 
 pub fn register(r: &super::super::Registrar) {
-    r.add(
-        "Merge",
-        "clipa:vnode:all;clipb:vnode:all;weight:float[]:opt;",
-        "clip:vnode:all;",
-        merge,
-    );
+    r.add("Merge", "clipa:vnode:all;clipb:vnode:all;weight:float[]:opt;", "clip:vnode:all;", merge);
     r.add(
         "MaskedMerge",
         "clipa:vnode:all;clipb:vnode:all;mask:vnode:all;planes:int[]:opt;first_plane:int:opt;premultiplied:int:opt;",
         "clip:vnode:all;",
         masked_merge,
     );
-    r.add(
-        "MakeDiff",
-        "clipa:vnode:all;clipb:vnode:all;planes:int[]:opt;",
-        "clip:vnode:all;",
-        |i, o, c| diff(i, o, c, DiffOp::Make),
-    );
-    r.add(
-        "MergeDiff",
-        "clipa:vnode:all;clipb:vnode:all;planes:int[]:opt;",
-        "clip:vnode:all;",
-        |i, o, c| diff(i, o, c, DiffOp::Merge),
-    );
-    r.add(
-        "MakeFullDiff",
-        "clipa:vnode:all;clipb:vnode:all;",
-        "clip:vnode:all;",
-        make_full_diff,
-    );
-    r.add(
-        "MergeFullDiff",
-        "clipa:vnode:all;clipb:vnode:all;",
-        "clip:vnode:all;",
-        merge_full_diff,
-    );
-    r.add(
-        "PreMultiply",
-        "clip:vnode:all;alpha:vnode:all;",
-        "clip:vnode:all;",
-        premultiply,
-    );
+    r.add("MakeDiff", "clipa:vnode:all;clipb:vnode:all;planes:int[]:opt;", "clip:vnode:all;", |i, o, c| diff(i, o, c, DiffOp::Make));
+    r.add("MergeDiff", "clipa:vnode:all;clipb:vnode:all;planes:int[]:opt;", "clip:vnode:all;", |i, o, c| diff(i, o, c, DiffOp::Merge));
+    r.add("MakeFullDiff", "clipa:vnode:all;clipb:vnode:all;", "clip:vnode:all;", make_full_diff);
+    r.add("MergeFullDiff", "clipa:vnode:all;clipb:vnode:all;", "clip:vnode:all;", merge_full_diff);
+    r.add("PreMultiply", "clip:vnode:all;alpha:vnode:all;", "clip:vnode:all;", premultiply);
 }
 
 /// Two clips of one supported format and size, as most of these filters require.
-fn two_clips(
-    args: &Args,
-    what: &str,
-) -> Result<(Arc<Node>, Arc<Node>, VSVideoInfo, VSVideoInfo), String> {
+fn two_clips(args: &Args, what: &str) -> Result<(Arc<Node>, Arc<Node>, VSVideoInfo, VSVideoInfo), String> {
     let a = args.node("clipa")?;
     let b = args.node("clipb")?;
     let va = util::video_info(&a)?;
     let vb = util::video_info(&b)?;
     check_format(&va.format)?;
     if !same_format_and_size(&va, &vb) {
-        return Err(format!(
-            "{what}, passed {} and {}",
-            clip_desc(&va),
-            clip_desc(&vb)
-        ));
+        return Err(format!("{what}, passed {} and {}", clip_desc(&va), clip_desc(&vb)));
     }
     Ok((a, b, va, vb))
 }
@@ -86,13 +49,7 @@ fn merge(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
     if weights.iter().any(|w| !(0.0..=1.0).contains(w)) {
         return Err("weights must be between 0 and 1".into());
     }
-    let w: [f64; 3] = std::array::from_fn(|p| {
-        if weights.is_empty() {
-            0.5
-        } else {
-            weights[p.min(weights.len() - 1)]
-        }
-    });
+    let w: [f64; 3] = std::array::from_fn(|p| if weights.is_empty() { 0.5 } else { weights[p.min(weights.len() - 1)] });
     let node = pointwise_node(core, "Merge", vi, vec![a, b], move |_, frames, core| {
         let (fa, fb) = (&frames[0], &frames[1]);
         let process: [bool; 3] = std::array::from_fn(|p| p < np && w[p] != 0.0);
@@ -170,22 +127,11 @@ unsafe fn merge_u8_avx2(o: *mut u8, a: *const u8, b: *const u8, wi: i16, n: usiz
     let mut x = 0;
     while x + 32 <= n {
         // SAFETY: x + 32 <= n samples of each row (the caller's contract).
-        let (va, vb) = unsafe {
-            (
-                _mm256_loadu_si256(a.add(x).cast()),
-                _mm256_loadu_si256(b.add(x).cast()),
-            )
-        };
+        let (va, vb) = unsafe { (_mm256_loadu_si256(a.add(x).cast()), _mm256_loadu_si256(b.add(x).cast())) };
         let lo = |v: __m256i| _mm256_cvtepu8_epi16(_mm256_castsi256_si128(v));
         let hi = |v: __m256i| _mm256_cvtepu8_epi16(_mm256_extracti128_si256::<1>(v));
-        let r_lo = _mm256_add_epi16(
-            lo(va),
-            _mm256_mulhrs_epi16(_mm256_sub_epi16(lo(vb), lo(va)), w),
-        );
-        let r_hi = _mm256_add_epi16(
-            hi(va),
-            _mm256_mulhrs_epi16(_mm256_sub_epi16(hi(vb), hi(va)), w),
-        );
+        let r_lo = _mm256_add_epi16(lo(va), _mm256_mulhrs_epi16(_mm256_sub_epi16(lo(vb), lo(va)), w));
+        let r_hi = _mm256_add_epi16(hi(va), _mm256_mulhrs_epi16(_mm256_sub_epi16(hi(vb), hi(va)), w));
         // the results lie between x and y: packing loses nothing; the permute undoes its lane order
         let r = _mm256_permute4x64_epi64::<0b11011000>(_mm256_packus_epi16(r_lo, r_hi));
         // SAFETY: as above, for the output row.
@@ -233,9 +179,7 @@ unsafe fn with_avx512<R>(f: impl FnOnce() -> R) -> R {
 #[cfg(target_arch = "x86_64")]
 pub(crate) fn has_avx2_fma() -> bool {
     static HAS: OnceLock<bool> = OnceLock::new();
-    *HAS.get_or_init(|| {
-        std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
-    })
+    *HAS.get_or_init(|| std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma"))
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -257,11 +201,7 @@ fn diff(input: &Map, out: &mut Map, core: &Arc<Core>, op: DiffOp) -> Result<(), 
     let (a, b, vi, _) = two_clips(&args, SAME)?;
     let planes = planes_arg(&args, "planes").map_err(|e| e.message())?;
     let fmt = vi.format;
-    let name = if op == DiffOp::Make {
-        "MakeDiff"
-    } else {
-        "MergeDiff"
-    };
+    let name = if op == DiffOp::Make { "MakeDiff" } else { "MergeDiff" };
     let node = pointwise_node(core, name, vi, vec![a, b], move |_, frames, core| {
         let (fa, fb) = (&frames[0], &frames[1]);
         let mut dst = new_frame_like(core, &fmt, fa, &planes)?;
@@ -330,14 +270,7 @@ fn wider(f: &VSVideoFormat) -> VSVideoFormat {
     if f.sampleType == stFloat {
         return *f;
     }
-    format::query_video(
-        f.colorFamily,
-        f.sampleType,
-        f.bitsPerSample + 1,
-        f.subSamplingW,
-        f.subSamplingH,
-    )
-    .expect("a valid deeper format")
+    format::query_video(f.colorFamily, f.sampleType, f.bitsPerSample + 1, f.subSamplingW, f.subSamplingH).expect("a valid deeper format")
 }
 
 fn make_full_diff(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
@@ -348,48 +281,42 @@ fn make_full_diff(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), St
     let mut ovi = vi;
     ovi.format = ofmt;
     let all = [true; 3];
-    let node = pointwise_node(
-        core,
-        "MakeFullDiff",
-        ovi,
-        vec![a, b],
-        move |_, frames, core| {
-            let (fa, fb) = (&frames[0], &frames[1]);
-            let mut dst = new_frame_like(core, &ofmt, fa, &all)?;
-            for p in 0..fmt.numPlanes as usize {
-                let s = [PlaneRef::new(fa, p), PlaneRef::new(fb, p)];
-                let d = PlaneMut::output(&mut dst, p, core);
-                if fmt.sampleType == stFloat {
-                    let half = fmt.bytesPerSample == 2;
-                    map_rows_f32(&s, &[half, half], d, half, |o, i| {
-                        for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
-                            *o = x - y;
-                        }
-                    });
-                } else {
-                    let off = 1i32 << fmt.bitsPerSample;
-                    match fmt.bytesPerSample {
-                        1 => map_rows::<u8, u16>(&s, d, |o, i| {
-                            for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
-                                *o = (x as i32 - y as i32 + off) as u16;
-                            }
-                        }),
-                        _ if ofmt.bytesPerSample == 2 => map_rows::<u16, u16>(&s, d, |o, i| {
-                            for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
-                                *o = (x as i32 - y as i32 + off) as u16;
-                            }
-                        }),
-                        _ => map_rows::<u16, u32>(&s, d, |o, i| {
-                            for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
-                                *o = (x as i32 - y as i32 + off) as u32;
-                            }
-                        }),
+    let node = pointwise_node(core, "MakeFullDiff", ovi, vec![a, b], move |_, frames, core| {
+        let (fa, fb) = (&frames[0], &frames[1]);
+        let mut dst = new_frame_like(core, &ofmt, fa, &all)?;
+        for p in 0..fmt.numPlanes as usize {
+            let s = [PlaneRef::new(fa, p), PlaneRef::new(fb, p)];
+            let d = PlaneMut::output(&mut dst, p, core);
+            if fmt.sampleType == stFloat {
+                let half = fmt.bytesPerSample == 2;
+                map_rows_f32(&s, &[half, half], d, half, |o, i| {
+                    for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
+                        *o = x - y;
                     }
+                });
+            } else {
+                let off = 1i32 << fmt.bitsPerSample;
+                match fmt.bytesPerSample {
+                    1 => map_rows::<u8, u16>(&s, d, |o, i| {
+                        for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
+                            *o = (x as i32 - y as i32 + off) as u16;
+                        }
+                    }),
+                    _ if ofmt.bytesPerSample == 2 => map_rows::<u16, u16>(&s, d, |o, i| {
+                        for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
+                            *o = (x as i32 - y as i32 + off) as u16;
+                        }
+                    }),
+                    _ => map_rows::<u16, u32>(&s, d, |o, i| {
+                        for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
+                            *o = (x as i32 - y as i32 + off) as u32;
+                        }
+                    }),
                 }
             }
-            Ok(Arc::new(dst))
-        },
-    )?;
+        }
+        Ok(Arc::new(dst))
+    })?;
     util::set_clip(out, node);
     Ok(())
 }
@@ -403,12 +330,7 @@ fn merge_full_diff(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), S
     check_format(&vi.format)?;
     let fmt = vi.format;
     let dfmt = wider(&fmt);
-    if !(vb.format == dfmt
-        && vi.width == vb.width
-        && vi.height == vb.height
-        && vi.width > 0
-        && vi.height > 0)
-    {
+    if !(vb.format == dfmt && vi.width == vb.width && vi.height == vb.height && vi.width > 0 && vi.height > 0) {
         return Err(format!(
             "both clips must have the same (bitdepth+1 for second clip) constant format and dimensions, passed {} and {}",
             clip_desc(&vi),
@@ -416,57 +338,50 @@ fn merge_full_diff(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), S
         ));
     }
     let all = [true; 3];
-    let node = pointwise_node(
-        core,
-        "MergeFullDiff",
-        vi,
-        vec![a, b],
-        move |_, frames, core| {
-            let (fa, fb) = (&frames[0], &frames[1]);
-            let mut dst = new_frame_like(core, &fmt, fa, &all)?;
-            for p in 0..fmt.numPlanes as usize {
-                let s = [PlaneRef::new(fa, p), PlaneRef::new(fb, p)];
-                let d = PlaneMut::output(&mut dst, p, core);
-                if fmt.sampleType == stFloat {
-                    let half = fmt.bytesPerSample == 2;
-                    map_rows_f32(&s, &[half, half], d, half, |o, i| {
-                        for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
-                            *o = x + y;
+    let node = pointwise_node(core, "MergeFullDiff", vi, vec![a, b], move |_, frames, core| {
+        let (fa, fb) = (&frames[0], &frames[1]);
+        let mut dst = new_frame_like(core, &fmt, fa, &all)?;
+        for p in 0..fmt.numPlanes as usize {
+            let s = [PlaneRef::new(fa, p), PlaneRef::new(fb, p)];
+            let d = PlaneMut::output(&mut dst, p, core);
+            if fmt.sampleType == stFloat {
+                let half = fmt.bytesPerSample == 2;
+                map_rows_f32(&s, &[half, half], d, half, |o, i| {
+                    for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
+                        *o = x + y;
+                    }
+                });
+            } else {
+                let off = 1i32 << fmt.bitsPerSample;
+                let max = max_value(&fmt) as i32;
+                let (sa, sb) = (s[0], s[1]);
+                let mut d = d;
+                for y in 0..d.height {
+                    match (fmt.bytesPerSample, dfmt.bytesPerSample) {
+                        (1, _) => {
+                            let (ra, rb) = (sa.row::<u8>(y), sb.row::<u16>(y));
+                            for ((o, &x), &v) in d.row::<u8>(y).iter_mut().zip(ra).zip(rb) {
+                                *o = (x as i32 + v as i32 - off).clamp(0, max) as u8;
+                            }
                         }
-                    });
-                } else {
-                    let off = 1i32 << fmt.bitsPerSample;
-                    let max = max_value(&fmt) as i32;
-                    let (sa, sb) = (s[0], s[1]);
-                    let mut d = d;
-                    for y in 0..d.height {
-                        match (fmt.bytesPerSample, dfmt.bytesPerSample) {
-                            (1, _) => {
-                                let (ra, rb) = (sa.row::<u8>(y), sb.row::<u16>(y));
-                                for ((o, &x), &v) in d.row::<u8>(y).iter_mut().zip(ra).zip(rb) {
-                                    *o = (x as i32 + v as i32 - off).clamp(0, max) as u8;
-                                }
+                        (_, 2) => {
+                            let (ra, rb) = (sa.row::<u16>(y), sb.row::<u16>(y));
+                            for ((o, &x), &v) in d.row::<u16>(y).iter_mut().zip(ra).zip(rb) {
+                                *o = (x as i32 + v as i32 - off).clamp(0, max) as u16;
                             }
-                            (_, 2) => {
-                                let (ra, rb) = (sa.row::<u16>(y), sb.row::<u16>(y));
-                                for ((o, &x), &v) in d.row::<u16>(y).iter_mut().zip(ra).zip(rb) {
-                                    *o = (x as i32 + v as i32 - off).clamp(0, max) as u16;
-                                }
-                            }
-                            _ => {
-                                let (ra, rb) = (sa.row::<u16>(y), sb.row::<u32>(y));
-                                for ((o, &x), &v) in d.row::<u16>(y).iter_mut().zip(ra).zip(rb) {
-                                    *o = (x as i64 + v as i64 - off as i64).clamp(0, max as i64)
-                                        as u16;
-                                }
+                        }
+                        _ => {
+                            let (ra, rb) = (sa.row::<u16>(y), sb.row::<u32>(y));
+                            for ((o, &x), &v) in d.row::<u16>(y).iter_mut().zip(ra).zip(rb) {
+                                *o = (x as i64 + v as i64 - off as i64).clamp(0, max as i64) as u16;
                             }
                         }
                     }
                 }
             }
-            Ok(Arc::new(dst))
-        },
-    )?;
+        }
+        Ok(Arc::new(dst))
+    })?;
     util::set_clip(out, node);
     Ok(())
 }
@@ -508,132 +423,94 @@ fn premultiply(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Strin
     let va = util::video_info(&alpha)?;
     check_format(&vi.format)?;
     let fmt = vi.format;
-    if !(va.format.colorFamily == cfGray
-        && va.format.sampleType == fmt.sampleType
-        && va.format.bitsPerSample == fmt.bitsPerSample)
-    {
-        return Err(
-            "alpha clip must be grayscale and same sample format and bitdepth as main clip".into(),
-        );
+    if !(va.format.colorFamily == cfGray && va.format.sampleType == fmt.sampleType && va.format.bitsPerSample == fmt.bitsPerSample) {
+        return Err("alpha clip must be grayscale and same sample format and bitdepth as main clip".into());
     }
     if !(vi.width == va.width && vi.height == va.height && vi.width > 0 && vi.height > 0) {
         return Err(SAME.into());
     }
     let all = [true; 3];
-    let node = pointwise_node(
-        core,
-        "PreMultiply",
-        vi,
-        vec![clip, alpha],
-        move |_, frames, core| {
-            let (fc, fa) = (&frames[0], &frames[1]);
-            let mut dst = new_frame_like(core, &fmt, fc, &all)?;
-            let limited = fmt.sampleType == stInteger && is_limited(fc);
-            let mx = max_value(&fmt);
-            for p in 0..fmt.numPlanes as usize {
-                let (pw, ph) = format::plane_dims(&fmt, fc.width, fc.height, p);
-                let d = PlaneMut::new(&mut dst, p);
-                // the alpha plane at this plane's resolution
-                let am = if pw == fc.width && ph == fc.height {
-                    None
-                } else {
-                    Some(downsample_mask(&PlaneRef::new(fa, 0), &fmt, p))
-                };
-                let a_plane = PlaneRef::new(fa, 0);
-                let s = PlaneRef::new(fc, p);
-                if fmt.sampleType == stFloat {
-                    let half = fmt.bytesPerSample == 2;
-                    let mbuf = am.as_ref().map(|m| m.as_f32());
-                    let w = pw as usize;
-                    let mut d = d;
-                    let mut xs = vec![0f32; w];
-                    let mut ms = vec![0f32; w];
-                    let mut os = vec![0f32; w];
-                    for y in 0..ph as usize {
-                        let xr: &[f32] = if half {
-                            half_to_f32_row(s.row::<u16>(y), &mut xs);
-                            &xs
-                        } else {
-                            s.row::<f32>(y)
-                        };
-                        let mr: &[f32] = match &mbuf {
-                            Some(m) => &m[y * w..(y + 1) * w],
-                            None if half => {
-                                half_to_f32_row(a_plane.row::<u16>(y), &mut ms);
-                                &ms
-                            }
-                            None => a_plane.row::<f32>(y),
-                        };
-                        for ((o, &x), &m) in os.iter_mut().zip(xr).zip(mr) {
-                            *o = x * m;
+    let node = pointwise_node(core, "PreMultiply", vi, vec![clip, alpha], move |_, frames, core| {
+        let (fc, fa) = (&frames[0], &frames[1]);
+        let mut dst = new_frame_like(core, &fmt, fc, &all)?;
+        let limited = fmt.sampleType == stInteger && is_limited(fc);
+        let mx = max_value(&fmt);
+        for p in 0..fmt.numPlanes as usize {
+            let (pw, ph) = format::plane_dims(&fmt, fc.width, fc.height, p);
+            let d = PlaneMut::new(&mut dst, p);
+            // the alpha plane at this plane's resolution
+            let am = if pw == fc.width && ph == fc.height { None } else { Some(downsample_mask(&PlaneRef::new(fa, 0), &fmt, p)) };
+            let a_plane = PlaneRef::new(fa, 0);
+            let s = PlaneRef::new(fc, p);
+            if fmt.sampleType == stFloat {
+                let half = fmt.bytesPerSample == 2;
+                let mbuf = am.as_ref().map(|m| m.as_f32());
+                let w = pw as usize;
+                let mut d = d;
+                let mut xs = vec![0f32; w];
+                let mut ms = vec![0f32; w];
+                let mut os = vec![0f32; w];
+                for y in 0..ph as usize {
+                    let xr: &[f32] = if half {
+                        half_to_f32_row(s.row::<u16>(y), &mut xs);
+                        &xs
+                    } else {
+                        s.row::<f32>(y)
+                    };
+                    let mr: &[f32] = match &mbuf {
+                        Some(m) => &m[y * w..(y + 1) * w],
+                        None if half => {
+                            half_to_f32_row(a_plane.row::<u16>(y), &mut ms);
+                            &ms
                         }
-                        if half {
-                            f32_to_half_row(&os, d.row::<u16>(y));
-                        } else {
-                            d.row::<f32>(y).copy_from_slice(&os);
-                        }
+                        None => a_plane.row::<f32>(y),
+                    };
+                    for ((o, &x), &m) in os.iter_mut().zip(xr).zip(mr) {
+                        *o = x * m;
                     }
-                } else {
-                    let off = alpha_offset(&fmt, p, limited);
-                    let w = pw as usize;
-                    let mut d = d;
-                    let mut xs = vec![0i64; w];
-                    let mut ms = vec![0i64; w];
-                    for y in 0..ph as usize {
-                        read_int_row(&s, fmt.bytesPerSample, y, &mut xs);
-                        match &am {
-                            Some(m) => m.int_row(y, w, &mut ms),
-                            None => read_int_row(&a_plane, fmt.bytesPerSample, y, &mut ms),
-                        }
-                        let half = mx / 2;
-                        let res = xs.iter().zip(&ms).map(|(&x, &m)| {
-                            (off + ((x - off) * m + half).div_euclid(mx)).clamp(0, mx)
-                        });
-                        write_int_row(&mut d, fmt.bytesPerSample, y, res);
+                    if half {
+                        f32_to_half_row(&os, d.row::<u16>(y));
+                    } else {
+                        d.row::<f32>(y).copy_from_slice(&os);
                     }
                 }
+            } else {
+                let off = alpha_offset(&fmt, p, limited);
+                let w = pw as usize;
+                let mut d = d;
+                let mut xs = vec![0i64; w];
+                let mut ms = vec![0i64; w];
+                for y in 0..ph as usize {
+                    read_int_row(&s, fmt.bytesPerSample, y, &mut xs);
+                    match &am {
+                        Some(m) => m.int_row(y, w, &mut ms),
+                        None => read_int_row(&a_plane, fmt.bytesPerSample, y, &mut ms),
+                    }
+                    let half = mx / 2;
+                    let res = xs.iter().zip(&ms).map(|(&x, &m)| (off + ((x - off) * m + half).div_euclid(mx)).clamp(0, mx));
+                    write_int_row(&mut d, fmt.bytesPerSample, y, res);
+                }
             }
-            Ok(Arc::new(dst))
-        },
-    )?;
+        }
+        Ok(Arc::new(dst))
+    })?;
     util::set_clip(out, node);
     Ok(())
 }
 
 fn read_int_row(s: &PlaneRef, bytes: i32, y: usize, out: &mut [i64]) {
     match bytes {
-        1 => out
-            .iter_mut()
-            .zip(s.row::<u8>(y))
-            .for_each(|(o, &v)| *o = v as i64),
-        2 => out
-            .iter_mut()
-            .zip(s.row::<u16>(y))
-            .for_each(|(o, &v)| *o = v as i64),
-        _ => out
-            .iter_mut()
-            .zip(s.row::<u32>(y))
-            .for_each(|(o, &v)| *o = v as i64),
+        1 => out.iter_mut().zip(s.row::<u8>(y)).for_each(|(o, &v)| *o = v as i64),
+        2 => out.iter_mut().zip(s.row::<u16>(y)).for_each(|(o, &v)| *o = v as i64),
+        _ => out.iter_mut().zip(s.row::<u32>(y)).for_each(|(o, &v)| *o = v as i64),
     }
 }
 
 fn write_int_row(d: &mut PlaneMut, bytes: i32, y: usize, vals: impl Iterator<Item = i64>) {
     match bytes {
-        1 => d
-            .row::<u8>(y)
-            .iter_mut()
-            .zip(vals)
-            .for_each(|(o, v)| *o = v as u8),
-        2 => d
-            .row::<u16>(y)
-            .iter_mut()
-            .zip(vals)
-            .for_each(|(o, v)| *o = v as u16),
-        _ => d
-            .row::<u32>(y)
-            .iter_mut()
-            .zip(vals)
-            .for_each(|(o, v)| *o = v as u32),
+        1 => d.row::<u8>(y).iter_mut().zip(vals).for_each(|(o, v)| *o = v as u8),
+        2 => d.row::<u16>(y).iter_mut().zip(vals).for_each(|(o, v)| *o = v as u16),
+        _ => d.row::<u32>(y).iter_mut().zip(vals).for_each(|(o, v)| *o = v as u32),
     }
 }
 
@@ -683,12 +560,11 @@ fn htaps(f: isize) -> Vec<(isize, i64)> {
 /// Vertical taps (centre-sited chroma): rows around f*k+(f-1)/2, weight 2f-|2r-(2fk+f-1)|.
 fn vtaps(f: isize) -> Vec<(isize, i64)> {
     // offsets relative to f*k
-    (-f..2 * f)
-        .filter_map(|r| {
-            let d2 = (2 * r - (f - 1)).abs();
-            (d2 < 2 * f).then_some((r, (2 * f - d2) as i64))
-        })
-        .collect()
+    (-f..2 * f).filter_map(|r| {
+        let d2 = (2 * r - (f - 1)).abs();
+        (d2 < 2 * f).then_some((r, (2 * f - d2) as i64))
+    })
+    .collect()
 }
 
 /// Brings plane 0 of a mask (full size) down to plane `p` of `fmt`: a triangle filter, left-sited
@@ -768,11 +644,7 @@ pub(crate) fn downsample_mask(m: &PlaneRef, fmt: &VSVideoFormat, p: usize) -> Sm
                 let den = hden * vden;
                 let q = s / den;
                 let r = s % den;
-                (if 2 * r > den || (2 * r == den && q & 1 == 1) {
-                    q + 1
-                } else {
-                    q
-                }) as u32
+                (if 2 * r > den || (2 * r == den && q & 1 == 1) { q + 1 } else { q }) as u32
             } else {
                 ((s + hden / 2) / hden) as u32
             };
@@ -800,10 +672,7 @@ fn masked_merge(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
         && mfmt.colorFamily != cfUndefined
         && mfmt.sampleType == fmt.sampleType
         && mfmt.bitsPerSample == fmt.bitsPerSample
-        && (single
-            || (mfmt.subSamplingW == fmt.subSamplingW
-                && mfmt.subSamplingH == fmt.subSamplingH
-                && mfmt.colorFamily == fmt.colorFamily));
+        && (single || (mfmt.subSamplingW == fmt.subSamplingW && mfmt.subSamplingH == fmt.subSamplingH && mfmt.colorFamily == fmt.colorFamily));
     if !mask_ok {
         return Err(format!(
             "mask clip must have same dimensions, sample type and bitdepth as main clip and be the same format or grayscale, passed {} and {}",
@@ -812,152 +681,146 @@ fn masked_merge(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
         ));
     }
     let np = fmt.numPlanes as usize;
-    let node = pointwise_node(
-        core,
-        "MaskedMerge",
-        vi,
-        vec![a, b, mask],
-        move |_, frames, core| {
-            let (fa, fb, fm) = (&frames[0], &frames[1], &frames[2]);
-            let mut dst = new_frame_like(core, &fmt, fa, &planes)?;
-            let limited = if premultiplied && fmt.sampleType == stInteger {
-                let la = is_limited(fa);
-                if la != is_limited(fb) {
-                    return Err("Input frames must have the same range".into());
+    let node = pointwise_node(core, "MaskedMerge", vi, vec![a, b, mask], move |_, frames, core| {
+        let (fa, fb, fm) = (&frames[0], &frames[1], &frames[2]);
+        let mut dst = new_frame_like(core, &fmt, fa, &planes)?;
+        let limited = if premultiplied && fmt.sampleType == stInteger {
+            let la = is_limited(fa);
+            if la != is_limited(fb) {
+                return Err("Input frames must have the same range".into());
+            }
+            la
+        } else {
+            false
+        };
+        let mx = max_value(&fmt);
+        for p in 0..np {
+            if !planes[p] {
+                continue;
+            }
+            let s = [PlaneRef::new(fa, p), PlaneRef::new(fb, p)];
+            let mp = if single { 0 } else { p };
+            let mref = PlaneRef::new(fm, mp);
+            let small = (single && p > 0 && (fmt.subSamplingW > 0 || fmt.subSamplingH > 0)).then(|| downsample_mask(&mref, &fmt, p));
+            let mut d = PlaneMut::new(&mut dst, p);
+            let (w, h) = (d.width, d.height);
+            if fmt.sampleType == stFloat {
+                let half = fmt.bytesPerSample == 2;
+                let mut xa = vec![0f32; w];
+                let mut xb = vec![0f32; w];
+                let mut xm = vec![0f32; w];
+                let mut o = vec![0f32; w];
+                let mbuf = small.as_ref().map(|m| m.as_f32());
+                for y in 0..h {
+                    let ra: &[f32] = if half {
+                        half_to_f32_row(s[0].row::<u16>(y), &mut xa);
+                        &xa
+                    } else {
+                        s[0].row::<f32>(y)
+                    };
+                    let rb: &[f32] = if half {
+                        half_to_f32_row(s[1].row::<u16>(y), &mut xb);
+                        &xb
+                    } else {
+                        s[1].row::<f32>(y)
+                    };
+                    let rm: &[f32] = match &mbuf {
+                        Some(m) => &m[y * w..(y + 1) * w],
+                        None if half => {
+                            half_to_f32_row(mref.row::<u16>(y), &mut xm);
+                            &xm
+                        }
+                        None => mref.row::<f32>(y),
+                    };
+                    with_fast_math(|| {
+                        if premultiplied {
+                            for (((o, &a), &b), &m) in o.iter_mut().zip(ra).zip(rb).zip(rm) {
+                                *o = a.mul_add(1.0 - clamp_f32(m, 0.0, 1.0), b);
+                            }
+                        } else {
+                            for (((o, &a), &b), &m) in o.iter_mut().zip(ra).zip(rb).zip(rm) {
+                                *o = (b - a).mul_add(clamp_f32(m, 0.0, 1.0), a);
+                            }
+                        }
+                    });
+                    if half {
+                        f32_to_half_row(&o, d.row::<u16>(y));
+                    } else {
+                        d.row::<f32>(y).copy_from_slice(&o);
+                    }
                 }
-                la
+            } else if premultiplied {
+                let off = alpha_offset(&fmt, p, limited);
+                let mut xa = vec![0i64; w];
+                let mut xb = vec![0i64; w];
+                let mut xm = vec![0i64; w];
+                for y in 0..h {
+                    read_int_row(&s[0], fmt.bytesPerSample, y, &mut xa);
+                    read_int_row(&s[1], fmt.bytesPerSample, y, &mut xb);
+                    match &small {
+                        Some(m) => m.int_row(y, w, &mut xm),
+                        None => read_int_row(&mref, fmt.bytesPerSample, y, &mut xm),
+                    }
+                    let res = xa
+                        .iter()
+                        .zip(&xb)
+                        .zip(&xm)
+                        .map(|((&a, &b), &m)| (off + ((a - off) * (mx - m) + mx / 2).div_euclid(mx) + (b - off)).clamp(0, mx));
+                    write_int_row(&mut d, fmt.bytesPerSample, y, res);
+                }
+            } else if fmt.bytesPerSample == 1 {
+                let mut xm = vec![0u8; w];
+                for y in 0..h {
+                    let rm: &[u8] = match &small {
+                        Some(SmallMask::Int(m)) => {
+                            for (o, &v) in xm.iter_mut().zip(&m[y * w..(y + 1) * w]) {
+                                *o = v as u8;
+                            }
+                            &xm
+                        }
+                        _ => mref.row::<u8>(y),
+                    };
+                    let (ra, rb) = (s[0].row::<u8>(y), s[1].row::<u8>(y));
+                    let o = d.row::<u8>(y);
+                    with_wide_math(|| {
+                        // Sixteen-bit lanes, twice as many per vector as the thirty-two-bit
+                        // form: n is at most 255 * 255 + 127, and (n + 1 + (n >> 8)) >> 8 is
+                        // n / 255 exactly over that range (checked for every n).
+                        for (((o, &a), &b), &m) in o.iter_mut().zip(ra).zip(rb).zip(rm) {
+                            let m = m as u16;
+                            let n = a as u16 * (255 - m) + b as u16 * m + 127;
+                            *o = ((n + 1 + (n >> 8)) >> 8) as u8;
+                        }
+                    });
+                }
             } else {
-                false
-            };
-            let mx = max_value(&fmt);
-            for p in 0..np {
-                if !planes[p] {
-                    continue;
-                }
-                let s = [PlaneRef::new(fa, p), PlaneRef::new(fb, p)];
-                let mp = if single { 0 } else { p };
-                let mref = PlaneRef::new(fm, mp);
-                let small = (single && p > 0 && (fmt.subSamplingW > 0 || fmt.subSamplingH > 0))
-                    .then(|| downsample_mask(&mref, &fmt, p));
-                let mut d = PlaneMut::new(&mut dst, p);
-                let (w, h) = (d.width, d.height);
-                if fmt.sampleType == stFloat {
-                    let half = fmt.bytesPerSample == 2;
-                    let mut xa = vec![0f32; w];
-                    let mut xb = vec![0f32; w];
-                    let mut xm = vec![0f32; w];
-                    let mut o = vec![0f32; w];
-                    let mbuf = small.as_ref().map(|m| m.as_f32());
-                    for y in 0..h {
-                        let ra: &[f32] = if half {
-                            half_to_f32_row(s[0].row::<u16>(y), &mut xa);
-                            &xa
-                        } else {
-                            s[0].row::<f32>(y)
-                        };
-                        let rb: &[f32] = if half {
-                            half_to_f32_row(s[1].row::<u16>(y), &mut xb);
-                            &xb
-                        } else {
-                            s[1].row::<f32>(y)
-                        };
-                        let rm: &[f32] = match &mbuf {
-                            Some(m) => &m[y * w..(y + 1) * w],
-                            None if half => {
-                                half_to_f32_row(mref.row::<u16>(y), &mut xm);
-                                &xm
+                let bits = fmt.bitsPerSample as u32;
+                let mxu = mx as u32;
+                let mut xm = vec![0u16; w];
+                for y in 0..h {
+                    let rm: &[u16] = match &small {
+                        Some(SmallMask::Int(m)) => {
+                            for (o, &v) in xm.iter_mut().zip(&m[y * w..(y + 1) * w]) {
+                                *o = v as u16;
                             }
-                            None => mref.row::<f32>(y),
-                        };
-                        with_fast_math(|| {
-                            if premultiplied {
-                                for (((o, &a), &b), &m) in o.iter_mut().zip(ra).zip(rb).zip(rm) {
-                                    *o = a.mul_add(1.0 - clamp_f32(m, 0.0, 1.0), b);
-                                }
-                            } else {
-                                for (((o, &a), &b), &m) in o.iter_mut().zip(ra).zip(rb).zip(rm) {
-                                    *o = (b - a).mul_add(clamp_f32(m, 0.0, 1.0), a);
-                                }
-                            }
-                        });
-                        if half {
-                            f32_to_half_row(&o, d.row::<u16>(y));
-                        } else {
-                            d.row::<f32>(y).copy_from_slice(&o);
+                            &xm
                         }
-                    }
-                } else if premultiplied {
-                    let off = alpha_offset(&fmt, p, limited);
-                    let mut xa = vec![0i64; w];
-                    let mut xb = vec![0i64; w];
-                    let mut xm = vec![0i64; w];
-                    for y in 0..h {
-                        read_int_row(&s[0], fmt.bytesPerSample, y, &mut xa);
-                        read_int_row(&s[1], fmt.bytesPerSample, y, &mut xb);
-                        match &small {
-                            Some(m) => m.int_row(y, w, &mut xm),
-                            None => read_int_row(&mref, fmt.bytesPerSample, y, &mut xm),
+                        _ => mref.row::<u16>(y),
+                    };
+                    let (ra, rb) = (s[0].row::<u16>(y), s[1].row::<u16>(y));
+                    let o = d.row::<u16>(y);
+                    with_wide_math(|| {
+                        for (((o, &a), &b), &m) in o.iter_mut().zip(ra).zip(rb).zip(rm) {
+                            let m = (m as u32).min(mxu);
+                            let n = a as u32 * (mxu - m) + b as u32 * m + mxu / 2;
+                            *o = ((n + (n >> bits) + 1) >> bits) as u16;
                         }
-                        let res = xa.iter().zip(&xb).zip(&xm).map(|((&a, &b), &m)| {
-                            (off + ((a - off) * (mx - m) + mx / 2).div_euclid(mx) + (b - off))
-                                .clamp(0, mx)
-                        });
-                        write_int_row(&mut d, fmt.bytesPerSample, y, res);
-                    }
-                } else if fmt.bytesPerSample == 1 {
-                    let mut xm = vec![0u8; w];
-                    for y in 0..h {
-                        let rm: &[u8] = match &small {
-                            Some(SmallMask::Int(m)) => {
-                                for (o, &v) in xm.iter_mut().zip(&m[y * w..(y + 1) * w]) {
-                                    *o = v as u8;
-                                }
-                                &xm
-                            }
-                            _ => mref.row::<u8>(y),
-                        };
-                        let (ra, rb) = (s[0].row::<u8>(y), s[1].row::<u8>(y));
-                        let o = d.row::<u8>(y);
-                        with_wide_math(|| {
-                            // Sixteen-bit lanes, twice as many per vector as the thirty-two-bit
-                            // form: n is at most 255 * 255 + 127, and (n + 1 + (n >> 8)) >> 8 is
-                            // n / 255 exactly over that range (checked for every n).
-                            for (((o, &a), &b), &m) in o.iter_mut().zip(ra).zip(rb).zip(rm) {
-                                let m = m as u16;
-                                let n = a as u16 * (255 - m) + b as u16 * m + 127;
-                                *o = ((n + 1 + (n >> 8)) >> 8) as u8;
-                            }
-                        });
-                    }
-                } else {
-                    let bits = fmt.bitsPerSample as u32;
-                    let mxu = mx as u32;
-                    let mut xm = vec![0u16; w];
-                    for y in 0..h {
-                        let rm: &[u16] = match &small {
-                            Some(SmallMask::Int(m)) => {
-                                for (o, &v) in xm.iter_mut().zip(&m[y * w..(y + 1) * w]) {
-                                    *o = v as u16;
-                                }
-                                &xm
-                            }
-                            _ => mref.row::<u16>(y),
-                        };
-                        let (ra, rb) = (s[0].row::<u16>(y), s[1].row::<u16>(y));
-                        let o = d.row::<u16>(y);
-                        with_wide_math(|| {
-                            for (((o, &a), &b), &m) in o.iter_mut().zip(ra).zip(rb).zip(rm) {
-                                let m = (m as u32).min(mxu);
-                                let n = a as u32 * (mxu - m) + b as u32 * m + mxu / 2;
-                                *o = ((n + (n >> bits) + 1) >> bits) as u16;
-                            }
-                        });
-                    }
+                    });
                 }
             }
-            Ok(Arc::new(dst))
-        },
-    )?;
+        }
+        Ok(Arc::new(dst))
+    })?;
     util::set_clip(out, node);
     Ok(())
 }

@@ -27,10 +27,7 @@ pub(crate) fn apply(table: &[u8; 256], src: &[u8], dst: &mut [u8]) {
 #[cfg(target_arch = "x86_64")]
 fn has_vbmi() -> bool {
     static HAS: OnceLock<bool> = OnceLock::new();
-    *HAS.get_or_init(|| {
-        crate::stdlib::neighbour::plane::has_avx512()
-            && std::arch::is_x86_feature_detected!("avx512vbmi")
-    })
+    *HAS.get_or_init(|| crate::stdlib::neighbour::plane::has_avx512() && std::arch::is_x86_feature_detected!("avx512vbmi"))
 }
 
 /// Whole blocks of 64 samples; returns how many samples it did (a multiple of 64).
@@ -42,8 +39,7 @@ fn has_vbmi() -> bool {
 unsafe fn apply_vbmi(table: &[u8; 256], src: *const u8, dst: *mut u8, n: usize) -> usize {
     use std::arch::x86_64::*;
     // SAFETY: the table is 256 bytes, four unaligned 64-byte loads.
-    let t: [__m512i; 4] =
-        std::array::from_fn(|k| unsafe { _mm512_loadu_si512(table.as_ptr().add(64 * k).cast()) });
+    let t: [__m512i; 4] = std::array::from_fn(|k| unsafe { _mm512_loadu_si512(table.as_ptr().add(64 * k).cast()) });
     let mut x = 0;
     while x + 64 <= n {
         // SAFETY: x + 64 <= n bytes are readable and writable (the caller's contract).
@@ -76,10 +72,7 @@ mod tests {
             let mut dst = vec![0u8; s.len()];
             apply(&table, s, &mut dst);
             for (k, (&o, &x)) in dst.iter().zip(s).enumerate() {
-                assert_eq!(
-                    o, table[x as usize],
-                    "sample {k} (value {x}), row offset {start}"
-                );
+                assert_eq!(o, table[x as usize], "sample {k} (value {x}), row offset {start}");
             }
         }
     }

@@ -10,23 +10,13 @@ pub(super) trait StatSample: Sample + Copy + Into<u32> + Ord + Default {
     const MAX: Self;
     /// The AVX2 kernel over a whole plane (the caller checks for AVX2).
     #[cfg(target_arch = "x86_64")]
-    unsafe fn plane_avx2(
-        a: &Frame,
-        b: Option<&Frame>,
-        plane: usize,
-        h: usize,
-    ) -> (u32, u32, u64, u64);
+    unsafe fn plane_avx2(a: &Frame, b: Option<&Frame>, plane: usize, h: usize) -> (u32, u32, u64, u64);
 }
 
 impl StatSample for u8 {
     const MAX: u8 = u8::MAX;
     #[cfg(target_arch = "x86_64")]
-    unsafe fn plane_avx2(
-        a: &Frame,
-        b: Option<&Frame>,
-        plane: usize,
-        h: usize,
-    ) -> (u32, u32, u64, u64) {
+    unsafe fn plane_avx2(a: &Frame, b: Option<&Frame>, plane: usize, h: usize) -> (u32, u32, u64, u64) {
         plane_u8_avx2(a, b, plane, h)
     }
 }
@@ -34,23 +24,13 @@ impl StatSample for u8 {
 impl StatSample for u16 {
     const MAX: u16 = u16::MAX;
     #[cfg(target_arch = "x86_64")]
-    unsafe fn plane_avx2(
-        a: &Frame,
-        b: Option<&Frame>,
-        plane: usize,
-        h: usize,
-    ) -> (u32, u32, u64, u64) {
+    unsafe fn plane_avx2(a: &Frame, b: Option<&Frame>, plane: usize, h: usize) -> (u32, u32, u64, u64) {
         plane_u16_avx2(a, b, plane, h)
     }
 }
 
 /// (min, max, sum, sum of |a - b|) over `plane`'s `h` rows.
-pub(super) fn int_stats<T: StatSample>(
-    a: &Frame,
-    b: Option<&Frame>,
-    plane: usize,
-    h: usize,
-) -> (u32, u32, u64, u64) {
+pub(super) fn int_stats<T: StatSample>(a: &Frame, b: Option<&Frame>, plane: usize, h: usize) -> (u32, u32, u64, u64) {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx2") {
@@ -88,12 +68,7 @@ fn row_scalar<T: StatSample>(a: &[T], b: Option<&[T]>) -> (u32, u32, u64, u64) {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn plane_u8_avx2(
-    a: &Frame,
-    b: Option<&Frame>,
-    plane: usize,
-    h: usize,
-) -> (u32, u32, u64, u64) {
+unsafe fn plane_u8_avx2(a: &Frame, b: Option<&Frame>, plane: usize, h: usize) -> (u32, u32, u64, u64) {
     use std::arch::x86_64::*;
     let zero = _mm256_setzero_si256();
     // the accumulators live across rows: reducing them per row cost a third of the time at 1080p
@@ -130,22 +105,12 @@ unsafe fn plane_u8_avx2(
     // the vector lanes start at (255, 0), neutral where no row had 32 samples
     let mn = m.iter().fold(mn, |acc, &v| acc.min(v as u32));
     let mx = x.iter().fold(mx, |acc, &v| acc.max(v as u32));
-    (
-        mn,
-        mx,
-        s.iter().sum::<u64>() + sum,
-        d.iter().sum::<u64>() + diff,
-    )
+    (mn, mx, s.iter().sum::<u64>() + sum, d.iter().sum::<u64>() + diff)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn plane_u16_avx2(
-    a: &Frame,
-    b: Option<&Frame>,
-    plane: usize,
-    h: usize,
-) -> (u32, u32, u64, u64) {
+unsafe fn plane_u16_avx2(a: &Frame, b: Option<&Frame>, plane: usize, h: usize) -> (u32, u32, u64, u64) {
     use std::arch::x86_64::*;
     let zero = _mm256_setzero_si256();
     let (mut vmn, mut vmx) = (_mm256_set1_epi16(-1), zero);
@@ -176,23 +141,11 @@ unsafe fn plane_u16_avx2(
                 let va = _mm256_loadu_si256(ra.as_ptr().add(i).cast());
                 vmn = _mm256_min_epu16(vmn, va);
                 vmx = _mm256_max_epu16(vmx, va);
-                vs = _mm256_add_epi32(
-                    vs,
-                    _mm256_add_epi32(
-                        _mm256_unpacklo_epi16(va, zero),
-                        _mm256_unpackhi_epi16(va, zero),
-                    ),
-                );
+                vs = _mm256_add_epi32(vs, _mm256_add_epi32(_mm256_unpacklo_epi16(va, zero), _mm256_unpackhi_epi16(va, zero)));
                 if let Some(rb) = rb {
                     let vb = _mm256_loadu_si256(rb.as_ptr().add(i).cast());
                     let ad = _mm256_sub_epi16(_mm256_max_epu16(va, vb), _mm256_min_epu16(va, vb));
-                    vd = _mm256_add_epi32(
-                        vd,
-                        _mm256_add_epi32(
-                            _mm256_unpacklo_epi16(ad, zero),
-                            _mm256_unpackhi_epi16(ad, zero),
-                        ),
-                    );
+                    vd = _mm256_add_epi32(vd, _mm256_add_epi32(_mm256_unpacklo_epi16(ad, zero), _mm256_unpackhi_epi16(ad, zero)));
                 }
             }
         }
@@ -221,12 +174,7 @@ unsafe fn plane_u16_avx2(
 /// remainder mod 4): its AVX2 code does exactly this, its portable code (std.SetMaxCPU none)
 /// adds the samples one by one over the plane, which the same data tells apart. One accumulator
 /// per row, as before, matched neither and was a fifth of R81's speed.
-pub(super) fn float_stats(
-    a: &Frame,
-    b: Option<&Frame>,
-    plane: usize,
-    h: usize,
-) -> (f32, f32, f64, f64) {
+pub(super) fn float_stats(a: &Frame, b: Option<&Frame>, plane: usize, h: usize) -> (f32, f32, f64, f64) {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx2") {
@@ -239,19 +187,11 @@ pub(super) fn float_stats(
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn float_stats_avx2(
-    a: &Frame,
-    b: Option<&Frame>,
-    plane: usize,
-    h: usize,
-) -> (f32, f32, f64, f64) {
+unsafe fn float_stats_avx2(a: &Frame, b: Option<&Frame>, plane: usize, h: usize) -> (f32, f32, f64, f64) {
     use std::arch::x86_64::*;
     let (mut ba, mut bb) = (Vec::new(), Vec::new());
     // min_ps(v, m) is `v < m ? v : m`: NaN samples are skipped, as f32::min does
-    let (mut vmn, mut vmx) = (
-        _mm256_set1_ps(f32::INFINITY),
-        _mm256_set1_ps(f32::NEG_INFINITY),
-    );
+    let (mut vmn, mut vmx) = (_mm256_set1_ps(f32::INFINITY), _mm256_set1_ps(f32::NEG_INFINITY));
     let (mut smn, mut smx) = (f32::INFINITY, f32::NEG_INFINITY);
     let (mut vs, mut vd) = (_mm256_setzero_pd(), _mm256_setzero_pd());
     // four samples into the four accumulators, in the samples' order (the adds to one
@@ -264,27 +204,16 @@ unsafe fn float_stats_avx2(
         let n8 = w / 8 * 8;
         let pa = ra.as_ptr();
         let pb = rb.map(|r| r.as_ptr());
-        let absd = |x: __m256, z: __m256| {
-            _mm256_and_ps(
-                _mm256_sub_ps(x, z),
-                _mm256_castsi256_ps(_mm256_set1_epi32(0x7fff_ffff)),
-            )
-        };
+        let absd = |x: __m256, z: __m256| _mm256_and_ps(_mm256_sub_ps(x, z), _mm256_castsi256_ps(_mm256_set1_epi32(0x7fff_ffff)));
         for i in (0..n8).step_by(8) {
             // SAFETY: i + 8 <= w, the rows' length (the planes have one size).
             let v = _mm256_loadu_ps(pa.add(i));
             vmn = _mm256_min_ps(v, vmn);
             vmx = _mm256_max_ps(v, vmx);
-            vs = add4(
-                add4(vs, _mm256_castps256_ps128(v)),
-                _mm256_extractf128_ps::<1>(v),
-            );
+            vs = add4(add4(vs, _mm256_castps256_ps128(v)), _mm256_extractf128_ps::<1>(v));
             if let Some(pb) = pb {
                 let d = absd(v, _mm256_loadu_ps(pb.add(i)));
-                vd = add4(
-                    add4(vd, _mm256_castps256_ps128(d)),
-                    _mm256_extractf128_ps::<1>(d),
-                );
+                vd = add4(add4(vd, _mm256_castps256_ps128(d)), _mm256_extractf128_ps::<1>(d));
             }
         }
         // the last one to seven samples: four at once, then the rest padded with zeros into
@@ -315,12 +244,7 @@ unsafe fn float_stats_avx2(
     _mm256_storeu_pd(d.as_mut_ptr(), vd);
     let min = m.iter().fold(smn, |acc, &v| if v < acc { v } else { acc });
     let max = x.iter().fold(smx, |acc, &v| if v > acc { v } else { acc });
-    (
-        min,
-        max,
-        (s[0] + s[2]) + (s[1] + s[3]),
-        (d[0] + d[2]) + (d[1] + d[3]),
-    )
+    (min, max, (s[0] + s[2]) + (s[1] + s[3]), (d[0] + d[2]) + (d[1] + d[3]))
 }
 
 /// Row `y` of a float plane as f32: the frame's own samples, or half precision ones widened
@@ -377,16 +301,7 @@ fn float_stats_body(a: &Frame, b: Option<&Frame>, plane: usize, h: usize) -> (f3
             }
         }
     }
-    let min = mn
-        .iter()
-        .fold(f32::INFINITY, |m, &v| if v < m { v } else { m });
-    let max = mx
-        .iter()
-        .fold(f32::NEG_INFINITY, |m, &v| if v > m { v } else { m });
-    (
-        min,
-        max,
-        (sum[0] + sum[2]) + (sum[1] + sum[3]),
-        (diff[0] + diff[2]) + (diff[1] + diff[3]),
-    )
+    let min = mn.iter().fold(f32::INFINITY, |m, &v| if v < m { v } else { m });
+    let max = mx.iter().fold(f32::NEG_INFINITY, |m, &v| if v > m { v } else { m });
+    (min, max, (sum[0] + sum[2]) + (sum[1] + sum[3]), (diff[0] + diff[2]) + (diff[1] + diff[3]))
 }

@@ -48,6 +48,7 @@ layout(local_size_x = 16, local_size_y = 16) in;
 layout(push_constant) uniform PC { ivec4 dim; ivec4 st[7]; } pc;
 ";
 
+
 /// Exact arithmetic on top of correctly rounded `+ - *` (see the module's comment). The splitting
 /// needs |a|, |b| below 2^100 or so and no underflow; outside that range (never reached by
 /// video samples and the constants they meet) the native operation is used.
@@ -197,16 +198,9 @@ pub fn shader(dag: &Dag, root: u32, clip_types: &[St], out: St, max: i64) -> Pla
     }
     clips.sort_unstable();
     let mut s = String::from(HEADER);
-    s += &format!(
-        "layout(std430, set = 0, binding = 0) writeonly buffer D {{ {} d[]; }};\n",
-        storage(out)
-    );
+    s += &format!("layout(std430, set = 0, binding = 0) writeonly buffer D {{ {} d[]; }};\n", storage(out));
     for (j, &c) in clips.iter().enumerate() {
-        s += &format!(
-            "layout(std430, set = 0, binding = {}) readonly buffer S{j} {{ {} s{j}[]; }};\n",
-            j + 1,
-            storage(clip_types[c])
-        );
+        s += &format!("layout(std430, set = 0, binding = {}) readonly buffer S{j} {{ {} s{j}[]; }};\n", j + 1, storage(clip_types[c]));
     }
     s += crate::kernel::HALF;
     s += EXACT;
@@ -214,20 +208,11 @@ pub fn shader(dag: &Dag, root: u32, clip_types: &[St], out: St, max: i64) -> Pla
     let v = |id: u32| format!("v{id}");
     for &id in &order {
         let node = dag.nodes[id as usize];
-        let a = |i: usize| {
-            if node.a[i] == NONE {
-                String::new()
-            } else {
-                v(node.a[i])
-            }
-        };
+        let a = |i: usize| if node.a[i] == NONE { String::new() } else { v(node.a[i]) };
         let t = |cond: String| format!("({cond}) ? 1.0 : 0.0");
         let e = match node.k {
             K::Load(c) => {
-                let j = clips
-                    .iter()
-                    .position(|&k| k == c as usize)
-                    .expect("collected");
+                let j = clips.iter().position(|&k| k == c as usize).expect("collected");
                 let idx = format!("y * pc.st[{}][{}] + x", j / 4, j % 4);
                 match clip_types[c as usize] {
                     St::F16 => format!("h2f(uint(s{j}[{idx}]))"),
@@ -241,11 +226,7 @@ pub fn shader(dag: &Dag, root: u32, clip_types: &[St], out: St, max: i64) -> Pla
             K::Mul => format!("{} * {}", a(0), a(1)),
             // R81 divides by a square root with a reciprocal square root: a negative radicand
             // gives 0 there, not the quotient by sqrt's 0
-            K::Div if dag.nodes[node.a[1] as usize].k == K::Sqrt => format!(
-                "xdivsqrt({}, {})",
-                a(0),
-                v(dag.nodes[node.a[1] as usize].a[0])
-            ),
+            K::Div if dag.nodes[node.a[1] as usize].k == K::Sqrt => format!("xdivsqrt({}, {})", a(0), v(dag.nodes[node.a[1] as usize].a[0])),
             K::Div => format!("xdiv({}, {})", a(0), a(1)),
             K::Max => format!("{0} < {1} ? {1} : {0}", a(0), a(1)),
             K::Min => format!("{1} < {0} ? {1} : {0}", a(0), a(1)),

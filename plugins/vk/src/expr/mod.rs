@@ -28,11 +28,7 @@ mod glsl;
 mod parse;
 
 pub fn register(r: &Reg) {
-    r.function(
-        "Expr",
-        "clips:vnode[]:gpu;expr:data[];format:int:opt;",
-        create,
-    );
+    r.function("Expr", "clips:vnode[]:gpu;expr:data[];format:int:opt;", create);
 }
 
 /// Push constants: grid size and output stride, then one input stride per bound clip.
@@ -79,15 +75,9 @@ impl Filter for Expr {
                     for (j, &c) in clips.iter().enumerate() {
                         let f = &frames[c];
                         bufs.push(g.plane(f, p as i32)?.buffer);
-                        push[4 + j] =
-                            (f.stride(p as i32) / f.format().bytesPerSample as isize) as u32;
+                        push[4 + j] = (f.stride(p as i32) / f.format().bytesPerSample as isize) as u32;
                     }
-                    ex.dispatch(
-                        *pipe,
-                        &bufs,
-                        &push,
-                        [(w as u32).div_ceil(16), (h as u32).div_ceil(16), 1],
-                    )?;
+                    ex.dispatch(*pipe, &bufs, &push, [(w as u32).div_ceil(16), (h as u32).div_ceil(16), 1])?;
                 }
             }
         }
@@ -104,19 +94,14 @@ impl Filter for Expr {
 
 /// std.Expr's formats: 8..16 bit integer, 16 or 32 bit float.
 fn supported(f: &VSVideoFormat) -> bool {
-    f.colorFamily != cfUndefined
-        && ((f.sampleType == stInteger && (8..=16).contains(&f.bitsPerSample))
-            || (f.sampleType == stFloat && (f.bitsPerSample == 16 || f.bitsPerSample == 32)))
+    f.colorFamily != cfUndefined && ((f.sampleType == stInteger && (8..=16).contains(&f.bitsPerSample)) || (f.sampleType == stFloat && (f.bitsPerSample == 16 || f.bitsPerSample == 32)))
 }
 
 fn check_format(f: &VSVideoFormat) -> Result<()> {
     if supported(f) {
         Ok(())
     } else {
-        Err(Error::invalid(format!(
-            "Input clip must be constant format 8..16 bit integer or 16-32 bit float, passed {}.",
-            Core::format_name(f)
-        )))
+        Err(Error::invalid(format!("Input clip must be constant format 8..16 bit integer or 16-32 bit float, passed {}.", Core::format_name(f))))
     }
 }
 
@@ -142,18 +127,12 @@ fn cache() -> &'static Mutex<HashMap<Key, Arc<glsl::Plane>>> {
 
 /// Parses, rewrites and writes out one plane's expression (errors are R81's messages).
 fn compile(expr: &str, types: &[St], out: St, max: i64) -> Result<Arc<glsl::Plane>> {
-    let key: Key = (
-        expr.to_string(),
-        types.iter().map(|&t| code(t)).collect(),
-        code(out),
-        max,
-    );
+    let key: Key = (expr.to_string(), types.iter().map(|&t| code(t)).collect(), code(out), max);
     if let Some(p) = cache().lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
         return Ok(p.clone());
     }
     let mut dag = parse::Dag::default();
-    let (root, depth) =
-        parse::parse(expr, types.len(), &mut dag).map_err(|e| Error::invalid(e.to_string()))?;
+    let (root, depth) = parse::parse(expr, types.len(), &mut dag).map_err(|e| Error::invalid(e.to_string()))?;
     let types_owned = types.to_vec();
     let build = move || {
         let mut dag = dag;
@@ -162,22 +141,14 @@ fn compile(expr: &str, types: &[St], out: St, max: i64) -> Result<Arc<glsl::Plan
     };
     // the rewriting recurses as deep as the expression nests: deep ones get a thread with room
     let plane = if depth > 200 {
-        std::thread::scope(|s| {
-            std::thread::Builder::new()
-                .stack_size(256 << 20)
-                .spawn_scoped(s, build)
-                .map(|h| h.join())
-        })
-        .map_err(|e| Error::invalid(format!("cannot start a thread: {e}")))?
-        .map_err(|_| Error::invalid("internal error while compiling the expression"))?
+        std::thread::scope(|s| std::thread::Builder::new().stack_size(256 << 20).spawn_scoped(s, build).map(|h| h.join()))
+            .map_err(|e| Error::invalid(format!("cannot start a thread: {e}")))?
+            .map_err(|_| Error::invalid("internal error while compiling the expression"))?
     } else {
         build()
     };
     let plane = Arc::new(plane);
-    cache()
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(key, plane.clone());
+    cache().lock().unwrap_or_else(|e| e.into_inner()).insert(key, plane.clone());
     Ok(plane)
 }
 
@@ -191,9 +162,7 @@ fn create(a: &Args, out: &mut Out, core: Core) -> Result<()> {
     for n in &nodes {
         let vi = n.video_info()?;
         if vi.format.colorFamily == cfUndefined || vi.width <= 0 || vi.height <= 0 {
-            return Err(Error::invalid(
-                "Only clips with constant format and dimensions allowed",
-            ));
+            return Err(Error::invalid("Only clips with constant format and dimensions allowed"));
         }
         vis.push(vi);
     }
@@ -216,15 +185,9 @@ fn create(a: &Args, out: &mut Out, core: Core) -> Result<()> {
     }
     let mut ovi = v0;
     if let Some(id) = a.int("format")? {
-        let f = format_by_id(id, core)
-            .ok_or_else(|| Error::invalid("the format id specified in format is invalid"))?;
-        if f.colorFamily != v0.format.colorFamily
-            || f.subSamplingW != v0.format.subSamplingW
-            || f.subSamplingH != v0.format.subSamplingH
-        {
-            return Err(Error::invalid(
-                "the output format must have the same color family and subsampling as the input",
-            ));
+        let f = format_by_id(id, core).ok_or_else(|| Error::invalid("the format id specified in format is invalid"))?;
+        if f.colorFamily != v0.format.colorFamily || f.subSamplingW != v0.format.subSamplingW || f.subSamplingH != v0.format.subSamplingH {
+            return Err(Error::invalid("the output format must have the same color family and subsampling as the input"));
         }
         ovi.format = f;
     }
@@ -232,17 +195,11 @@ fn create(a: &Args, out: &mut Out, core: Core) -> Result<()> {
     check_format(&ofmt)?;
     let np = ofmt.numPlanes as usize;
     if exprs.len() > np {
-        return Err(Error::invalid(
-            "More expressions given than there are planes",
-        ));
+        return Err(Error::invalid("More expressions given than there are planes"));
     }
     let types: Vec<St> = vis.iter().map(|v| St::of(&v.format)).collect();
     let ot = St::of(&ofmt);
-    let max = if ofmt.sampleType == stInteger {
-        (1i64 << ofmt.bitsPerSample) - 1
-    } else {
-        0
-    };
+    let max = if ofmt.sampleType == stInteger { (1i64 << ofmt.bitsPerSample) - 1 } else { 0 };
     let planes: Vec<Option<Arc<glsl::Plane>>> = (0..np)
         .map(|p| {
             let e = &exprs[p.min(exprs.len() - 1)];
@@ -269,38 +226,14 @@ fn create(a: &Args, out: &mut Out, core: Core) -> Result<()> {
         let pipe = match made.get(&plane.source) {
             Some(&p) => p,
             None => {
-                let p = pool.pipeline(
-                    &plane.source,
-                    1 + plane.clips.len() as u32,
-                    (PUSH_WORDS * 4) as u32,
-                )?;
+                let p = pool.pipeline(&plane.source, 1 + plane.clips.len() as u32, (PUSH_WORDS * 4) as u32)?;
                 made.insert(plane.source.clone(), p);
                 p
             }
         };
-        jobs.push(Job::Run {
-            pipe,
-            clips: plane.clips.clone(),
-        });
+        jobs.push(Job::Run { pipe, clips: plane.clips.clone() });
     }
-    let spec = Spec {
-        name: "Expr".into(),
-        info: ovi,
-        inputs: nodes,
-        gpu_output: true,
-    };
-    filter::create(
-        out,
-        core,
-        spec,
-        Expr {
-            pool,
-            gpu,
-            format: ofmt,
-            width: ovi.width,
-            height: ovi.height,
-            jobs,
-        },
-    );
+    let spec = Spec { name: "Expr".into(), info: ovi, inputs: nodes, gpu_output: true };
+    filter::create(out, core, spec, Expr { pool, gpu, format: ofmt, width: ovi.width, height: ovi.height, jobs });
     Ok(())
 }

@@ -33,9 +33,7 @@ impl Canon<'_> {
                 K::Mul => todo.extend([d.arg(t, 0), d.arg(t, 1)]),
                 // a small whole power (x*x was collected as x^2) counts its base that often
                 K::Pow => match d.cval(d.arg(t, 1)) {
-                    Some(e) if e.fract() == 0.0 && (1.0..=64.0).contains(&e) => {
-                        todo.extend(std::iter::repeat_n(d.arg(t, 0), e as usize))
-                    }
+                    Some(e) if e.fract() == 0.0 && (1.0..=64.0).contains(&e) => todo.extend(std::iter::repeat_n(d.arg(t, 0), e as usize)),
                     _ => return None,
                 },
                 K::Load(c) => out.push(c),
@@ -155,20 +153,9 @@ impl Canon<'_> {
             }
         }
         let d = &mut *self.dag;
-        let scaled = |d: &mut Dag, t: u32, c: f32| {
-            if c == 1.0 {
-                t
-            } else {
-                let k = d.konst(c);
-                d.raw(K::Mul, [t, k, NONE])
-            }
-        };
+        let scaled = |d: &mut Dag, t: u32, c: f32| if c == 1.0 { t } else { let k = d.konst(c); d.raw(K::Mul, [t, k, NONE]) };
         let (_, t0, c0) = terms[0];
-        let mut acc = if c0 == -1.0 {
-            d.raw(K::Neg, [t0, NONE, NONE])
-        } else {
-            scaled(d, t0, c0)
-        };
+        let mut acc = if c0 == -1.0 { d.raw(K::Neg, [t0, NONE, NONE]) } else { scaled(d, t0, c0) };
         for &(_, t, c) in &terms[1..] {
             acc = if c == -1.0 {
                 d.raw(K::Sub, [acc, t, NONE])
@@ -187,10 +174,7 @@ impl Canon<'_> {
     /// A quotient of products with factors in common, cancelled: R81 makes `z y z * z * /`
     /// 1/(y*z) and `0.5 y * y 3 * /` the constant 0.5/3 (found by probing).
     fn cancel(&mut self, id: u32) -> Option<u32> {
-        let (p, q) = (
-            self.canon(self.dag.arg(id, 0)),
-            self.canon(self.dag.arg(id, 1)),
-        );
+        let (p, q) = (self.canon(self.dag.arg(id, 0)), self.canon(self.dag.arg(id, 1)));
         let factors = |d: &Dag, v: u32| -> (Vec<u32>, Option<f32>) {
             let (mut out, mut k) = (Vec::new(), None::<f32>);
             let mut todo = vec![v];
@@ -203,9 +187,7 @@ impl Canon<'_> {
                     K::Const(b) => k = Some(k.map_or(f32::from_bits(b), |c| c * f32::from_bits(b))),
                     // x*x was collected as x^2: its factors are x and x
                     K::Pow => match d.cval(d.arg(t, 1)) {
-                        Some(e) if e.fract() == 0.0 && (1.0..=64.0).contains(&e) => {
-                            todo.extend(std::iter::repeat_n(d.arg(t, 0), e as usize))
-                        }
+                        Some(e) if e.fract() == 0.0 && (1.0..=64.0).contains(&e) => todo.extend(std::iter::repeat_n(d.arg(t, 0), e as usize)),
                         _ => out.push(t),
                     },
                     _ => out.push(t),
@@ -286,11 +268,7 @@ impl Canon<'_> {
         clips.sort_by_key(|&(c, _)| c);
         let list: Vec<u32> = clips.into_iter().map(|(_, t)| t).chain(consts).collect();
         let d = &mut *self.dag;
-        Some(
-            list[1..]
-                .iter()
-                .fold(list[0], |acc, &t| d.raw(K::Mul, [acc, t, NONE])),
-        )
+        Some(list[1..].iter().fold(list[0], |acc, &t| d.raw(K::Mul, [acc, t, NONE])))
     }
 }
 
@@ -316,16 +294,8 @@ fn fuse_left(d: &Dag, l: u32, r: u32) -> bool {
         out.sort_unstable();
         Some(out)
     };
-    match (
-        rewrite::product(d, l).is_some() && rewrite::product(d, r).is_some(),
-        clips_of(d, l),
-        clips_of(d, r),
-    ) {
-        (true, Some(p), Some(q)) => p
-            .iter()
-            .zip(&q)
-            .find(|(u, v)| u != v)
-            .is_some_and(|(u, v)| u > v),
+    match (rewrite::product(d, l).is_some() && rewrite::product(d, r).is_some(), clips_of(d, l), clips_of(d, r)) {
+        (true, Some(p), Some(q)) => p.iter().zip(&q).find(|(u, v)| u != v).is_some_and(|(u, v)| u > v),
         _ => false,
     }
 }
@@ -334,11 +304,7 @@ pub fn optimize(dag: &mut Dag, root: u32) -> u32 {
     let root = rewrite::simplify(dag, root);
     // before powers are written out as products: R81 sorts (x*z)*y into (x*y)*z but leaves
     // x*y*y, which it collects as x*y^2, as x*(y*y)
-    let root = Canon {
-        dag,
-        memo: HashMap::new(),
-    }
-    .canon(root);
+    let root = Canon { dag, memo: HashMap::new() }.canon(root);
     let root = rewrite::expand_pow(dag, root);
     let root = rewrite::distribute(dag, root);
     rewrite::fuse(dag, root, &fuse_left)
