@@ -172,6 +172,9 @@ pub struct DeviceInfo {
     pub luid: [u8; vk::LUID_SIZE],
     pub node_mask: u32,
     pub luid_valid: bool,
+    /// The driver is built on Mesa's common Vulkan runtime (its driver info names Mesa), whose
+    /// queue threads keep working on a submission after signalling it (see `drain_queues`).
+    pub mesa: bool,
 }
 
 /// A loaded loader and an instance. Destroys the instance on drop.
@@ -272,7 +275,8 @@ impl Instance {
 
     pub fn describe(&self, pd: vk::PhysicalDevice) -> DeviceInfo {
         let mut id = vk::PhysicalDeviceIDProperties::default();
-        let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut id);
+        let mut drv = vk::PhysicalDeviceDriverProperties::default();
+        let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut id).push_next(&mut drv);
         // SAFETY: valid output structures.
         unsafe { self.instance.get_physical_device_properties2(pd, &mut p2) };
         let props = p2.properties;
@@ -290,6 +294,7 @@ impl Instance {
             luid: id.device_luid,
             node_mask: id.device_node_mask,
             luid_valid: id.device_luid_valid != 0,
+            mesa: drv.driver_info_as_c_str().is_ok_and(|s| s.to_string_lossy().contains("Mesa")),
         };
         info.usable = self.gate(pd, &props);
         info
@@ -734,6 +739,31 @@ impl Device {
 
     /// The queues GPUDownload's copies go to: the private copy queues where the device has them
     /// (VSVK_DOWNLOAD_QUEUES=N uses N of them in turn), else the shared transfer queue.
+    /// Before a timeline or command pool that submissions named is destroyed, on Mesa drivers:
+    /// waits until every queue has finished all it was given, the driver's own bookkeeping
+    /// included (vkQueueWaitIdle on each, under its lock). Mesa's queues (lavapipe's among them)
+    /// release a submission's timeline points on their own thread after the signal a host wait
+    /// sees; a semaphore destroyed in between crashed that thread (about 1 run in 200 of a short
+    /// upload/download chain on lavapipe). Other drivers are done with a submission once it has
+    /// signalled, as Vulkan says, and skip the wait. Never called with a queue lock held.
+    pub fn drain_queues(&self) {
+        if !self.info.mesa {
+            return;
+        }
+        let mut seen: Vec<vk::Queue> = Vec::new();
+        for q in [&self.compute, &self.transfer].into_iter().chain(self.copy.iter()) {
+            if seen.contains(&q.queue) {
+                continue;
+            }
+            seen.push(q.queue);
+            // SAFETY: the queue's lock is held for the call, as Vulkan's external synchronisation of
+            // queues requires; a lost device's error changes nothing here.
+            q.with(|h| unsafe {
+                let _ = self.device.queue_wait_idle(h);
+            });
+        }
+    }
+
     pub fn download_queues(&self) -> Vec<Arc<Queue>> {
         if self.copy.is_empty() {
             vec![self.transfer.clone()]

@@ -36,8 +36,10 @@ impl Timeline {
 
 impl Drop for Timeline {
     fn drop(&mut self) {
-        // Nothing may still be waiting on it: planes naming it hold references, pools drain first.
-        // SAFETY: the last reference.
+        // Nothing may still be waiting on it: planes naming it hold references, pools drain first;
+        // on Mesa drivers the queues' own threads may still hold it (see drain_queues).
+        self.dev.drain_queues();
+        // SAFETY: the last reference, and no queue holds the semaphore any more.
         unsafe { self.dev.device.destroy_semaphore(self.sem, None) };
     }
 }
@@ -200,6 +202,8 @@ pub struct PoolInner {
 
 impl Drop for PoolInner {
     fn drop(&mut self) {
+        // As for timelines (see drain_queues).
+        self.dev.drain_queues();
         for s in &self.slots {
             // SAFETY: every submission completed (freeGPUExecPool drained) or the device is lost.
             unsafe { self.dev.device.destroy_command_pool(s.cmd_pool, None) };
