@@ -38,51 +38,34 @@ fn check_error(format: &str, width: u32, height: u32, chain: &str) {
     oracle::check_error(case(format, width, height, chain));
 }
 
-/// The driver with VSVK_NO_AVX512=1 set before it starts: our core then runs the AVX2 builds of its
-/// kernels, as on a CPU without AVX-512 (the variable is read once, at the first kernel; R81 does
-/// not read it).
-const NO_AVX512_WRAPPER: &str = r#"
-#include <stdlib.h>
-
-__attribute__((constructor)) static void vsvk_no_avx512(void) {
-    setenv("VSVK_NO_AVX512", "1", 1);
-}
-
-#include "driver.c"
-"#;
-
-fn no_avx512_driver() -> &'static Path {
-    static DRIVER: OnceLock<Result<std::path::PathBuf, String>> = OnceLock::new();
-    match DRIVER.get_or_init(|| compile_wrapped_driver("noavx512driver", NO_AVX512_WRAPPER)) {
+/// The driver with `var=value` set before it starts (read by our core, not by R81), built once
+/// per name.
+fn driver_with_env(name: &str, var: &str, value: &str, cell: &'static OnceLock<Result<std::path::PathBuf, String>>) -> &'static Path {
+    let text = format!("#include <stdlib.h>\n\n__attribute__((constructor)) static void vsvk_env(void) {{\n    setenv(\"{var}\", \"{value}\", 1);\n}}\n\n#include \"driver.c\"\n");
+    match cell.get_or_init(|| compile_wrapped_driver(name, &text)) {
         Ok(d) => d,
         Err(e) => panic!("cannot build the C programs: {e}"),
     }
 }
 
-/// `check_both` with our AVX2 kernels (`NO_AVX512_WRAPPER`).
+/// VSVK_NO_AVX512=1: our core runs the AVX2 builds of its kernels, as on a CPU without AVX-512
+/// (the variable is read once, at the first kernel).
+fn no_avx512_driver() -> &'static Path {
+    static DRIVER: OnceLock<Result<std::path::PathBuf, String>> = OnceLock::new();
+    driver_with_env("noavx512driver", "VSVK_NO_AVX512", "1", &DRIVER)
+}
+
+/// `check_both` with our AVX2 kernels (`no_avx512_driver`).
 fn check_avx2(format: &str, width: u32, height: u32, chain: &str) {
     let case = case(format, width, height, chain).with_driver(no_avx512_driver());
     check_in(&case, &[&[], &["--maxcpu", "none"]]);
 }
 
-/// The driver with VSVK_STREAM_STORES=1: our core writes every output row with streaming stores,
-/// through a row buffer, as it does for large frames on many threads.
-const STREAM_WRAPPER: &str = r#"
-#include <stdlib.h>
-
-__attribute__((constructor)) static void vsvk_stream(void) {
-    setenv("VSVK_STREAM_STORES", "1", 1);
-}
-
-#include "driver.c"
-"#;
-
+/// VSVK_STREAM_STORES=1: our core writes every output row with streaming stores, through a row
+/// buffer, as it does for large frames on many threads.
 fn stream_driver() -> &'static Path {
     static DRIVER: OnceLock<Result<std::path::PathBuf, String>> = OnceLock::new();
-    match DRIVER.get_or_init(|| compile_wrapped_driver("streamdriver", STREAM_WRAPPER)) {
-        Ok(d) => d,
-        Err(e) => panic!("cannot build the C programs: {e}"),
-    }
+    driver_with_env("streamdriver", "VSVK_STREAM_STORES", "1", &DRIVER)
 }
 
 /// `std.Convolution` with these coefficients and extra arguments.
@@ -137,7 +120,7 @@ fn all_formats(chain: &str) {
     }
 }
 
-/// Every function over every format with rows streamed (`STREAM_WRAPPER`): kernels write each
+/// Every function over every format with rows streamed (`stream_driver`): kernels write each
 /// row whole before the next, so the buffered rows reach the plane intact.
 #[test]
 fn streamed_rows() {
