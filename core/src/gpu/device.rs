@@ -737,8 +737,6 @@ impl Device {
         }
     }
 
-    /// The queues GPUDownload's copies go to: the private copy queues where the device has them
-    /// (VSVK_DOWNLOAD_QUEUES=N uses N of them in turn), else the shared transfer queue.
     /// Before a timeline or command pool that submissions named is destroyed, on Mesa drivers:
     /// waits until every queue has finished all it was given, the driver's own bookkeeping
     /// included (vkQueueWaitIdle on each, under its lock). Mesa's queues (lavapipe's among them)
@@ -764,6 +762,8 @@ impl Device {
         }
     }
 
+    /// The queues GPUDownload's copies go to: the private copy queues where the device has them
+    /// (VSVK_DOWNLOAD_QUEUES=N uses N of them in turn), else the shared transfer queue.
     pub fn download_queues(&self) -> Vec<Arc<Queue>> {
         if self.copy.is_empty() {
             vec![self.transfer.clone()]
