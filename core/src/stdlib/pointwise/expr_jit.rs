@@ -135,6 +135,68 @@ macro_rules! rm {
     };
 }
 
+/// `op` of a generator over one register width: one operation into `dst`, with `$s` the scratch
+/// register for an operand held in memory. The instructions are the same for AVX2 and AVX-512
+/// except for Not and the ternary, each width's own `not` and `tern` (AVX-512 compares into mask
+/// registers).
+macro_rules! op_fn {
+    ($s:expr) => {
+        fn op(&mut self, k: K, dst: u16, x: u16, y: u16, z: u16) -> Result<(), IcedError> {
+            let d = self.dst(dst);
+            let (lx, ly) = (self.locs[x as usize], self.locs[y as usize]);
+            match k {
+                K::Add | K::Sub | K::Mul | K::Div => {
+                    let rx = self.reg(x, $s)?;
+                    let a = &mut self.a;
+                    match k {
+                        K::Add => rm!(a, vaddps(d, rx; ly))?,
+                        K::Sub => rm!(a, vsubps(d, rx; ly))?,
+                        K::Mul => rm!(a, vmulps(d, rx; ly))?,
+                        _ => rm!(a, vdivps(d, rx; ly))?,
+                    }
+                }
+                // `if x < y { y } else { x }`: vmaxps(y, x) is `y > x ? y : x`, x for a NaN or equal values
+                K::Max => {
+                    let ry = self.reg(y, $s)?;
+                    rm!(self.a, vmaxps(d, ry; lx))?;
+                }
+                // `if y < x { y } else { x }`: vminps(y, x) is `y < x ? y : x`
+                K::Min => {
+                    let ry = self.reg(y, $s)?;
+                    rm!(self.a, vminps(d, ry; lx))?;
+                }
+                K::Gt => self.compare(d, x, y, GT_OQ)?,
+                K::Lt => self.compare(d, x, y, LT_OQ)?,
+                K::Eq => self.compare(d, x, y, EQ_OQ)?,
+                K::Ge => self.compare(d, x, y, GE_OQ)?,
+                K::Le => self.compare(d, x, y, LE_OQ)?,
+                K::And | K::Or | K::Xor => self.logic(k, d, x, y)?,
+                K::Not => self.not(d, x)?,
+                K::Abs => {
+                    let rx = self.reg(x, $s)?;
+                    self.a.vandps(d, rx, Self::cst(C_ABS))?;
+                }
+                K::Neg => {
+                    let rx = self.reg(x, $s)?;
+                    self.a.vxorps(d, rx, Self::cst(C_SIGN))?;
+                }
+                K::Sqrt => rm!(self.a, vsqrtps(d; lx))?,
+                K::Tern => self.tern(d, x, y, z)?,
+                // x * y + z rounded once; the destination is never an operand (the allocator's
+                // rule, and the result scratch is no value's register)
+                K::Fma => {
+                    let rx = self.reg(x, $s)?;
+                    let lz = self.locs[z as usize];
+                    rm!(self.a, vmovups(d; lz))?;
+                    rm!(self.a, vfmadd231ps(d, rx; ly))?;
+                }
+                K::Exp | K::Log | K::Sin | K::Cos | K::Pow | K::Load(_) | K::Const(_) => unreachable!("checked before"),
+            }
+            self.put(dst, d)
+        }
+    };
+}
+
 /// A code generator over vector registers of type R (ymm for AVX2, zmm for AVX-512): the
 /// assembler, where each program value lives, and the scratch register results are computed in
 /// when their place is memory.
@@ -223,68 +285,21 @@ impl Gen<AsmRegisterYmm> {
         self.a.vandps(d, d, Self::cst(C_ONE))
     }
 
-    fn op(&mut self, k: K, dst: u16, x: u16, y: u16, z: u16) -> Result<(), IcedError> {
-        let d = self.dst(dst);
-        let (lx, ly) = (self.locs[x as usize], self.locs[y as usize]);
-        match k {
-            K::Add | K::Sub | K::Mul | K::Div => {
-                let rx = self.reg(x, ymm13)?;
-                let a = &mut self.a;
-                match k {
-                    K::Add => rm!(a, vaddps(d, rx; ly))?,
-                    K::Sub => rm!(a, vsubps(d, rx; ly))?,
-                    K::Mul => rm!(a, vmulps(d, rx; ly))?,
-                    _ => rm!(a, vdivps(d, rx; ly))?,
-                }
-            }
-            // `if x < y { y } else { x }`: vmaxps(y, x) is `y > x ? y : x`, x for a NaN or equal values
-            K::Max => {
-                let ry = self.reg(y, ymm13)?;
-                rm!(self.a, vmaxps(d, ry; lx))?;
-            }
-            // `if y < x { y } else { x }`: vminps(y, x) is `y < x ? y : x`
-            K::Min => {
-                let ry = self.reg(y, ymm13)?;
-                rm!(self.a, vminps(d, ry; lx))?;
-            }
-            K::Gt => self.compare(d, x, y, GT_OQ)?,
-            K::Lt => self.compare(d, x, y, LT_OQ)?,
-            K::Eq => self.compare(d, x, y, EQ_OQ)?,
-            K::Ge => self.compare(d, x, y, GE_OQ)?,
-            K::Le => self.compare(d, x, y, LE_OQ)?,
-            K::And | K::Or | K::Xor => self.logic(k, d, x, y)?,
-            K::Not => {
-                let rx = self.reg(x, ymm13)?;
-                self.a.vcmpps(d, rx, Self::cst(C_ZERO), NGT_UQ)?;
-                self.a.vandps(d, d, Self::cst(C_ONE))?;
-            }
-            K::Abs => {
-                let rx = self.reg(x, ymm13)?;
-                self.a.vandps(d, rx, Self::cst(C_ABS))?;
-            }
-            K::Neg => {
-                let rx = self.reg(x, ymm13)?;
-                self.a.vxorps(d, rx, Self::cst(C_SIGN))?;
-            }
-            K::Sqrt => rm!(self.a, vsqrtps(d; lx))?,
-            // `if x > 0 { y } else { z }`: blendv takes its third operand where the mask is set
-            K::Tern => {
-                let rx = self.reg(x, ymm13)?;
-                self.a.vcmpps(ymm14, rx, Self::cst(C_ZERO), GT_OQ)?;
-                let rz = self.reg(z, ymm15)?;
-                rm!(self.a, vblendvps(d, rz; ly; ymm14))?;
-            }
-            // x * y + z rounded once; the destination is never an operand (the allocator's rule,
-            // and ymm12 is no value's register)
-            K::Fma => {
-                let rx = self.reg(x, ymm13)?;
-                let lz = self.locs[z as usize];
-                rm!(self.a, vmovups(d; lz))?;
-                rm!(self.a, vfmadd231ps(d, rx; ly))?;
-            }
-            K::Exp | K::Log | K::Sin | K::Cos | K::Pow | K::Load(_) | K::Const(_) => unreachable!("checked before"),
-        }
-        self.put(dst, d)
+    op_fn!(ymm13);
+
+    fn not(&mut self, d: AsmRegisterYmm, x: u16) -> Result<(), IcedError> {
+        let rx = self.reg(x, ymm13)?;
+        self.a.vcmpps(d, rx, Self::cst(C_ZERO), NGT_UQ)?;
+        self.a.vandps(d, d, Self::cst(C_ONE))
+    }
+
+    /// `if x > 0 { y } else { z }`: blendv takes its third operand where the mask is set.
+    fn tern(&mut self, d: AsmRegisterYmm, x: u16, y: u16, z: u16) -> Result<(), IcedError> {
+        let rx = self.reg(x, ymm13)?;
+        self.a.vcmpps(ymm14, rx, Self::cst(C_ZERO), GT_OQ)?;
+        let rz = self.reg(z, ymm15)?;
+        let ly = self.locs[y as usize];
+        rm!(self.a, vblendvps(d, rz; ly; ymm14))
     }
 
     /// The interpreter's `to_int` and narrowing, or the float store.
@@ -376,66 +391,21 @@ impl Gen<AsmRegisterZmm> {
         self.ones_where_k1(d)
     }
 
-    fn op(&mut self, k: K, dst: u16, x: u16, y: u16, z: u16) -> Result<(), IcedError> {
-        let d = self.dst(dst);
-        let (lx, ly) = (self.locs[x as usize], self.locs[y as usize]);
-        match k {
-            K::Add | K::Sub | K::Mul | K::Div => {
-                let rx = self.reg(x, zmm29)?;
-                let a = &mut self.a;
-                match k {
-                    K::Add => rm!(a, vaddps(d, rx; ly))?,
-                    K::Sub => rm!(a, vsubps(d, rx; ly))?,
-                    K::Mul => rm!(a, vmulps(d, rx; ly))?,
-                    _ => rm!(a, vdivps(d, rx; ly))?,
-                }
-            }
-            // as in the AVX2 `op`: the operand order gives the interpreter's choice for a NaN or
-            // equal values
-            K::Max => {
-                let ry = self.reg(y, zmm29)?;
-                rm!(self.a, vmaxps(d, ry; lx))?;
-            }
-            K::Min => {
-                let ry = self.reg(y, zmm29)?;
-                rm!(self.a, vminps(d, ry; lx))?;
-            }
-            K::Gt => self.compare(d, x, y, GT_OQ)?,
-            K::Lt => self.compare(d, x, y, LT_OQ)?,
-            K::Eq => self.compare(d, x, y, EQ_OQ)?,
-            K::Ge => self.compare(d, x, y, GE_OQ)?,
-            K::Le => self.compare(d, x, y, LE_OQ)?,
-            K::And | K::Or | K::Xor => self.logic(k, d, x, y)?,
-            K::Not => {
-                let rx = self.reg(x, zmm29)?;
-                self.a.vcmpps(k1, rx, Self::cst(C_ZERO), NGT_UQ)?;
-                self.ones_where_k1(d)?;
-            }
-            K::Abs => {
-                let rx = self.reg(x, zmm29)?;
-                self.a.vandps(d, rx, Self::cst(C_ABS))?;
-            }
-            K::Neg => {
-                let rx = self.reg(x, zmm29)?;
-                self.a.vxorps(d, rx, Self::cst(C_SIGN))?;
-            }
-            K::Sqrt => rm!(self.a, vsqrtps(d; lx))?,
-            // blendm takes its second source where the mask is set
-            K::Tern => {
-                let rx = self.reg(x, zmm29)?;
-                self.a.vcmpps(k1, rx, Self::cst(C_ZERO), GT_OQ)?;
-                let rz = self.reg(z, zmm30)?;
-                rm!(self.a, vblendmps(d.k1(), rz; ly))?;
-            }
-            K::Fma => {
-                let rx = self.reg(x, zmm29)?;
-                let lz = self.locs[z as usize];
-                rm!(self.a, vmovups(d; lz))?;
-                rm!(self.a, vfmadd231ps(d, rx; ly))?;
-            }
-            K::Exp | K::Log | K::Sin | K::Cos | K::Pow | K::Load(_) | K::Const(_) => unreachable!("checked before"),
-        }
-        self.put(dst, d)
+    op_fn!(zmm29);
+
+    fn not(&mut self, d: AsmRegisterZmm, x: u16) -> Result<(), IcedError> {
+        let rx = self.reg(x, zmm29)?;
+        self.a.vcmpps(k1, rx, Self::cst(C_ZERO), NGT_UQ)?;
+        self.ones_where_k1(d)
+    }
+
+    /// As the AVX2 `tern`; blendm takes its second source where the mask is set.
+    fn tern(&mut self, d: AsmRegisterZmm, x: u16, y: u16, z: u16) -> Result<(), IcedError> {
+        let rx = self.reg(x, zmm29)?;
+        self.a.vcmpps(k1, rx, Self::cst(C_ZERO), GT_OQ)?;
+        let rz = self.reg(z, zmm30)?;
+        let ly = self.locs[y as usize];
+        rm!(self.a, vblendmps(d.k1(), rz; ly))
     }
 
     fn store(&mut self, res: u16, out: Sample) -> Result<(), IcedError> {
