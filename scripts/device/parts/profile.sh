@@ -228,7 +228,7 @@ f, t, ch, *runs = sys.argv[1:]
 best = lambda s: max([float(x) for x in s.split() if x.replace('.', '', 1).isdigit()] or [float('nan')])
 r = best(runs[0])
 names = os.environ["NAMES"].split()
-print(f"mem threads={t:<2} {f:<9} {ch[:44]:<44} R81 {r:8.1f} " + " ".join(f"{n} {best(x) / r:.2f}" for n, x in zip(names, runs[1:])))
+print(f"mem threads={t:<2} {f:<9} {ch[:44]:<44} R81 {r:8.1f} " + " ".join(f"{n} {best(x):.1f} ({best(x) / r:.2f})" for n, x in zip(names, runs[1:])))
 PY
   }
   if [ -n "${MEM_CASES:-}" ]; then
