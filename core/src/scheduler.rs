@@ -95,8 +95,14 @@ impl Pool {
             s.spawned += 1;
             let pool = self.clone();
             let h = thread::Builder::new().name("vsvk-worker".into()).spawn(move || pool.worker()).expect("spawning a worker thread");
-            s.handles.retain(|h| !h.is_finished());
+            // Workers that retired (after a lent one's getFrame returned) are joined, not let go: a
+            // finished handle only means the worker's function returned, and its thread may still
+            // run our thread-local destructors, which must not outlive freeCore and the library.
+            let (retired, live): (Vec<_>, Vec<_>) = std::mem::take(&mut s.handles).into_iter().partition(|h| h.is_finished());
+            s.handles = live;
             s.handles.push(h);
+            drop(s);
+            join_all(retired);
         }
     }
 
@@ -181,10 +187,20 @@ impl Pool {
         // returns (the host may unload the library next). A worker that drops the core cannot join
         // itself; then they are left to finish on their own.
         if !on_worker_thread() {
-            for h in handles {
-                let _ = h.join();
-            }
+            join_all(handles);
         }
+    }
+
+    /// How many workers the pool holds handles to (running, idle or retired but not yet joined).
+    #[cfg(test)]
+    fn handles(&self) -> usize {
+        self.state.lock().handles.len()
+    }
+}
+
+fn join_all(handles: Vec<thread::JoinHandle<()>>) {
+    for h in handles {
+        let _ = h.join();
     }
 }
 
@@ -609,4 +625,83 @@ pub fn get_frame(node: &Arc<Node>, n: i32) -> Delivery {
 
 pub fn error_cstring(msg: &str) -> CString {
     CString::new(msg.replace('\0', " ")).expect("NULs replaced")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::RefCell;
+    use std::sync::atomic::AtomicBool;
+    use std::time::Duration;
+
+    /// Stands for a thread-local a worker leaves behind: its destructor runs after the worker's
+    /// function has returned, and takes a while.
+    struct SlowDrop {
+        started: Arc<AtomicBool>,
+        ended: Arc<AtomicBool>,
+    }
+    impl Drop for SlowDrop {
+        fn drop(&mut self) {
+            self.started.store(true, Ordering::SeqCst);
+            thread::sleep(Duration::from_millis(300));
+            self.ended.store(true, Ordering::SeqCst);
+        }
+    }
+    thread_local! {
+        static LEFT: RefCell<Option<SlowDrop>> = const { RefCell::new(None) };
+    }
+
+    fn wait_for(what: &str, f: impl Fn() -> bool) {
+        let until = Instant::now() + Duration::from_secs(20);
+        while !f() {
+            assert!(Instant::now() < until, "timed out waiting for {what}");
+            thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    #[test]
+    fn retired_worker_is_joined_not_let_go() {
+        let pool = Pool::new(1);
+        let started = Arc::new(AtomicBool::new(false));
+        let ended = Arc::new(AtomicBool::new(false));
+        let leave = {
+            let (s, e) = (started.clone(), ended.clone());
+            move || LEFT.with(|l| *l.borrow_mut() = Some(SlowDrop { started: s.clone(), ended: e.clone() }))
+        };
+        // A task blocks in a synchronous wait for another: the pool lends a second worker for it,
+        // and once the wait is over one of the two retires.
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        let (p, l) = (pool.clone(), leave.clone());
+        pool.spawn(Box::new(move || {
+            l();
+            let l2 = l.clone();
+            p.while_blocked(|| {
+                p.spawn(Box::new(move || {
+                    l2();
+                    tx.send(()).unwrap();
+                }));
+                rx.recv().unwrap();
+            });
+        }));
+        wait_for("a worker to retire", || started.load(Ordering::SeqCst));
+        // Keep the remaining worker busy so the next task needs a new worker.
+        pool.set_threads(2);
+        let (busy_tx, busy_rx) = crossbeam_channel::bounded::<()>(0);
+        let running = Arc::new(AtomicBool::new(false));
+        let r = running.clone();
+        pool.spawn(Box::new(move || {
+            r.store(true, Ordering::SeqCst);
+            let _ = busy_rx.recv();
+        }));
+        wait_for("the busy task to start", || running.load(Ordering::SeqCst));
+        pool.spawn(Box::new(|| {}));
+        assert!(
+            ended.load(Ordering::SeqCst),
+            "spawning a worker returned while a retired worker's thread was still running its thread-local destructors"
+        );
+        drop(busy_tx);
+        pool.wait_idle();
+        pool.shutdown();
+        assert_eq!(pool.handles(), 0);
+    }
 }

@@ -81,12 +81,35 @@ static void VS_CC frame_done(void *user, const VSFrame *f, int n, VSNode *node, 
 }
 
 /* the threads of this process now (Linux) */
+/* Whether thread `tid` of this process has begun to exit. pthread_join returns once the kernel has
+ * cleared the thread's tid, which happens in the middle of its exit: the task stays listed in
+ * /proc/self/task until the kernel reaps it, and on a loaded machine the joiner can run first. A thread
+ * in that state runs no user code any more; the kernel flags it PF_EXITING (0x4, the ninth field of
+ * its stat line) before that point, so a thread without the flag is still running code. */
+static int exiting(const char *tid) {
+    char path[64], line[1024];
+    snprintf(path, sizeof path, "/proc/self/task/%s/stat", tid);
+    FILE *f = fopen(path, "r");
+    if (!f) return 1; /* reaped meanwhile */
+    size_t len = fread(line, 1, sizeof line - 1, f);
+    fclose(f);
+    if (!len) return 1; /* reaped while being read */
+    line[len] = 0;
+    /* fields after the name in parentheses (which may hold spaces): state ppid pgrp session tty_nr
+     * tpgid flags */
+    const char *p = strrchr(line, ')');
+    unsigned long flags = 0;
+    if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) != 1) fail("cannot parse %s", path);
+    return (flags & 0x4) != 0;
+}
+
+/* The threads of this process that still run code. */
 static int count_threads(void) {
     DIR *d = opendir("/proc/self/task");
     if (!d) fail("cannot read /proc/self/task");
     int count = 0;
     for (struct dirent *e; (e = readdir(d));)
-        if (e->d_name[0] != '.') count++;
+        if (e->d_name[0] != '.' && !exiting(e->d_name)) count++;
     closedir(d);
     return count;
 }
