@@ -41,7 +41,7 @@ CHAINS=(
   "std.Invert" "std.InvertMask" "std.Limiter" "std.Binarize" "std.BinarizeMask" "std.Levels:gamma=1.2"
   "std.Merge:@:clipa=\$1:clipb=\$1:weight=0.3" "std.MaskedMerge:@:clipa=\$1:clipb=\$1:mask=\$1"
   "std.MakeDiff:@:clipa=\$1:clipb=\$1" "std.MergeDiff:@:clipa=\$1:clipb=\$1" "std.MakeFullDiff:@:clipa=\$1:clipb=\$1"
-  "std.MergeFullDiff:@:clipa=\$1:clipb=\$1"
+  "std.MakeFullDiff:@:clipa=\$1:clipb=\$1,std.MergeFullDiff:@:clipa=\$1:clipb=\$2"
   "std.Expr:@clips:expr='x 3 * 2 /" "std.Expr:@:clips=\$1:clips=\$1:expr='x y + 2 /"
   "std.Convolution:matrix=1.0:matrix=2.0:matrix=1.0:matrix=2.0:matrix=4.0:matrix=2.0:matrix=1.0:matrix=2.0:matrix=1.0"
   "std.Convolution:matrix=1.0:matrix=1.0:matrix=1.0:matrix=1.0:matrix=1.0:mode='h"
@@ -76,11 +76,13 @@ for t in ${THREADS:-1 $(nproc)}; do
         fi
       done
       python3 - "$t" "$f" "$ch" "$a" "$b" <<'PY'
-import statistics, sys
+import re, statistics, sys
 t, f, ch, a, b = sys.argv[1:]
 x = statistics.median(float(v) for v in a.split())
 y = statistics.median(float(v) for v in b.split())
-print(f"{t:<7} {f:<9} {ch[:58]:<58} {x:9.1f} {y:9.1f} {x / y:6.2f}   ours:{a} R81:{b}")
+# a Convolution's matrix as one list, so that the label stays short and tells the cases apart
+label = re.sub(r"(:matrix=[-\d.]+)+", lambda m: ":matrix=" + ",".join(re.findall(r"[-\d.]+", m.group(0))), ch)
+print(f"{t:<7} {f:<9} {label:<58} {x:9.1f} {y:9.1f} {x / y:6.2f}   ours:{a} R81:{b}")
 PY
     done
   done

@@ -295,24 +295,33 @@ impl PlaneMut {
     }
 }
 
-/// Applies `f` to every row: integer samples of type `T` to `U`.
+/// Fills every output row with `f(row, y)`. Where `dst` is streamed, `f` fills a buffer that
+/// then goes to the plane with streaming stores.
 #[inline(always)]
-pub(crate) fn map_rows<T: Pix, U: Pix>(src: &[PlaneRef], mut dst: PlaneMut, mut f: impl FnMut(&mut [U], &[&[T]])) {
-    let mut rows: Vec<&[T]> = Vec::with_capacity(src.len());
+pub(crate) fn fill_rows<U: Pix>(mut dst: PlaneMut, mut f: impl FnMut(&mut [U], usize)) {
     let mut out = if dst.stream { vec![U::default(); dst.width] } else { Vec::new() };
     for y in 0..dst.height {
-        rows.clear();
-        rows.extend(src.iter().map(|s| s.row::<T>(y)));
         if dst.stream {
-            f(&mut out, &rows);
+            f(&mut out, y);
             super::stream::copy_row(&out, dst.row::<U>(y));
         } else {
-            f(dst.row::<U>(y), &rows);
+            f(dst.row::<U>(y), y);
         }
     }
     if dst.stream {
         super::stream::fence();
     }
+}
+
+/// Applies `f` to every row: integer samples of type `T` to `U`.
+#[inline(always)]
+pub(crate) fn map_rows<T: Pix, U: Pix>(src: &[PlaneRef], dst: PlaneMut, mut f: impl FnMut(&mut [U], &[&[T]])) {
+    let mut rows: Vec<&[T]> = Vec::with_capacity(src.len());
+    fill_rows(dst, |o, y| {
+        rows.clear();
+        rows.extend(src.iter().map(|s| s.row::<T>(y)));
+        f(o, &rows);
+    });
 }
 
 /// Applies `f` to every row of float samples; half precision planes are widened and narrowed
