@@ -13,7 +13,8 @@
 #   VSVK_REF   the reference folder (default ~/.cache/vsvk-ref)
 #   VSVK_CORE  our core (default target/release/libvsvk.so)
 #   THREADS    thread counts (default "1 $(nproc)")
-#   FORMATS    formats (default "YUV420P8 YUV420P16 YUV444PS")
+#   FORMATS    formats (default "YUV420P8 YUV420P16 YUV444PS"; the PreMultiply line runs on Gray
+#              formats alone, e.g. FORMATS="Gray8 Gray16 GrayS")
 #   ONLY       a regex: only the chains that match it
 #   REPS       runs per core and line (default 3)
 #   SECONDS_PER_RUN  about how long one run lasts (default 1): the frame count follows from a
@@ -51,6 +52,13 @@ CHAINS=(
   "std.AverageFrames:@clips:weights=1.0:weights=1.0:weights=1.0"
   "std.Transpose" "std.FlipVertical" "std.FlipHorizontal" "std.Turn180" "std.Crop:left=2:right=2"
   "std.AddBorders:left=2:right=2"
+  # less common shapes: a 5x5 matrix, thresholds, a plane left out, a table (8-bit only: the
+  # driver takes arguments on its command line), premultiplying by an alpha clip (gray only: the
+  # alpha is the clip itself)
+  "std.Convolution$(printf ':matrix=%s.0' 1 2 3 2 1 2 4 6 4 2 3 6 9 6 3 2 4 6 4 2 1 2 3 2 1)"
+  "std.Minimum:threshold=8.0" "std.Inflate:threshold=8.0" "std.Median:planes=0"
+  "P8|std.Lut$(for i in $(seq 0 255); do printf ':lut=%d' $((255 - i)); done)"
+  "^Gray|std.PreMultiply:@:clip=\$1:alpha=\$1"
 )
 
 fps() {  # core threads format frames chain
@@ -65,6 +73,11 @@ for t in ${THREADS:-1 $(nproc)}; do
   for f in ${FORMATS:-YUV420P8 YUV420P16 YUV444PS}; do
     for ch in "${CHAINS[@]}"; do
       [[ -n "${ONLY:-}" && ! "$ch" =~ $ONLY ]] && continue
+      # FORMAT-REGEX|CHAIN: a chain for the formats that match alone
+      if [[ $ch == *"|"* ]]; then
+        [[ $f =~ ${ch%%|*} ]] || continue
+        ch=${ch#*|}
+      fi
       probe=$(fps "$R81" "$t" "$f" 30 "$ch")
       n=$(python3 -c "import math; v=float('$probe'); print(max(30, int(v * ${SECONDS_PER_RUN:-1})) if math.isfinite(v) else 30)")
       a="" b=""

@@ -301,11 +301,12 @@ impl PlaneMut {
 pub(crate) fn fill_rows<U: Pix>(mut dst: PlaneMut, mut f: impl FnMut(&mut [U], usize)) {
     let mut out = if dst.stream { vec![U::default(); dst.width] } else { Vec::new() };
     for y in 0..dst.height {
+        // one call of `f`: with two (one per branch) the compiler kept `f` out of line, outside
+        // the caller's target features (PreMultiply's floor became a library call)
+        let row: &mut [U] = if dst.stream { &mut out } else { dst.row::<U>(y) };
+        f(row, y);
         if dst.stream {
-            f(&mut out, y);
             super::stream::copy_row(&out, dst.row::<U>(y));
-        } else {
-            f(dst.row::<U>(y), y);
         }
     }
     if dst.stream {
