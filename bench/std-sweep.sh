@@ -41,6 +41,7 @@ export LD_LIBRARY_PATH=$REF/loader/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 CHAINS=(
   "std.Invert" "std.InvertMask" "std.Limiter" "std.Binarize" "std.BinarizeMask" "std.Levels:gamma=1.2"
   "std.Merge:@:clipa=\$1:clipb=\$1:weight=0.3" "std.MaskedMerge:@:clipa=\$1:clipb=\$1:mask=\$1"
+  "std.MaskedMerge:@:clipa=\$1:clipb=\$1:mask=\$1:premultiplied=1"
   "std.MakeDiff:@:clipa=\$1:clipb=\$1" "std.MergeDiff:@:clipa=\$1:clipb=\$1" "std.MakeFullDiff:@:clipa=\$1:clipb=\$1"
   "std.MakeFullDiff:@:clipa=\$1:clipb=\$1,std.MergeFullDiff:@:clipa=\$1:clipb=\$2"
   "std.Expr:@clips:expr='x 3 * 2 /" "std.Expr:@:clips=\$1:clips=\$1:expr='x y + 2 /"

@@ -493,35 +493,29 @@ enum IntRows<'a> {
 
 /// Integer premultiplication, R81's formula off + floor(((x - off) * m + mx / 2) / mx) with
 /// mx = 2^bits - 1, in unsigned lanes twice as wide as the samples so that it vectorises (an
-/// i64 division per sample was 0.1-0.25x R81; f64 lanes 0.9x at 16 bits, u32 lanes for 8-bit
-/// samples 0.4x in MaskedMerge). With a = |x - off| and n = a * m + mx / 2 it is
-/// off + floor(n / mx) for x >= off and off - floor(n / mx) below (floor(-P / mx) is
-/// -floor((P + mx - 1) / mx), and mx - 1 - mx / 2 = mx / 2). n stays below 2^(2 bits), and
-/// (n + (n >> bits) + 1) >> bits is floor(n / mx) over that range without overflowing the lane
-/// (both checked in the tests below).
+/// i64 division per sample was 0.1-0.25x R81; f64 lanes 0.9x at 16 bits; a sign split for
+/// x < off 0.7x in 8-bit MaskedMerge). Adding off to the quotient is adding off * mx to the
+/// numerator, so the result is floor(n / mx) with n = x * m + off * (mx - m) + mx / 2: no term
+/// is negative, n is at most mx * mx + mx / 2 (x and off are at most mx), so the result lies in
+/// 0..=mx, and (n + (n >> bits) + 1) >> bits is floor(n / mx) over that range without
+/// overflowing the lane (both checked in the tests below).
 ///
 /// `$scale` is that formula; `$plane` runs a plane of `$t` samples through it: PreMultiply (`b`
-/// None) clamp(scale(x, m)), MaskedMerge of premultiplied clips (`b` the second clip, `m` the
-/// mask) clamp(scale(x, mx - m) + b - off), reading the samples where they lie.
+/// None) scale(x, m), MaskedMerge of premultiplied clips (`b` the second clip, `m` the mask)
+/// clamp(scale(x, mx - m) + b - off), reading the samples where they lie.
 macro_rules! premultiply_kernels {
     ($scale:ident, $plane:ident, $t:ty, $wide:ty, $signed:ty) => {
         #[inline(always)]
-        fn $scale(x: $wide, m: $wide, off: $wide, bits: u32, half: $wide) -> $signed {
-            let (a, below) = if x >= off { (x - off, false) } else { (off - x, true) };
-            let n = a * m + half;
-            let q = ((n + (n >> bits) + 1) >> bits) as $signed;
-            if below {
-                off as $signed - q
-            } else {
-                off as $signed + q
-            }
+        fn $scale(x: $wide, m: $wide, off: $wide, mx: $wide, bits: u32) -> $wide {
+            let n = x * m + off * (mx - m) + mx / 2;
+            (n + (n >> bits) + 1) >> bits
         }
 
         #[inline(always)]
         fn $plane(mut dst: PlaneMut, x: PlaneRef, m: IntRows, b: Option<PlaneRef>, off: i64, mx: i64) {
             let w = dst.width;
             let (off, mx) = (off as $wide, mx as $wide);
-            let (bits, half, top) = ((mx as u32 + 1).trailing_zeros(), mx / 2, mx as $signed);
+            let (bits, top) = ((mx as u32 + 1).trailing_zeros(), mx as $signed);
             let mut small: Vec<$t> = vec![0; if matches!(m, IntRows::Small(_)) { w } else { 0 }];
             for y in 0..dst.height {
                 let xr = x.row::<$t>(y);
@@ -539,12 +533,12 @@ macro_rules! premultiply_kernels {
                 match b {
                     None => {
                         for ((o, &x), &m) in o.iter_mut().zip(xr).zip(mr) {
-                            *o = $scale(x as $wide, m as $wide, off, bits, half).clamp(0, top) as $t;
+                            *o = $scale(x as $wide, m as $wide, off, mx, bits) as $t;
                         }
                     }
                     Some(b) => {
                         for (((o, &x), &m), &b) in o.iter_mut().zip(xr).zip(mr).zip(b.row::<$t>(y)) {
-                            let v = $scale(x as $wide, mx - m as $wide, off, bits, half) + b as $signed - off as $signed;
+                            let v = $scale(x as $wide, mx - m as $wide, off, mx, bits) as $signed + b as $signed - off as $signed;
                             *o = v.clamp(0, top) as $t;
                         }
                     }
@@ -891,9 +885,9 @@ mod tests {
                 for &x in &values {
                     for &m in &values {
                         let got = if bits == 8 {
-                            scale_about_8(x as u16, m as u16, off as u16, bits, (mx / 2) as u16) as i64
+                            scale_about_8(x as u16, m as u16, off as u16, mx as u16, bits) as i64
                         } else {
-                            scale_about_16(x as u32, m as u32, off as u32, bits, (mx / 2) as u32) as i64
+                            scale_about_16(x as u32, m as u32, off as u32, mx as u32, bits) as i64
                         };
                         assert_eq!(got, exact(x, m, off, mx), "{bits} bits: x {x}, m {m}, off {off}");
                     }
