@@ -96,6 +96,7 @@ x = statistics.median(float(v) for v in a.split())
 y = statistics.median(float(v) for v in b.split())
 # a Convolution's matrix as one list, so that the label stays short and tells the cases apart
 label = re.sub(r"(:matrix=[-\d.]+)+", lambda m: ":matrix=" + ",".join(re.findall(r"[-\d.]+", m.group(0))), ch)
+label = re.sub(r"(:lut=\d+)+", lambda m: f":lut=({m.group(0).count(':lut=')} values)", label)
 print(f"{t:<7} {f:<9} {label:<58} {x:9.1f} {y:9.1f} {x / y:6.2f}   ours:{a} R81:{b}")
 PY
     done

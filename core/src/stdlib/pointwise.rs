@@ -270,7 +270,7 @@ pub(crate) struct PlaneMut {
     stride: isize,
     pub width: usize,
     pub height: usize,
-    /// map_rows and map_rows_f32 write the rows with streaming stores (see `stream`).
+    /// fill_rows (and map_rows on it) and map_rows_f32 write the rows with streaming stores (see `stream`).
     stream: bool,
 }
 
@@ -281,7 +281,7 @@ impl PlaneMut {
         let pl = &f.planes()[p];
         PlaneMut { ptr, stride: pl.stride, width: pl.width as usize, height: pl.height as usize, stream: false }
     }
-    /// Plane `p` of a new frame of `core` that map_rows or map_rows_f32 fills: streamed past the
+    /// Plane `p` of a new frame of `core` that fill_rows, map_rows or map_rows_f32 fill: streamed past the
     /// caches where frames this large overflow them.
     pub(crate) fn output(f: &mut Frame, p: usize, core: &Core) -> PlaneMut {
         let stream = super::stream::stream_outputs(core, super::stream::frame_bytes(f));
