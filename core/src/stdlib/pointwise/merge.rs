@@ -532,8 +532,10 @@ macro_rules! premultiply_kernels {
                 let o = dst.row::<$t>(y);
                 match b {
                     None => {
+                        // min: a sample above mx (stray high bits in a 9-16-bit plane) still
+                        // gives one in range
                         for ((o, &x), &m) in o.iter_mut().zip(xr).zip(mr) {
-                            *o = $scale(x as $wide, m as $wide, off, mx, bits) as $t;
+                            *o = $scale(x as $wide, m as $wide, off, mx, bits).min(mx) as $t;
                         }
                     }
                     Some(b) => {
