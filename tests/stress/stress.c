@@ -80,7 +80,6 @@ static void VS_CC frame_done(void *user, const VSFrame *f, int n, VSNode *node, 
     pthread_mutex_unlock(&done_lock);
 }
 
-/* the threads of this process now (Linux) */
 /* Whether thread `tid` of this process has begun to exit. pthread_join returns once the kernel has
  * cleared the thread's tid, which happens in the middle of its exit: the task stays listed in
  * /proc/self/task until the kernel reaps it, and on a loaded machine the joiner can run first. A thread
