@@ -339,14 +339,13 @@ pub(crate) fn map_rows_f32(src: &[PlaneRef], half_in: &[bool], mut dst: PlaneMut
             }
         }
         let rows: Vec<&[f32]> = src.iter().enumerate().map(|(i, s)| if half_in[i] { &bufs[i][..] } else { s.row::<f32>(y) }).collect();
+        // one call of `f`, as in fill_rows
+        let row: &mut [f32] = if half_out || dst.stream { &mut out } else { dst.row::<f32>(y) };
+        f(row, &rows);
         if half_out {
-            f(&mut out, &rows);
             f32_to_half_row(&out, dst.row::<u16>(y));
         } else if dst.stream {
-            f(&mut out, &rows);
             super::stream::copy_row(&out, dst.row::<f32>(y));
-        } else {
-            f(dst.row::<f32>(y), &rows);
         }
     }
     if dst.stream {
