@@ -326,6 +326,21 @@ cases! {
         }
         check_both("YUV420PH", 1920, 64, &conv(&BINOMIAL, ":saturate=0:bias=-2.0"));
     };
+    convolution_square_rows => {
+        // square float kernels of 5x5 and up: the interior read in place, 4 vectors a block (one
+        // at a time below that) with an overlapping last block, the r edge columns on each side
+        // from mirrored copies; interiors around each block size of the AVX-512 and AVX2 kernels
+        for (i, n) in [5usize, 7, 11].into_iter().enumerate() {
+            let r = n / 2;
+            let chain = conv(&coefficients(n * n, 40 + i as u64, -5.0, 9.0), ":bias=0.25:divisor=-3.5:saturate=0");
+            let inner = if n == 5 { vec![32, 33, 47, 63, 64, 65, 66, 97, 128, 131] } else { vec![32, 64, 65] };
+            for w in inner {
+                check_both("GrayS", (w + 2 * r) as u32, 13, &chain);
+                check_avx2("GrayS", (w + 2 * r) as u32, 13, &chain);
+            }
+        }
+        check_avx2("YUV420PS", 334, 98, &conv(&coefficients(25, 1, -3.0, 9.0), ":bias=2.5:divisor=11.0"));
+    };
     convolution_sizes => {
         for (i, n) in [9usize, 25, 49, 81, 121].into_iter().enumerate() {
             let m = coefficients(n, 10 + i as u64, -5.0, 9.0);

@@ -1488,40 +1488,197 @@ fn float_square(job: &Job, src: &impl RowSrc<f32>, dst: &mut impl RowDst<f32>) {
                 dst.done(y);
             }
         }
-        (Path::Simd, _) => {
-            // row order over the interior when it is wide enough, the plain order elsewhere
+        (Path::Simd, _) if w >= 2 * r + 32 => {
+            // R81's SIMD code covers the interior (row order, one fused chain) when it is at
+            // least 32 wide. Every output sample is computed alone, so the interior reads the
+            // plane's rows in place; only the r columns at each edge see mirrored samples, from
+            // short copies (padding whole rows cost a sixth of the filter's time).
             let simd_taps = taps_in(job, n, n, (0..n).flat_map(|y| (0..n).map(move |x| (y, x))));
-            // the SIMD code covers the interior when it is at least 32 wide; otherwise the row
-            // goes through the plain code as built for the SIMD level, which fuses nothing for
-            // 9x9 and 11x11 (their edge order everywhere)
-            let wide = w >= 2 * r + 32;
+            for y in 0..h {
+                let mut window: [&[f32]; 11] = [&[]; 11];
+                for (k, row) in window[..n].iter_mut().enumerate() {
+                    *row = src.row(sym(y as isize + k as isize - r as isize, h));
+                }
+                let rows = &window[..n];
+                let out = dst.row(y);
+                let inner = &mut out[r..w - r];
+                if !square_fma_fast(job, rows, inner) {
+                    let xs = 0..w - 2 * r;
+                    if !chain_fin(job, &tap_list(rows, &simd_taps, &xs), Op::Fma, inner) {
+                        chain(&mut acc[xs.clone()], rows, &simd_taps, xs.clone(), Op::Fma);
+                        finish_fma(job, &acc[xs], inner);
+                    }
+                }
+                square_edges(job, &e_taps, e_op, rows, out);
+                dst.done(y);
+            }
+        }
+        (Path::Simd, _) => {
+            // narrower: the plain code as built for the SIMD level, which fuses nothing for 9x9
+            // and 11x11 (their edge order everywhere)
             for y in 0..h {
                 let out = dst.row(y);
                 pad.prepare(src, y);
                 let rows = pad.window(y);
-                if wide {
-                    let inner = r..w - r;
-                    if !chain_fin(job, &tap_list(&rows, &simd_taps, &inner), Op::Fma, &mut out[inner.clone()]) {
-                        chain(&mut acc[inner.clone()], &rows, &simd_taps, inner.clone(), Op::Fma);
-                        finish_fma(job, &acc[inner.clone()], &mut out[inner]);
-                    }
-                    chain(&mut acc[..r], &rows, &e_taps, 0..r, e_op);
-                    chain(&mut acc[w - r..], &rows, &e_taps, w - r..w, e_op);
-                    finish_fma(job, &acc[..r], &mut out[..r]);
-                    finish_fma(job, &acc[w - r..], &mut out[w - r..]);
+                if n >= 9 {
+                    chain(&mut acc, &rows, &e_taps, 0..w, e_op);
                 } else {
-                    if n >= 9 {
-                        chain(&mut acc, &rows, &e_taps, 0..w, e_op);
-                    } else {
-                        chain(&mut acc, &rows, &c_taps, 0..w, c_op);
-                    }
-                    finish_fma(job, &acc, out);
+                    chain(&mut acc, &rows, &c_taps, 0..w, c_op);
                 }
+                finish_fma(job, &acc, out);
                 dst.done(y);
             }
         }
     }
 }
+
+/// The r edge columns on each side of a square kernel's row, in the plain code's order (`taps`,
+/// `op`), from short copies of the 3r columns they read (mirrored). The 2r chains go tap by tap
+/// side by side: one after the other, each waited on its multiply-adds' latency (a sixth of the
+/// 5x5 filter's time).
+#[inline(always)]
+fn square_edges(job: &Job, taps: &[Tap], op: Op, rows: &[&[f32]], out: &mut [f32]) {
+    macro_rules! call {
+        ($n:literal, $r:literal, $s:literal) => {
+            square_edges_k::<$n, $r, $s>(job, taps, op, rows, out)
+        };
+    }
+    match rows.len() {
+        5 => call!(5, 2, 6),
+        7 => call!(7, 3, 9),
+        9 => call!(9, 4, 12),
+        11 => call!(11, 5, 15),
+        n => unreachable!("square kernels are 5x5 to 11x11 here, not {n}x{n}"),
+    }
+}
+
+/// `square_edges` for N x N taps, R = N / 2, S = 3R.
+#[inline(always)]
+fn square_edges_k<const N: usize, const R: usize, const S: usize>(job: &Job, taps: &[Tap], op: Op, rows: &[&[f32]], out: &mut [f32]) {
+    let w = out.len();
+    // short[ky][side][c]: left, source column c - R; right, source column w - 2R + c
+    let mut short = [[[0f32; S]; 2]; N];
+    for (s, row) in short.iter_mut().zip(rows) {
+        for c in 0..S {
+            s[0][c] = row[sym(c as isize - R as isize, w)];
+            s[1][c] = row[sym((w + c) as isize - 2 * R as isize, w)];
+        }
+    }
+    let mut acc = [[0f32; R]; 2];
+    for &(ky, kx, m) in taps {
+        for (a, s) in acc.iter_mut().zip(&short[ky]) {
+            let s: &[f32; R] = s[kx..kx + R].try_into().expect("kx < N = S - R + 1");
+            for (a, &v) in a.iter_mut().zip(s) {
+                *a = match op {
+                    Op::Fma => m.mul_add(v, *a),
+                    Op::Add => *a + m * v,
+                };
+            }
+        }
+    }
+    for (a, base) in acc.iter().zip([0, w - R]) {
+        for (o, &a) in out[base..base + R].iter_mut().zip(a) {
+            let v = a.mul_add(job.rdiv, job.bias);
+            *o = if job.saturate { v } else { v.abs() };
+        }
+    }
+}
+
+/// R81's SIMD interior of a square kernel of 5x5 taps or more through the AVX-512 or AVX2
+/// kernel where the CPU has one; false, with nothing written, where not. Output i reads columns
+/// i..i + n of each window row.
+#[inline(always)]
+fn square_fma_fast(job: &Job, rows: &[&[f32]], out: &mut [f32]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let (n, len) = (rows.len(), out.len());
+        assert!(len >= 32 && rows.iter().all(|row| row.len() >= len + n - 1));
+        let avx512 = super::plane::has_avx512();
+        if !avx512 && !super::plane::has_avx2() {
+            return false;
+        }
+        macro_rules! call {
+            ($k:literal) => {{
+                let p: [*const f32; $k] = std::array::from_fn(|k| rows[k].as_ptr());
+                if avx512 {
+                    // SAFETY: the CPU has AVX-512 F and FMA (checked above); row k is read at
+                    // columns below out.len() + n - 1, inside it (asserted above).
+                    unsafe { square_fma_avx512::<$k>(&p, &job.mf, job.rdiv, job.bias, job.saturate, out) }
+                } else {
+                    // SAFETY: the CPU has AVX2 and FMA (checked above); the reads as above.
+                    unsafe { square_fma_avx2::<$k>(&p, &job.mf, job.rdiv, job.bias, job.saturate, out) }
+                }
+            }};
+        }
+        with_k!(n, call, [5, 7, 9, 11])
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (job, rows, out);
+        false
+    }
+}
+
+/// Generates the AVX-512 and AVX2 forms of the fused square chain: each output sample is
+/// m[0] * tap 0 + 0, then every other tap fused in row order, then times rdiv plus bias in one
+/// rounding (made positive unless saturating), which is R81's SIMD order. B vectors of output
+/// are worked on at once so that each coefficient is loaded once for B chains and the chains
+/// (dependent fused adds) overlap; rows of fewer than B vectors go one vector at a time. The last
+/// block overlaps the one before, which is safe because each sample is computed alone.
+macro_rules! square_fma_kernel {
+    ($name:ident, $feat:literal, $v:ty, $lanes:literal, $set1:ident, $zero:ident, $load:ident, $store:ident, $fma:ident, $abs:expr) => {
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $feat)]
+        unsafe fn $name<const N: usize>(p: &[*const f32; N], m: &[f32], rdiv: f32, bias: f32, saturate: bool, out: &mut [f32]) {
+            use std::arch::x86_64::*;
+            #[target_feature(enable = $feat)]
+            #[inline]
+            unsafe fn block<const N: usize, const B: usize>(p: &[*const f32; N], m: &[f32], x: usize) -> [$v; B] {
+                let mut acc: [$v; B] = [$zero(); B];
+                for ky in 0..N {
+                    let row = p[ky].add(x);
+                    for kx in 0..N {
+                        let c = $set1(m[ky * N + kx]);
+                        for (b, a) in acc.iter_mut().enumerate() {
+                            *a = $fma(c, $load(row.add(kx + b * $lanes)), *a);
+                        }
+                    }
+                }
+                acc
+            }
+            #[target_feature(enable = $feat)]
+            #[inline]
+            unsafe fn run<const N: usize, const B: usize>(p: &[*const f32; N], m: &[f32], rdiv: f32, bias: f32, saturate: bool, out: &mut [f32]) {
+                let (n, step) = (out.len(), B * $lanes);
+                let (rv, bv) = ($set1(rdiv), $set1(bias));
+                let o = out.as_mut_ptr();
+                let mut i = 0;
+                loop {
+                    let x = i.min(n - step);
+                    let acc = block::<N, B>(p, m, x);
+                    for (b, a) in acc.into_iter().enumerate() {
+                        let v = $fma(a, rv, bv);
+                        let v = if saturate { v } else { $abs(v) };
+                        $store(o.add(x + b * $lanes), v);
+                    }
+                    if x == n - step {
+                        break;
+                    }
+                    i += step;
+                }
+            }
+            assert!(m.len() == N * N && out.len() >= $lanes);
+            if out.len() >= 4 * $lanes {
+                run::<N, 4>(p, m, rdiv, bias, saturate, out)
+            } else {
+                run::<N, 1>(p, m, rdiv, bias, saturate, out)
+            }
+        }
+    };
+}
+
+square_fma_kernel!(square_fma_avx512, "avx512f,avx512vl,avx2,fma", __m512, 16, _mm512_set1_ps, _mm512_setzero_ps, _mm512_loadu_ps, _mm512_storeu_ps, _mm512_fmadd_ps, |v| _mm512_abs_ps(v));
+square_fma_kernel!(square_fma_avx2, "avx2,fma", __m256, 8, _mm256_set1_ps, _mm256_setzero_ps, _mm256_loadu_ps, _mm256_storeu_ps, _mm256_fmadd_ps, |v| _mm256_andnot_ps(_mm256_set1_ps(-0.0), v));
 
 /// How the plain C build adds up each tap of a horizontal kernel in the edge columns (the
 /// longer kernels' patterns are how R81's compiler laid out that loop for single precision).
