@@ -340,6 +340,24 @@ cases! {
             }
         }
         check_avx2("YUV420PS", 334, 98, &conv(&coefficients(25, 1, -3.0, 9.0), ":bias=2.5:divisor=11.0"));
+        // the same for integer sums of 16-bit samples (exact in single precision: pairs of taps
+        // per vpmaddwd, blocks of 128 samples with AVX-512, 64 with AVX2); the edge columns come
+        // from a block over a short mirrored row
+        for (i, n) in [5usize, 7, 11].into_iter().enumerate() {
+            let r = n / 2;
+            let m: Vec<f64> = coefficients(n * n, 50 + i as u64, -9.0, 9.0).iter().map(|v| v.round()).collect();
+            let inner = if n == 5 { vec![32, 33, 63, 64, 65, 127, 128, 129, 131, 200] } else { vec![32, 64, 129] };
+            for w in inner {
+                let w = (w + 2 * r) as u32;
+                check("Gray16", w, 13, &conv(&m, ":bias=-1.5:divisor=7.0:saturate=0"));
+                check_avx2("Gray16", w, 13, &conv(&m, ":bias=-1.5:divisor=7.0:saturate=0"));
+                check_avx2("Gray10", w, 13, &conv(&m, ":bias=3.0"));
+            }
+        }
+        // coefficients at R81's limit, on 10 bits (sums still exact in single precision)
+        let big: Vec<f64> = (0..25).map(|k| if k < 15 { 1023.0 * if k % 2 == 0 { -1.0 } else { 1.0 } } else { 100.0 - k as f64 }).collect();
+        check("YUV444P10", 333, 97, &conv(&big, ":saturate=0"));
+        check_avx2("YUV420P16", 334, 98, &conv(&coefficients(25, 1, -3.0, 9.0), ":bias=2.5:divisor=11.0"));
     };
     convolution_sizes => {
         for (i, n) in [9usize, 25, 49, 81, 121].into_iter().enumerate() {

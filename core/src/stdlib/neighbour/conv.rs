@@ -22,6 +22,9 @@ macro_rules! with_k {
     };
 }
 
+// (after with_k!, which it uses)
+mod square;
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Mode {
     Square,
@@ -417,7 +420,6 @@ mod x86 {
     pub unsafe fn exact_u16_avx512<const K: usize>(p: &[*const u16; K], m: &[f32; K], rdiv: f32, bias: f32, maxf: f32, saturate: bool, out: *mut u16, n: usize) -> usize {
         let mv: [__m512; K] = std::array::from_fn(|k| _mm512_set1_ps(m[k]));
         let (rv, bv, maxv, zero) = (_mm512_set1_ps(rdiv), _mm512_set1_ps(bias), _mm512_set1_ps(maxf), _mm512_setzero_ps());
-        let sign = _mm512_set1_ps(-0.0);
         let mut x = 0;
         while x + 16 <= n {
             // three chains (the sums are exact in any order): shorter dependencies
@@ -432,7 +434,7 @@ mod x86 {
             // saturating; NaN and negatives to 0 (max takes its second operand for NaN), clamped
             // (rounding after the clamp is the same, the bounds being integers)
             let v = _mm512_fmadd_ps(s, rv, bv);
-            let v = if saturate { v } else { _mm512_andnot_ps(sign, v) };
+            let v = if saturate { v } else { _mm512_abs_ps(v) };
             let v = _mm512_min_ps(_mm512_max_ps(v, zero), maxv);
             let i = _mm512_cvt_roundps_epi32::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(v);
             // SAFETY: x + 16 <= n samples of out are writable.
@@ -468,10 +470,9 @@ mod x86 {
         let off = _mm512_set1_epi32(32768 * m.iter().map(|&v| v as i32).sum::<i32>());
         let flip = _mm512_set1_epi16(i16::MIN);
         let (rv, bv, maxv, zero) = (_mm512_set1_ps(rdiv), _mm512_set1_ps(bias), _mm512_set1_ps(maxf), _mm512_setzero_ps());
-        let sign = _mm512_set1_ps(-0.0);
         let fin = |s: __m512i| {
             let v = _mm512_fmadd_ps(_mm512_cvtepi32_ps(s), rv, bv);
-            let v = if saturate { v } else { _mm512_andnot_ps(sign, v) };
+            let v = if saturate { v } else { _mm512_abs_ps(v) };
             let v = _mm512_min_ps(_mm512_max_ps(v, zero), maxv);
             _mm512_cvt_roundps_epi32::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(v)
         };
@@ -1502,7 +1503,7 @@ fn float_square(job: &Job, src: &impl RowSrc<f32>, dst: &mut impl RowDst<f32>) {
                 let rows = &window[..n];
                 let out = dst.row(y);
                 let inner = &mut out[r..w - r];
-                if !square_fma_fast(job, rows, inner) {
+                if !square::float_fast(job, rows, inner) {
                     let xs = 0..w - 2 * r;
                     if !chain_fin(job, &tap_list(rows, &simd_taps, &xs), Op::Fma, inner) {
                         chain(&mut acc[xs.clone()], rows, &simd_taps, xs.clone(), Op::Fma);
@@ -1583,102 +1584,6 @@ fn square_edges_k<const N: usize, const R: usize, const S: usize>(job: &Job, tap
         }
     }
 }
-
-/// R81's SIMD interior of a square kernel of 5x5 taps or more through the AVX-512 or AVX2
-/// kernel where the CPU has one; false, with nothing written, where not. Output i reads columns
-/// i..i + n of each window row.
-#[inline(always)]
-fn square_fma_fast(job: &Job, rows: &[&[f32]], out: &mut [f32]) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        let (n, len) = (rows.len(), out.len());
-        assert!(len >= 32 && rows.iter().all(|row| row.len() >= len + n - 1));
-        let avx512 = super::plane::has_avx512();
-        if !avx512 && !super::plane::has_avx2() {
-            return false;
-        }
-        macro_rules! call {
-            ($k:literal) => {{
-                let p: [*const f32; $k] = std::array::from_fn(|k| rows[k].as_ptr());
-                if avx512 {
-                    // SAFETY: the CPU has AVX-512 F and FMA (checked above); row k is read at
-                    // columns below out.len() + n - 1, inside it (asserted above).
-                    unsafe { square_fma_avx512::<$k>(&p, &job.mf, job.rdiv, job.bias, job.saturate, out) }
-                } else {
-                    // SAFETY: the CPU has AVX2 and FMA (checked above); the reads as above.
-                    unsafe { square_fma_avx2::<$k>(&p, &job.mf, job.rdiv, job.bias, job.saturate, out) }
-                }
-            }};
-        }
-        with_k!(n, call, [5, 7, 9, 11])
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let _ = (job, rows, out);
-        false
-    }
-}
-
-/// Generates the AVX-512 and AVX2 forms of the fused square chain: each output sample is
-/// m[0] * tap 0 + 0, then every other tap fused in row order, then times rdiv plus bias in one
-/// rounding (made positive unless saturating), which is R81's SIMD order. B vectors of output
-/// are worked on at once so that each coefficient is loaded once for B chains and the chains
-/// (dependent fused adds) overlap; rows of fewer than B vectors go one vector at a time. The last
-/// block overlaps the one before, which is safe because each sample is computed alone.
-macro_rules! square_fma_kernel {
-    ($name:ident, $feat:literal, $v:ty, $lanes:literal, $set1:ident, $zero:ident, $load:ident, $store:ident, $fma:ident, $abs:expr) => {
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = $feat)]
-        unsafe fn $name<const N: usize>(p: &[*const f32; N], m: &[f32], rdiv: f32, bias: f32, saturate: bool, out: &mut [f32]) {
-            use std::arch::x86_64::*;
-            #[target_feature(enable = $feat)]
-            #[inline]
-            unsafe fn block<const N: usize, const B: usize>(p: &[*const f32; N], m: &[f32], x: usize) -> [$v; B] {
-                let mut acc: [$v; B] = [$zero(); B];
-                for ky in 0..N {
-                    let row = p[ky].add(x);
-                    for kx in 0..N {
-                        let c = $set1(m[ky * N + kx]);
-                        for (b, a) in acc.iter_mut().enumerate() {
-                            *a = $fma(c, $load(row.add(kx + b * $lanes)), *a);
-                        }
-                    }
-                }
-                acc
-            }
-            #[target_feature(enable = $feat)]
-            #[inline]
-            unsafe fn run<const N: usize, const B: usize>(p: &[*const f32; N], m: &[f32], rdiv: f32, bias: f32, saturate: bool, out: &mut [f32]) {
-                let (n, step) = (out.len(), B * $lanes);
-                let (rv, bv) = ($set1(rdiv), $set1(bias));
-                let o = out.as_mut_ptr();
-                let mut i = 0;
-                loop {
-                    let x = i.min(n - step);
-                    let acc = block::<N, B>(p, m, x);
-                    for (b, a) in acc.into_iter().enumerate() {
-                        let v = $fma(a, rv, bv);
-                        let v = if saturate { v } else { $abs(v) };
-                        $store(o.add(x + b * $lanes), v);
-                    }
-                    if x == n - step {
-                        break;
-                    }
-                    i += step;
-                }
-            }
-            assert!(m.len() == N * N && out.len() >= $lanes);
-            if out.len() >= 4 * $lanes {
-                run::<N, 4>(p, m, rdiv, bias, saturate, out)
-            } else {
-                run::<N, 1>(p, m, rdiv, bias, saturate, out)
-            }
-        }
-    };
-}
-
-square_fma_kernel!(square_fma_avx512, "avx512f,avx512vl,avx2,fma", __m512, 16, _mm512_set1_ps, _mm512_setzero_ps, _mm512_loadu_ps, _mm512_storeu_ps, _mm512_fmadd_ps, |v| _mm512_abs_ps(v));
-square_fma_kernel!(square_fma_avx2, "avx2,fma", __m256, 8, _mm256_set1_ps, _mm256_setzero_ps, _mm256_loadu_ps, _mm256_storeu_ps, _mm256_fmadd_ps, |v| _mm256_andnot_ps(_mm256_set1_ps(-0.0), v));
 
 /// How the plain C build adds up each tap of a horizontal kernel in the edge columns (the
 /// longer kernels' patterns are how R81's compiler laid out that loop for single precision).
@@ -1958,6 +1863,7 @@ fn u8_plane(job: &Job, wide: bool, src: &PlaneIn<u8>, dst: &mut PlaneOut<u8>) {
 fn u16_plane(job: &Job, wide: bool, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>) {
     if fits_i16(job) {
         int_plane::<u16, W16>(job, src, dst)
+    } else if square::int_u16(job, src, dst) {
     } else if exact_in_f32(job) {
         int_plane::<u16, ExactF32>(job, src, dst)
     } else if wide {

@@ -1,0 +1,246 @@
+//! Square kernels of 5x5 taps and up through AVX-512 or AVX2, the interior of each row read in
+//! place: R81's SIMD float chain, and exact integer sums of 16-bit samples.
+
+use super::super::plane::{has_avx2, has_avx512, sym, RowDst, RowSrc};
+use super::{exact_in_f32, Job, Mode};
+
+/// R81's SIMD interior of a square kernel of 5x5 taps or more through the AVX-512 or AVX2
+/// kernel where the CPU has one; false, with nothing written, where not. Output i reads columns
+/// i..i + n of each window row.
+#[inline(always)]
+pub(super) fn float_fast(job: &Job, rows: &[&[f32]], out: &mut [f32]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let (n, len) = (rows.len(), out.len());
+        assert!(len >= 32 && rows.iter().all(|row| row.len() >= len + n - 1));
+        let avx512 = has_avx512();
+        if !avx512 && !has_avx2() {
+            return false;
+        }
+        macro_rules! call {
+            ($k:literal) => {{
+                let p: [*const f32; $k] = std::array::from_fn(|k| rows[k].as_ptr());
+                if avx512 {
+                    // SAFETY: the CPU has AVX-512 F and FMA (checked above); row k is read at
+                    // columns below out.len() + n - 1, inside it (asserted above).
+                    unsafe { square_fma_avx512::<$k>(&p, &job.mf, job.rdiv, job.bias, job.saturate, out) }
+                } else {
+                    // SAFETY: the CPU has AVX2 and FMA (checked above); the reads as above.
+                    unsafe { square_fma_avx2::<$k>(&p, &job.mf, job.rdiv, job.bias, job.saturate, out) }
+                }
+            }};
+        }
+        with_k!(n, call, [5, 7, 9, 11])
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (job, rows, out);
+        false
+    }
+}
+
+/// Generates the AVX-512 and AVX2 forms of the fused square chain: each output sample is
+/// m[0] * tap 0 + 0, then every other tap fused in row order, then times rdiv plus bias in one
+/// rounding (made positive unless saturating), which is R81's SIMD order. B vectors of output
+/// are worked on at once so that each coefficient is loaded once for B chains and the chains
+/// (dependent fused adds) overlap; rows of fewer than B vectors go one vector at a time. The last
+/// block overlaps the one before, which is safe because each sample is computed alone.
+macro_rules! square_fma_kernel {
+    ($name:ident, $feat:literal, $v:ty, $lanes:literal, $set1:ident, $zero:ident, $load:ident, $store:ident, $fma:ident, $abs:expr) => {
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $feat)]
+        unsafe fn $name<const N: usize>(p: &[*const f32; N], m: &[f32], rdiv: f32, bias: f32, saturate: bool, out: &mut [f32]) {
+            use std::arch::x86_64::*;
+            #[target_feature(enable = $feat)]
+            #[inline]
+            unsafe fn block<const N: usize, const B: usize>(p: &[*const f32; N], m: &[f32], x: usize) -> [$v; B] {
+                let mut acc: [$v; B] = [$zero(); B];
+                for ky in 0..N {
+                    let row = p[ky].add(x);
+                    for kx in 0..N {
+                        let c = $set1(m[ky * N + kx]);
+                        for (b, a) in acc.iter_mut().enumerate() {
+                            *a = $fma(c, $load(row.add(kx + b * $lanes)), *a);
+                        }
+                    }
+                }
+                acc
+            }
+            #[target_feature(enable = $feat)]
+            #[inline]
+            unsafe fn run<const N: usize, const B: usize>(p: &[*const f32; N], m: &[f32], rdiv: f32, bias: f32, saturate: bool, out: &mut [f32]) {
+                let (n, step) = (out.len(), B * $lanes);
+                let (rv, bv) = ($set1(rdiv), $set1(bias));
+                let o = out.as_mut_ptr();
+                let mut i = 0;
+                loop {
+                    let x = i.min(n - step);
+                    let acc = block::<N, B>(p, m, x);
+                    for (b, a) in acc.into_iter().enumerate() {
+                        let v = $fma(a, rv, bv);
+                        let v = if saturate { v } else { $abs(v) };
+                        $store(o.add(x + b * $lanes), v);
+                    }
+                    if x == n - step {
+                        break;
+                    }
+                    i += step;
+                }
+            }
+            assert!(m.len() == N * N && out.len() >= $lanes);
+            if out.len() >= 4 * $lanes {
+                run::<N, 4>(p, m, rdiv, bias, saturate, out)
+            } else {
+                run::<N, 1>(p, m, rdiv, bias, saturate, out)
+            }
+        }
+    };
+}
+
+square_fma_kernel!(square_fma_avx512, "avx512f,avx512vl,avx2,fma", __m512, 16, _mm512_set1_ps, _mm512_setzero_ps, _mm512_loadu_ps, _mm512_storeu_ps, _mm512_fmadd_ps, |v| _mm512_abs_ps(v));
+square_fma_kernel!(square_fma_avx2, "avx2,fma", __m256, 8, _mm256_set1_ps, _mm256_setzero_ps, _mm256_loadu_ps, _mm256_storeu_ps, _mm256_fmadd_ps, |v| _mm256_andnot_ps(_mm256_set1_ps(-0.0), v));
+
+
+/// An integer square kernel of 5x5 taps or more on 16-bit samples, where the AVX-512 or AVX2
+/// kernel below applies: every coefficient fits i16, the sums are exact in single precision
+/// (then any order of additions gives R81's result) and rows hold at least 2r + 32 samples.
+/// False, with nothing written, where it does not apply. The edge columns go through the same
+/// kernel, over short rows of mirrored samples: 32 outputs a side, of which the r outer ones are
+/// kept.
+pub(super) fn int_u16(job: &Job, src: &impl RowSrc<u16>, dst: &mut impl RowDst<u16>) -> bool {
+    let (w, h, n) = (src.w(), src.h(), job.taps);
+    let r = n / 2;
+    if job.mode != Mode::Square || !(5..=11).contains(&n) || w < 2 * r + 32 || !has_avx2() || !exact_in_f32(job) || job.mi.iter().any(|m| m.unsigned_abs() > 32767) {
+        return false;
+    }
+    let m: Vec<i16> = job.mi.iter().map(|&m| m as i16).collect();
+    let f = IntFin { rdiv: job.rdiv, bias: job.bias, max: job.max as f32, saturate: job.saturate };
+    let avx512 = has_avx512();
+    let span = 32 + 2 * r;
+    let mut short = vec![0u16; n * span];
+    let mut edge = [0u16; 32];
+    macro_rules! call {
+        ($k:literal) => {{
+            let kernel = |p: &[*const u16; $k], out: &mut [u16]| {
+                if avx512 {
+                    // SAFETY: the CPU has AVX-512 F/BW/VL (checked); row k of `p` is read at
+                    // columns below out.len() + n - 1, inside it (the callers below).
+                    unsafe { square_u16_avx512::<$k>(p, &m, &f, out) }
+                } else {
+                    // SAFETY: the CPU has AVX2 and FMA (checked); the reads as above.
+                    unsafe { square_u16_avx2::<$k>(p, &m, &f, out) }
+                }
+            };
+            for y in 0..h {
+                let rows: [&[u16]; $k] = std::array::from_fn(|k| src.row(sym(y as isize + k as isize - r as isize, h)));
+                let out = dst.row(y);
+                assert!(rows.iter().all(|row| row.len() == w) && out.len() == w);
+                kernel(&rows.map(|row| row.as_ptr()), &mut out[r..w - r]);
+                // left: short column c is source column c - r; right: w - 32 - r + c
+                for (first, keep) in [(-(r as isize), 0..r), (w as isize - 32 - r as isize, 32 - r..32)] {
+                    for (row, s) in rows.iter().zip(short.chunks_exact_mut(span)) {
+                        // span - r columns inside the row, r outside it (mirrored)
+                        let inside = if first < 0 { r..span } else { 0..span - r };
+                        let from = (first + inside.start as isize) as usize;
+                        s[inside.clone()].copy_from_slice(&row[from..from + inside.len()]);
+                        for c in (0..span).filter(|c| !inside.contains(c)) {
+                            s[c] = row[sym(first + c as isize, w)];
+                        }
+                    }
+                    let p: [*const u16; $k] = std::array::from_fn(|k| short[k * span..].as_ptr());
+                    kernel(&p, &mut edge);
+                    let at = (first + r as isize) as usize + keep.start;
+                    out[at..at + r].copy_from_slice(&edge[keep]);
+                }
+                dst.done(y);
+            }
+        }};
+    }
+    with_k!(n, call, [5, 7, 9, 11])
+}
+
+/// The finish of an integer sum: one rounding of sum * rdiv + bias (to nearest even), made
+/// positive unless saturating, clamped to 0..=max (R81's, as `fin_int`).
+struct IntFin {
+    rdiv: f32,
+    bias: f32,
+    max: f32,
+    saturate: bool,
+}
+
+/// Generates the AVX-512 and AVX2 forms of the 16-bit integer square kernel: samples moved to
+/// signed by -32768 (the offset added back as one constant), two taps of a row per vpmaddwd
+/// (a tap pair's products cannot overflow i32; the running sums may wrap, which leaves the final,
+/// exact sum right), four blocks of two vectors at a time, one at a time on rows shorter than
+/// that, the last block overlapping the one before (each sample is computed alone). The unpacks
+/// and the final pack both work within 128-bit lanes, so the samples come back in order.
+macro_rules! square_u16_kernel {
+    ($name:ident, $feat:literal, $vi:ty, $lanes:literal, $load:ident, $store:ident, $xor:ident, $zero:ident, $set1_16:ident, $set1_32:ident,
+     $madd:ident, $add32:ident, $unlo:ident, $unhi:ident, $packus:ident, $cvt_ps:ident, $fma:ident, $set1_ps:ident, $zero_ps:ident,
+     $abs:expr, $min:ident, $max:ident, $round:expr) => {
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $feat)]
+        unsafe fn $name<const N: usize>(p: &[*const u16; N], m: &[i16], f: &IntFin, out: &mut [u16]) {
+            use std::arch::x86_64::*;
+            #[target_feature(enable = $feat)]
+            #[inline]
+            unsafe fn run<const N: usize, const B: usize>(p: &[*const u16; N], m: &[i16], f: &IntFin, out: &mut [u16]) {
+                let pair = |ky: usize, j: usize| {
+                    let lo = m[ky * N + 2 * j] as u16 as u32;
+                    let hi = if 2 * j + 1 < N { m[ky * N + 2 * j + 1] as u16 as u32 } else { 0 };
+                    $set1_32(((hi << 16) | lo) as i32)
+                };
+                let off = $set1_32(m.iter().map(|&v| v as i32).sum::<i32>().wrapping_mul(32768));
+                let flip = $set1_16(i16::MIN);
+                let (rv, bv, maxv, zero) = ($set1_ps(f.rdiv), $set1_ps(f.bias), $set1_ps(f.max), $zero_ps());
+                let fin = |s: $vi| {
+                    let v = $fma($cvt_ps(s), rv, bv);
+                    let v = if f.saturate { v } else { $abs(v) };
+                    $round($min($max(v, zero), maxv))
+                };
+                let (n, step) = (out.len(), B * $lanes);
+                let o = out.as_mut_ptr();
+                let mut i = 0;
+                loop {
+                    let x = i.min(n - step);
+                    let mut lo = [off; B];
+                    let mut hi = [off; B];
+                    for ky in 0..N {
+                        let row = p[ky].add(x);
+                        for j in 0..(N + 1) / 2 {
+                            let c = pair(ky, j);
+                            for b in 0..B {
+                                let a = $xor($load(row.add(2 * j + b * $lanes).cast()), flip);
+                                let d = if 2 * j + 1 < N { $xor($load(row.add(2 * j + 1 + b * $lanes).cast()), flip) } else { $zero() };
+                                lo[b] = $add32(lo[b], $madd($unlo(a, d), c));
+                                hi[b] = $add32(hi[b], $madd($unhi(a, d), c));
+                            }
+                        }
+                    }
+                    for b in 0..B {
+                        $store(o.add(x + b * $lanes).cast(), $packus(fin(lo[b]), fin(hi[b])));
+                    }
+                    if x == n - step {
+                        break;
+                    }
+                    i += step;
+                }
+            }
+            assert!(m.len() == N * N && out.len() >= $lanes);
+            if out.len() >= 4 * $lanes {
+                run::<N, 4>(p, m, f, out)
+            } else {
+                run::<N, 1>(p, m, f, out)
+            }
+        }
+    };
+}
+
+square_u16_kernel!(square_u16_avx512, "avx512f,avx512bw,avx512vl,avx2,fma", __m512i, 32, _mm512_loadu_si512, _mm512_storeu_si512, _mm512_xor_si512,
+    _mm512_setzero_si512, _mm512_set1_epi16, _mm512_set1_epi32, _mm512_madd_epi16, _mm512_add_epi32, _mm512_unpacklo_epi16, _mm512_unpackhi_epi16,
+    _mm512_packus_epi32, _mm512_cvtepi32_ps, _mm512_fmadd_ps, _mm512_set1_ps, _mm512_setzero_ps, |v| _mm512_abs_ps(v), _mm512_min_ps, _mm512_max_ps,
+    |v| _mm512_cvt_roundps_epi32::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(v));
+square_u16_kernel!(square_u16_avx2, "avx2,fma", __m256i, 16, _mm256_loadu_si256, _mm256_storeu_si256, _mm256_xor_si256,
+    _mm256_setzero_si256, _mm256_set1_epi16, _mm256_set1_epi32, _mm256_madd_epi16, _mm256_add_epi32, _mm256_unpacklo_epi16, _mm256_unpackhi_epi16,
+    _mm256_packus_epi32, _mm256_cvtepi32_ps, _mm256_fmadd_ps, _mm256_set1_ps, _mm256_setzero_ps, |v| _mm256_andnot_ps(_mm256_set1_ps(-0.0), v), _mm256_min_ps, _mm256_max_ps,
+    |v| _mm256_cvtps_epi32(v));
