@@ -354,6 +354,26 @@ cases! {
                 check_avx2("Gray10", w, 13, &conv(&m, ":bias=3.0"));
             }
         }
+        // 8-bit samples whose sums fit 16 bits, coefficients in i8: two taps a vpmaddubsw, even
+        // and odd outputs apart, blocks of 64 (AVX-512) or 32 (AVX2) outputs
+        for (i, n) in [5usize, 7, 9, 11].into_iter().enumerate() {
+            let r = n / 2;
+            // sums within 16 bits: |coefficients| adding up to at most 128 on each side
+            let m: Vec<f64> = coefficients(n * n, 60 + i as u64, -2.0, 2.0).iter().map(|v| v.round()).collect();
+            let inner = if n == 5 { vec![32, 33, 63, 64, 65, 95, 127, 128, 129, 200] } else { vec![32, 64, 65, 129] };
+            for w in inner {
+                let w = (w + 2 * r) as u32;
+                check("Gray8", w, 13, &conv(&m, ":bias=-1.5:divisor=3.0:saturate=0"));
+                check_avx2("Gray8", w, 13, &conv(&m, ":bias=2.0"));
+            }
+        }
+        // the largest coefficients i8 holds, and one beyond (another path)
+        let edge8: Vec<f64> = (0..25).map(|k| match k { 0 => 127.0, 24 => -128.0, _ => 0.0 }).collect();
+        check("Gray8", 200, 13, &conv(&edge8, ":saturate=0"));
+        check("Gray8", 200, 13, &conv(&edge8, ":divisor=1.0:bias=128.0"));
+        let over: Vec<f64> = (0..25).map(|k| match k { 12 => 128.0, _ => 0.0 }).collect();
+        check("Gray8", 200, 13, &conv(&over, ":divisor=100.0"));
+        check_avx2("YUV420P8", 334, 98, &conv(&coefficients(25, 1, -3.0, 9.0).iter().map(|v| v.round()).collect::<Vec<_>>(), ":bias=2.5:divisor=11.0"));
         // coefficients at R81's limit, on 10 bits (sums still exact in single precision)
         let big: Vec<f64> = (0..25).map(|k| if k < 15 { 1023.0 * if k % 2 == 0 { -1.0 } else { 1.0 } } else { 100.0 - k as f64 }).collect();
         check("YUV444P10", 333, 97, &conv(&big, ":saturate=0"));

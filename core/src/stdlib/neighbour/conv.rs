@@ -1849,7 +1849,8 @@ fn half_square3(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>) {
 
 #[inline(always)]
 fn u8_plane(job: &Job, wide: bool, src: &PlaneIn<u8>, dst: &mut PlaneOut<u8>) {
-    if fits_i16(job) {
+    if square::int_u8(job, src, dst) {
+    } else if fits_i16(job) {
         int_plane::<u8, W16>(job, src, dst)
     } else if exact_in_f32(job) {
         int_plane::<u8, ExactF32>(job, src, dst)
