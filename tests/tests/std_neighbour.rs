@@ -326,6 +326,15 @@ cases! {
         }
         check_both("YUV420PH", 1920, 64, &conv(&BINOMIAL, ":saturate=0:bias=-2.0"));
     };
+    half_rows => {
+        // half planes are converted a row at a time into a ring of three: the smallest heights
+        // (the clamped rows share a slot with the middle one) and a plane taller than the ring
+        for h in [4, 5, 6, 7, 40] {
+            for f in ["std.Minimum", "std.Maximum:threshold=0.1", "std.Median", "std.Inflate", "std.Deflate", "std.Sobel", "std.Prewitt:scale=0.7"] {
+                check_both("GrayH", 37, h, f);
+            }
+        }
+    };
     convolution_square_rows => {
         // square float kernels of 5x5 and up: the interior read in place, 4 vectors a block (one
         // at a time below that) with an overlapping last block, the r edge columns on each side

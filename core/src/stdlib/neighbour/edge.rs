@@ -1,7 +1,7 @@
 //! Sobel and Prewitt: the gradient magnitude over a 3x3 neighbourhood (edge samples repeated),
 //! times `scale`.
 use super::morph::row9;
-use super::plane::{clamp_idx, clamp_to_int, f32_to_halves, halves_to_f32, multiversion, IntPx, PlaneIn, PlaneOut};
+use super::plane::{clamp_idx, clamp_to_int, f32_to_halves, multiversion, HalfRows, IntPx, PlaneIn, PlaneOut};
 use super::Path;
 use crate::frame::Frame;
 use crate::stdlib::util::Kind;
@@ -108,14 +108,11 @@ fn f32_plane(job: &Job, src: &PlaneIn<f32>, dst: &mut PlaneOut<f32>) {
 fn half_plane(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>) {
     let job = Job { path: job.path, ..*job };
     let (w, h) = (src.w, src.h);
-    let mut rows = vec![0f32; w * h];
-    for y in 0..h {
-        halves_to_f32(src.row(y), &mut rows[y * w..(y + 1) * w]);
-    }
+    let mut rows = HalfRows::new(w);
     let mut out = vec![0f32; w];
     for y in 0..h {
-        let r = |yy: isize| &rows[clamp_idx(yy, h) * w..][..w];
-        float_row(&job, r(y as isize - 1), r(y as isize), r(y as isize + 1), &mut out);
+        let [a, b, c] = rows.window(src, y);
+        float_row(&job, a, b, c, &mut out);
         f32_to_halves(&out, dst.row_mut(y));
     }
 }

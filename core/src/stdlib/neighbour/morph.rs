@@ -1,6 +1,6 @@
 //! Minimum, Maximum, Median, Inflate and Deflate: 3x3 neighbourhoods with the edge samples
 //! repeated.
-use super::plane::{clamp_idx, halves_to_f32, f32_to_halves, multiversion, IntPx, PlaneIn, PlaneOut};
+use super::plane::{clamp_idx, f32_to_halves, multiversion, HalfRows, IntPx, PlaneIn, PlaneOut};
 use super::{Path, Threshold};
 use crate::frame::Frame;
 use crate::stdlib::util::Kind;
@@ -233,14 +233,11 @@ fn half_plane(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>) {
     let job = Job { path: job.path, ..*job };
     let sel = selection(&job);
     let (w, h) = (src.w, src.h);
-    let mut rows = vec![0f32; w * h];
-    for y in 0..h {
-        halves_to_f32(src.row(y), &mut rows[y * w..(y + 1) * w]);
-    }
+    let mut rows = HalfRows::new(w);
     let mut out = vec![0f32; w];
     for y in 0..h {
-        let r = |yy: isize| &rows[clamp_idx(yy, h) * w..][..w];
-        float_row(&job, &sel, r(y as isize - 1), r(y as isize), r(y as isize + 1), &mut out);
+        let [a, b, c] = rows.window(src, y);
+        float_row(&job, &sel, a, b, c, &mut out);
         f32_to_halves(&out, dst.row_mut(y));
     }
 }

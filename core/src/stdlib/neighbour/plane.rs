@@ -120,6 +120,34 @@ pub fn clamp_idx(i: isize, n: usize) -> usize {
     i.clamp(0, n as isize - 1) as usize
 }
 
+/// The rows of a half-float plane in single precision, for a 3x3 window moving down the plane:
+/// row r in slot r % 3, each converted once, when a window first needs it (the whole plane
+/// converted up front cost a zeroed plane-sized buffer and a pass over memory).
+pub struct HalfRows {
+    w: usize,
+    buf: Vec<f32>,
+    slot_row: [usize; 3],
+}
+
+impl HalfRows {
+    pub fn new(w: usize) -> HalfRows {
+        HalfRows { w, buf: vec![0.0; 3 * w], slot_row: [usize::MAX; 3] }
+    }
+
+    /// Rows y - 1, y and y + 1 of `src` (clamped to the plane) as single precision.
+    pub fn window(&mut self, src: &PlaneIn<u16>, y: usize) -> [&[f32]; 3] {
+        let rows = [-1isize, 0, 1].map(|d| clamp_idx(y as isize + d, src.h));
+        for r in rows {
+            // rows y - 1..=y + 1 have distinct slots; a clamped one is row y
+            if self.slot_row[r % 3] != r {
+                halves_to_f32(src.row(r), &mut self.buf[(r % 3) * self.w..][..self.w]);
+                self.slot_row[r % 3] = r;
+            }
+        }
+        rows.map(|r| &self.buf[(r % 3) * self.w..][..self.w])
+    }
+}
+
 /// Anything that hands out rows of samples.
 pub trait RowSrc<T> {
     fn w(&self) -> usize;
