@@ -69,16 +69,17 @@ fn stats_format_ok(f: &VSVideoFormat) -> bool {
 
 /// The samples of one plane row as f32 (float formats) or u32 (integer formats).
 fn row_f32(f: &Frame, p: usize, y: usize, out: &mut Vec<f32>) {
-    out.clear();
     let fmt = f.video_format().expect("video frame");
     if fmt.bytesPerSample == 2 {
         // F16C where the CPU has it (a conversion per sample kept half PlaneStats at 0.15x R81);
         // it quiets signalling NaNs, which leaves the statistics as they were: min and max skip
         // NaNs, and the sums' conversion to double quiets them anyway
         let src = super::util::row::<u16>(f, p, y);
+        // (no clear first: resizing to the same length writes nothing)
         out.resize(src.len(), 0.0);
         super::neighbour::plane::halves_to_f32(src, out);
     } else {
+        out.clear();
         out.extend_from_slice(super::util::row::<f32>(f, p, y));
     }
 }
