@@ -629,6 +629,11 @@ fn masked_merge() {
         cases.push(video(f, &format!("std.Invert,{},std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$2", noise(gray_of(f), W, H, 3))));
     }
     cases.push(sized("YUV444P16", 322, 241, 3, "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0:premultiplied=1"));
+    // half rows eight samples at a time, the last one to seven from padded copies
+    for w in [8, 13, 333] {
+        cases.push(sized("YUV444PH", w, 37, 3, "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0"));
+        cases.push(sized("YUV444PH", w, 37, 3, "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0:premultiplied=1"));
+    }
     check_all(&cases);
 }
 
