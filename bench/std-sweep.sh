@@ -36,6 +36,11 @@ if [ ! -x $D ] || [ ! -f $N ]; then
   cc -O2 -Iinclude -I"$REF/src/hdr/usr/include" -o $D tests/oracle/driver.c -ldl -lpthread
   cc -O2 -shared -fPIC -Iinclude -o $N tests/plugins/vsvknoise.c
 fi
+# tables too long for one command line argument, read by the driver from files (key=<FILE)
+LUT2_8=target/vsvk-bench/lut2-8bit.txt
+LUT_16=target/vsvk-bench/lut-16bit.txt
+[ -f $LUT2_8 ] || python3 -c "print(' '.join(str((x + y) // 2) for y in range(256) for x in range(256)))" > $LUT2_8
+[ -f $LUT_16 ] || python3 -c "print(' '.join(str(65535 - i) for i in range(65536)))" > $LUT_16
 export LD_LIBRARY_PATH=$REF/loader/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 
 CHAINS=(
@@ -53,12 +58,13 @@ CHAINS=(
   "std.AverageFrames:@clips:weights=1.0:weights=1.0:weights=1.0"
   "std.Transpose" "std.FlipVertical" "std.FlipHorizontal" "std.Turn180" "std.Crop:left=2:right=2"
   "std.AddBorders:left=2:right=2"
-  # less common shapes: a 5x5 matrix, thresholds, a plane left out, a table (8-bit only: the
-  # driver takes arguments on its command line), premultiplying by an alpha clip (gray only: the
+  # less common shapes: a 5x5 matrix, thresholds, a plane left out, tables (a 256-entry Lut on
+  # the command line, the 65536-entry 8-bit Lut2 and 16-bit Lut from files), premultiplying by an alpha clip (gray only: the
   # alpha is the clip itself)
   "std.Convolution$(printf ':matrix=%s.0' 1 2 3 2 1 2 4 6 4 2 3 6 9 6 3 2 4 6 4 2 1 2 3 2 1)"
   "std.Minimum:threshold=8.0" "std.Inflate:threshold=8.0" "std.Median:planes=0"
   "P8|std.Lut$(for i in $(seq 0 255); do printf ':lut=%d' $((255 - i)); done)"
+  "P8|std.Lut2:@:clipa=\$1:clipb=\$1:lut=<$LUT2_8" "P16|std.Lut:lut=<$LUT_16"
   "^Gray|std.PreMultiply:@:clip=\$1:alpha=\$1"
 )
 
