@@ -1,5 +1,5 @@
 //! Square kernels of 5x5 taps and up through AVX-512 or AVX2, the interior of each row read in
-//! place: R81's SIMD float chain, and exact integer sums of 16-bit samples.
+//! place: R81's SIMD float chain, and exact integer sums of 8- and 16-bit samples.
 
 use super::super::plane::{has_avx2, has_avx512, sym, RowDst, RowSrc};
 use super::{exact_in_f32, Job, Mode};
@@ -100,7 +100,6 @@ macro_rules! square_fma_kernel {
 square_fma_kernel!(square_fma_avx512, "avx512f,avx512vl,avx2,fma", __m512, 16, _mm512_set1_ps, _mm512_setzero_ps, _mm512_loadu_ps, _mm512_storeu_ps, _mm512_fmadd_ps, |v| _mm512_abs_ps(v));
 square_fma_kernel!(square_fma_avx2, "avx2,fma", __m256, 8, _mm256_set1_ps, _mm256_setzero_ps, _mm256_loadu_ps, _mm256_storeu_ps, _mm256_fmadd_ps, |v| _mm256_andnot_ps(_mm256_set1_ps(-0.0), v));
 
-
 /// An integer square kernel of 5x5 taps or more on 16-bit samples, where the AVX-512 or AVX2
 /// kernel below applies: every coefficient fits i16, the sums are exact in single precision
 /// (then any order of additions gives R81's result) and rows hold at least 2r + 32 samples.
@@ -134,7 +133,8 @@ pub(super) fn int_u16(job: &Job, src: &impl RowSrc<u16>, dst: &mut impl RowDst<u
 /// nothing saturates), even and odd outputs from loads one sample apart, blocks of 64 outputs
 /// (AVX-512) or 32 (AVX2).
 pub(super) fn int_u8(job: &Job, src: &impl RowSrc<u8>, dst: &mut impl RowDst<u8>) -> bool {
-    let avx512 = has_avx512();
+    // (interiors of 32 to 63 samples take the AVX2 kernel on AVX-512 machines too)
+    let avx512 = has_avx512() && src.w() >= 2 * (job.taps / 2) + 64;
     let block = if avx512 { 64 } else { 32 };
     if !int_applies(job, src.w(), block) || !super::fits_i16(job) || job.mi.iter().any(|&m| i8::try_from(m).is_err()) {
         return false;
