@@ -606,6 +606,21 @@ fn diff_errors() {
     ]);
 }
 
+/// Half planes in and out go through map_rows_f32 in chunks of 256 samples a row: rows of one
+/// chunk and a tail, several chunks, and several with a tail of one to seven samples.
+#[test]
+fn half_rows_in_chunks() {
+    let mut cases = Vec::new();
+    for w in [13, 256, 512, 600, 777] {
+        cases.push(sized("GrayH", w, 9, 2, "std.Invert,std.MakeDiff:@:clipa=$0:clipb=$1"));
+        cases.push(sized("GrayH", w, 9, 2, "std.Invert,std.MergeDiff:@:clipa=$0:clipb=$1"));
+        cases.push(sized("GrayH", w, 9, 2, "std.Invert,std.Merge:@:clipa=$0:clipb=$1:weight=0.3"));
+        cases.push(sized("GrayH", w, 9, 2, "std.Limiter:min=0.2:max=0.7"));
+        cases.push(sized("GrayH", w, 9, 2, "std.Levels:min_in=0.1:max_in=0.9:gamma=1.3"));
+    }
+    check_all(&cases);
+}
+
 // ---- MaskedMerge ---------------------------------------------------------------------------------------------------
 
 #[test]
