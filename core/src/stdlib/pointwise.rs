@@ -338,43 +338,38 @@ pub(crate) fn map_rows<T: Pix, U: Pix>(src: &[PlaneRef], dst: PlaneMut, mut f: i
 /// around it. `half_in[i]` says whether input `i` holds halves.
 #[inline(always)]
 pub(crate) fn map_rows_f32(src: &[PlaneRef], half_in: &[bool], mut dst: PlaneMut, half_out: bool, mut f: impl FnMut(&mut [f32], &[&[f32]])) {
+    assert!(src.len() <= 3, "map_rows_f32 takes up to three planes");
     let w = dst.width;
-    if half_out && src.len() <= 3 && half_in.iter().all(|&h| h) {
-        // Half in and out: chunks of each row widened into buffers that stay in L1, worked on
-        // and narrowed (whole rows through row buffers left half MakeDiff at 0.9x R81 on two
-        // threads). The rows are written as halves either way, so nothing is streamed.
-        const CHUNK: usize = 256;
-        let mut bufs = [[0f32; CHUNK]; 3];
-        let mut out = [0f32; CHUNK];
-        for y in 0..dst.height {
-            for x0 in (0..w).step_by(CHUNK) {
-                let n = CHUNK.min(w - x0);
-                for (s, b) in src.iter().zip(bufs.iter_mut()) {
-                    half_to_f32_row(&s.row::<u16>(y)[x0..x0 + n], &mut b[..n]);
-                }
-                let rows: [&[f32]; 3] = std::array::from_fn(|i| &bufs[i][..n]);
-                f(&mut out[..n], &rows[..src.len()]);
-                f32_to_half_row(&out[..n], &mut dst.row::<u16>(y)[x0..x0 + n]);
-            }
-        }
-        return;
-    }
-    let mut bufs: Vec<Vec<f32>> = src.iter().map(|_| vec![0.0f32; w]).collect();
-    let mut out = vec![0.0f32; w];
+    // Half in and out: chunks of each row, widened into buffers that stay in L1, worked on and
+    // narrowed (whole rows through row buffers left half MakeDiff at 0.9x R81 on two threads).
+    // Otherwise whole rows. Rows written as halves are never streamed.
+    const CHUNK: usize = 256;
+    let step = if half_out && half_in.iter().all(|&h| h) { CHUNK } else { w.max(1) };
+    let mut bufs: Vec<Vec<f32>> = src.iter().enumerate().map(|(i, _)| vec![0.0f32; if half_in[i] { step } else { 0 }]).collect();
+    let mut out = vec![0.0f32; if half_out || dst.stream { step } else { 0 }];
     for y in 0..dst.height {
-        for (i, s) in src.iter().enumerate() {
-            if half_in[i] {
-                half_to_f32_row(s.row::<u16>(y), &mut bufs[i]);
+        for x0 in (0..w).step_by(step) {
+            let xs = x0..x0 + step.min(w - x0);
+            for (i, s) in src.iter().enumerate() {
+                if half_in[i] {
+                    half_to_f32_row(&s.row::<u16>(y)[xs.clone()], &mut bufs[i][..xs.len()]);
+                }
             }
-        }
-        let rows: Vec<&[f32]> = src.iter().enumerate().map(|(i, s)| if half_in[i] { &bufs[i][..] } else { s.row::<f32>(y) }).collect();
-        // one call of `f`, as in fill_rows
-        let row: &mut [f32] = if half_out || dst.stream { &mut out } else { dst.row::<f32>(y) };
-        f(row, &rows);
-        if half_out {
-            f32_to_half_row(&out, dst.row::<u16>(y));
-        } else if dst.stream {
-            super::stream::copy_row(&out, dst.row::<f32>(y));
+            let rows: [&[f32]; 3] = std::array::from_fn(|i| match src.get(i) {
+                Some(_) if half_in[i] => &bufs[i][..xs.len()],
+                Some(s) => &s.row::<f32>(y)[xs.clone()],
+                None => &[],
+            });
+            // one call of `f`, as in fill_rows: with two, the compiler kept `f` out of line,
+            // outside the caller's FMA, and Merge's mul_add became a library call (0.1x R81)
+            let row: &mut [f32] = if half_out || dst.stream { &mut out[..xs.len()] } else { &mut dst.row::<f32>(y)[xs.clone()] };
+            f(row, &rows[..src.len()]);
+            if half_out {
+                f32_to_half_row(&out[..xs.len()], &mut dst.row::<u16>(y)[xs]);
+            } else if dst.stream {
+                // (whole rows here: `step` is the width)
+                super::stream::copy_row(&out, dst.row::<f32>(y));
+            }
         }
     }
     if dst.stream {
@@ -778,8 +773,9 @@ fn levels(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
                 if g == 1.0 {
                     // a straight line: one fused multiply-add
                     let scale = orange / (hi - lo);
-                    merge::with_fast_math(|| {
-                        map_rows_f32(&s, &[half], d, half, |o, i| {
+                    // (inline(always): as in Merge, the closures must not be left out of line)
+                    merge::with_fast_math(#[inline(always)] || {
+                        map_rows_f32(&s, &[half], d, half, #[inline(always)] |o, i| {
                             for (o, &x) in o.iter_mut().zip(i[0]) {
                                 *o = (clamp_f32(x, lo, hi) - lo).mul_add(scale, olo);
                             }
