@@ -210,7 +210,7 @@ unsafe fn masked_merge_half_avx2(rows: [&[u16]; 3], out: &mut [u16], premultipli
     };
     let n8 = n / 8 * 8;
     for x in (0..n8).step_by(8) {
-        // x + 8 <= n: inside every row and the output
+        // SAFETY: x + 8 <= n, so the eight samples are inside every row and the output.
         eight(rows[0].as_ptr().add(x), rows[1].as_ptr().add(x), rows[2].as_ptr().add(x), out.as_mut_ptr().add(x));
     }
     if n8 < n {
