@@ -161,83 +161,12 @@ pub(crate) fn is_chroma(f: &VSVideoFormat, p: usize) -> bool {
 
 // ---- half precision --------------------------------------------------------------------------------
 
-fn half_table() -> &'static [f32] {
-    static TABLE: OnceLock<Vec<f32>> = OnceLock::new();
-    TABLE.get_or_init(|| (0..=u16::MAX).map(half_bits_to_f32).collect())
-}
-
-fn half_bits_to_f32(h: u16) -> f32 {
-    let sign = ((h as u32) & 0x8000) << 16;
-    let exp = ((h >> 10) & 0x1f) as u32;
-    let mant = (h & 0x3ff) as u32;
-    let bits = if exp == 0 {
-        if mant == 0 {
-            sign
-        } else {
-            let mut e: u32 = 127 - 15 + 1;
-            let mut m = mant;
-            while m & 0x400 == 0 {
-                m <<= 1;
-                e -= 1;
-            }
-            sign | (e << 23) | ((m & 0x3ff) << 13)
-        }
-    } else if exp == 0x1f {
-        sign | 0x7f80_0000 | (mant << 13)
-    } else {
-        sign | ((exp + 127 - 15) << 23) | (mant << 13)
-    };
-    f32::from_bits(bits)
-}
-
-/// Half to single precision, a row at a time.
-pub(crate) fn half_to_f32_row(src: &[u16], dst: &mut [f32]) {
-    #[cfg(target_arch = "x86_64")]
-    if super::neighbour::plane::has_f16c() {
-        // eight samples an instruction: the table below, one load per sample, kept half-float
-        // MakeDiff at 0.3x R81. The conversion is exact either way, but for signalling NaNs,
-        // which come out quiet; arithmetic quiets them too, and so does f32_to_half_row (F16C
-        // where this runs) for those a filter passes through untouched.
-        super::neighbour::plane::halves_to_f32(src, dst);
-        return;
-    }
-    let t = half_table();
-    for (d, &s) in dst.iter_mut().zip(src) {
-        *d = t[s as usize];
-    }
-}
-
-/// Single to half precision with round-to-nearest-even, a row at a time.
-pub(crate) fn f32_to_half_row(src: &[f32], dst: &mut [u16]) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("f16c") && std::arch::is_x86_feature_detected!("avx") {
-            // SAFETY: the features were detected at run time.
-            unsafe { f32_to_half_f16c(src, dst) };
-            return;
-        }
-    }
-    for (d, &s) in dst.iter_mut().zip(src) {
-        *d = super::blank::f32_to_half(s);
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx,f16c")]
-unsafe fn f32_to_half_f16c(src: &[f32], dst: &mut [u16]) {
-    use std::arch::x86_64::*;
-    let n = src.len().min(dst.len());
-    let mut i = 0;
-    while i + 8 <= n {
-        let v = _mm256_loadu_ps(src.as_ptr().add(i));
-        let h = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(v);
-        _mm_storeu_si128(dst.as_mut_ptr().add(i).cast(), h);
-        i += 8;
-    }
-    for j in i..n {
-        dst[j] = super::blank::f32_to_half(src[j]);
-    }
-}
+// Half to single precision and back (round to nearest even), a row at a time: the neighbourhood
+// filters' conversions, F16C where the CPU has it. F16C quiets signalling NaNs on the way in;
+// arithmetic quiets them too, and so does the narrowing for those a filter passes through
+// untouched, so no output depends on it. (A table lookup per sample here kept half-float
+// MakeDiff at 0.3x R81.)
+pub(crate) use super::neighbour::plane::{f32_to_halves as f32_to_half_row, halves_to_f32 as half_to_f32_row};
 
 // ---- planes as rows of samples ------------------------------------------------------------------
 
@@ -345,7 +274,7 @@ pub(crate) fn map_rows_f32(src: &[PlaneRef], half_in: &[bool], mut dst: PlaneMut
     // Otherwise whole rows. Rows written as halves are never streamed.
     const CHUNK: usize = 256;
     let step = if half_out && half_in.iter().all(|&h| h) { CHUNK } else { w.max(1) };
-    let mut bufs: Vec<Vec<f32>> = src.iter().enumerate().map(|(i, _)| vec![0.0f32; if half_in[i] { step } else { 0 }]).collect();
+    let mut bufs: Vec<Vec<f32>> = half_in.iter().map(|&h| vec![0.0f32; if h { step } else { 0 }]).collect();
     let mut out = vec![0.0f32; if half_out || dst.stream { step } else { 0 }];
     for y in 0..dst.height {
         for x0 in (0..w).step_by(step) {
