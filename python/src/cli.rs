@@ -27,13 +27,15 @@ pub fn main(py: Python<'_>, args: &[String]) -> i32 {
         "devices" => devices(),
         "plugins" => plugins(rest),
         "version" | "--version" | "-v" => version(py),
+        "with-core" => crate::frontends::with_core(py, rest),
+        "frontend" => crate::frontends::frontend(py, rest),
         "help" | "--help" | "-h" => {
-            print!("{USAGE}");
+            print!("{USAGE}{}", crate::frontends::USAGE);
             0
         }
         other => {
             eprintln!("vsvk: unknown command {other}\n");
-            eprint!("{USAGE}");
+            eprint!("{USAGE}{}", crate::frontends::USAGE);
             2
         }
     }

@@ -24,6 +24,7 @@ pub mod convert;
 pub mod corepy;
 pub mod dlpack;
 pub mod format;
+pub mod frontends;
 pub mod frame;
 pub mod node;
 pub mod pipe;

@@ -175,6 +175,9 @@ fn run_script(py: Python<'_>, o: &Options) -> PyResult<Result<(), i32>> {
         sys.getattr("stdout")?.call_method0("flush")?;
         sys.setattr("stdout", sys.getattr("stderr")?)?;
     }
+    // `import vapoursynth` in the script (and in what it imports, vs-jetpack included) is vsvk,
+    // whatever else this Python has installed under that name: R81's package always is.
+    sys.getattr("modules")?.set_item("vapoursynth", py.import("vsvk")?)?;
     let globals = PyDict::new(py);
     globals.set_item("__name__", "__vapoursynth__")?;
     globals.set_item("__file__", script)?;

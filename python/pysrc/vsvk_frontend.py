@@ -1,0 +1,63 @@
+"""Chooses which module `import vapoursynth` gives in this Python environment.
+
+R81's `vapoursynth` package is always installed beside vsvk (every plugin wheel requires it), so
+vsvk never replaces its files. Instead, where vsvk is chosen, a finder placed first on
+`sys.meta_path` answers `import vapoursynth` with the vsvk module:
+
+* `vsvk frontend vsvk` writes `vsvk-frontend.pth` into site-packages, which imports this module at
+  interpreter start-up and installs the finder; `vsvk frontend r81` removes that file;
+* `VSVK_FRONTEND=vsvk` or `VSVK_FRONTEND=r81` chooses for one run, whatever the file says.
+
+Nothing here imports vsvk until a script imports vapoursynth.
+"""
+import importlib.abc
+import importlib.util
+import os
+import sys
+
+class _Loader(importlib.abc.Loader):
+    def create_module(self, spec):
+        import vsvk
+
+        return vsvk
+
+    def exec_module(self, module):
+        pass
+
+
+class VsvkFinder(importlib.abc.MetaPathFinder):
+    """Answers `import vapoursynth` with vsvk; every other name is left to the other finders."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != "vapoursynth":
+            return None
+        return importlib.util.spec_from_loader("vapoursynth", _Loader(), origin="vsvk")
+
+
+def installed():
+    return any(isinstance(f, VsvkFinder) for f in sys.meta_path)
+
+
+def install():
+    """Makes `import vapoursynth` give vsvk in this interpreter from now on."""
+    if not installed():
+        sys.meta_path.insert(0, VsvkFinder())
+
+
+def uninstall():
+    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, VsvkFinder)]
+
+
+def install_from_pth():
+    """What the .pth file runs: install unless VSVK_FRONTEND says r81 for this run."""
+    if os.environ.get("VSVK_FRONTEND", "").lower() != "r81":
+        install()
+
+
+def install_from_environment():
+    """Imported without the .pth file (sitecustomize, a test harness): VSVK_FRONTEND=vsvk installs."""
+    if os.environ.get("VSVK_FRONTEND", "").lower() == "vsvk":
+        install()
+
+
+install_from_environment()

@@ -1,0 +1,167 @@
+//! Which frontend runs on which core, when R81's `vapoursynth` package is installed beside vsvk
+//! (it always is: every plugin wheel requires it):
+//!
+//! * `vsvk frontend vsvk|r81|status`: whether `import vapoursynth` gives vsvk's module in this
+//!   Python environment (a `.pth` file that runs `vsvk_frontend`, python/pysrc), without touching
+//!   R81's files;
+//! * `vsvk with-core PROGRAM [ARGS]`: runs a program, R81's own `vspipe` or a Python with R81's
+//!   module, on vsvk's core: libvsvk.so is preloaded, so its `getVapourSynthAPI` is the one R81's
+//!   module binds, and the plugin folders R81 would autoload (every `vapoursynth/plugins` on this
+//!   Python's path) are handed to the core through `VAPOURSYNTH_EXTRA_PLUGIN_PATH`.
+use std::ffi::OsString;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+
+use pyo3::prelude::*;
+
+/// The file `vsvk frontend vsvk` writes into site-packages.
+const PTH_NAME: &str = "vsvk-frontend.pth";
+
+pub const USAGE: &str = "\
+  frontend [vsvk|r81|status]
+                        choose what `import vapoursynth` gives in this Python environment: vsvk's
+                        module (writes vsvk-frontend.pth into site-packages) or R81's (removes it);
+                        VSVK_FRONTEND=vsvk|r81 overrides it for one run
+  with-core PROGRAM [ARGS]
+                        run PROGRAM (R81's vspipe, or python with R81's module) on vsvk's core:
+                        libvsvk.so preloaded, R81's plugin folders handed to it
+";
+
+/// The folder of the vsvk module's library, symlinks resolved (a wheel's package folder, or the
+/// development build's target/release).
+fn module_dir(py: Python<'_>) -> PyResult<PathBuf> {
+    let file: String = py.import("vsvk")?.getattr("__file__")?.extract()?;
+    let file = std::fs::canonicalize(&file).unwrap_or_else(|_| PathBuf::from(&file));
+    Ok(file.parent().unwrap_or(Path::new("/")).to_path_buf())
+}
+
+/// The core library to preload: `$VSVK_CORE_LIBRARY`, else libvsvk.so beside the module's library.
+pub fn core_library(py: Python<'_>) -> Result<PathBuf, String> {
+    if let Some(p) = std::env::var_os("VSVK_CORE_LIBRARY").filter(|p| !p.is_empty()) {
+        return Ok(PathBuf::from(p));
+    }
+    let dir = module_dir(py).map_err(|e| format!("cannot tell where the vsvk module is: {e}"))?;
+    let lib = dir.join("libvsvk.so");
+    if lib.is_file() {
+        Ok(lib)
+    } else {
+        Err(format!("the core library {} is missing (set VSVK_CORE_LIBRARY to libvsvk.so)", lib.display()))
+    }
+}
+
+/// Every `vapoursynth/plugins` folder on this interpreter's `sys.path`, in path order, once each.
+pub fn site_plugin_folders(py: Python<'_>) -> Vec<PathBuf> {
+    let paths: Vec<String> = py.import("sys").and_then(|s| s.getattr("path")?.extract()).unwrap_or_default();
+    let mut out: Vec<PathBuf> = Vec::new();
+    for p in paths {
+        let dir = Path::new(if p.is_empty() { "." } else { &p }).join("vapoursynth").join("plugins");
+        if dir.is_dir() {
+            let canonical = std::fs::canonicalize(&dir).unwrap_or(dir);
+            if !out.contains(&canonical) {
+                out.push(canonical);
+            }
+        }
+    }
+    out
+}
+
+/// `vsvk with-core PROGRAM [ARGS]`: replaces this process; returns only on failure.
+pub fn with_core(py: Python<'_>, args: &[String]) -> i32 {
+    let Some((program, rest)) = args.split_first() else {
+        eprintln!("vsvk with-core: name the program to run, e.g. `vsvk with-core vspipe script.vpy -`");
+        return 2;
+    };
+    let lib = match core_library(py) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("vsvk with-core: {e}");
+            return 1;
+        }
+    };
+    let mut preload = lib.into_os_string();
+    if let Some(old) = std::env::var_os("LD_PRELOAD").filter(|p| !p.is_empty()) {
+        preload.push(":");
+        preload.push(old);
+    }
+    let mut folders: Vec<OsString> = site_plugin_folders(py).into_iter().map(PathBuf::into_os_string).collect();
+    if let Some(old) = std::env::var_os("VAPOURSYNTH_EXTRA_PLUGIN_PATH").filter(|p| !p.is_empty()) {
+        folders.push(old);
+    }
+    let mut cmd = std::process::Command::new(program);
+    cmd.args(rest).env("LD_PRELOAD", preload).env("VSVK_FRONTEND", "r81");
+    if !folders.is_empty() {
+        cmd.env("VAPOURSYNTH_EXTRA_PLUGIN_PATH", folders.join(std::ffi::OsStr::new(":")));
+    }
+    flush(py);
+    let err = cmd.exec();
+    eprintln!("vsvk with-core: cannot run {program}: {err}");
+    127
+}
+
+fn flush(py: Python<'_>) {
+    if let Ok(sys) = py.import("sys") {
+        for s in ["stdout", "stderr"] {
+            let _ = sys.getattr(s).and_then(|s| s.call_method0("flush"));
+        }
+    }
+}
+
+/// site-packages of this interpreter's environment (where pip put vsvk).
+fn site_packages(py: Python<'_>) -> PyResult<PathBuf> {
+    let paths = py.import("sysconfig")?.call_method0("get_paths")?;
+    let purelib: String = paths.get_item("purelib")?.extract()?;
+    Ok(PathBuf::from(purelib))
+}
+
+/// `vsvk frontend [vsvk|r81|status]`.
+pub fn frontend(py: Python<'_>, args: &[String]) -> i32 {
+    let choice = args.first().map(String::as_str).unwrap_or("status");
+    if args.len() > 1 || !matches!(choice, "vsvk" | "r81" | "status") {
+        eprintln!("vsvk frontend: expected one of vsvk, r81, status");
+        return 2;
+    }
+    let site = match site_packages(py) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("vsvk frontend: cannot find this Python's site-packages: {e}");
+            return 1;
+        }
+    };
+    let pth = site.join(PTH_NAME);
+    match choice {
+        "vsvk" => {
+            // The .pth file imports vsvk_frontend at start-up: it must be importable from there.
+            if !site.join("vsvk_frontend.py").is_file() {
+                eprintln!(
+                    "vsvk frontend: {} has no vsvk_frontend.py: `vsvk frontend` needs vsvk installed by pip into this environment",
+                    site.display()
+                );
+                return 1;
+            }
+            let line = "import vsvk_frontend; vsvk_frontend.install_from_pth()\n";
+            if let Err(e) = std::fs::write(&pth, line) {
+                eprintln!("vsvk frontend: cannot write {}: {e}", pth.display());
+                return 1;
+            }
+            println!("import vapoursynth now gives vsvk in {} ({} written; VSVK_FRONTEND=r81 for R81 in one run)", site.display(), PTH_NAME);
+            0
+        }
+        "r81" => {
+            match std::fs::remove_file(&pth) {
+                Ok(()) => println!("import vapoursynth now gives R81's module in {} ({} removed)", site.display(), PTH_NAME),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => println!("import vapoursynth gives R81's module in {} already", site.display()),
+                Err(e) => {
+                    eprintln!("vsvk frontend: cannot remove {}: {e}", pth.display());
+                    return 1;
+                }
+            }
+            0
+        }
+        _ => {
+            let chosen = if pth.is_file() { "vsvk" } else { "r81" };
+            let run = std::env::var("VSVK_FRONTEND").ok().filter(|v| !v.is_empty());
+            println!("{chosen}{}", run.map(|v| format!(" (VSVK_FRONTEND={v} in this run)")).unwrap_or_default());
+            0
+        }
+    }
+}
