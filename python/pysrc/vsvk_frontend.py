@@ -24,6 +24,10 @@ class _Loader(importlib.abc.Loader):
     def exec_module(self, module):
         pass
 
+    def get_code(self, fullname):
+        # `python -m vapoursynth ARGS` runs the vsvk command, as R81's runs its own.
+        return compile("import sys, vsvk; vsvk._main(sys.argv[1:])", "<vsvk>", "exec")
+
 
 class VsvkFinder(importlib.abc.MetaPathFinder):
     """Answers `import vapoursynth` with vsvk; every other name is left to the other finders."""

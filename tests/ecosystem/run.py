@@ -45,16 +45,15 @@ def run(cmd, **kw):
 
 
 def python312():
+    """A working Python 3.12 (pyenv's shims name interpreters that may not run, so each is tried)."""
     env = os.environ.get("VSVK_PY312")
-    if env:
-        return env
-    found = shutil.which("python3.12")
-    if found:
-        return found
-    cands = sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.12*/bin/python3")))
-    if cands:
-        return cands[-1]
-    sys.exit("ecosystem: no Python 3.12 found (set VSVK_PY312): R81's wheels need it")
+    cands = [env] if env else []
+    cands += sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.12*/bin/python3")), reverse=True)
+    cands += [shutil.which("python3.12")]
+    for c in cands:
+        if c and subprocess.run([c, "-c", "import sys; assert sys.version_info[:2] == (3, 12)"], capture_output=True).returncode == 0:
+            return c
+    sys.exit("ecosystem: no working Python 3.12 found (set VSVK_PY312): R81's wheels need it")
 
 
 def make_venv(work, wheel):
@@ -66,6 +65,8 @@ def make_venv(work, wheel):
     pip = [py, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
     run(pip + ["-r", HERE / "requirements.txt"], check=True)
     run(pip + ["--no-deps", wheel], check=True)
+    # R81's vspipe embeds Python through VSScript, which must be told this venv's Python once.
+    run([py, "-m", "vapoursynth", "config"], check=True, env=dict(os.environ, VSVK_FRONTEND="r81"))
     return venv
 
 

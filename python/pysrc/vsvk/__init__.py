@@ -23,4 +23,6 @@ def _console():
 
 
 _native._console = _console
+# Imported as vsvk.vsvk, the extension names itself so; as the package's stand-in it is vsvk.
+_native.__name__ = __name__
 sys.modules[__name__] = _native
