@@ -402,6 +402,15 @@ impl Function {
     fn return_signature(&self) -> String {
         self.plugin.function(&self.name).map(|f| f.ret.to_string_lossy().into_owned()).unwrap_or_default()
     }
+    /// The inspect.Signature of the call (without the bound clip), from vsvk.construct_signature.
+    #[getter]
+    fn __signature__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let injected = match &self.bound {
+            Some(_) => self.plugin.function(&self.name).and_then(|f| f.sig.args().first().map(|a| a.name.clone())),
+            None => None,
+        };
+        py.import("vsvk")?.getattr("construct_signature")?.call1((self.signature(), self.return_signature(), injected, self.name.clone()))
+    }
     #[pyo3(signature = (*args, **kwargs))]
     fn __call__(&self, py: Python<'_>, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
         let map = self.arguments(py, args, kwargs)?;

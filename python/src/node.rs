@@ -362,6 +362,9 @@ impl VideoNode {
     fn gpu_resident(slf: &Bound<'_, Self>) -> bool {
         node_of(slf).residency() == nrGPU
     }
+    fn __dir__(slf: &Bound<'_, Self>) -> PyResult<Vec<String>> {
+        crate::objects::node_dir(slf.as_any(), false)
+    }
     #[pyo3(signature = (index = 0, alpha = None, alt_output = 0))]
     fn set_output(slf: &Bound<'_, Self>, index: i32, alpha: Option<&Bound<'_, PyAny>>, alt_output: i32) -> PyResult<()> {
         let alpha = match alpha {
@@ -477,6 +480,9 @@ impl AudioNode {
     #[getter]
     fn gpu_resident(&self) -> bool {
         false
+    }
+    fn __dir__(slf: &Bound<'_, Self>) -> PyResult<Vec<String>> {
+        crate::objects::node_dir(slf.as_any(), true)
     }
     #[pyo3(signature = (index = 0))]
     fn set_output(slf: &Bound<'_, Self>, index: i32) {

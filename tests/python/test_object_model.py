@@ -210,6 +210,35 @@ def test_channel_layout():
     assert list(vs.ChannelLayout(3)) == [vs.FRONT_LEFT, vs.FRONT_RIGHT]
 
 
+def test_function_signatures():
+    import inspect
+    import typing
+    sig = inspect.signature(core.std.Crop)
+    assert list(sig.parameters) == ['clip', 'left', 'right', 'top', 'bottom']
+    clip_param = sig.parameters['clip']
+    assert clip_param.annotation is vs.VideoNode and clip_param.default is inspect.Parameter.empty
+    assert sig.parameters['left'].annotation == typing.Optional[int] and sig.parameters['left'].default is None
+    assert sig.return_annotation is vs.VideoNode
+    # bound to a clip: the clip is not a parameter
+    assert list(inspect.signature(core.std.BlankClip().std.Crop).parameters) == ['left', 'right', 'top', 'bottom']
+    params = inspect.signature(core.std.SetFrameProps).parameters
+    assert params['kwargs'].kind is inspect.Parameter.VAR_KEYWORD
+    assert vs._construct_type('int[]') == typing.Union[int, typing.Sequence[int]]
+    assert vs._construct_type('data') == typing.Union[str, bytes, bytearray]
+    assert vs._construct_parameter('x:float[]:opt').annotation == typing.Optional[typing.Union[float, typing.Sequence[float]]]
+    assert vs.construct_signature('', '').return_annotation is None
+    assert vs.construct_signature('', 'any').return_annotation is typing.Any
+    assert vs.construct_signature('a:int;', 'val:anode;').return_annotation is vs.AudioNode
+    assert vs.construct_signature('a:int;', 'a:int;b:data[];').return_annotation.__annotations__.keys() == {'a', 'b'}
+
+
+def test_node_dir_lists_the_namespaces_it_binds_to():
+    video = dir(core.std.BlankClip())
+    audio = dir(core.std.BlankAudio())
+    assert {'std', 'resize', 'text', 'format', 'get_frame'} <= set(video), video
+    assert {'std', 'channels', 'get_frame'} <= set(audio) and 'resize' not in audio and 'text' not in audio, audio
+
+
 def test_path_functions():
     import os
     plugin_dir = vs.get_plugin_dir()
