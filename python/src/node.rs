@@ -488,6 +488,49 @@ impl AudioNode {
     fn set_output(slf: &Bound<'_, Self>, index: i32) {
         crate::set_output(index, crate::Output::Audio(node_of(slf).clone()));
     }
+    /// Writes every sample to `fileobj`, interleaved by channel (raw, or after a WAVE or Wave64
+    /// header), as `vsvk pipe` does.
+    #[pyo3(signature = (fileobj, wav = false, w64 = false, progress_update = None, prefetch = 0, backlog = -1))]
+    fn output(
+        slf: &Bound<'_, Self>,
+        fileobj: &Bound<'_, PyAny>,
+        wav: bool,
+        w64: bool,
+        progress_update: Option<&Bound<'_, PyAny>>,
+        prefetch: i64,
+        backlog: i64,
+    ) -> PyResult<()> {
+        let py = slf.py();
+        let node = node_of(slf).clone();
+        let ai = node.audio_info().expect("audio");
+        let kind = match (wav, w64) {
+            (true, true) => return Err(PyValueError::new_err("wav and w64 cannot both be chosen")),
+            (true, false) => Some(crate::wave::Wave::Riff),
+            (false, true) => Some(crate::wave::Wave::W64),
+            (false, false) => None,
+        };
+        if let Some(kind) = kind {
+            let header = crate::wave::header(kind, &ai.format, ai.sampleRate, ai.numSamples).map_err(crate::err)?;
+            fileobj.call_method1("write", (pyo3::types::PyBytes::new(py, &header),))?;
+        }
+        let window = if prefetch > 0 { prefetch } else { node.core.threads() as i64 }.max(backlog);
+        let total = node.num_frames();
+        if let Some(cb) = progress_update {
+            cb.call1((0, total))?;
+        }
+        let mut pre = Prefetcher::new(node.clone(), 0, total, window as usize);
+        let mut buf = Vec::new();
+        while let Some(r) = pre.next(py) {
+            let (n, f) = r?;
+            buf.clear();
+            crate::pipe::append_samples(&f, &mut buf);
+            fileobj.call_method1("write", (pyo3::types::PyBytes::new(py, &buf),))?;
+            if let Some(cb) = progress_update {
+                cb.call1((n + 1, total))?;
+            }
+        }
+        Ok(())
+    }
     fn __repr__(slf: &Bound<'_, Self>) -> String {
         let ai = node_of(slf).audio_info().expect("audio");
         format!(

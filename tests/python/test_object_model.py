@@ -239,6 +239,30 @@ def test_node_dir_lists_the_namespaces_it_binds_to():
     assert {'std', 'channels', 'get_frame'} <= set(audio) and 'resize' not in audio and 'text' not in audio, audio
 
 
+def test_audio_output_writes_what_r81_writes():
+    import hashlib
+    import io
+    # lengths and MD5 digests of R81's AudioNode.output for the same clips
+    expected = [
+        (dict(length=5000), {}, 20000, 'b2fe457348de243a579a1591d3815170'),
+        (dict(length=5000), {'wav': True}, 20068, '2aa3d09986e00ff57697bbe68c96a508'),
+        (dict(length=5000), {'w64': True}, 20128, '023980574abc92f6cc18bbd7841b5acd'),
+        (dict(length=7000, sampletype=vs.FLOAT, bits=32, channels=[0, 1, 2, 3, 4, 5]), {'wav': True}, 168068,
+         'c31c3e07ebc6b56c52ffbc4700c180d0'),
+        (dict(length=4000, bits=24, channels=[0]), {'w64': True}, 12128, 'be15e992c93882cfcde819f4203ca8cb'),
+        (dict(length=100, samplerate=8000), {'wav': True}, 468, 'f738dd7d5e82c1f7f2e2c3e5626605b5'),
+    ]
+    for clip_args, opts, size, digest in expected:
+        audio = core.std.BlankAudio(**clip_args)
+        out = io.BytesIO()
+        progress = []
+        audio.output(out, progress_update=lambda n, total: progress.append((n, total)), **opts)
+        data = out.getvalue()
+        assert (len(data), hashlib.md5(data).hexdigest()) == (size, digest), (clip_args, opts, len(data))
+        assert progress[0] == (0, audio.num_frames) and progress[-1] == (audio.num_frames, audio.num_frames)
+    raises(ValueError, core.std.BlankAudio().output, io.BytesIO(), wav=True, w64=True)
+
+
 def test_path_functions():
     import os
     plugin_dir = vs.get_plugin_dir()
