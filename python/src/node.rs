@@ -288,8 +288,12 @@ impl RawNode {
     fn num_frames(&self) -> i32 {
         self.node.num_frames()
     }
+    /// Frames of a video clip, samples of an audio clip (as R81 counts them).
     fn __len__(&self) -> usize {
-        self.node.num_frames().max(0) as usize
+        match self.node.audio_info() {
+            Some(ai) => ai.numSamples.max(0) as usize,
+            None => self.node.num_frames().max(0) as usize,
+        }
     }
     fn __getitem__<'py>(&self, py: Python<'py>, key: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let n = crate::remap::getitem(py, &self.node, key)?;
@@ -307,8 +311,9 @@ impl RawNode {
         let Ok(t) = times.extract::<i64>() else { return Ok(py.NotImplemented().into_bound(py)) };
         node_to_py(py, crate::remap::repeat(py, &self.node, t)?)
     }
-    fn __rmul__<'py>(&self, py: Python<'py>, times: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        self.__mul__(py, times)
+    /// `n * clip` is refused, as in R81 (only `clip * n` repeats).
+    fn __rmul__<'py>(&self, py: Python<'py>, _times: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(py.NotImplemented().into_bound(py))
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         node_from_py(other).is_some_and(|o| Arc::ptr_eq(&o, &self.node))
@@ -325,6 +330,23 @@ impl RawNode {
             ))),
         }
     }
+}
+
+/// R81's conditions on an output's alpha clip: GRAY of the clip's sample type and depth, the
+/// clip's dimensions and length.
+fn check_alpha(clip: &Node, alpha: &Node) -> PyResult<()> {
+    let (c, a) = (clip.video_info().expect("video"), alpha.video_info().expect("video"));
+    let (cf, af) = (&c.format, &a.format);
+    if af.colorFamily != cfGray || af.sampleType != cf.sampleType || af.bitsPerSample != cf.bitsPerSample {
+        return Err(crate::err("Alpha clip format must match the main video (GRAY of its sample type and depth)"));
+    }
+    if (a.width, a.height) != (c.width, c.height) {
+        return Err(crate::err("Alpha clip dimensions must match the main video"));
+    }
+    if a.numFrames != c.numFrames {
+        return Err(crate::err("Alpha clip length must match the main video"));
+    }
+    Ok(())
 }
 
 pub fn fps_fraction<'py>(py: Python<'py>, num: i64, den: i64) -> PyResult<Bound<'py, PyAny>> {
@@ -375,6 +397,9 @@ impl VideoNode {
                 _ => return Err(PyTypeError::new_err("alpha must be a VideoNode")),
             },
         };
+        if let Some(a) = &alpha {
+            check_alpha(node_of(slf), a)?;
+        }
         if !(0..=2).contains(&alt_output) {
             return Err(PyValueError::new_err("alt_output must be 0, 1 or 2"));
         }
