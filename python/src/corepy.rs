@@ -121,12 +121,12 @@ impl Core {
         crate::core().log_message(message_type, message);
     }
     /// Calls handler(message_type, message) for every message the core logs.
-    fn add_log_handler(&self, handler: Py<PyAny>) -> LogHandle {
+    fn add_log_handler(&self, handler_func: Py<PyAny>) -> LogHandle {
         let h = crate::core().log.add(vsvk::log::HandlerImpl::Rust(Box::new(move |level, msg| {
             Python::attach(|py| {
                 let mt = py.import("vsvk").and_then(|m| m.getattr("MessageType")?.call1((level,)));
                 let r = match mt {
-                    Ok(mt) => handler.bind(py).call1((mt, msg)),
+                    Ok(mt) => handler_func.bind(py).call1((mt, msg)),
                     Err(e) => Err(e),
                 };
                 if let Err(e) = r {

@@ -82,6 +82,23 @@ fn to_prop_values(obj: &Bound<'_, PyAny>, key: &str) -> PyResult<Option<Values>>
     to_values_typed(list.as_any(), &spec, key).map(Some).map_err(|e| crate::err(e.to_string()))
 }
 
+/// pop's `default`, given by position or by keyword (None is a default too).
+fn optional_default<'py>(args: &Bound<'py, PyTuple>, kwargs: Option<&Bound<'py, PyDict>>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let mut default = match args.len() {
+        0 => None,
+        1 => Some(args.get_item(0)?),
+        n => return Err(pyo3::exceptions::PyTypeError::new_err(format!("pop() takes at most 2 positional arguments ({} given)", n + 1))),
+    };
+    for (k, v) in kwargs.into_iter().flat_map(|k| k.iter()) {
+        let k: String = k.extract()?;
+        if k != "default" || default.is_some() {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("pop() got an unexpected keyword argument '{k}'")));
+        }
+        default = Some(v);
+    }
+    Ok(default)
+}
+
 impl FrameProps {
     pub(crate) fn new(frame: Arc<Frame>, writable: Arc<AtomicBool>) -> FrameProps {
         FrameProps { frame, writable }
@@ -180,7 +197,7 @@ impl FrameProps {
     fn items<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         Self::view(slf, "ItemsView")
     }
-    #[pyo3(signature = (key, default = None))]
+    #[pyo3(signature = (key, /, default = None))]
     fn get<'py>(&self, py: Python<'py>, key: &str, default: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
         Ok(self.lookup(py, key)?.unwrap_or_else(|| default.unwrap_or_else(|| py.None().into_bound(py))))
     }
@@ -196,7 +213,7 @@ impl FrameProps {
     }
     /// The value of `key`, set to `default` first if missing (0 when not given; None is not a value
     /// that can be stored).
-    #[pyo3(signature = (key, *default))]
+    #[pyo3(signature = (key, /, *default))]
     fn setdefault<'py>(&self, py: Python<'py>, key: &str, default: &Bound<'py, PyTuple>) -> PyResult<Bound<'py, PyAny>> {
         if let Some(v) = self.lookup(py, key)? {
             return Ok(v);
@@ -205,15 +222,16 @@ impl FrameProps {
         self.set(key, &d)?;
         Ok(self.lookup(py, key)?.unwrap_or(d))
     }
-    #[pyo3(signature = (key, *default))]
-    fn pop<'py>(&self, py: Python<'py>, key: &str, default: &Bound<'py, PyTuple>) -> PyResult<Bound<'py, PyAny>> {
+    /// The value of `key`, removed; `default` (positional or keyword, None included) when missing.
+    #[pyo3(signature = (key, /, *args, **kwargs))]
+    fn pop<'py>(&self, py: Python<'py>, key: &str, args: &Bound<'py, PyTuple>, kwargs: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyAny>> {
+        let default = optional_default(args, kwargs)?;
         match self.lookup(py, key)? {
             Some(v) => {
                 self.remove(key)?;
                 Ok(v)
             }
-            None if !default.is_empty() => default.get_item(0),
-            None => Err(PyKeyError::new_err(key.to_string())),
+            None => default.ok_or_else(|| PyKeyError::new_err(key.to_string())),
         }
     }
     /// The first property (in iteration order) removed and returned as (key, value).

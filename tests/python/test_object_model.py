@@ -330,6 +330,18 @@ def test_output_alpha_must_fit_the_clip():
     vs.clear_output(40)
 
 
+def test_keyword_names_as_r81():
+    frame, props = writable_props(A=1)
+    assert props.pop('Missing', default=None) is None and props.pop('Missing', None) is None
+    assert props.pop('A', default=7) == 1 and props.pop('A', default=7) == 7
+    assert props.get('Missing', default=3) == 3 and props.setdefault('S', 5) == 5
+    for call in [lambda: props.pop(key='S'), lambda: props.pop('S', 1, 2), lambda: props.pop('S', foo=1),
+                 lambda: props.get(key='S'), lambda: props.setdefault(key='T'), lambda: props.setdefault('T', default=1)]:
+        raises(TypeError, call)
+    handle = core.add_log_handler(handler_func=lambda message_type, message: None)
+    assert core.remove_log_handler(handle=handle)
+
+
 def test_path_functions():
     import os
     plugin_dir = vs.get_plugin_dir()
