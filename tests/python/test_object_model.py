@@ -275,9 +275,18 @@ def test_node_operators_and_lengths():
 
 def test_closed_frames_raise_runtime_error():
     frame = core.std.BlankClip().get_frame(0)
+    props = frame.props
     frame.close()
     for action in [lambda: frame.props, lambda: frame[0], lambda: frame.copy()]:
         raises(RuntimeError, action)
+    # a mapping taken before closes with its frame
+    for action in [lambda: props['_DurationNum'], lambda: len(props), lambda: list(props), lambda: 'x' in props]:
+        raises(RuntimeError, action)
+    assert 'closed' in repr(props)
+    with core.std.BlankClip().get_frame(0).copy() as frame:
+        props = frame.props
+        props['A'] = 1
+    raises(RuntimeError, props.__setitem__, 'A', 2)
 
 
 def test_integer_audio_planes_read_as_unsigned():
@@ -350,6 +359,8 @@ def test_path_functions():
     assert os.path.isfile(os.path.join(include, 'VapourSynth4.h')), include
     raises(vs.Error, vs.get_pkgconfig_dir)
     raises(vs.Error, vs.get_vsscript)
+    # R81's VSScript capsules: importable (vstools imports the name), and empty here
+    assert vs.__pyx_capi__ == {}
     for name in ['ChannelLayout', 'get_plugin_dir', 'get_include', 'get_pkgconfig_dir', 'get_vsscript']:
         assert name in vs.__all__ or name in dir(vs), name
 
