@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use vsvk::argspec::ArgSpec;
 use vsvk::function::{Function as VsFunction, FunctionImpl};
-use vsvk::map::Map;
+use vsvk::map::{Map, Value, Values};
 use vsvk::plugin::Plugin as VsPlugin;
 use vsvk_plugin_api::abi::*;
 
@@ -389,8 +389,17 @@ impl Function {
                 // an undeclared argument of a function that takes `any`
                 None => to_values_any(&obj, &key)?,
             };
-            if let Some(v) = values {
-                map.set_values(key.as_bytes(), v).map_err(|e| crate::err(format!("{name}: argument {key}: {e}")))?;
+            let set_error = |e: vsvk::map::SetError| crate::err(format!("{name}: argument {key}: {e}"));
+            match values {
+                // R81 appends each argument's values to the call's map, so `_ColorRange` and
+                // `_Range` given together (one key there, see vsvk::map) both land in `_Range`
+                Some(Values::Int(ints)) if (key == "_ColorRange" || key == "_Range") && map.contains(b"_Range") => {
+                    for i in ints {
+                        map.set(key.as_bytes(), Value::Int(i), true).map_err(set_error)?;
+                    }
+                }
+                Some(v) => map.set_values(key.as_bytes(), v).map_err(set_error)?,
+                None => {}
             }
         }
         Ok(map)

@@ -125,6 +125,9 @@ def test_color_range_is_a_view_of_range():
         # filters: SetFrameProps stores by the same rule
         clip = core.std.BlankClip(format=vs.YUV420P8).std.SetFrameProps(_ColorRange=0)
         assert clip.get_frame(0).props['_Range'] is vs.RANGE_FULL
+        # both names in one call are one key there: R81 appends, in the order given
+        clip = core.std.BlankClip(format=vs.YUV420P8).std.SetFrameProps(_ColorRange=0, _Range=0)
+        assert clip.get_frame(0).props['_Range'] == [1, 0]
 
 
 def test_color_range_warns():
