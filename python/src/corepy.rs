@@ -387,7 +387,7 @@ impl Function {
             let values = match f.sig.arg(&key) {
                 Some(spec) => Some(to_values_typed(&obj, spec, name)?),
                 // an undeclared argument of a function that takes `any`
-                None => to_values_any(&obj, &key)?,
+                None => to_values_any(&obj, &key).map_err(|e| crate::err(format!("{name}: {}", e.value(py))))?,
             };
             let set_error = |e: vsvk::map::SetError| crate::err(format!("{name}: argument {key}: {e}"));
             match values {

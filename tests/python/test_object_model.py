@@ -354,6 +354,18 @@ def test_keyword_names_as_r81():
     assert core.remove_log_handler(handle=handle)
 
 
+def test_undeclared_arguments_take_values_of_one_type():
+    clip = core.std.BlankClip(length=1)
+    for value in [[1, 'a'], [1, 2.5], object(), [None]]:
+        e = raises(vs.Error, clip.std.SetFrameProps, x=value)
+        assert str(e).startswith('SetFrameProps: '), e
+    # any iterable is an array (a dict gives its keys); an empty one stores nothing
+    assert clip.std.SetFrameProps(x={'a': 1}).get_frame(0).props['x'] == 'a'
+    assert clip.std.SetFrameProps(x=(1.5, 2.5)).get_frame(0).props['x'] == [1.5, 2.5]
+    assert 'x' not in clip.std.SetFrameProps(x={}).get_frame(0).props
+    raises(vs.Error, core.std.FrameEval, clip, eval=5)
+
+
 def test_path_functions():
     import os
     plugin_dir = vs.get_plugin_dir()
