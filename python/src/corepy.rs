@@ -1,23 +1,23 @@
 //! `vsvk.core` and what hangs off it: plugins as attributes (`core.std`), their functions called
 //! with positional and keyword arguments typed by the function's argument string, core settings,
 //! and the Vulkan device calls.
-use std::collections::HashSet;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use pyo3::exceptions::{PyAttributeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
+use vsvk::argspec::ArgSpec;
 use vsvk::function::{Function as VsFunction, FunctionImpl};
-use vsvk::map::Map;
+use vsvk::map::{Map, Value, Values};
 use vsvk::plugin::Plugin as VsPlugin;
 use vsvk_plugin_api::abi::*;
 
 use crate::convert::{map_to_return, to_values_any, to_values_typed};
-use crate::format::{format_from_py, query, VideoFormat};
+use crate::format::{format_from_py, format_or_none, query, VideoFormat};
 
-/// The core. Every instance is the same process-wide core.
-#[pyclass(module = "vsvk", frozen)]
+/// The core. Every instance is the same process-wide core. Weakly referable, as R81's Core is.
+#[pyclass(module = "vsvk", frozen, weakref)]
 pub struct Core {}
 
 /// core.timings: whether nodes record their processing time, and the time of freed nodes.
@@ -55,6 +55,10 @@ pub struct LogHandle {
 }
 
 const MB: i64 = 1 << 20;
+
+fn deprecated(py: Python<'_>, msg: &std::ffi::CStr) -> PyResult<()> {
+    PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyDeprecationWarning>(), msg, 1)
+}
 
 #[pymethods]
 impl Core {
@@ -104,7 +108,7 @@ impl Core {
         query(color_family, sample_type, bits_per_sample, subsampling_w, subsampling_h)
     }
     fn get_video_format(&self, id: &Bound<'_, PyAny>) -> PyResult<VideoFormat> {
-        Ok(VideoFormat::new(&format_from_py(id)?))
+        format_or_none(id)
     }
     /// A new, writable, zeroed frame.
     fn create_video_frame<'py>(&self, py: Python<'py>, format: &Bound<'py, PyAny>, width: i32, height: i32) -> PyResult<Bound<'py, PyAny>> {
@@ -117,12 +121,12 @@ impl Core {
         crate::core().log_message(message_type, message);
     }
     /// Calls handler(message_type, message) for every message the core logs.
-    fn add_log_handler(&self, handler: Py<PyAny>) -> LogHandle {
+    fn add_log_handler(&self, handler_func: Py<PyAny>) -> LogHandle {
         let h = crate::core().log.add(vsvk::log::HandlerImpl::Rust(Box::new(move |level, msg| {
             Python::attach(|py| {
                 let mt = py.import("vsvk").and_then(|m| m.getattr("MessageType")?.call1((level,)));
                 let r = match mt {
-                    Ok(mt) => handler.bind(py).call1((mt, msg)),
+                    Ok(mt) => handler_func.bind(py).call1((mt, msg)),
                     Err(e) => Err(e),
                 };
                 if let Err(e) = r {
@@ -146,11 +150,18 @@ impl Core {
     fn api_version<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         py.import("vsvk")?.getattr("__api_version__")
     }
-    fn version(&self) -> String {
-        crate::core().version_string.to_string_lossy().into_owned()
+    /// Deprecated in R81 (which warns): str(core) gives the same text.
+    fn version(&self, py: Python<'_>) -> PyResult<String> {
+        deprecated(py, c"core.version() is deprecated, use str(core)!")?;
+        Ok(self.__str__())
     }
-    fn version_number(&self) -> i32 {
-        vsvk::core::CORE_VERSION
+    /// Deprecated in R81 (which warns): core.core_version.release_major.
+    fn version_number(&self, py: Python<'_>) -> PyResult<i32> {
+        deprecated(py, c"core.version_number() is deprecated, use core.core_version.release_major!")?;
+        Ok(vsvk::core::CORE_VERSION)
+    }
+    fn __str__(&self) -> String {
+        crate::core().version_string.to_string_lossy().into_owned()
     }
 
     /// Picks the Vulkan device (an index from vulkan_devices; -1: automatically), before first use.
@@ -271,13 +282,16 @@ impl Plugin {
     fn plugin_path(&self) -> String {
         self.plugin.path.to_string_lossy().into_owned()
     }
-    fn functions(&self, py: Python<'_>) -> Vec<Function> {
-        self.plugin
+    /// An iterator over the functions (R81 returns one, not a list).
+    fn functions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let list: Vec<Function> = self
+            .plugin
             .functions
             .read()
             .keys()
             .map(|k| Function { plugin: self.plugin.clone(), name: k.to_string_lossy().into_owned(), bound: self.bound.as_ref().map(|b| b.clone_ref(py)) })
-            .collect()
+            .collect();
+        Ok(pyo3::types::PyList::new(py, list)?.as_any().try_iter()?.into_any())
     }
     fn __getattr__(&self, py: Python<'_>, name: &str) -> PyResult<Function> {
         if self.plugin.function(name).is_none() {
@@ -319,53 +333,73 @@ impl Function {
         Arc::new(VsFunction { imp, core: crate::core().clone() })
     }
 
-    /// The argument map for a call.
+    /// The argument map for a call, filled as R81 fills it: keyword arguments first (a trailing
+    /// underscore lets them be named like Python keywords, `lambda_`; a later one of the same name
+    /// wins), then the positional ones (the bound clip first) in the order of the arguments not
+    /// named. None means "not given", but an argument the function does not take is an error even
+    /// when it is None. A function whose signature ends in `any` takes any name.
     fn arguments(&self, py: Python<'_>, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Map> {
         let f = self.plugin.function(&self.name).ok_or_else(|| crate::err(format!("{}: the function is gone", self.name)))?;
         let specs = f.sig.args();
         let name = &self.name;
+        let mut named: Vec<(String, Bound<'_, PyAny>)> = Vec::new();
+        let mut unknown: Vec<String> = Vec::new();
+        if let Some(kw) = kwargs {
+            for (k, v) in kw.iter() {
+                let mut key: String = k.extract()?;
+                if f.sig.arg(&key).is_none() && key.len() > 1 && key.ends_with('_') && f.sig.arg(&key[..key.len() - 1]).is_some() {
+                    key.pop();
+                }
+                if key == "_ColorRange" {
+                    crate::props::warn_legacy(py)?;
+                }
+                if f.sig.arg(&key).is_none() && !f.sig.accepts_any() {
+                    unknown.push(key);
+                } else if let Some(slot) = named.iter_mut().find(|(k, _)| *k == key) {
+                    slot.1 = v;
+                } else {
+                    named.push((key, v));
+                }
+            }
+        }
+        if !unknown.is_empty() {
+            return Err(crate::err(format!("{name}: no argument(s) named {}", unknown.join(", "))));
+        }
         let mut positional: Vec<Bound<'_, PyAny>> = Vec::new();
         if let Some(b) = &self.bound {
             positional.push(b.bind(py).clone());
         }
         positional.extend(args.iter());
-        if positional.len() > specs.len() {
+        let free: Vec<&ArgSpec> = specs.iter().filter(|s| !named.iter().any(|(k, _)| *k == s.name)).collect();
+        if positional.len() > free.len() {
             return Err(crate::err(format!(
-                "{name}: {} positional arguments given, but the function takes at most {}",
+                "{name}: {} positional arguments given, but the function takes at most {} besides those named",
                 positional.len(),
-                specs.len()
+                free.len()
             )));
         }
         let mut map = Map::new();
-        let mut given: HashSet<String> = HashSet::new();
-        for (obj, spec) in positional.iter().zip(specs) {
-            given.insert(spec.name.clone());
+        let given = positional.into_iter().zip(free).map(|(obj, spec)| (spec.name.clone(), obj)).chain(named);
+        for (key, obj) in given {
             if obj.is_none() {
                 continue;
             }
-            let v = to_values_typed(obj, spec, name)?;
-            map.set_values(spec.name.as_bytes(), v).map_err(|e| crate::err(format!("{name}: argument {}: {e}", spec.name)))?;
-        }
-        if let Some(kw) = kwargs {
-            for (k, v) in kw.iter() {
-                let mut key: String = k.extract()?;
-                // a trailing underscore lets arguments be named like Python keywords (lambda_)
-                if f.sig.arg(&key).is_none() && key.len() > 1 && key.ends_with('_') && f.sig.arg(&key[..key.len() - 1]).is_some() {
-                    key.pop();
+            let values = match f.sig.arg(&key) {
+                Some(spec) => Some(to_values_typed(&obj, spec, name)?),
+                // an undeclared argument of a function that takes `any`
+                None => to_values_any(&obj, &key).map_err(|e| crate::err(format!("{name}: {}", e.value(py))))?,
+            };
+            let set_error = |e: vsvk::map::SetError| crate::err(format!("{name}: argument {key}: {e}"));
+            match values {
+                // R81 appends each argument's values to the call's map, so `_ColorRange` and
+                // `_Range` given together (one key there, see vsvk::map) both land in `_Range`
+                Some(Values::Int(ints)) if (key == "_ColorRange" || key == "_Range") && map.contains(b"_Range") => {
+                    for i in ints {
+                        map.set(key.as_bytes(), Value::Int(i), true).map_err(set_error)?;
+                    }
                 }
-                if !given.insert(key.clone()) {
-                    return Err(crate::err(format!("{name}: argument {key} is given twice")));
-                }
-                if v.is_none() {
-                    continue;
-                }
-                let values = match f.sig.arg(&key) {
-                    Some(spec) => Some(to_values_typed(&v, spec, name)?),
-                    None => to_values_any(&v, &key)?,
-                };
-                if let Some(values) = values {
-                    map.set_values(key.as_bytes(), values).map_err(|e| crate::err(format!("{name}: argument {key}: {e}")))?;
-                }
+                Some(v) => map.set_values(key.as_bytes(), v).map_err(set_error)?,
+                None => {}
             }
         }
         Ok(map)
@@ -390,6 +424,15 @@ impl Function {
     #[getter]
     fn return_signature(&self) -> String {
         self.plugin.function(&self.name).map(|f| f.ret.to_string_lossy().into_owned()).unwrap_or_default()
+    }
+    /// The inspect.Signature of the call (without the bound clip), from vsvk.construct_signature.
+    #[getter]
+    fn __signature__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let injected = match &self.bound {
+            Some(_) => self.plugin.function(&self.name).and_then(|f| f.sig.args().first().map(|a| a.name.clone())),
+            None => None,
+        };
+        py.import("vsvk")?.getattr("construct_signature")?.call1((self.signature(), self.return_signature(), injected, self.name.clone()))
     }
     #[pyo3(signature = (*args, **kwargs))]
     fn __call__(&self, py: Python<'_>, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {

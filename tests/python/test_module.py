@@ -26,7 +26,7 @@ def test_constants():
     assert vs.YUV444PS == (3 << 28) | (1 << 24) | (32 << 16)
     assert vs.PresetVideoFormat.YUV420P10.name == 'YUV420P10'
     assert vs.FIELD_TOP == 2 and vs.FIELD_BOTTOM == 1
-    assert vs.MATRIX_BT709 == 1 and vs.RANGE_LIMITED == 1 and vs.CHROMA_LEFT == 0
+    assert vs.MATRIX_BT709 == 1 and vs.RANGE_LIMITED == 0 and vs.RANGE_FULL == 1 and vs.CHROMA_LEFT == 0
     assert vs.FRONT_LEFT == 0 and vs.AudioChannels.FRONT_LEFT_OF_CENTER == 6
     assert vs.__api_version__ == (4, 3)
     assert str(vs.__version__).startswith('R')
@@ -49,7 +49,7 @@ def test_core_settings():
     assert f.name == 'YUV420P10' and f.bits_per_sample == 10 and f.subsampling_w == 1 and f.num_planes == 3
     assert core.query_video_format(vs.YUV, vs.INTEGER, 16, 1, 0).id == vs.YUV422P16
     assert f.replace(bits_per_sample=8).id == vs.YUV420P8
-    assert f.replace(color_family=vs.GRAY).id == vs.GRAY10
+    assert core.get_video_format(vs.YUV444P10).replace(color_family=vs.GRAY).id == vs.GRAY10
 
 
 def test_vulkan_calls_answer():
