@@ -105,7 +105,7 @@ fn plugins(args: &[String]) -> i32 {
     for p in loads {
         let path = std::path::Path::new(&p);
         if path.is_dir() {
-            vsvk::plugin::load_folder(core, path);
+            vsvk::autoload::load_folder(core, path);
         } else if let Err(e) = vsvk::plugin::load(core, path, None, None) {
             eprintln!("vsvk plugins: {e}");
             status = 1;
