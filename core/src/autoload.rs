@@ -13,9 +13,10 @@
 //! - the core reads the `plugins` folder beside its own library, then the one folder named by
 //!   `VAPOURSYNTH_EXTRA_PLUGIN_PATH` (no list separator).
 //!
-//! Where we differ: entries are read in name order (R81 takes the file system's order), and each
+//! Where we differ: entries are read in name order (R81 takes the file system's order); each
 //! folder is read once (R81 follows a link loop until the path is too long), so the same folder
-//! reached twice is silent. After R81's folders come vsvk's own (`$VSVK_PLUGIN_PATH`, then
+//! reached twice is silent; a `VAPOURSYNTH_EXTRA_PLUGIN_PATH` that names no folder is also read as
+//! a colon separated list. After R81's folders come vsvk's own (`$VSVK_PLUGIN_PATH`, then
 //! `$XDG_DATA_HOME/vsvk/plugins`).
 use std::collections::HashSet;
 use std::ffi::{c_char, c_int, c_void, CStr, OsStr};
@@ -123,7 +124,9 @@ pub fn load_folder(core: &Arc<Core>, dir: &Path) {
 pub fn folders(frontend: &[PathBuf]) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = own_library().and_then(|l| l.parent().map(|d| d.join("plugins"))).into_iter().collect();
     v.extend(frontend.iter().cloned());
-    v.extend(std::env::var_os("VAPOURSYNTH_EXTRA_PLUGIN_PATH").filter(|s| !s.is_empty()).map(PathBuf::from));
+    if let Some(extra) = std::env::var_os("VAPOURSYNTH_EXTRA_PLUGIN_PATH").filter(|s| !s.is_empty()) {
+        v.extend(extra_folders(&extra));
+    }
     if let Some(s) = std::env::var_os("VSVK_PLUGIN_PATH") {
         v.extend(std::env::split_paths(&s).filter(|p| !p.as_os_str().is_empty()));
     }
@@ -133,6 +136,15 @@ pub fn folders(frontend: &[PathBuf]) -> Vec<PathBuf> {
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")));
     v.extend(data.map(|d| d.join("vsvk/plugins")));
     v
+}
+
+/// `VAPOURSYNTH_EXTRA_PLUGIN_PATH`'s folders: R81 reads the value as one folder; where no such
+/// folder exists, we also take it as a colon separated list (what `vsvk with-core` hands over).
+fn extra_folders(value: &std::ffi::OsStr) -> Vec<PathBuf> {
+    if Path::new(value).is_dir() {
+        return vec![PathBuf::from(value)];
+    }
+    std::env::split_paths(value).filter(|p| !p.as_os_str().is_empty()).collect()
 }
 
 /// Autoloading of a new core: every folder of `folders(frontend)`, each read once.

@@ -234,10 +234,17 @@ fn the_extra_plugin_path_comes_after_the_package_and_vsvk_folders_after_it() {
         if name == "ours" {
             assert_eq!(loaded.get("bwdif").map(String::as_str), Some("own/bwdif.so"), "{loaded:?}");
         }
-        // one folder, not a list: R81 reads no separator
-        let both = std::ffi::OsString::from(format!("{}:{}", extra.display(), own.display()));
+        // R81 reads one folder, no list; we also read a colon separated list (`vsvk with-core`
+        // hands one over), and a folder that exists under the whole name is still that folder
+        let both = std::ffi::OsString::from(format!("{}:{}", extra.display(), root.join("more").display()));
+        put(&ref_plugin("tivtc.so"), &root.join("more/tivtc.so"));
         let out = run_probe(&[&lib], &root, &[("VAPOURSYNTH_EXTRA_PLUGIN_PATH", Path::new(&both))]);
-        assert!(!plugins_of(&out, &root).contains_key("sangnom"), "{name}\n{}", out.describe());
+        let loaded = plugins_of(&out, &root);
+        assert_eq!(loaded.contains_key("sangnom") && loaded.contains_key("tivtc"), name == "ours", "{name}\n{}", out.describe());
+        let colon = root.join("odd:name");
+        put(&ref_plugin("tivtc.so"), &colon.join("tivtc.so"));
+        let out = run_probe(&[&lib], &root, &[("VAPOURSYNTH_EXTRA_PLUGIN_PATH", &colon)]);
+        assert_eq!(plugins_of(&out, &root).get("tivtc").map(String::as_str), Some("odd:name/tivtc.so"), "{name}\n{}", out.describe());
     }
 }
 
