@@ -55,6 +55,10 @@ fn default_cache_budget() -> i64 {
 
 impl Core {
     pub fn new(flags: i32) -> Arc<Core> {
+        Core::with_plugin_folders(flags, &[])
+    }
+    /// A core whose autoloading also reads `frontend`'s folders (see autoload::folders).
+    pub fn with_plugin_folders(flags: i32, frontend: &[std::path::PathBuf]) -> Arc<Core> {
         let core = Arc::new_cyclic(|me| Core {
             flags,
             mem: Arc::new(MemStats::default()),
@@ -82,7 +86,7 @@ impl Core {
         crate::stdlib::register(&core);
         crate::resize::register(&core); crate::text::register(&core);
         if flags & ccfDisableAutoLoading == 0 {
-            crate::plugin::autoload(&core);
+            crate::autoload::autoload(&core, frontend);
         }
         core
     }

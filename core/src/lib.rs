@@ -5,6 +5,7 @@
 //! `frame`, `map`, `plugin` and friends are the safe layer it calls.
 pub mod api;
 pub mod argspec;
+pub mod autoload;
 pub mod cache;
 pub mod core;
 pub mod format;

@@ -1,5 +1,5 @@
 //! Plugins: loading shared libraries through VapourSynthPluginInit2, their registered functions,
-//! invoke with argument checking, and the autoload folders (plain and `manifest.vs` ones).
+//! invoke with argument checking, and the CPU variants of a library (finding plugins is autoload's).
 use std::collections::BTreeMap;
 use std::ffi::{c_void, CStr, CString};
 use std::path::{Path, PathBuf};
@@ -253,14 +253,23 @@ fn cstring(s: &str) -> CString {
 
 static PLUGIN_LOADING: Mutex<()> = Mutex::new(());
 
-/// Loads one plugin library into the core.
+/// Loads one plugin library into the core (std.LoadPlugin): a plain library with CPU-specific
+/// siblings loads its best sibling.
 pub fn load(core: &Arc<Core>, path: &Path, force_ns: Option<&str>, force_id: Option<&str>) -> Result<Arc<Plugin>, PluginError> {
+    load_file(core, path, &with_best_variant(path), force_ns, force_id)
+}
+
+/// Loads exactly the file `path`, as autoloading does (variants are the manifest's business).
+pub fn load_exact(core: &Arc<Core>, path: &Path) -> Result<Arc<Plugin>, PluginError> {
+    load_file(core, path, path, None, None)
+}
+
+/// Loads `chosen` for a request that named `given` (the name messages use).
+fn load_file(core: &Arc<Core>, given: &Path, chosen: &Path, force_ns: Option<&str>, force_id: Option<&str>) -> Result<Arc<Plugin>, PluginError> {
     let _serial = core.load_lock.lock();
     let _global = PLUGIN_LOADING.lock();
-    let display = path.display().to_string();
-    // Like the reference, a plain library with CPU-specific siblings loads its best sibling.
-    let chosen = with_best_variant(path);
-    let path = chosen.as_path();
+    let display = given.display().to_string();
+    let path = chosen;
     let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     // SAFETY: loading a plugin runs its initialisers; that is what loading a plugin means.
     let lib = unsafe {
@@ -354,89 +363,9 @@ pub fn with_best_variant(path: &Path) -> PathBuf {
     pick_variant(dir, stem).unwrap_or_else(|| path.to_path_buf())
 }
 
-/// Reads a `manifest.vs`: a header line, then one library base name per line.
-pub fn read_manifest(dir: &Path) -> Option<Vec<String>> {
-    let text = std::fs::read_to_string(dir.join("manifest.vs")).ok()?;
-    let mut lines = text.lines();
-    let header = lines.next()?.trim();
-    if !header.starts_with("[VapourSynth Manifest V1]") {
-        return None;
-    }
-    Some(lines.map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with('[')).map(String::from).collect())
-}
-
 /// Picks the best variant of a manifest library for this CPU.
 pub fn pick_variant(dir: &Path, base: &str) -> Option<PathBuf> {
     cpu_variants().into_iter().map(|v| dir.join(format!("{base}{v}{LIB_SUFFIX}"))).find(|p| p.is_file())
-}
-
-/// Every library a folder holds for loading: manifest entries (best variant), the other plain
-/// libraries, and the manifest folders one level down. Errors are for the caller to report.
-pub fn folder_libraries(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let manifest = read_manifest(dir).unwrap_or_default();
-    for base in &manifest {
-        if let Some(p) = pick_variant(dir, base) {
-            out.push(p);
-        }
-    }
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).map(|rd| rd.flatten().map(|e| e.path()).collect()).unwrap_or_default();
-    entries.sort();
-    for p in &entries {
-        let Some(name) = p.file_name().and_then(|n| n.to_str()) else { continue };
-        if p.is_file() && name.ends_with(LIB_SUFFIX) {
-            let stem = &name[..name.len() - LIB_SUFFIX.len()];
-            let base = VARIANTS.iter().find_map(|v| stem.strip_suffix(v)).unwrap_or(stem);
-            let is_variant = base != stem;
-            if !manifest.iter().any(|m| m == base) && !is_variant {
-                out.push(p.clone());
-            }
-        }
-    }
-    for p in &entries {
-        if p.is_dir() && p.join("manifest.vs").is_file() {
-            if let Some(libs) = read_manifest(p) {
-                for base in libs {
-                    if let Some(lib) = pick_variant(p, &base) {
-                        out.push(lib);
-                    }
-                }
-            }
-        }
-    }
-    out
-}
-
-/// Loads every plugin in `dir`; failures are logged, as for autoloading.
-pub fn load_folder(core: &Arc<Core>, dir: &Path) {
-    for lib in folder_libraries(dir) {
-        if let Err(e) = load(core, &lib, None, None) {
-            core.log_message(mtWarning, &format!("Autoloading {}: {e}", lib.display()));
-        }
-    }
-}
-
-/// The folders autoloading reads: `$VSVK_PLUGIN_PATH` (colon separated), then the user folder
-/// `$XDG_DATA_HOME/vsvk/plugins` (default `~/.local/share/vsvk/plugins`).
-pub fn autoload_folders() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::env::var_os("VSVK_PLUGIN_PATH")
-        .map(|s| std::env::split_paths(&s).filter(|p| !p.as_os_str().is_empty()).collect())
-        .unwrap_or_default();
-    let data = std::env::var_os("XDG_DATA_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")));
-    if let Some(d) = data {
-        v.push(d.join("vsvk/plugins"));
-    }
-    v
-}
-
-pub fn autoload(core: &Arc<Core>) {
-    for dir in autoload_folders() {
-        if dir.is_dir() {
-            load_folder(core, &dir);
-        }
-    }
 }
 
 pub fn cstr_opt<'a>(p: *const std::ffi::c_char) -> Option<&'a str> {

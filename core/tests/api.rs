@@ -82,17 +82,33 @@ fn versions_are_served_up_to_4_3() {
     assert_eq!(unsafe { (api().getAPIVersion)() }, make_version(4, 3));
 }
 
+/// A scratch plugin folder over the reference plugins: plain libraries at the top and two levels
+/// down, a folder without manifest, and manifest folders with CPU variants (as wheels install them).
+fn scratch_plugin_folder(name: &str) -> PathBuf {
+    let src = plugins_dir();
+    let dir = std::env::temp_dir().join(format!("vsvk-api-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("deep/deeper")).unwrap();
+    let link = |from: &str, to: &str| std::os::unix::fs::symlink(src.join(from), dir.join(to)).unwrap();
+    link("cas.so", "cas.so");
+    link("bwdif.so", "deep/bwdif.so");
+    link("znedi3.so", "deep/deeper/znedi3.so");
+    link("zsmooth", "zsmooth");
+    link("vszip", "vszip");
+    dir
+}
+
 #[test]
 fn folders_manifests_and_variants_load() {
-    let dir = plugins_dir();
+    let dir = scratch_plugin_folder("folders");
     unsafe {
         let a = api();
         let core = (a.createCore)(ccfDisableAutoLoading);
         assert!(namespaces(core).iter().all(|n| BUILTIN.contains(&n.as_str())), "{:?}", namespaces(core));
         load(core, "LoadAllPlugins", dir.to_str().unwrap(), &[]).unwrap();
         let ns = namespaces(core);
-        // plain libraries, the folder's own manifest entry and manifest subfolders
-        for want in ["cas", "bwdif", "znedi3", "dfttest2_cpu", "zsmooth", "vszip"] {
+        // plain libraries at any depth and manifest subfolders
+        for want in ["cas", "bwdif", "znedi3", "zsmooth", "vszip"] {
             assert!(ns.iter().any(|n| n == want), "{want} missing from {ns:?}");
         }
         // the manifest folder's library is the best variant this CPU runs
@@ -103,6 +119,22 @@ fn folders_manifests_and_variants_load() {
         // loading the same plugin again names what is already there
         let e = load(core, "LoadPlugin", dir.join("cas.so").to_str().unwrap(), &[]).unwrap_err();
         assert!(e.contains("already loaded"), "{e}");
+        (a.freeCore)(core);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_manifest_folder_loads_only_what_its_manifest_names() {
+    // the reference plugins folder itself holds a manifest (the dfttest2 wheel installs one at the
+    // top of vapoursynth/plugins), so as in R81 nothing else of it loads
+    let dir = plugins_dir();
+    unsafe {
+        let a = api();
+        let core = (a.createCore)(ccfDisableAutoLoading);
+        load(core, "LoadAllPlugins", dir.to_str().unwrap(), &[]).unwrap();
+        let ns: Vec<String> = namespaces(core).into_iter().filter(|n| !BUILTIN.contains(&n.as_str())).collect();
+        assert_eq!(ns, vec!["dfttest2_cpu".to_string()]);
         (a.freeCore)(core);
     }
 }

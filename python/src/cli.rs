@@ -8,9 +8,10 @@ commands:
   pipe SCRIPT OUT|-     run a script and write its output clip's frames (see vsvk pipe --help)
   devices               list the Vulkan devices and which one the core would use
   plugins [-v] [--load PATH]...
-                        list the loaded plugins (autoloaded from $VSVK_PLUGIN_PATH and
-                        ~/.local/share/vsvk/plugins, plus any --load file or folder);
-                        -v also lists each plugin's functions with their arguments
+                        list the loaded plugins and their files (autoloaded from the
+                        vapoursynth/plugins folders on Python's path, $VAPOURSYNTH_EXTRA_PLUGIN_PATH,
+                        $VSVK_PLUGIN_PATH and ~/.local/share/vsvk/plugins, plus any --load file
+                        or folder); -v also lists each plugin's functions with their arguments
   version               print the core's and the module's versions
   python [ARGS]         run the Python interpreter with vsvk (and the vapoursynth alias) importable
 ";
@@ -107,7 +108,7 @@ fn plugins(args: &[String]) -> i32 {
     for p in loads {
         let path = std::path::Path::new(&p);
         if path.is_dir() {
-            vsvk::plugin::load_folder(core, path);
+            vsvk::autoload::load_folder(core, path);
         } else if let Err(e) = vsvk::plugin::load(core, path, None, None) {
             eprintln!("vsvk plugins: {e}");
             status = 1;

@@ -3,7 +3,8 @@
 //! `vsvk pipe`, with `import vapoursynth as vs` unchanged). It also holds the code behind the vsvk
 //! command (`_main`): the cli/ program only starts a Python interpreter that calls it.
 //!
-//! One core per process, created on first use with plugin autoloading (see vsvk::plugin). Frames
+//! One core per process, created on first use with plugin autoloading (see vsvk::autoload), the
+//! `vapoursynth/plugins` folders of `sys.path` included (site_plugins). Frames
 //! are waited for with the interpreter released, so Python callbacks (std.FrameEval,
 //! std.ModifyFrame, ...) run on the core's threads meanwhile, and in slices of 50 ms so that Ctrl-C
 //! interrupts any wait.
@@ -31,6 +32,7 @@ pub mod objects;
 pub mod pipe;
 pub mod props;
 pub mod remap;
+pub mod site_plugins;
 pub mod vulkan;
 pub mod wave;
 
@@ -45,7 +47,7 @@ static CORE: OnceLock<Arc<Core>> = OnceLock::new();
 /// The process's core. Never freed: the process ends with it (freeing it at interpreter exit
 /// would join worker threads that may be waiting for the interpreter).
 pub fn core() -> &'static Arc<Core> {
-    CORE.get_or_init(|| Core::new(0))
+    CORE.get_or_init(|| Core::with_plugin_folders(0, &site_plugins::folders()))
 }
 
 /// Whether the core exists yet (so that asking for it doesn't create it).

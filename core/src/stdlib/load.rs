@@ -36,6 +36,6 @@ pub fn load_all_plugins(input: &Map, _out: &mut Map, core: &Arc<Core>) -> Result
     if !dir.is_dir() {
         return Ok(());
     }
-    plugin::load_folder(core, dir);
+    crate::autoload::load_folder(core, dir);
     Ok(())
 }
