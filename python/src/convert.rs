@@ -136,12 +136,12 @@ pub fn to_function(obj: &Bound<'_, PyAny>) -> PyResult<Arc<Function>> {
         return Ok(f.get().func.clone());
     }
     if let Ok(f) = obj.cast::<corepy::Function>() {
-        return Ok(f.get().as_vs_function());
+        return f.get().as_vs_function();
     }
     if !obj.is_callable() {
         return Err(PyTypeError::new_err(format!("a {} is not callable", type_name(obj))));
     }
-    Ok(python_function(obj.clone().unbind()))
+    python_function(obj.clone().unbind())
 }
 
 /// Converts `obj` for a declared argument. `func` names the function in messages.
@@ -253,7 +253,8 @@ pub fn exception_text(py: Python<'_>, e: &PyErr) -> String {
 /// A Python callable as a VSFunction: called with the input map's items as keyword arguments; a
 /// dict it returns becomes the output map, anything else (but None) the output's `val`. An exception
 /// becomes the output map's error, with its traceback.
-pub fn python_function(callable: Py<PyAny>) -> Arc<Function> {
+pub fn python_function(callable: Py<PyAny>) -> PyResult<Arc<Function>> {
+    let core = crate::core()?;
     let imp = FunctionImpl::Rust(Box::new(move |input: &Map, out: &mut Map| {
         Python::attach(|py| {
             let result = (|| -> PyResult<()> {
@@ -275,5 +276,5 @@ pub fn python_function(callable: Py<PyAny>) -> Arc<Function> {
             }
         })
     }));
-    Arc::new(Function { imp, core: crate::core().clone() })
+    Ok(Arc::new(Function { imp, core }))
 }

@@ -318,7 +318,7 @@ impl RawNode {
     }
     /// `clip.namespace`: the plugin, with this clip bound as the first argument of its functions.
     fn __getattr__(slf: &Bound<'_, Self>, name: &str) -> PyResult<Plugin> {
-        match crate::core().plugin_by_ns(name) {
+        match slf.get().node.core.plugin_by_ns(name) {
             Some(p) => Ok(Plugin { plugin: p, bound: Some(slf.clone().into_any().unbind()) }),
             None => Err(PyAttributeError::new_err(format!(
                 "no attribute or plugin namespace named {name} (is the plugin that provides it loaded?)"
@@ -376,7 +376,7 @@ impl VideoNode {
         if !(0..=2).contains(&alt_output) {
             return Err(PyValueError::new_err("alt_output must be 0, 1 or 2"));
         }
-        crate::set_output(index, crate::Output::Video { clip: node_of(slf).clone(), alpha, alt_output });
+        crate::set_output(slf.py(), index, crate::Output::Video { clip: node_of(slf).clone(), alpha, alt_output })?;
         Ok(())
     }
     /// Writes every frame to `fileobj` (raw planes, or y4m), as `vsvk pipe` does.
@@ -474,8 +474,8 @@ impl AudioNode {
         false
     }
     #[pyo3(signature = (index = 0))]
-    fn set_output(slf: &Bound<'_, Self>, index: i32) {
-        crate::set_output(index, crate::Output::Audio(node_of(slf).clone()));
+    fn set_output(slf: &Bound<'_, Self>, index: i32) -> PyResult<()> {
+        crate::set_output(slf.py(), index, crate::Output::Audio(node_of(slf).clone()))
     }
     fn __repr__(slf: &Bound<'_, Self>) -> String {
         let ai = node_of(slf).audio_info().expect("audio");

@@ -1,0 +1,265 @@
+"""Tests of the module's environments, policies, futures and signatures, run by tests/tests/cli.rs
+as `vsvk python tests/python/test_environment.py`.
+
+A policy of the tests' own is registered before anything uses a core (only one policy may ever
+be registered, and the first use of `vsvk.core` registers the standalone one). Every function
+named test_* runs; the last line is "N passed, M failed".
+"""
+import gc
+import inspect
+import os
+import sys
+import traceback
+import typing
+
+import vsvk as vs
+
+
+class TestPolicy(vs.EnvironmentPolicy):
+    def __init__(self):
+        self.current = None
+        self.api = None
+        self.cleared = False
+
+    def on_policy_registered(self, special_api):
+        self.api = special_api
+
+    def on_policy_cleared(self):
+        self.cleared = True
+
+    def get_current_environment(self):
+        return self.current
+
+    def set_environment(self, environment):
+        previous, self.current = self.current, environment
+        return previous
+
+
+policy = TestPolicy()
+vs.register_policy(policy)
+
+
+def new_env():
+    data = policy.api.create_environment()
+    return data, policy.api.wrap_environment(data)
+
+
+def _raises(exc, fn):
+    try:
+        fn()
+    except exc:
+        return
+    except Exception as e:
+        raise AssertionError(f'{fn} raised {type(e).__name__}, not {exc.__name__}: {e}')
+    raise AssertionError(f'{fn} did not raise {exc.__name__}')
+
+
+def test_registration():
+    assert vs.has_policy()
+    assert policy.api is not None and 'EnvironmentPolicyAPI' in repr(policy.api)
+    _raises(RuntimeError, lambda: vs.register_policy(TestPolicy()))
+    _raises(RuntimeError, vs.EnvironmentData)
+    _raises(RuntimeError, vs.EnvironmentPolicyAPI)
+    _raises(vs.Error, vs.Environment)
+
+
+def test_nothing_current():
+    assert policy.current is None
+    _raises(vs.Error, lambda: vs.core.num_threads)
+    _raises(RuntimeError, vs.get_current_environment)
+    _raises(vs.Error, vs.get_outputs)
+    _raises(RuntimeError, lambda: vs.register_on_destroy(lambda: None))
+
+
+def test_environments_isolate_cores_and_outputs():
+    d1, e1 = new_env()
+    d2, e2 = new_env()
+    assert e1 != e2 and e1.env_id != e2.env_id and not e1.single
+    with e1.use():
+        assert e1.active and not e2.active
+        assert vs.get_current_environment() == e1
+        c1 = vs.core.core
+        assert c1 is vs.core.core
+        vs.core.num_threads = 1
+        vs.core.std.BlankClip(color=[10, 20, 30]).set_output(3)
+        assert list(vs.get_outputs()) == [3]
+    assert policy.current is None
+    with e2.use():
+        c2 = vs.core.core
+        assert c2 is not c1
+        assert vs.core.num_threads != 1 or os.cpu_count() == 1
+        assert dict(vs.get_outputs()) == {}
+        _raises(KeyError, lambda: vs.get_output(3))
+    with e1.use():
+        assert vs.get_output(3).clip.get_frame(0)[0][0, 0] == 10
+        vs.clear_outputs()
+    assert c1.num_threads == 1
+    policy.api.destroy_environment(d1)
+    policy.api.destroy_environment(d2)
+
+
+def test_use_nests_and_restores():
+    d1, e1 = new_env()
+    d2, e2 = new_env()
+    with e1.use():
+        with e2.use():
+            assert vs.get_current_environment() == e2
+        assert vs.get_current_environment() == e1
+    assert policy.current is None
+    policy.api.destroy_environment(d1)
+    policy.api.destroy_environment(d2)
+
+
+def test_environment_data_holds_its_core():
+    d, e = new_env()
+    # tools tell an environment that has a core by the data's referents
+    assert any(isinstance(r, vs.Core) for r in gc.get_referents(d))
+    policy.api.destroy_environment(d)
+
+
+def test_destroy_runs_callbacks_and_invalidates_the_core():
+    d, e = new_env()
+    calls = []
+    first = lambda: calls.append('first')  # noqa: E731
+    with e.use():
+        vs.register_on_destroy(first)
+        vs.register_on_destroy(first)
+        vs.register_on_destroy(lambda: calls.append('second'))
+        vs.register_on_destroy(lambda: calls.append('third'))
+        core = vs.core.core
+        clip = vs.core.std.BlankClip()
+        clip.set_output(0)
+    with e.use():
+        vs.unregister_on_destroy(first)
+        _raises(ValueError, lambda: vs.unregister_on_destroy(print))
+    assert calls == []
+    assert policy.is_alive(d) and e.alive
+    policy.api.destroy_environment(d)
+    assert calls == ['first', 'second', 'third']
+    assert not policy.is_alive(d) and not e.alive
+    _raises(vs.Error, lambda: core.num_threads)
+    # a clip of the environment still gives frames (its core lives while it does)
+    assert clip.get_frame(0).width == 640
+    policy.api.destroy_environment(d)  # a second time: nothing
+    assert calls == ['first', 'second', 'third']
+
+
+def _threads():
+    return len(os.listdir('/proc/self/task'))
+
+
+def test_destroy_frees_the_core():
+    before = _threads()
+    d, e = new_env()
+    with e.use():
+        vs.core.num_threads = 3
+        clip = vs.core.std.BlankClip(length=20)
+        for f in clip.frames():
+            pass
+    assert _threads() > before
+    del clip, f
+    policy.api.destroy_environment(d)
+    gc.collect()
+    assert _threads() <= before
+
+
+def _plane_bytes(frame):
+    return [bytes(frame[p]) for p in range(frame.format.num_planes)]
+
+
+def test_futures_resolve_to_the_frames_get_frame_gives():
+    d, e = new_env()
+    with e.use():
+        parts = [vs.core.std.BlankClip(format=vs.YUV420P8, length=1, color=[n * 20, n, 2 * n]) for n in range(10)]
+        clip = vs.core.std.Splice(parts)
+        futures = [clip.get_frame_async(n) for n in range(10)]
+        assert all(isinstance(f, vs.Future) for f in futures)
+        done, pending = vs.wait_futures(futures, timeout=60)
+        assert len(done) == 10 and not pending
+        for n, f in enumerate(futures):
+            assert _plane_bytes(f.result()) == _plane_bytes(clip.get_frame(n))
+        got = []
+        assert clip.get_frame_async(4, lambda frame, error: got.append((frame, error))) is None
+        clip.get_frame_async(5).result()  # the callback of 4 ran by now or soon
+        for _ in range(100):
+            if got:
+                break
+            import time
+            time.sleep(0.05)
+        assert got and got[0][1] is None and _plane_bytes(got[0][0]) == _plane_bytes(clip.get_frame(4))
+        bad = vs.core.std.FrameEval(clip, lambda n: 1 / 0)
+        f = bad.get_frame_async(0)
+        _raises(vs.Error, f.result)
+        assert issubclass(vs.FutureCancelledError, Exception)
+        del clip, parts, bad, futures, done, got, f
+    policy.api.destroy_environment(d)
+
+
+def test_local_values_belong_to_an_environment():
+    d1, e1 = new_env()
+    d2, e2 = new_env()
+    local = vs.Local()
+    with e1.use():
+        local.x = 1
+        assert local.x == 1
+    with e2.use():
+        _raises(AttributeError, lambda: local.x)
+        local.x = 2
+    with e1.use():
+        assert local.x == 1
+        del local.x
+        _raises(AttributeError, lambda: local.x)
+    policy.api.destroy_environment(d1)
+    policy.api.destroy_environment(d2)
+
+
+def test_signatures():
+    assert vs._construct_type('int') is int
+    assert vs._construct_type('vnode[]') == typing.Union[vs.VideoNode, typing.Sequence[vs.VideoNode]]
+    p = vs._construct_parameter('planes:int[]:opt')
+    assert p.name == 'planes' and p.default is None
+    p = vs._construct_parameter('clip:vnode')
+    assert p.default is inspect.Parameter.empty and p.annotation is vs.VideoNode
+    sig = vs.construct_signature('clip:vnode;n:int:opt;', 'clip:anode;')
+    assert list(sig.parameters) == ['clip', 'n'] and sig.return_annotation is vs.AudioNode
+    assert list(vs.construct_signature('clip:vnode;n:int:opt;', '', injected='clip').parameters) == ['n']
+    assert vs.construct_signature('', '').return_annotation is None
+    assert vs.construct_signature('', 'any').return_annotation is typing.Any
+    d, e = new_env()
+    with e.use():
+        assert list(inspect.signature(vs.core.std.Trim).parameters) == ['clip', 'first', 'last', 'length']
+        clip = vs.core.std.BlankClip()
+        assert list(inspect.signature(clip.std.Trim).parameters) == ['first', 'last', 'length']
+        del clip
+    policy.api.destroy_environment(d)
+
+
+def test_unregister_last():
+    # named to run last: after it no environment can be made
+    d, e = new_env()
+    policy.api.unregister_policy()
+    assert policy.cleared and not vs.has_policy()
+    assert not e.alive
+    _raises(ValueError, policy.api.create_environment)
+
+
+def main():
+    tests = [(k, v) for k, v in sorted(globals().items()) if k.startswith('test_') and callable(v)]
+    tests.sort(key=lambda t: t[0] == 'test_unregister_last')
+    passed = failed = 0
+    for name, fn in tests:
+        try:
+            fn()
+        except Exception:
+            failed += 1
+            print(f'FAIL {name}', file=sys.stderr)
+            traceback.print_exc()
+        else:
+            passed += 1
+            print(f'ok   {name}')
+    print(f'{passed} passed, {failed} failed')
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == '__main__':
+    main()
