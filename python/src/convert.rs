@@ -255,6 +255,8 @@ pub fn exception_text(py: Python<'_>, e: &PyErr) -> String {
 /// becomes the output map's error, with its traceback.
 pub fn python_function(callable: Py<PyAny>) -> PyResult<Arc<Function>> {
     let core = crate::core()?;
+    // called on the core's threads: in the environment it was made in
+    let callable = Python::attach(|py| -> PyResult<Py<PyAny>> { Ok(py.import("vsvk")?.getattr("_bind_env")?.call1((callable,))?.unbind()) })?;
     let imp = FunctionImpl::Rust(Box::new(move |input: &Map, out: &mut Map| {
         Python::attach(|py| {
             let result = (|| -> PyResult<()> {

@@ -152,7 +152,44 @@ def _ensure_policy():
         return _policy
 
 
+# Callbacks the core runs (filters' Python functions, frame callbacks) run in the environment they
+# were made in, whichever thread runs them: a per-thread stack of such environments comes before
+# the policy.
+_inline = _threading.local()
+
+
+def _inline_stack():
+    stack = getattr(_inline, "stack", None)
+    if stack is None:
+        stack = _inline.stack = []
+    return stack
+
+
+def _bind_env(fn):
+    """`fn`, to be called in the environment current now."""
+    data = _current_data_or_none()
+    if data is None:
+        return fn
+    ref = _weakref.ref(data)
+
+    def in_environment(*args, **kwargs):
+        d = ref()
+        if d is None:
+            return fn(*args, **kwargs)
+        stack = _inline_stack()
+        stack.append(d)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            stack.pop()
+
+    return in_environment
+
+
 def _current_data_or_none():
+    stack = getattr(_inline, "stack", None)
+    if stack and _env_alive(stack[-1]):
+        return stack[-1]
     policy = _ensure_policy()
     data = policy.get_current_environment()
     if data is None or not _env_alive(data):
@@ -261,9 +298,15 @@ class Environment:
             raise RuntimeError("The environment is gone.")
         policy = _ensure_policy()
         previous = policy.set_environment(data)
+        # inside a callback, the callback's environment would hide the policy's
+        stack = getattr(_inline, "stack", None)
+        if stack:
+            stack.append(data)
         try:
             yield
         finally:
+            if stack:
+                stack.pop()
             policy.set_environment(previous)
 
     def __eq__(self, other):

@@ -191,6 +191,11 @@ fn frames_iter(node: &Arc<Node>, prefetch: Option<i64>, backlog: Option<i64>, cl
 }
 
 fn get_frame_async_impl(py: Python<'_>, node: &Arc<Node>, n: i32, cb: Option<Py<PyAny>>) -> PyResult<Py<PyAny>> {
+    // called on a core thread: in the environment current now
+    let cb = match cb {
+        Some(cb) => Some(py.import("vsvk")?.getattr("_bind_env")?.call1((cb,))?.unbind()),
+        None => None,
+    };
     let future = match &cb {
         Some(_) => None,
         None => Some(py.import("concurrent.futures")?.getattr("Future")?.call0()?.unbind()),

@@ -195,6 +195,42 @@ def test_futures_resolve_to_the_frames_get_frame_gives():
     policy.api.destroy_environment(d)
 
 
+def test_callbacks_run_in_their_environment():
+    d1, e1 = new_env()
+    d2, e2 = new_env()
+    seen = []
+
+    def record(n):
+        seen.append(vs.get_current_environment())
+        return vs.core.std.BlankClip(color=[n, 0, 0], length=10)
+
+    with e1.use():
+        base = vs.core.std.BlankClip(length=10)
+        clip = vs.core.std.FrameEval(base, record)
+    with e2.use():
+        # made in e1: runs in e1, though e2 is current where the frame is asked for
+        assert clip.get_frame(3)[0][0, 0] == 3
+    assert seen == [e1]
+    with e2.use():
+        with e2.use():
+            pass
+    got = []
+    import threading
+    done = threading.Event()
+
+    def cb(frame, error):
+        got.append(vs.get_current_environment())
+        done.set()
+
+    with e2.use():
+        clip.get_frame_async(4, cb)
+    assert done.wait(60)
+    assert got == [e2] and seen == [e1, e1]
+    del clip, base
+    policy.api.destroy_environment(d1)
+    policy.api.destroy_environment(d2)
+
+
 def test_local_values_belong_to_an_environment():
     d1, e1 = new_env()
     d2, e2 = new_env()
