@@ -47,9 +47,10 @@ class SampleType(_enum.IntEnum):
     FLOAT = 1
 
 
+# `_Range`'s values (as H.273's video_full_range_flag); the older `_ColorRange` had them swapped
 class Range(_enum.IntEnum):
-    RANGE_FULL = 0
-    RANGE_LIMITED = 1
+    RANGE_FULL = 1
+    RANGE_LIMITED = 0
 
 
 ColorRange = Range

@@ -116,6 +116,15 @@ fn to_int(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
     obj.py().import("builtins")?.getattr("int")?.call1((obj,))?.extract::<i64>()
 }
 
+fn to_float(obj: &Bound<'_, PyAny>) -> PyResult<f64> {
+    if let Ok(f) = obj.extract::<f64>() {
+        return Ok(f);
+    }
+    // as the reference, whatever float() accepts, and float()'s exception for the rest (ValueError
+    // for a string that is no number, TypeError for other types)
+    obj.py().import("builtins")?.getattr("float")?.call1((obj,))?.extract::<f64>()
+}
+
 fn to_data(obj: &Bound<'_, PyAny>) -> PyResult<Data> {
     if let Ok(s) = obj.cast::<PyString>() {
         return Ok(Data::new(s.to_str()?.as_bytes(), dtUtf8));
@@ -152,7 +161,7 @@ pub fn to_values_typed(obj: &Bound<'_, PyAny>, spec: &ArgSpec, func: &str) -> Py
     };
     Ok(match spec.ty {
         ArgType::Int => Values::Int(items.iter().map(to_int).collect::<PyResult<_>>()?),
-        ArgType::Float => Values::Float(items.iter().map(|o| o.extract::<f64>().map_err(|_| bad(o))).collect::<PyResult<_>>()?),
+        ArgType::Float => Values::Float(items.iter().map(to_float).collect::<PyResult<_>>()?),
         ArgType::Data => Values::Data(items.iter().map(to_data).collect::<PyResult<_>>()?),
         ArgType::Func => Values::Function(items.iter().map(to_function).collect::<PyResult<_>>()?),
         ArgType::VideoNode | ArgType::AudioNode => {

@@ -1,13 +1,13 @@
 //! `vsvk.core` and what hangs off it: plugins as attributes (`core.std`), their functions called
 //! with positional and keyword arguments typed by the function's argument string, core settings,
 //! and the Vulkan device calls.
-use std::collections::HashSet;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use pyo3::exceptions::{PyAttributeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
+use vsvk::argspec::ArgSpec;
 use vsvk::function::{Function as VsFunction, FunctionImpl};
 use vsvk::map::Map;
 use vsvk::plugin::Plugin as VsPlugin;
@@ -339,53 +339,64 @@ impl Function {
         Ok(Arc::new(VsFunction { imp, core }))
     }
 
-    /// The argument map for a call.
+    /// The argument map for a call, filled as R81 fills it: keyword arguments first (a trailing
+    /// underscore lets them be named like Python keywords, `lambda_`; a later one of the same name
+    /// wins), then the positional ones (the bound clip first) in the order of the arguments not
+    /// named. None means "not given", but an argument the function does not take is an error even
+    /// when it is None. A function whose signature ends in `any` takes any name.
     fn arguments(&self, py: Python<'_>, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Map> {
         let f = self.plugin.function(&self.name).ok_or_else(|| crate::err(format!("{}: the function is gone", self.name)))?;
         let specs = f.sig.args();
         let name = &self.name;
+        let mut named: Vec<(String, Bound<'_, PyAny>)> = Vec::new();
+        let mut unknown: Vec<String> = Vec::new();
+        if let Some(kw) = kwargs {
+            for (k, v) in kw.iter() {
+                let mut key: String = k.extract()?;
+                if f.sig.arg(&key).is_none() && key.len() > 1 && key.ends_with('_') && f.sig.arg(&key[..key.len() - 1]).is_some() {
+                    key.pop();
+                }
+                if key == "_ColorRange" {
+                    crate::props::warn_legacy(py)?;
+                }
+                if f.sig.arg(&key).is_none() && !f.sig.accepts_any() {
+                    unknown.push(key);
+                } else if let Some(slot) = named.iter_mut().find(|(k, _)| *k == key) {
+                    slot.1 = v;
+                } else {
+                    named.push((key, v));
+                }
+            }
+        }
+        if !unknown.is_empty() {
+            return Err(crate::err(format!("{name}: no argument(s) named {}", unknown.join(", "))));
+        }
         let mut positional: Vec<Bound<'_, PyAny>> = Vec::new();
         if let Some(b) = &self.bound {
             positional.push(b.bind(py).clone());
         }
         positional.extend(args.iter());
-        if positional.len() > specs.len() {
+        let free: Vec<&ArgSpec> = specs.iter().filter(|s| !named.iter().any(|(k, _)| *k == s.name)).collect();
+        if positional.len() > free.len() {
             return Err(crate::err(format!(
-                "{name}: {} positional arguments given, but the function takes at most {}",
+                "{name}: {} positional arguments given, but the function takes at most {} besides those named",
                 positional.len(),
-                specs.len()
+                free.len()
             )));
         }
         let mut map = Map::new();
-        let mut given: HashSet<String> = HashSet::new();
-        for (obj, spec) in positional.iter().zip(specs) {
-            given.insert(spec.name.clone());
+        let given = positional.into_iter().zip(free).map(|(obj, spec)| (spec.name.clone(), obj)).chain(named);
+        for (key, obj) in given {
             if obj.is_none() {
                 continue;
             }
-            let v = to_values_typed(obj, spec, name)?;
-            map.set_values(spec.name.as_bytes(), v).map_err(|e| crate::err(format!("{name}: argument {}: {e}", spec.name)))?;
-        }
-        if let Some(kw) = kwargs {
-            for (k, v) in kw.iter() {
-                let mut key: String = k.extract()?;
-                // a trailing underscore lets arguments be named like Python keywords (lambda_)
-                if f.sig.arg(&key).is_none() && key.len() > 1 && key.ends_with('_') && f.sig.arg(&key[..key.len() - 1]).is_some() {
-                    key.pop();
-                }
-                if !given.insert(key.clone()) {
-                    return Err(crate::err(format!("{name}: argument {key} is given twice")));
-                }
-                if v.is_none() {
-                    continue;
-                }
-                let values = match f.sig.arg(&key) {
-                    Some(spec) => Some(to_values_typed(&v, spec, name)?),
-                    None => to_values_any(&v, &key)?,
-                };
-                if let Some(values) = values {
-                    map.set_values(key.as_bytes(), values).map_err(|e| crate::err(format!("{name}: argument {key}: {e}")))?;
-                }
+            let values = match f.sig.arg(&key) {
+                Some(spec) => Some(to_values_typed(&obj, spec, name)?),
+                // an undeclared argument of a function that takes `any`
+                None => to_values_any(&obj, &key)?,
+            };
+            if let Some(v) = values {
+                map.set_values(key.as_bytes(), v).map_err(|e| crate::err(format!("{name}: argument {key}: {e}")))?;
             }
         }
         Ok(map)

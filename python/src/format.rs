@@ -16,7 +16,12 @@ pub struct VideoFormat {
 pub struct VSVideoFormatKey(pub [i32; 7]);
 
 impl VideoFormat {
+    /// `f`, or for a clip of varying format (colour family undefined) the format of id 0 (NONE),
+    /// all of whose fields are 0, as R81 reports it.
     pub fn new(f: &VSVideoFormat) -> VideoFormat {
+        if f.colorFamily == cfUndefined {
+            return VideoFormat { f: VSVideoFormatKey([0; 7]) };
+        }
         VideoFormat {
             f: VSVideoFormatKey([f.colorFamily, f.sampleType, f.bitsPerSample, f.bytesPerSample, f.subSamplingW, f.subSamplingH, f.numPlanes]),
         }
@@ -37,6 +42,9 @@ pub fn format_from_py(obj: &Bound<'_, PyAny>) -> PyResult<VSVideoFormat> {
         return Ok(f.get().vs());
     }
     let id: u32 = obj.extract()?;
+    if id == 0 {
+        return Ok(VideoFormat { f: VSVideoFormatKey([0; 7]) }.vs());
+    }
     vf::video_by_id(id).ok_or_else(|| PyValueError::new_err(format!("{id} is not a valid video format id")))
 }
 
@@ -53,7 +61,10 @@ impl VideoFormat {
         vf::video_id(&self.vs())
     }
     #[getter]
-    fn name(&self) -> String {
+    pub fn name(&self) -> String {
+        if self.f.0[0] == cfUndefined {
+            return "None".into();
+        }
         vf::video_name(&self.vs()).unwrap_or_else(|| "invalid".into())
     }
     #[getter]

@@ -1,6 +1,6 @@
-//! Frames: VideoFrame and AudioFrame over the core's frames, their properties as a mapping
-//! (FrameProps), and planes readable through the buffer protocol without copying (PlaneBuffer,
-//! handed out as a memoryview: `numpy.asarray(frame[0])` is a view of the plane itself).
+//! Frames: VideoFrame and AudioFrame over the core's frames (their properties: props.rs), and
+//! planes readable through the buffer protocol without copying (PlaneBuffer, handed out as a
+//! memoryview: `numpy.asarray(frame[0])` is a view of the plane itself).
 //!
 //! Frames from the core are read-only. `copy()` gives a writable frame (sharing planes until one
 //! is written); it turns read-only once it is handed back to the core (returned from a callback,
@@ -10,17 +10,17 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use parking_lot::Mutex;
-use pyo3::exceptions::{PyAttributeError, PyBufferError, PyIndexError, PyKeyError, PyValueError};
+use pyo3::exceptions::{PyBufferError, PyIndexError, PyValueError};
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyMemoryView, PyTuple};
+use pyo3::types::{PyMemoryView, PyTuple};
 use vsvk::frame::Frame;
 use vsvk_plugin_api::abi::*;
 
-use crate::convert::{to_values_any, values_to_py_flat};
 use crate::format::VideoFormat;
+use crate::props::FrameProps;
 
-#[pyclass(module = "vsvk", subclass, frozen)]
+#[pyclass(module = "vsvk", subclass, frozen, weakref)]
 pub struct RawFrame {
     inner: Mutex<Option<Arc<Frame>>>,
     writable: Arc<AtomicBool>,
@@ -192,15 +192,12 @@ impl RawFrame {
     }
     #[getter]
     fn props(&self) -> PyResult<FrameProps> {
-        Ok(FrameProps { frame: self.frame()?, writable: self.writable.clone() })
+        Ok(FrameProps::new(self.frame()?, self.writable.clone()))
     }
     #[setter]
     fn set_props(&self, new: &Bound<'_, PyAny>) -> PyResult<()> {
         let props = self.props()?;
-        props.check_writable()?;
-        // SAFETY: writable frames are ours alone.
-        let map = unsafe { props.frame.props_mut() };
-        map.clear();
+        props.clear_all()?;
         for item in new.call_method0("items")?.try_iter()? {
             let (k, v): (String, Bound<'_, PyAny>) = item?.extract()?;
             props.set(&k, &v)?;
@@ -308,6 +305,12 @@ impl AudioFrame {
     fn num_channels(slf: &Bound<'_, Self>) -> PyResult<i32> {
         Ok(base(slf).frame()?.audio_format().expect("audio").numChannels)
     }
+    /// The channel layout as a vsvk.ChannelLayout (an int that iterates over its channels).
+    #[getter]
+    fn channels<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let layout = base(slf).frame()?.audio_format().expect("audio").channelLayout;
+        slf.py().import("vsvk")?.getattr("ChannelLayout")?.call1((layout,))
+    }
     /// Samples in this frame.
     #[getter]
     fn num_samples(slf: &Bound<'_, Self>) -> PyResult<i32> {
@@ -324,168 +327,5 @@ impl AudioFrame {
             }
             Err(_) => "<vsvk.AudioFrame closed>".into(),
         }
-    }
-}
-
-/// A frame's properties as a mutable mapping (writes need a writable frame).
-#[pyclass(module = "vsvk", frozen, mapping)]
-pub struct FrameProps {
-    frame: Arc<Frame>,
-    writable: Arc<AtomicBool>,
-}
-
-impl FrameProps {
-    fn check_writable(&self) -> PyResult<()> {
-        if self.writable.load(Ordering::Acquire) {
-            Ok(())
-        } else {
-            Err(crate::err("the frame is read-only: copy() it to change its properties"))
-        }
-    }
-    fn lookup<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
-        match self.frame.props().get(key.as_bytes()) {
-            Ok(v) => Ok(Some(values_to_py_flat(py, v)?)),
-            Err(_) => Ok(None),
-        }
-    }
-    fn set(&self, key: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.check_writable()?;
-        // SAFETY: writable frames are ours alone.
-        let map = unsafe { self.frame.props_mut() };
-        if value.is_none() {
-            map.delete(key.as_bytes());
-            return Ok(());
-        }
-        match to_values_any(value, key)? {
-            Some(v) => map.set_values(key.as_bytes(), v).map_err(|e| PyValueError::new_err(format!("property {key}: {e}"))),
-            None => {
-                // an empty list: the key with no values would read back as nothing; remove it
-                map.delete(key.as_bytes());
-                Ok(())
-            }
-        }
-    }
-    fn remove(&self, key: &str) -> PyResult<bool> {
-        self.check_writable()?;
-        // SAFETY: writable frames are ours alone.
-        Ok(unsafe { self.frame.props_mut() }.delete(key.as_bytes()))
-    }
-    fn key_list(&self) -> Vec<String> {
-        self.frame.props().keys().map(|k| k.to_string_lossy().into_owned()).collect()
-    }
-}
-
-#[pymethods]
-impl FrameProps {
-    fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyAny>> {
-        self.lookup(py, key)?.ok_or_else(|| PyKeyError::new_err(key.to_string()))
-    }
-    fn __setitem__(&self, key: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.set(key, value)
-    }
-    fn __delitem__(&self, key: &str) -> PyResult<()> {
-        if self.remove(key)? {
-            Ok(())
-        } else {
-            Err(PyKeyError::new_err(key.to_string()))
-        }
-    }
-    fn __contains__(&self, key: &str) -> bool {
-        self.frame.props().contains(key.as_bytes())
-    }
-    fn __len__(&self) -> usize {
-        self.frame.props().num_keys()
-    }
-    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        Ok(PyList::new(py, self.key_list())?.as_any().try_iter()?.into_any())
-    }
-    fn keys(&self) -> Vec<String> {
-        self.key_list()
-    }
-    fn values<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
-        self.frame.props().iter().map(|(_, v)| values_to_py_flat(py, v)).collect()
-    }
-    fn items<'py>(&self, py: Python<'py>) -> PyResult<Vec<(String, Bound<'py, PyAny>)>> {
-        self.frame.props().iter().map(|(k, v)| Ok((k.to_string_lossy().into_owned(), values_to_py_flat(py, v)?))).collect()
-    }
-    #[pyo3(signature = (key, default = None))]
-    fn get<'py>(&self, py: Python<'py>, key: &str, default: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
-        Ok(self.lookup(py, key)?.unwrap_or_else(|| default.unwrap_or_else(|| py.None().into_bound(py))))
-    }
-    /// A plain dict of the properties.
-    fn copy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        crate::convert::map_to_dict(py, self.frame.props())
-    }
-    #[pyo3(signature = (key, default = None))]
-    fn setdefault<'py>(&self, py: Python<'py>, key: &str, default: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
-        if let Some(v) = self.lookup(py, key)? {
-            return Ok(v);
-        }
-        let d = default.unwrap_or_else(|| 0i64.into_pyobject(py).expect("int").into_any());
-        self.set(key, &d)?;
-        Ok(d)
-    }
-    #[pyo3(signature = (key, *default))]
-    fn pop<'py>(&self, py: Python<'py>, key: &str, default: &Bound<'py, PyTuple>) -> PyResult<Bound<'py, PyAny>> {
-        match self.lookup(py, key)? {
-            Some(v) => {
-                self.remove(key)?;
-                Ok(v)
-            }
-            None if !default.is_empty() => default.get_item(0),
-            None => Err(PyKeyError::new_err(key.to_string())),
-        }
-    }
-    #[pyo3(signature = (other = None, **kwargs))]
-    fn update(&self, other: Option<&Bound<'_, PyAny>>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
-        if let Some(o) = other {
-            let items = if o.hasattr("keys")? {
-                let mut v = Vec::new();
-                for k in o.call_method0("keys")?.try_iter()? {
-                    let k = k?;
-                    let val = o.get_item(&k)?;
-                    v.push((k.extract::<String>()?, val));
-                }
-                v
-            } else {
-                o.try_iter()?.map(|i| i?.extract::<(String, Bound<'_, PyAny>)>()).collect::<PyResult<_>>()?
-            };
-            for (k, v) in items {
-                self.set(&k, &v)?;
-            }
-        }
-        if let Some(kw) = kwargs {
-            for (k, v) in kw.iter() {
-                self.set(&k.extract::<String>()?, &v)?;
-            }
-        }
-        Ok(())
-    }
-    fn clear(&self) -> PyResult<()> {
-        self.check_writable()?;
-        // SAFETY: writable frames are ours alone.
-        unsafe { self.frame.props_mut() }.clear();
-        Ok(())
-    }
-    fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-        self.lookup(py, name)?.ok_or_else(|| PyAttributeError::new_err(format!("the frame has no property {name}")))
-    }
-    fn __setattr__(&self, name: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.set(name, value)
-    }
-    fn __delattr__(&self, name: &str) -> PyResult<()> {
-        if self.remove(name)? {
-            Ok(())
-        } else {
-            Err(PyAttributeError::new_err(format!("the frame has no property {name}")))
-        }
-    }
-    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
-        let mine = self.copy(py)?;
-        let theirs = if let Ok(p) = other.cast::<FrameProps>() { p.get().copy(py)?.into_any() } else { other.clone() };
-        mine.as_any().eq(theirs)
-    }
-    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        Ok(format!("<vsvk.FrameProps {}>", self.copy(py)?.repr()?))
     }
 }

@@ -26,7 +26,9 @@ pub mod environment;
 pub mod format;
 pub mod frame;
 pub mod node;
+pub mod objects;
 pub mod pipe;
+pub mod props;
 pub mod remap;
 pub mod vulkan;
 pub mod wave;
@@ -150,7 +152,7 @@ fn vsvk_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<frame::RawFrame>()?;
     m.add_class::<frame::VideoFrame>()?;
     m.add_class::<frame::AudioFrame>()?;
-    m.add_class::<frame::FrameProps>()?;
+    m.add_class::<props::FrameProps>()?;
     m.add_class::<frame::PlaneBuffer>()?;
     dlpack::register(m)?;
     m.add_function(wrap_pyfunction!(get_output, m)?)?;
@@ -177,6 +179,7 @@ fn vsvk_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let code = std::ffi::CString::new(include_str!("constants.py")).expect("no NULs in the source");
     let code = pyo3::types::PyCode::compile(py, &code, c"vsvk/constants.py", pyo3::types::code::PyCodeInput::File)?;
     code.run(Some(&globals), None)?;
+    objects::register(m)?;
     let all: Vec<String> = globals.keys().iter().filter_map(|k| k.extract::<String>().ok()).filter(|k| !k.starts_with('_')).collect();
     m.add("__all__", PyTuple::new(py, all)?)?;
     let code = std::ffi::CString::new(include_str!("environment.py")).expect("no NULs in the source");

@@ -339,9 +339,8 @@ pub fn fps_fraction<'py>(py: Python<'py>, num: i64, den: i64) -> PyResult<Bound<
 #[pymethods]
 impl VideoNode {
     #[getter]
-    fn format(slf: &Bound<'_, Self>) -> Option<VideoFormat> {
-        let vi = node_of(slf).video_info().expect("video");
-        (vi.format.colorFamily != cfUndefined).then(|| VideoFormat::new(&vi.format))
+    fn format(slf: &Bound<'_, Self>) -> VideoFormat {
+        VideoFormat::new(&node_of(slf).video_info().expect("video").format)
     }
     #[getter]
     fn width(slf: &Bound<'_, Self>) -> i32 {
@@ -426,7 +425,7 @@ impl VideoNode {
         let vi = node_of(slf).video_info().expect("video");
         format!(
             "<vsvk.VideoNode format={}, width={}, height={}, num_frames={}, fps={}>",
-            vsvk::format::video_name(&vi.format).unwrap_or_default(),
+            VideoFormat::new(&vi.format).name(),
             vi.width,
             vi.height,
             vi.numFrames,
@@ -465,6 +464,12 @@ impl AudioNode {
     #[getter]
     fn num_channels(slf: &Bound<'_, Self>) -> i32 {
         node_of(slf).audio_info().expect("audio").format.numChannels
+    }
+    /// The channel layout as a vsvk.ChannelLayout (an int that iterates over its channels).
+    #[getter]
+    fn channels<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let layout = node_of(slf).audio_info().expect("audio").format.channelLayout;
+        slf.py().import("vsvk")?.getattr("ChannelLayout")?.call1((layout,))
     }
     #[getter]
     fn sample_rate(slf: &Bound<'_, Self>) -> i32 {

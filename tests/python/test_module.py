@@ -26,7 +26,7 @@ def test_constants():
     assert vs.YUV444PS == (3 << 28) | (1 << 24) | (32 << 16)
     assert vs.PresetVideoFormat.YUV420P10.name == 'YUV420P10'
     assert vs.FIELD_TOP == 2 and vs.FIELD_BOTTOM == 1
-    assert vs.MATRIX_BT709 == 1 and vs.RANGE_LIMITED == 1 and vs.CHROMA_LEFT == 0
+    assert vs.MATRIX_BT709 == 1 and vs.RANGE_LIMITED == 0 and vs.RANGE_FULL == 1 and vs.CHROMA_LEFT == 0
     assert vs.FRONT_LEFT == 0 and vs.AudioChannels.FRONT_LEFT_OF_CENTER == 6
     assert vs.__api_version__ == (4, 3)
     assert str(vs.__version__).startswith('R')

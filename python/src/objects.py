@@ -1,0 +1,72 @@
+# The vsvk module's small Python-side objects that R81's module also has: ChannelLayout and the
+# functions that tell where things are (get_plugin_dir, get_include, ...). Run once in the module's
+# namespace when it is imported, after constants.py; `_autoload_folders` is put there by the Rust
+# side beforehand.
+import os as _os
+
+
+class ChannelLayout(int):
+    """An audio clip's or frame's channel layout: an int (bit n set for AudioChannels n) that also
+    answers `in`, len() and iteration with its channels."""
+
+    __slots__ = ()
+
+    def _channels(self):
+        return [AudioChannels(bit) if bit in AudioChannels._value2member_map_ else bit
+                for bit in range(int(self).bit_length()) if int(self) >> bit & 1]
+
+    def __contains__(self, channel):
+        try:
+            bit = int(channel)
+        except (TypeError, ValueError):
+            return False
+        return 0 <= bit < 64 and bool(int(self) >> bit & 1)
+
+    def __iter__(self):
+        return iter(self._channels())
+
+    def __len__(self):
+        return bin(int(self)).count('1')
+
+    def _layout_text(self):
+        return ', '.join(c.name if isinstance(c, AudioChannels) else str(c) for c in self._channels())
+
+    def __repr__(self):
+        return f'<vsvk.ChannelLayout num_channels={len(self)}, layout="{self._layout_text()}">'
+
+    def __str__(self):
+        return f'ChannelLayout\n\tNum channels: {len(self)}\n\tLayout: {self._layout_text()}\n'
+
+
+ChannelLayout.__module__ = __name__
+
+
+def _module_file():
+    import sys
+    return _os.path.realpath(getattr(sys.modules[__name__], '__file__', '') or '')
+
+
+def get_plugin_dir():
+    """The folder where vsvk looks for the user's plugins (the last folder it autoloads)."""
+    return str(_autoload_folders()[-1])
+
+
+def get_include():
+    """The folder that holds the API's headers (VapourSynth4.h and the others)."""
+    lib = _os.path.dirname(_module_file())
+    # beside the module (an installed package), or the source tree's include/ when the module is
+    # a build in target/<profile>/
+    for folder in (_os.path.join(lib, 'include'), _os.path.join(lib, '..', '..', 'include')):
+        if _os.path.isfile(_os.path.join(folder, 'VapourSynth4.h')):
+            return _os.path.normpath(folder)
+    raise Error(f'the API headers are not beside the vsvk module ({lib}) nor in its source tree')
+
+
+def get_pkgconfig_dir():
+    """R81's folder of vapoursynth.pc: vsvk installs no pkg-config file, so this raises."""
+    raise Error('vsvk ships no pkg-config file; build against the headers from get_include()')
+
+
+def get_vsscript():
+    """R81's VSScript library: vsvk has none (scripts run in its Python module), so this raises."""
+    raise Error('vsvk has no VSScript library: run scripts with `vsvk pipe` or import vsvk in Python')

@@ -1,0 +1,246 @@
+"""Tests of the vsvk Python module's object model against what R81's module does (learned by running
+R81): FrameProps as a MutableMapping, `_ColorRange` as a view of `_Range`, weak references, the
+NONE format of a clip of varying format, argument matching, ChannelLayout and the path functions.
+Run by tests/tests/cli.rs as `vsvk python tests/python/test_object_model.py`; the last line is
+"N passed, M failed" and the exit status is non-zero when one failed.
+"""
+import collections.abc
+import sys
+import traceback
+import warnings
+import weakref
+
+import vsvk as vs
+
+core = vs.core
+
+
+def raises(exc, fn, *args, **kwargs):
+    try:
+        fn(*args, **kwargs)
+    except exc as e:
+        return e
+    except BaseException as e:
+        raise AssertionError(f'{fn} raised {type(e).__name__} ({e}), not {exc.__name__}') from e
+    raise AssertionError(f'{fn} raised nothing, not {exc.__name__}')
+
+
+def writable_props(**props):
+    frame = core.std.BlankClip(format=vs.YUV420P8, width=16, height=16).get_frame(0).copy()
+    frame.props.update(props)
+    return frame, frame.props
+
+
+def test_props_views_are_collections_abc_views():
+    props = core.std.BlankClip().get_frame(0).props
+    assert isinstance(props.keys(), collections.abc.KeysView)
+    assert isinstance(props.values(), collections.abc.ValuesView)
+    assert isinstance(props.items(), collections.abc.ItemsView)
+    assert props.keys() == {'_DurationDen', '_DurationNum'}
+    assert props.items() == {('_DurationDen', 24), ('_DurationNum', 1)}
+    assert props.keys() & {'_DurationNum', 'x'} == {'_DurationNum'}
+    assert list(props.values()) == [24, 1]
+    # a view follows the mapping
+    frame, rw = writable_props()
+    keys = rw.keys()
+    rw['Added'] = 5
+    assert 'Added' in keys and len(keys) == 3
+
+
+def test_props_popitem_takes_the_first_key():
+    frame, props = writable_props(A=1, B=[2, 3])
+    assert list(props) == ['A', 'B', '_DurationDen', '_DurationNum']
+    assert props.popitem() == ('A', 1)
+    assert props.popitem() == ('B', [2, 3])
+    assert list(props) == ['_DurationDen', '_DurationNum']
+    props.clear()
+    raises(KeyError, props.popitem)
+    read_only = core.std.BlankClip().get_frame(0).props
+    raises(vs.Error, read_only.popitem)
+
+
+def test_props_equality_and_hash_are_identity():
+    frame = core.std.BlankClip().get_frame(0)
+    a, b = frame.props, frame.props
+    assert a == a and hash(a) == hash(a)
+    assert a != b
+    assert a != {'_DurationDen': 24, '_DurationNum': 1}
+    assert dict(a) == dict(b) == {'_DurationDen': 24, '_DurationNum': 1}
+
+
+def test_props_delete_missing_is_no_error():
+    frame, props = writable_props(A=1)
+    del props['Missing']
+    del props.Missing
+    assert len(props) == 3
+    read_only = core.std.BlankClip().get_frame(0).props
+    raises(vs.Error, read_only.__delitem__, 'Missing')
+
+
+def test_props_values_that_cannot_be_stored_are_errors():
+    frame, props = writable_props()
+    clip = core.std.BlankClip()
+    assert 'Nodes' in str(raises(vs.Error, props.__setitem__, 'N', clip))
+    assert 'Nodes' in str(raises(vs.Error, props.__setitem__, 'N', [clip]))
+    assert 'Functions' in str(raises(vs.Error, props.__setitem__, 'F', lambda: 1))
+    assert 'Functions' in str(raises(vs.Error, props.__setitem__, 'F', core.std.BlankClip))
+    raises(vs.Error, props.__setitem__, 'X', None)
+    raises(vs.Error, props.__setitem__, 'X', object())
+    raises(vs.Error, props.__setitem__, 'X', [1, 'a'])
+    raises(vs.Error, props.__setitem__, 'X', [1, 2.5])
+    raises(vs.Error, props.update, X=None)
+    raises(vs.Error, props.setdefault, 'X', None)
+    assert 'X' not in props and 'N' not in props and 'F' not in props
+    # any other iterable of one type is stored as an array; a dict stores its keys
+    props['S'] = (1, 2)
+    props['D'] = {'a': 1}
+    props['E'] = []
+    assert props['S'] == [1, 2] and props['D'] == 'a' and 'E' not in props
+    assert props.setdefault('Z') == 0 and props['Z'] == 0
+
+
+def test_color_range_is_a_view_of_range():
+    assert vs.RANGE_FULL == 1 and vs.RANGE_LIMITED == 0 and vs.ColorRange is vs.Range
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        for old, new in [(0, 1), (1, 0), (2, 2), (-1, -1)]:
+            frame, props = writable_props()
+            props['_ColorRange'] = old
+            assert dict(props) == {'_DurationDen': 24, '_DurationNum': 1, '_Range': new}, dict(props)
+            assert props['_ColorRange'] == new and props._ColorRange == new
+        frame, props = writable_props()
+        props['_ColorRange'] = [0, 1]
+        assert props['_Range'] == [1, 0]
+        frame, props = writable_props(_Range=0)
+        assert props['_Range'] is vs.RANGE_LIMITED and props['_ColorRange'] is vs.RANGE_LIMITED
+        assert '_ColorRange' in props and list(props) == ['_DurationDen', '_DurationNum', '_Range']
+        del props['_ColorRange']
+        assert '_Range' not in props and '_ColorRange' not in props
+        raises(KeyError, props.__getitem__, '_ColorRange')
+        # values that are no integers are kept under the literal name, which reads as _Range
+        frame, props = writable_props()
+        props['_ColorRange'] = 'text'
+        assert list(props) == ['_ColorRange', '_DurationDen', '_DurationNum']
+        assert '_ColorRange' not in props and props.get('_ColorRange') is None
+        # filters: SetFrameProps stores by the same rule
+        clip = core.std.BlankClip(format=vs.YUV420P8).std.SetFrameProps(_ColorRange=0)
+        assert clip.get_frame(0).props['_Range'] is vs.RANGE_FULL
+
+
+def test_color_range_warns():
+    frame, props = writable_props(_Range=1)
+    for action in [lambda: props['_ColorRange'], lambda: props.get('_ColorRange'),
+                   lambda: props.__setitem__('_ColorRange', 1),
+                   lambda: core.std.BlankClip().std.SetFrameProps(_ColorRange=1)]:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter('always')
+            action()
+        assert [w.category for w in caught] == [DeprecationWarning], caught
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        assert '_ColorRange' in props and props['_Range'] == 0
+    assert caught == []
+
+
+def test_weak_references():
+    clip = core.std.BlankClip()
+    audio = core.std.BlankAudio()
+    for obj in [core.core, clip, audio, clip.get_frame(0), audio.get_frame(0)]:
+        ref = weakref.ref(obj)
+        assert ref() is obj
+    frame = clip.get_frame(0)
+    ref = weakref.ref(frame)
+    del frame
+    assert ref() is None
+    for obj in [clip.format, clip.get_frame(0).props, core.std, core.std.BlankClip]:
+        raises(TypeError, weakref.ref, obj)
+
+
+def test_varying_format_is_the_none_format():
+    clip = core.std.BlankClip(format=vs.YUV444P8, varformat=True, width=120, height=121)
+    f = clip.format
+    assert isinstance(f, vs.VideoFormat)
+    assert f.id == vs.PresetVideoFormat.NONE == 0 and int(f) == 0 and f.name == 'None'
+    assert f.color_family == vs.UNDEFINED
+    assert (f.bits_per_sample, f.bytes_per_sample, f.num_planes, f.subsampling_w, f.subsampling_h) == (0, 0, 0, 0, 0)
+    assert f == core.get_video_format(0) == core.get_video_format(vs.NONE)
+    assert 'format=None' in repr(clip)
+    assert clip.get_frame(0).format.id == vs.YUV444P8
+
+
+def test_unknown_keyword_arguments_raise_even_when_none():
+    clip = core.std.BlankClip(format=vs.YUV420P8)
+    for call in [lambda: core.text.ClipInfo(clip, alignment2=None), lambda: core.std.BlankClip(width2=None),
+                 lambda: clip.std.FlipVertical(foo=None), lambda: core.std.BlankClip(**{'1a': None})]:
+        e = raises(vs.Error, call)
+        assert 'alignment2' in str(e) or 'width2' in str(e) or 'foo' in str(e) or '1a' in str(e), e
+    e = raises(vs.Error, core.std.BlankClip, foo=1, bar=None)
+    assert 'foo' in str(e) and 'bar' in str(e)
+    # known ones given as None are left out
+    assert core.text.ClipInfo(clip, alignment=None).width == clip.width
+    assert core.std.BlankClip(width_=None).width == 640
+
+
+def test_keywords_first_then_positionals_in_the_free_slots():
+    clip = core.std.BlankClip()
+    c = core.std.BlankClip(320, 100, clip=clip)
+    assert (c.width, c.height) == (320, 100)
+    c = clip.std.Crop(2, 2, left=4)  # clip, then right and top
+    assert (c.width, c.height) == (634, 478)
+    # a later keyword of the same name wins
+    assert core.std.BlankClip(width=5, width_=6).width == 6
+    raises(vs.Error, core.std.BlankClip, *([10] * 14))
+    # float arguments convert as float() does, with its exceptions
+    raises(ValueError, core.std.BlankClip, color=['a'])
+    raises(TypeError, core.std.BlankClip, color=[None])
+    assert core.std.BlankClip(format=vs.GRAY8, color='7').get_frame(0)[0][0, 0] == 7
+
+
+def test_channel_layout():
+    audio = core.std.BlankAudio(channels=[vs.FRONT_LEFT, vs.FRONT_RIGHT, vs.LOW_FREQUENCY, vs.BACK_LEFT])
+    for layout in [audio.channels, audio.get_frame(0).channels]:
+        assert isinstance(layout, vs.ChannelLayout) and isinstance(layout, int)
+        assert layout == audio.channel_layout == 0b11011 and hash(layout) == hash(0b11011)
+        assert len(layout) == 4 == audio.num_channels
+        assert list(layout) == [vs.FRONT_LEFT, vs.FRONT_RIGHT, vs.LOW_FREQUENCY, vs.BACK_LEFT]
+        assert all(isinstance(c, vs.AudioChannels) for c in layout)
+        assert vs.LOW_FREQUENCY in layout and 3 in layout and vs.FRONT_CENTER not in layout
+        assert 'FRONT_LEFT, FRONT_RIGHT, LOW_FREQUENCY, BACK_LEFT' in repr(layout)
+        assert str(layout) == 'ChannelLayout\n\tNum channels: 4\n\tLayout: FRONT_LEFT, FRONT_RIGHT, LOW_FREQUENCY, BACK_LEFT\n'
+    assert list(vs.ChannelLayout(3)) == [vs.FRONT_LEFT, vs.FRONT_RIGHT]
+
+
+def test_path_functions():
+    import os
+    plugin_dir = vs.get_plugin_dir()
+    assert isinstance(plugin_dir, str) and plugin_dir.endswith(os.path.join('vsvk', 'plugins'))
+    include = vs.get_include()
+    assert os.path.isfile(os.path.join(include, 'VapourSynth4.h')), include
+    raises(vs.Error, vs.get_pkgconfig_dir)
+    raises(vs.Error, vs.get_vsscript)
+    for name in ['ChannelLayout', 'get_plugin_dir', 'get_include', 'get_pkgconfig_dir', 'get_vsscript']:
+        assert name in vs.__all__ or name in dir(vs), name
+
+
+def main():
+    tests = [(k, v) for k, v in sorted(globals().items()) if k.startswith('test_') and callable(v)]
+    only = sys.argv[1:]
+    passed = failed = 0
+    for name, fn in tests:
+        if only and name not in only:
+            continue
+        try:
+            fn()
+        except Exception:
+            failed += 1
+            print(f'FAIL {name}', file=sys.stderr)
+            traceback.print_exc()
+        else:
+            passed += 1
+            print(f'ok   {name}')
+    print(f'{passed} passed, {failed} failed')
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == '__main__':
+    main()
