@@ -6,7 +6,6 @@
 # A policy decides which environment is current; without one, the first use registers the
 # standalone policy: one environment for the process.
 import concurrent.futures as _futures
-import contextlib as _contextlib
 import contextvars as _contextvars
 import ctypes as _ctypes
 import logging as _logging
@@ -73,7 +72,7 @@ class EnvironmentPolicyAPI:
         self._check()
         if not isinstance(environment_data, EnvironmentData):
             raise TypeError("wrap_environment takes an EnvironmentData")
-        return _make(Environment, env=_weakref.ref(environment_data))
+        return _make(Environment, env=_weakref.ref(environment_data), _id=_env_id(environment_data))
 
     def create_environment(self, flags=0):
         self._check()
@@ -278,10 +277,7 @@ class Environment:
 
     @property
     def env_id(self):
-        if self.single:
-            return -1
-        data = self.env()
-        return -1 if data is None else _env_id(data)
+        return -1 if self.single else self._id
 
     @property
     def active(self):
@@ -289,25 +285,14 @@ class Environment:
         return data is not None and _current_data_or_none() is data
 
     def copy(self):
-        return _make(Environment, env=self.env)
+        return _make(Environment, env=self.env, _id=self._id)
 
-    @_contextlib.contextmanager
     def use(self):
+        """A context manager that makes this environment current while it is entered."""
         data = self.env()
         if data is None:
             raise RuntimeError("The environment is gone.")
-        policy = _ensure_policy()
-        previous = policy.set_environment(data)
-        # inside a callback, the callback's environment would hide the policy's
-        stack = getattr(_inline, "stack", None)
-        if stack:
-            stack.append(data)
-        try:
-            yield
-        finally:
-            if stack:
-                stack.pop()
-            policy.set_environment(previous)
+        return _make(_FastManager, _data=data, _previous=None, _stack=None)
 
     def __eq__(self, other):
         if not isinstance(other, Environment):
@@ -323,12 +308,39 @@ class Environment:
         return f"<Environment {self.env_id} ({'alive' if self.alive else 'dead'})>"
 
 
+class _FastManager:
+    """What Environment.use() returns. Entered and never left (as ManagedEnvironment.switch()
+    does), the environment stays current: leaving happens in __exit__ only, never when the object
+    is collected."""
+
+    def __init__(self, *args, **kwargs):
+        raise RuntimeError("Cannot directly instantiate this class.")
+
+    def __enter__(self):
+        policy = _ensure_policy()
+        self._previous = policy.set_environment(self._data)
+        # inside a callback, the callback's environment would hide the policy's
+        stack = getattr(_inline, "stack", None)
+        if stack:
+            stack.append(self._data)
+            self._stack = stack
+        return None
+
+    def __exit__(self, *exc):
+        if self._stack is not None:
+            self._stack.pop()
+            self._stack = None
+        _ensure_policy().set_environment(self._previous)
+        self._previous = None
+        return False
+
+
 def get_current_environment():
     data = _current_data_or_none()
     if data is None:
         # the message is what tools match on (vstools' tests do)
         raise RuntimeError("We are not running inside an environment.")
-    return _make(Environment, env=_weakref.ref(data))
+    return _make(Environment, env=_weakref.ref(data), _id=_env_id(data))
 
 
 def register_on_destroy(callback):

@@ -110,6 +110,23 @@ def test_use_nests_and_restores():
     policy.api.destroy_environment(d2)
 
 
+def test_use_entered_and_never_left_stays():
+    d, e = new_env()
+    ident = e.env_id
+    manager = e.use()
+    manager.__enter__()
+    del manager
+    gc.collect()
+    assert policy.current is d
+    policy.set_environment(None)
+    policy.api.destroy_environment(d)
+    del d
+    gc.collect()
+    # a dead environment keeps its id; using one whose data is gone raises
+    assert not e.alive and e.env_id == ident and str(ident) in repr(e)
+    _raises(RuntimeError, e.use)
+
+
 def test_environment_data_holds_its_core():
     d, e = new_env()
     # tools tell an environment that has a core by the data's referents
