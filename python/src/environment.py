@@ -417,28 +417,34 @@ core = _CoreProxy()
 
 
 class PythonVSScriptLoggingBridge(_logging.Handler):
-    """A logging handler that hands records on to the current core's log."""
+    """A logging handler that hands records on to the current core's log (critical records as
+    critical messages marked fatal); with no environment active, to `parent`."""
 
     def __init__(self, parent, level=_logging.NOTSET):
         super().__init__(level)
-        self.parent = parent
+        self._parent = parent
 
     def emit(self, record):
-        if record.levelno >= _logging.CRITICAL:
-            mt = MessageType.MESSAGE_TYPE_CRITICAL
-        elif record.levelno >= _logging.WARNING:
-            mt = MessageType.MESSAGE_TYPE_WARNING
-        elif record.levelno >= _logging.INFO:
-            mt = MessageType.MESSAGE_TYPE_INFORMATION
-        else:
-            mt = MessageType.MESSAGE_TYPE_DEBUG
         try:
             message = self.format(record)
-            _env_core(_current_data()).log_message(mt, message)
+            if record.levelno >= _logging.CRITICAL:
+                mt, message = MessageType.MESSAGE_TYPE_CRITICAL, "Fatal: " + message
+            elif record.levelno >= _logging.ERROR:
+                mt = MessageType.MESSAGE_TYPE_CRITICAL
+            elif record.levelno >= _logging.WARNING:
+                mt = MessageType.MESSAGE_TYPE_WARNING
+            elif record.levelno >= _logging.INFO:
+                mt = MessageType.MESSAGE_TYPE_INFORMATION
+            else:
+                mt = MessageType.MESSAGE_TYPE_DEBUG
+            data = _current_data_or_none()
+            if data is None:
+                if self._parent is not None:
+                    self._parent.handle(record)
+                return
+            _env_core(data).log_message(mt, message)
         except Exception:
             self.handleError(record)
-        if self.parent is not None:
-            self.parent.handle(record)
 
 
 if "core" not in __all__:

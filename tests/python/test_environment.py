@@ -283,6 +283,27 @@ def test_local_values_belong_to_an_environment():
     policy.api.destroy_environment(d2)
 
 
+def test_logging_bridge_sends_records_to_the_core_log():
+    import logging
+    d, e = new_env()
+    got = []
+    with e.use():
+        vs.core.add_log_handler(lambda mt, msg: got.append((int(mt), msg)))
+        bridge = vs.PythonVSScriptLoggingBridge(None)
+        log = logging.getLogger('vsvk-test-bridge')
+        log.propagate = False
+        log.setLevel(logging.DEBUG)
+        log.addHandler(bridge)
+        log.debug('d')
+        log.info('i %d', 1)
+        log.warning('w')
+        log.error('e')
+        log.critical('c')
+        log.removeHandler(bridge)
+    assert got == [(0, 'd'), (1, 'i 1'), (2, 'w'), (3, 'e'), (3, 'Fatal: c')], got
+    policy.api.destroy_environment(d)
+
+
 def test_signatures():
     assert vs._construct_type('int') is int
     assert vs._construct_type('vnode[]') == typing.Union[vs.VideoNode, typing.Sequence[vs.VideoNode]]
