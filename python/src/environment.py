@@ -23,6 +23,19 @@ _policy_api = None
 _env_owner = _weakref.WeakKeyDictionary()
 _env_on_destroy = _weakref.WeakKeyDictionary()
 _env_locals = _weakref.WeakKeyDictionary()
+_env_pending = _weakref.WeakKeyDictionary()
+
+
+def _track_future(future):
+    """Counts a get_frame_async future as pending in the current environment until it is done."""
+    data = _current_data_or_none()
+    if data is not None:
+        pending = _env_pending.get(data)
+        if pending is None:
+            pending = _env_pending[data] = set()
+        pending.add(future)
+        future.add_done_callback(pending.discard)
+    return future
 
 
 def _no_instances(cls, message, error=RuntimeError):
@@ -101,6 +114,10 @@ class EnvironmentPolicyAPI:
         self._check()
         if not _env_alive(env):
             return
+        # frames asked for with get_frame_async are delivered first
+        pending = list(_env_pending.pop(env, ()))
+        if pending:
+            wait_futures(pending)
         callbacks = list(_env_on_destroy.pop(env, ()))
         try:
             for cb in callbacks:
@@ -112,6 +129,9 @@ class EnvironmentPolicyAPI:
     def unregister_policy(self):
         global _policy, _policy_api
         self._check()
+        # the policy's environments end with it
+        for data in [d for d, owner in list(_env_owner.items()) if owner is self]:
+            self.destroy_environment(data)
         with _policy_lock:
             policy = _policy
             _policy = None
@@ -208,7 +228,9 @@ class StandaloneEnvironmentPolicy:
 
     def on_policy_registered(self, special_api):
         self._api = special_api
-        self._env = special_api.create_environment()
+        # held for the whole process: no warning when it is collected at exit
+        self._env = _env_create(0, False)
+        _env_owner[self._env] = special_api
 
     def on_policy_cleared(self):
         self._env = None
@@ -318,7 +340,9 @@ class _FastManager:
 
     def __enter__(self):
         policy = _ensure_policy()
-        self._previous = policy.set_environment(self._data)
+        # not set_environment's return value: a policy may return nothing
+        self._previous = policy.get_current_environment()
+        policy.set_environment(self._data)
         # inside a callback, the callback's environment would hide the policy's
         stack = getattr(_inline, "stack", None)
         if stack:

@@ -28,6 +28,7 @@ pub mod frame;
 pub mod node;
 pub mod pipe;
 pub mod remap;
+pub mod tunnel;
 pub mod vulkan;
 pub mod wave;
 
