@@ -283,7 +283,11 @@ pub fn python_function(callable: Py<PyAny>) -> PyResult<Arc<Function>> {
                 Ok(())
             })();
             if let Err(e) = result {
-                out.set_error(&exception_text(py, &e));
+                let mut text = exception_text(py, &e);
+                if let Some(mark) = crate::tunnel::stash(py, &e) {
+                    text = format!("{mark}\n{text}");
+                }
+                out.set_error(&text);
             }
         })
     }));

@@ -6,7 +6,6 @@
 # A policy decides which environment is current; without one, the first use registers the
 # standalone policy: one environment for the process.
 import concurrent.futures as _futures
-import contextlib as _contextlib
 import contextvars as _contextvars
 import ctypes as _ctypes
 import logging as _logging
@@ -24,6 +23,19 @@ _policy_api = None
 _env_owner = _weakref.WeakKeyDictionary()
 _env_on_destroy = _weakref.WeakKeyDictionary()
 _env_locals = _weakref.WeakKeyDictionary()
+_env_pending = _weakref.WeakKeyDictionary()
+
+
+def _track_future(future):
+    """Counts a get_frame_async future as pending in the current environment until it is done."""
+    data = _current_data_or_none()
+    if data is not None:
+        pending = _env_pending.get(data)
+        if pending is None:
+            pending = _env_pending[data] = set()
+        pending.add(future)
+        future.add_done_callback(pending.discard)
+    return future
 
 
 def _no_instances(cls, message, error=RuntimeError):
@@ -73,7 +85,7 @@ class EnvironmentPolicyAPI:
         self._check()
         if not isinstance(environment_data, EnvironmentData):
             raise TypeError("wrap_environment takes an EnvironmentData")
-        return _make(Environment, env=_weakref.ref(environment_data))
+        return _make(Environment, env=_weakref.ref(environment_data), _id=_env_id(environment_data))
 
     def create_environment(self, flags=0):
         self._check()
@@ -102,6 +114,10 @@ class EnvironmentPolicyAPI:
         self._check()
         if not _env_alive(env):
             return
+        # frames asked for with get_frame_async are delivered first
+        pending = list(_env_pending.pop(env, ()))
+        if pending:
+            wait_futures(pending)
         callbacks = list(_env_on_destroy.pop(env, ()))
         try:
             for cb in callbacks:
@@ -113,6 +129,9 @@ class EnvironmentPolicyAPI:
     def unregister_policy(self):
         global _policy, _policy_api
         self._check()
+        # the policy's environments end with it
+        for data in [d for d, owner in list(_env_owner.items()) if owner is self]:
+            self.destroy_environment(data)
         with _policy_lock:
             policy = _policy
             _policy = None
@@ -209,7 +228,9 @@ class StandaloneEnvironmentPolicy:
 
     def on_policy_registered(self, special_api):
         self._api = special_api
-        self._env = special_api.create_environment()
+        # held for the whole process: no warning when it is collected at exit
+        self._env = _env_create(0, False)
+        _env_owner[self._env] = special_api
 
     def on_policy_cleared(self):
         self._env = None
@@ -278,10 +299,7 @@ class Environment:
 
     @property
     def env_id(self):
-        if self.single:
-            return -1
-        data = self.env()
-        return -1 if data is None else _env_id(data)
+        return -1 if self.single else self._id
 
     @property
     def active(self):
@@ -289,25 +307,14 @@ class Environment:
         return data is not None and _current_data_or_none() is data
 
     def copy(self):
-        return _make(Environment, env=self.env)
+        return _make(Environment, env=self.env, _id=self._id)
 
-    @_contextlib.contextmanager
     def use(self):
+        """A context manager that makes this environment current while it is entered."""
         data = self.env()
         if data is None:
             raise RuntimeError("The environment is gone.")
-        policy = _ensure_policy()
-        previous = policy.set_environment(data)
-        # inside a callback, the callback's environment would hide the policy's
-        stack = getattr(_inline, "stack", None)
-        if stack:
-            stack.append(data)
-        try:
-            yield
-        finally:
-            if stack:
-                stack.pop()
-            policy.set_environment(previous)
+        return _make(_FastManager, _data=data, _previous=None, _stack=None)
 
     def __eq__(self, other):
         if not isinstance(other, Environment):
@@ -323,12 +330,41 @@ class Environment:
         return f"<Environment {self.env_id} ({'alive' if self.alive else 'dead'})>"
 
 
+class _FastManager:
+    """What Environment.use() returns. Entered and never left (as ManagedEnvironment.switch()
+    does), the environment stays current: leaving happens in __exit__ only, never when the object
+    is collected."""
+
+    def __init__(self, *args, **kwargs):
+        raise RuntimeError("Cannot directly instantiate this class.")
+
+    def __enter__(self):
+        policy = _ensure_policy()
+        # not set_environment's return value: a policy may return nothing
+        self._previous = policy.get_current_environment()
+        policy.set_environment(self._data)
+        # inside a callback, the callback's environment would hide the policy's
+        stack = getattr(_inline, "stack", None)
+        if stack:
+            stack.append(self._data)
+            self._stack = stack
+        return None
+
+    def __exit__(self, *exc):
+        if self._stack is not None:
+            self._stack.pop()
+            self._stack = None
+        _ensure_policy().set_environment(self._previous)
+        self._previous = None
+        return False
+
+
 def get_current_environment():
     data = _current_data_or_none()
     if data is None:
         # the message is what tools match on (vstools' tests do)
         raise RuntimeError("We are not running inside an environment.")
-    return _make(Environment, env=_weakref.ref(data))
+    return _make(Environment, env=_weakref.ref(data), _id=_env_id(data))
 
 
 def register_on_destroy(callback):
@@ -405,28 +441,34 @@ core = _CoreProxy()
 
 
 class PythonVSScriptLoggingBridge(_logging.Handler):
-    """A logging handler that hands records on to the current core's log."""
+    """A logging handler that hands records on to the current core's log (critical records as
+    critical messages marked fatal); with no environment active, to `parent`."""
 
     def __init__(self, parent, level=_logging.NOTSET):
         super().__init__(level)
-        self.parent = parent
+        self._parent = parent
 
     def emit(self, record):
-        if record.levelno >= _logging.CRITICAL:
-            mt = MessageType.MESSAGE_TYPE_CRITICAL
-        elif record.levelno >= _logging.WARNING:
-            mt = MessageType.MESSAGE_TYPE_WARNING
-        elif record.levelno >= _logging.INFO:
-            mt = MessageType.MESSAGE_TYPE_INFORMATION
-        else:
-            mt = MessageType.MESSAGE_TYPE_DEBUG
         try:
             message = self.format(record)
-            _env_core(_current_data()).log_message(mt, message)
+            if record.levelno >= _logging.CRITICAL:
+                mt, message = MessageType.MESSAGE_TYPE_CRITICAL, "Fatal: " + message
+            elif record.levelno >= _logging.ERROR:
+                mt = MessageType.MESSAGE_TYPE_CRITICAL
+            elif record.levelno >= _logging.WARNING:
+                mt = MessageType.MESSAGE_TYPE_WARNING
+            elif record.levelno >= _logging.INFO:
+                mt = MessageType.MESSAGE_TYPE_INFORMATION
+            else:
+                mt = MessageType.MESSAGE_TYPE_DEBUG
+            data = _current_data_or_none()
+            if data is None:
+                if self._parent is not None:
+                    self._parent.handle(record)
+                return
+            _env_core(data).log_message(mt, message)
         except Exception:
             self.handleError(record)
-        if self.parent is not None:
-            self.parent.handle(record)
 
 
 if "core" not in __all__:

@@ -47,6 +47,27 @@ pub struct EnvironmentData {
     pub state: Arc<EnvState>,
     // made with the data, as tools tell an environment with a core by the data's referents
     core_obj: Py<crate::corepy::Core>,
+    // whether being collected undestroyed is worth a warning (not for the standalone environment)
+    warn: bool,
+}
+
+impl Drop for EnvironmentData {
+    /// Collected without destroy_environment: the environment ends all the same, without its
+    /// on-destroy callbacks, and says so.
+    fn drop(&mut self) {
+        if self.state.is_destroyed() {
+            return;
+        }
+        Python::attach(|py| {
+            if self.warn {
+                let msg = c"An environment is getting collected without EnvironmentPolicyAPI.destroy_environment(): its on-destroy callbacks do not run";
+                if let Err(e) = PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyRuntimeWarning>(), msg, 1) {
+                    e.write_unraisable(py, None);
+                }
+            }
+            end(py, &self.state);
+        });
+    }
 }
 
 #[pymethods]
@@ -66,8 +87,8 @@ impl EnvironmentData {
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 #[pyfunction]
-#[pyo3(signature = (flags = 0))]
-fn _env_create(py: Python<'_>, flags: i32) -> PyResult<EnvironmentData> {
+#[pyo3(signature = (flags = 0, warn = true))]
+fn _env_create(py: Python<'_>, flags: i32, warn: bool) -> PyResult<EnvironmentData> {
     let state = EnvState {
         id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
         flags,
@@ -77,19 +98,26 @@ fn _env_create(py: Python<'_>, flags: i32) -> PyResult<EnvironmentData> {
     };
     let state = Arc::new(state);
     let core_obj = Py::new(py, crate::corepy::Core { env: state.clone() })?;
-    Ok(EnvironmentData { state, core_obj })
+    Ok(EnvironmentData { state, core_obj, warn })
 }
 
 /// Ends an environment: its outputs are cleared and its core is released (freed once no node or
 /// frame of it is left). False when it was destroyed already.
 #[pyfunction]
 fn _env_destroy(py: Python<'_>, data: &Bound<'_, EnvironmentData>) -> bool {
-    let state = &data.get().state;
+    end(py, &data.get().state)
+}
+
+fn end(py: Python<'_>, state: &EnvState) -> bool {
     if state.destroyed.swap(true, Ordering::AcqRel) {
         return false;
     }
     let outputs = std::mem::take(&mut *state.outputs.lock());
     let core = state.core.lock().take();
+    if let Some(c) = &core {
+        // its nodes take no new work from Python (node::check_alive)
+        c.freed.store(true, Ordering::Release);
+    }
     // without the interpreter: freeing the core joins its threads, which may be waiting for it
     py.detach(move || {
         drop(outputs);

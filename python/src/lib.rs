@@ -30,6 +30,7 @@ pub mod objects;
 pub mod pipe;
 pub mod props;
 pub mod remap;
+pub mod tunnel;
 pub mod vulkan;
 pub mod wave;
 

@@ -51,14 +51,24 @@ const WAIT_SLICE: Duration = Duration::from_millis(50);
 
 /// Frame `n` of `node`, waited for with the interpreter released; Ctrl-C (and any other pending
 /// signal handler's exception) ends the wait.
+/// An error once the node's environment is destroyed: its core takes no new work.
+pub fn check_alive(node: &Arc<Node>) -> PyResult<()> {
+    if node.core.freed.load(std::sync::atomic::Ordering::Acquire) {
+        let kind = if node.is_audio() { "AudioNode" } else { "VideoNode" };
+        return Err(crate::err(format!("Use of invalidated {kind} (its environment has been destroyed)")));
+    }
+    Ok(())
+}
+
 pub fn fetch(py: Python<'_>, node: &Arc<Node>, n: i32) -> PyResult<Arc<Frame>> {
+    check_alive(node)?;
     if n < 0 || n >= node.num_frames() {
         return Err(PyValueError::new_err(format!("frame {n} requested, but the clip has {} frames (0 to {})", node.num_frames(), node.num_frames() - 1)));
     }
     if scheduler::on_worker_thread() {
         // a callback running on a core thread: the core lends the pool a thread while this blocks
         let node = node.clone();
-        return py.detach(move || scheduler::get_frame(&node, n)).map_err(crate::err);
+        return py.detach(move || scheduler::get_frame(&node, n)).map_err(|e| crate::tunnel::error_from(py, &e));
     }
     let (tx, rx) = crossbeam_channel::bounded::<Delivery>(1);
     scheduler::get_frame_async(
@@ -70,7 +80,7 @@ pub fn fetch(py: Python<'_>, node: &Arc<Node>, n: i32) -> PyResult<Arc<Frame>> {
     );
     loop {
         match py.detach(|| rx.recv_timeout(WAIT_SLICE)) {
-            Ok(r) => return r.map_err(crate::err),
+            Ok(r) => return r.map_err(|e| crate::tunnel::error_from(py, &e)),
             Err(crossbeam_channel::RecvTimeoutError::Timeout) => py.check_signals()?,
             Err(crossbeam_channel::RecvTimeoutError::Disconnected) => return Err(crate::err("the frame request was dropped")),
         }
@@ -191,6 +201,7 @@ fn frames_iter(node: &Arc<Node>, prefetch: Option<i64>, backlog: Option<i64>, cl
 }
 
 fn get_frame_async_impl(py: Python<'_>, node: &Arc<Node>, n: i32, cb: Option<Py<PyAny>>) -> PyResult<Py<PyAny>> {
+    check_alive(node)?;
     // called on a core thread: in the environment current now
     let cb = match cb {
         Some(cb) => Some(py.import("vsvk")?.getattr("_bind_env")?.call1((cb,))?.unbind()),
@@ -198,7 +209,11 @@ fn get_frame_async_impl(py: Python<'_>, node: &Arc<Node>, n: i32, cb: Option<Py<
     };
     let future = match &cb {
         Some(_) => None,
-        None => Some(py.import("concurrent.futures")?.getattr("Future")?.call0()?.unbind()),
+        None => {
+            let future = py.import("concurrent.futures")?.getattr("Future")?.call0()?;
+            // destroying the environment waits for it
+            Some(py.import("vsvk")?.getattr("_track_future")?.call1((future,))?.unbind())
+        }
     };
     let fut2 = future.as_ref().map(|f| f.clone_ref(py));
     let deliver = move |r: Delivery| {
@@ -208,7 +223,7 @@ fn get_frame_async_impl(py: Python<'_>, node: &Arc<Node>, n: i32, cb: Option<Py<
                     Ok(obj) => (obj.unbind(), None),
                     Err(e) => (py.None(), Some(e)),
                 },
-                Err(e) => (py.None(), Some(crate::err(e))),
+                Err(e) => (py.None(), Some(crate::tunnel::error_from(py, &e))),
             };
             let result = match (&cb, &fut2) {
                 (Some(cb), _) => cb.bind(py).call1((frame, error.map(|e| e.into_value(py)))).map(|_| ()),

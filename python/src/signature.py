@@ -77,5 +77,4 @@ def _internal_class(name):
 CallbackData = _internal_class("CallbackData")
 FuncData = _internal_class("FuncData")
 FramePtr = _internal_class("FramePtr")
-_FastManager = _internal_class("_FastManager")
 __pyx_capi__ = {}

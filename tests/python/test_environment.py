@@ -13,6 +13,7 @@ import traceback
 import typing
 
 import vsvk as vs
+from vsvk import _env_alive
 
 
 class TestPolicy(vs.EnvironmentPolicy):
@@ -110,6 +111,23 @@ def test_use_nests_and_restores():
     policy.api.destroy_environment(d2)
 
 
+def test_use_entered_and_never_left_stays():
+    d, e = new_env()
+    ident = e.env_id
+    manager = e.use()
+    manager.__enter__()
+    del manager
+    gc.collect()
+    assert policy.current is d
+    policy.set_environment(None)
+    policy.api.destroy_environment(d)
+    del d
+    gc.collect()
+    # a dead environment keeps its id; using one whose data is gone raises
+    assert not e.alive and e.env_id == ident and str(ident) in repr(e)
+    _raises(RuntimeError, e.use)
+
+
 def test_environment_data_holds_its_core():
     d, e = new_env()
     # tools tell an environment that has a core by the data's referents
@@ -138,8 +156,9 @@ def test_destroy_runs_callbacks_and_invalidates_the_core():
     assert calls == ['first', 'second', 'third']
     assert not policy.is_alive(d) and not e.alive
     _raises(vs.Error, lambda: core.num_threads)
-    # a clip of the environment still gives frames (its core lives while it does)
-    assert clip.get_frame(0).width == 640
+    # its clips take no more work
+    _raises(vs.Error, lambda: clip.get_frame(0))
+    _raises(vs.Error, lambda: clip.get_frame_async(0))
     policy.api.destroy_environment(d)  # a second time: nothing
     assert calls == ['first', 'second', 'third']
 
@@ -148,8 +167,25 @@ def _threads():
     return len(os.listdir('/proc/self/task'))
 
 
+def _settled_threads(at_most=None):
+    """The thread count once it stops falling (threads of freed cores may take a moment to end),
+    or as soon as it is at most `at_most`."""
+    import time
+    n = _threads()
+    for _ in range(100):
+        if at_most is not None and n <= at_most:
+            break
+        time.sleep(0.1)
+        m = _threads()
+        if at_most is None and m == n:
+            break
+        n = m
+    return n
+
+
 def test_destroy_frees_the_core():
-    before = _threads()
+    gc.collect()
+    before = _settled_threads()
     d, e = new_env()
     with e.use():
         vs.core.num_threads = 3
@@ -160,7 +196,7 @@ def test_destroy_frees_the_core():
     del clip, f
     policy.api.destroy_environment(d)
     gc.collect()
-    assert _threads() <= before
+    assert _settled_threads(at_most=before) <= before
 
 
 def _plane_bytes(frame):
@@ -231,6 +267,107 @@ def test_callbacks_run_in_their_environment():
     policy.api.destroy_environment(d2)
 
 
+def test_collected_undestroyed_warns():
+    import warnings
+    d, e = new_env()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        del d
+        gc.collect()
+    assert any(issubclass(w.category, RuntimeWarning) and 'collected' in str(w.message) for w in caught), caught
+    assert not e.alive
+
+
+def test_destroy_waits_for_pending_frames():
+    import threading
+    d, e = new_env()
+    gate = threading.Lock()
+    gate.acquire()
+    entered = threading.Event()
+
+    def held(n, f):
+        entered.set()
+        with gate:
+            return f
+
+    with e.use():
+        base = vs.core.std.BlankClip(length=2)
+        clip = vs.core.std.ModifyFrame(base, base, held)
+        future = clip.get_frame_async(0)
+    assert entered.wait(60)
+    destroyer = threading.Thread(target=policy.api.destroy_environment, args=(d,))
+    destroyer.start()
+    destroyer.join(0.3)
+    # the frame is still being made: destroy waits for it
+    assert destroyer.is_alive() and policy.is_alive(d)
+    gate.release()
+    destroyer.join(60)
+    assert not destroyer.is_alive() and not policy.is_alive(d)
+    assert isinstance(future.result(), vs.VideoFrame)
+
+
+class Tunnelled(BaseException):
+    pass
+
+
+def test_base_exceptions_reach_the_caller_as_themselves():
+    import weakref
+    d, e = new_env()
+    with e.use():
+        clip = vs.core.std.BlankClip(length=2)
+        exc = Tunnelled('through')
+        ref = weakref.ref(exc)
+
+        def raise_it(n, f):
+            raise exc
+
+        def raise_error(n, f):
+            raise ValueError('plain')
+
+        try:
+            vs.core.std.ModifyFrame(clip, clip, raise_it).get_frame(0)
+        except Tunnelled as caught:
+            assert caught is exc
+        else:
+            raise AssertionError('no exception')
+        future = vs.core.std.ModifyFrame(clip, clip, raise_it).get_frame_async(1)
+        try:
+            future.result()
+        except Tunnelled as caught:
+            assert caught is exc
+        else:
+            raise AssertionError('no exception from the future')
+        # an Exception is an error of the filter
+        _raises(vs.Error, lambda: vs.core.std.ModifyFrame(clip, clip, raise_error).get_frame(0))
+        del exc, raise_it, future
+        gc.collect()
+        assert ref() is None  # nothing keeps it
+        del clip
+    policy.api.destroy_environment(d)
+
+
+def test_use_does_not_need_set_environment_to_return():
+    class Quiet(TestPolicy):
+        def set_environment(self, environment):
+            self.current = environment
+
+    # the registered policy's methods are what use() calls: lend them for a moment
+    d1, e1 = new_env()
+    d2, e2 = new_env()
+    original = TestPolicy.set_environment
+    TestPolicy.set_environment = Quiet.set_environment
+    try:
+        with e1.use():
+            with e2.use():
+                assert vs.get_current_environment() == e2
+            assert vs.get_current_environment() == e1
+        assert policy.current is None
+    finally:
+        TestPolicy.set_environment = original
+    policy.api.destroy_environment(d1)
+    policy.api.destroy_environment(d2)
+
+
 def test_local_values_belong_to_an_environment():
     d1, e1 = new_env()
     d2, e2 = new_env()
@@ -247,6 +384,27 @@ def test_local_values_belong_to_an_environment():
         _raises(AttributeError, lambda: local.x)
     policy.api.destroy_environment(d1)
     policy.api.destroy_environment(d2)
+
+
+def test_logging_bridge_sends_records_to_the_core_log():
+    import logging
+    d, e = new_env()
+    got = []
+    with e.use():
+        vs.core.add_log_handler(lambda mt, msg: got.append((int(mt), msg)))
+        bridge = vs.PythonVSScriptLoggingBridge(None)
+        log = logging.getLogger('vsvk-test-bridge')
+        log.propagate = False
+        log.setLevel(logging.DEBUG)
+        log.addHandler(bridge)
+        log.debug('d')
+        log.info('i %d', 1)
+        log.warning('w')
+        log.error('e')
+        log.critical('c')
+        log.removeHandler(bridge)
+    assert got == [(0, 'd'), (1, 'i 1'), (2, 'w'), (3, 'e'), (3, 'Fatal: c')], got
+    policy.api.destroy_environment(d)
 
 
 def test_signatures():
@@ -273,8 +431,13 @@ def test_signatures():
 def test_unregister_last():
     # named to run last: after it no environment can be made
     d, e = new_env()
+    calls = []
+    with e.use():
+        vs.register_on_destroy(lambda: calls.append('destroyed'))
     policy.api.unregister_policy()
     assert policy.cleared and not vs.has_policy()
+    # the policy's environments end with it
+    assert calls == ['destroyed'] and not _env_alive(d)
     assert not e.alive
     _raises(ValueError, policy.api.create_environment)
 
