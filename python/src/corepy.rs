@@ -422,12 +422,6 @@ impl Function {
     fn return_signature(&self) -> String {
         self.plugin.function(&self.name).map(|f| f.ret.to_string_lossy().into_owned()).unwrap_or_default()
     }
-    /// The function's inspect.Signature (without the bound clip, called from a clip).
-    #[getter]
-    fn __signature__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let injected = if self.bound.is_some() { Some(self.plugin.namespace().to_string()) } else { None };
-        py.import("vsvk")?.getattr("construct_signature")?.call1((self.signature(), self.return_signature(), injected))
-    }
     #[pyo3(signature = (*args, **kwargs))]
     fn __call__(&self, py: Python<'_>, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
         let map = self.arguments(py, args, kwargs)?;

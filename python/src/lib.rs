@@ -186,8 +186,8 @@ fn vsvk_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let code = std::ffi::CString::new(include_str!("environment.py")).expect("no NULs in the source");
     let code = pyo3::types::PyCode::compile(py, &code, c"vsvk/environment.py", pyo3::types::code::PyCodeInput::File)?;
     code.run(Some(&globals), None)?;
-    let code = std::ffi::CString::new(include_str!("signature.py")).expect("no NULs in the source");
-    let code = pyo3::types::PyCode::compile(py, &code, c"vsvk/signature.py", pyo3::types::code::PyCodeInput::File)?;
+    let code = std::ffi::CString::new(include_str!("internals.py")).expect("no NULs in the source");
+    let code = pyo3::types::PyCode::compile(py, &code, c"vsvk/internals.py", pyo3::types::code::PyCodeInput::File)?;
     code.run(Some(&globals), None)?;
     Ok(())
 }

@@ -1,4 +1,4 @@
-"""Tests of the module's environments, policies, futures and signatures, run by tests/tests/cli.rs
+"""Tests of the module's environments, policies and futures, run by tests/tests/cli.rs
 as `vsvk python tests/python/test_environment.py`.
 
 A policy of the tests' own is registered before anything uses a core (only one policy may ever
@@ -6,11 +6,9 @@ be registered, and the first use of `vsvk.core` registers the standalone one). E
 named test_* runs; the last line is "N passed, M failed".
 """
 import gc
-import inspect
 import os
 import sys
 import traceback
-import typing
 
 import vsvk as vs
 from vsvk import _env_alive
@@ -404,27 +402,6 @@ def test_logging_bridge_sends_records_to_the_core_log():
         log.critical('c')
         log.removeHandler(bridge)
     assert got == [(0, 'd'), (1, 'i 1'), (2, 'w'), (3, 'e'), (3, 'Fatal: c')], got
-    policy.api.destroy_environment(d)
-
-
-def test_signatures():
-    assert vs._construct_type('int') is int
-    assert vs._construct_type('vnode[]') == typing.Union[vs.VideoNode, typing.Sequence[vs.VideoNode]]
-    p = vs._construct_parameter('planes:int[]:opt')
-    assert p.name == 'planes' and p.default is None
-    p = vs._construct_parameter('clip:vnode')
-    assert p.default is inspect.Parameter.empty and p.annotation is vs.VideoNode
-    sig = vs.construct_signature('clip:vnode;n:int:opt;', 'clip:anode;')
-    assert list(sig.parameters) == ['clip', 'n'] and sig.return_annotation is vs.AudioNode
-    assert list(vs.construct_signature('clip:vnode;n:int:opt;', '', injected='clip').parameters) == ['n']
-    assert vs.construct_signature('', '').return_annotation is None
-    assert vs.construct_signature('', 'any').return_annotation is typing.Any
-    d, e = new_env()
-    with e.use():
-        assert list(inspect.signature(vs.core.std.Trim).parameters) == ['clip', 'first', 'last', 'length']
-        clip = vs.core.std.BlankClip()
-        assert list(inspect.signature(clip.std.Trim).parameters) == ['first', 'last', 'length']
-        del clip
     policy.api.destroy_environment(d)
 
 
