@@ -15,7 +15,7 @@ use vsvk_plugin_api::abi::*;
 
 use crate::convert::{map_to_return, to_values_any, to_values_typed};
 use crate::environment::EnvState;
-use crate::format::{format_from_py, query, VideoFormat};
+use crate::format::{format_from_py, format_or_none, query, VideoFormat};
 use vsvk::core::Core as VsCore;
 
 /// An environment's core (one object per environment). Raises once the environment is destroyed.
@@ -68,6 +68,10 @@ pub struct LogHandle {
 
 const MB: i64 = 1 << 20;
 
+fn deprecated(py: Python<'_>, msg: &std::ffi::CStr) -> PyResult<()> {
+    PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyDeprecationWarning>(), msg, 1)
+}
+
 #[pymethods]
 impl Core {
     #[getter]
@@ -119,7 +123,7 @@ impl Core {
         query(color_family, sample_type, bits_per_sample, subsampling_w, subsampling_h)
     }
     fn get_video_format(&self, id: &Bound<'_, PyAny>) -> PyResult<VideoFormat> {
-        Ok(VideoFormat::new(&format_from_py(id)?))
+        format_or_none(id)
     }
     /// A new, writable, zeroed frame.
     fn create_video_frame<'py>(&self, py: Python<'py>, format: &Bound<'py, PyAny>, width: i32, height: i32) -> PyResult<Bound<'py, PyAny>> {
@@ -163,11 +167,18 @@ impl Core {
     fn api_version<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         py.import("vsvk")?.getattr("__api_version__")
     }
-    fn version(&self) -> PyResult<String> {
-        Ok(self.c()?.version_string.to_string_lossy().into_owned())
+    /// Deprecated in R81 (which warns): str(core) gives the same text.
+    fn version(&self, py: Python<'_>) -> PyResult<String> {
+        deprecated(py, c"core.version() is deprecated, use str(core)!")?;
+        self.__str__()
     }
-    fn version_number(&self) -> i32 {
-        vsvk::core::CORE_VERSION
+    /// Deprecated in R81 (which warns): core.core_version.release_major.
+    fn version_number(&self, py: Python<'_>) -> PyResult<i32> {
+        deprecated(py, c"core.version_number() is deprecated, use core.core_version.release_major!")?;
+        Ok(vsvk::core::CORE_VERSION)
+    }
+    fn __str__(&self) -> PyResult<String> {
+        Ok(self.c()?.version_string.to_string_lossy().into_owned())
     }
 
     /// Picks the Vulkan device (an index from vulkan_devices; -1: automatically), before first use.
@@ -290,13 +301,16 @@ impl Plugin {
     fn plugin_path(&self) -> String {
         self.plugin.path.to_string_lossy().into_owned()
     }
-    fn functions(&self, py: Python<'_>) -> Vec<Function> {
-        self.plugin
+    /// An iterator over the functions (R81 returns one, not a list).
+    fn functions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let list: Vec<Function> = self
+            .plugin
             .functions
             .read()
             .keys()
             .map(|k| Function { plugin: self.plugin.clone(), name: k.to_string_lossy().into_owned(), bound: self.bound.as_ref().map(|b| b.clone_ref(py)) })
-            .collect()
+            .collect();
+        Ok(pyo3::types::PyList::new(py, list)?.as_any().try_iter()?.into_any())
     }
     fn __getattr__(&self, py: Python<'_>, name: &str) -> PyResult<Function> {
         if self.plugin.function(name).is_none() {
@@ -421,6 +435,15 @@ impl Function {
     #[getter]
     fn return_signature(&self) -> String {
         self.plugin.function(&self.name).map(|f| f.ret.to_string_lossy().into_owned()).unwrap_or_default()
+    }
+    /// The inspect.Signature of the call (without the bound clip), from vsvk.construct_signature.
+    #[getter]
+    fn __signature__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let injected = match &self.bound {
+            Some(_) => self.plugin.function(&self.name).and_then(|f| f.sig.args().first().map(|a| a.name.clone())),
+            None => None,
+        };
+        py.import("vsvk")?.getattr("construct_signature")?.call1((self.signature(), self.return_signature(), injected, self.name.clone()))
     }
     #[pyo3(signature = (*args, **kwargs))]
     fn __call__(&self, py: Python<'_>, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {

@@ -1,5 +1,4 @@
 //! VideoFormat: a video format as scripts see it (clip.format, core.get_video_format ...).
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use vsvk::format as vf;
@@ -36,22 +35,29 @@ fn enum_member<'py>(py: Python<'py>, class: &str, v: i32) -> PyResult<Bound<'py,
     py.import("vsvk")?.getattr(class)?.call1((v,))
 }
 
-/// A format from what scripts pass: a VideoFormat, a preset or a format id.
+/// A format from what scripts pass: a VideoFormat, a preset or a format id (of a real format).
 pub fn format_from_py(obj: &Bound<'_, PyAny>) -> PyResult<VSVideoFormat> {
     if let Ok(f) = obj.cast::<VideoFormat>() {
         return Ok(f.get().vs());
     }
     let id: u32 = obj.extract()?;
-    if id == 0 {
-        return Ok(VideoFormat { f: VSVideoFormatKey([0; 7]) }.vs());
+    vf::video_by_id(id).ok_or_else(|| crate::err(format!("{id} is not a valid video format id")))
+}
+
+/// core.get_video_format: as format_from_py, but an id of no format gives the NONE format (id 0),
+/// as in R81.
+pub fn format_or_none(obj: &Bound<'_, PyAny>) -> PyResult<VideoFormat> {
+    if let Ok(f) = obj.cast::<VideoFormat>() {
+        return Ok(f.get().clone());
     }
-    vf::video_by_id(id).ok_or_else(|| PyValueError::new_err(format!("{id} is not a valid video format id")))
+    let id: u32 = obj.extract()?;
+    Ok(vf::video_by_id(id).map(|f| VideoFormat::new(&f)).unwrap_or(VideoFormat { f: VSVideoFormatKey([0; 7]) }))
 }
 
 pub fn query(cf: i32, st: i32, bits: i32, ssw: i32, ssh: i32) -> PyResult<VideoFormat> {
     vf::query_video(cf, st, bits, ssw, ssh)
         .map(|f| VideoFormat::new(&f))
-        .ok_or_else(|| PyValueError::new_err("invalid format specification"))
+        .ok_or_else(|| crate::err(format!("invalid format specification (color family {cf}, sample type {st}, {bits} bits, subsampling {ssw}/{ssh})")))
 }
 
 #[pymethods]
@@ -123,17 +129,36 @@ impl VideoFormat {
     ) -> PyResult<VideoFormat> {
         let _ = core;
         let [cf, st, bits, _, ssw, ssh, _] = self.f.0;
-        let cf2 = color_family.unwrap_or(cf);
-        // leaving YUV drops the subsampling unless it is given
-        let (dw, dh) = if cf2 != cfYUV { (0, 0) } else { (ssw, ssh) };
-        query(cf2, sample_type.unwrap_or(st), bits_per_sample.unwrap_or(bits), subsampling_w.unwrap_or(dw), subsampling_h.unwrap_or(dh))
+        if cf == cfUndefined {
+            // R81 gives the NONE format back whatever is asked
+            return Ok(self.clone());
+        }
+        // the subsampling is kept (YUV420 to GRAY is an error, as in R81)
+        query(
+            color_family.unwrap_or(cf),
+            sample_type.unwrap_or(st),
+            bits_per_sample.unwrap_or(bits),
+            subsampling_w.unwrap_or(ssw),
+            subsampling_h.unwrap_or(ssh),
+        )
     }
 
     fn __int__(&self) -> u32 {
         self.id()
     }
+    /// A field per line, as R81 writes it.
     fn __str__(&self) -> String {
-        self.name()
+        let [cf, st, bits, bytes, ssw, ssh, planes] = self.f.0;
+        let cf = ["UNDEFINED", "GRAY", "RGB", "YUV"].get(cf as usize).copied().unwrap_or("?");
+        let st = if st == stFloat { "FLOAT" } else { "INTEGER" };
+        let sub = |s: i32| if s == 0 { "None".to_string() } else { format!("{}x", 1 << s) };
+        format!(
+            "VideoFormat\n\tID: {}\n\tName: {}\n\tColor Family: {cf}\n\tSample Type: {st}\n\tBits Per Sample: {bits}\n\tBytes Per Sample: {bytes}\n\tNum Planes: {planes}\n\tSubsampling W: {}\n\tSubsampling H: {}\n",
+            self.id(),
+            self.name(),
+            sub(ssw),
+            sub(ssh)
+        )
     }
     fn __repr__(&self) -> String {
         let [cf, st, bits, bytes, ssw, ssh, planes] = self.f.0;

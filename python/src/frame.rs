@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use parking_lot::Mutex;
-use pyo3::exceptions::{PyBufferError, PyIndexError, PyValueError};
+use pyo3::exceptions::{PyBufferError, PyIndexError};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyMemoryView, PyTuple};
@@ -34,7 +34,7 @@ pub struct AudioFrame;
 
 impl RawFrame {
     pub fn frame(&self) -> PyResult<Arc<Frame>> {
-        self.inner.lock().clone().ok_or_else(|| PyValueError::new_err("the frame is closed"))
+        self.inner.lock().clone().ok_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("the frame is closed"))
     }
     fn writable(&self) -> bool {
         self.writable.load(Ordering::Acquire)
@@ -87,15 +87,14 @@ pub struct PlaneBuffer {
     contiguous: bool,
 }
 
-fn sample_format(float: bool, bytes: i32, audio: bool) -> &'static CStr {
-    match (float, bytes, audio) {
-        (true, 2, _) => c"e",
-        (true, _, _) => c"f",
-        (false, 1, _) => c"B",
-        (false, 2, false) => c"H",
-        (false, 2, true) => c"h",
-        (false, _, false) => c"I",
-        (false, _, true) => c"i",
+fn sample_format(float: bool, bytes: i32) -> &'static CStr {
+    match (float, bytes) {
+        (true, 2) => c"e",
+        (true, _) => c"f",
+        (false, 1) => c"B",
+        // integer audio too is described as unsigned, as R81 does
+        (false, 2) => c"H",
+        (false, _) => c"I",
     }
 }
 
@@ -120,7 +119,7 @@ impl PlaneBuffer {
             let row = pl.width as isize * item;
             (2, [pl.height as isize, pl.width as isize], [pl.stride, item], pl.stride == row || pl.height <= 1)
         };
-        PlaneBuffer { _frame: f, ptr, writable, format: sample_format(float, bytes, audio), itemsize: item, ndim, shape, strides, contiguous }
+        PlaneBuffer { _frame: f, ptr, writable, format: sample_format(float, bytes), itemsize: item, ndim, shape, strides, contiguous }
     }
 }
 

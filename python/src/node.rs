@@ -308,8 +308,12 @@ impl RawNode {
     fn num_frames(&self) -> i32 {
         self.node.num_frames()
     }
+    /// Frames of a video clip, samples of an audio clip (as R81 counts them).
     fn __len__(&self) -> usize {
-        self.node.num_frames().max(0) as usize
+        match self.node.audio_info() {
+            Some(ai) => ai.numSamples.max(0) as usize,
+            None => self.node.num_frames().max(0) as usize,
+        }
     }
     fn __getitem__<'py>(&self, py: Python<'py>, key: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let n = crate::remap::getitem(py, &self.node, key)?;
@@ -327,8 +331,9 @@ impl RawNode {
         let Ok(t) = times.extract::<i64>() else { return Ok(py.NotImplemented().into_bound(py)) };
         node_to_py(py, crate::remap::repeat(py, &self.node, t)?)
     }
-    fn __rmul__<'py>(&self, py: Python<'py>, times: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        self.__mul__(py, times)
+    /// `n * clip` is refused, as in R81 (only `clip * n` repeats).
+    fn __rmul__<'py>(&self, py: Python<'py>, _times: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(py.NotImplemented().into_bound(py))
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         node_from_py(other).is_some_and(|o| Arc::ptr_eq(&o, &self.node))
@@ -345,6 +350,23 @@ impl RawNode {
             ))),
         }
     }
+}
+
+/// R81's conditions on an output's alpha clip: GRAY of the clip's sample type and depth, the
+/// clip's dimensions and length.
+fn check_alpha(clip: &Node, alpha: &Node) -> PyResult<()> {
+    let (c, a) = (clip.video_info().expect("video"), alpha.video_info().expect("video"));
+    let (cf, af) = (&c.format, &a.format);
+    if af.colorFamily != cfGray || af.sampleType != cf.sampleType || af.bitsPerSample != cf.bitsPerSample {
+        return Err(crate::err("Alpha clip format must match the main video (GRAY of its sample type and depth)"));
+    }
+    if (a.width, a.height) != (c.width, c.height) {
+        return Err(crate::err("Alpha clip dimensions must match the main video"));
+    }
+    if a.numFrames != c.numFrames {
+        return Err(crate::err("Alpha clip length must match the main video"));
+    }
+    Ok(())
 }
 
 pub fn fps_fraction<'py>(py: Python<'py>, num: i64, den: i64) -> PyResult<Bound<'py, PyAny>> {
@@ -382,6 +404,9 @@ impl VideoNode {
     fn gpu_resident(slf: &Bound<'_, Self>) -> bool {
         node_of(slf).residency() == nrGPU
     }
+    fn __dir__(slf: &Bound<'_, Self>) -> PyResult<Vec<String>> {
+        crate::objects::node_dir(slf.as_any(), false)
+    }
     #[pyo3(signature = (index = 0, alpha = None, alt_output = 0))]
     fn set_output(slf: &Bound<'_, Self>, index: i32, alpha: Option<&Bound<'_, PyAny>>, alt_output: i32) -> PyResult<()> {
         let alpha = match alpha {
@@ -392,6 +417,9 @@ impl VideoNode {
                 _ => return Err(PyTypeError::new_err("alpha must be a VideoNode")),
             },
         };
+        if let Some(a) = &alpha {
+            check_alpha(node_of(slf), a)?;
+        }
         if !(0..=2).contains(&alt_output) {
             return Err(PyValueError::new_err("alt_output must be 0, 1 or 2"));
         }
@@ -498,9 +526,55 @@ impl AudioNode {
     fn gpu_resident(&self) -> bool {
         false
     }
+    fn __dir__(slf: &Bound<'_, Self>) -> PyResult<Vec<String>> {
+        crate::objects::node_dir(slf.as_any(), true)
+    }
     #[pyo3(signature = (index = 0))]
     fn set_output(slf: &Bound<'_, Self>, index: i32) -> PyResult<()> {
         crate::set_output(slf.py(), index, crate::Output::Audio(node_of(slf).clone()))
+    }
+    /// Writes every sample to `fileobj`, interleaved by channel (raw, or after a WAVE or Wave64
+    /// header), as `vsvk pipe` does.
+    #[pyo3(signature = (fileobj, wav = false, w64 = false, progress_update = None, prefetch = 0, backlog = -1))]
+    fn output(
+        slf: &Bound<'_, Self>,
+        fileobj: &Bound<'_, PyAny>,
+        wav: bool,
+        w64: bool,
+        progress_update: Option<&Bound<'_, PyAny>>,
+        prefetch: i64,
+        backlog: i64,
+    ) -> PyResult<()> {
+        let py = slf.py();
+        let node = node_of(slf).clone();
+        let ai = node.audio_info().expect("audio");
+        let kind = match (wav, w64) {
+            (true, true) => return Err(PyValueError::new_err("wav and w64 cannot both be chosen")),
+            (true, false) => Some(crate::wave::Wave::Riff),
+            (false, true) => Some(crate::wave::Wave::W64),
+            (false, false) => None,
+        };
+        if let Some(kind) = kind {
+            let header = crate::wave::header(kind, &ai.format, ai.sampleRate, ai.numSamples).map_err(crate::err)?;
+            fileobj.call_method1("write", (pyo3::types::PyBytes::new(py, &header),))?;
+        }
+        let window = if prefetch > 0 { prefetch } else { node.core.threads() as i64 }.max(backlog);
+        let total = node.num_frames();
+        if let Some(cb) = progress_update {
+            cb.call1((0, total))?;
+        }
+        let mut pre = Prefetcher::new(node.clone(), 0, total, window as usize);
+        let mut buf = Vec::new();
+        while let Some(r) = pre.next(py) {
+            let (n, f) = r?;
+            buf.clear();
+            crate::pipe::append_samples(&f, &mut buf);
+            fileobj.call_method1("write", (pyo3::types::PyBytes::new(py, &buf),))?;
+            if let Some(cb) = progress_update {
+                cb.call1((n + 1, total))?;
+            }
+        }
+        Ok(())
     }
     fn __repr__(slf: &Bound<'_, Self>) -> String {
         let ai = node_of(slf).audio_info().expect("audio");

@@ -70,3 +70,64 @@ def get_pkgconfig_dir():
 def get_vsscript():
     """R81's VSScript library: vsvk has none (scripts run in its Python module), so this raises."""
     raise Error('vsvk has no VSScript library: run scripts with `vsvk pipe` or import vsvk in Python')
+
+
+def _construct_type(signature):
+    """The annotation for one argument's type string ('int', 'vnode[]', 'data:opt' ...)."""
+    import typing
+    parts = signature.split(':')
+    base = {
+        'int': int,
+        'float': float,
+        'data': typing.Union[str, bytes, bytearray],
+        'func': typing.Union[Func, typing.Callable],
+        'vnode': VideoNode,
+        'anode': AudioNode,
+        'vframe': VideoFrame,
+        'aframe': AudioFrame,
+    }
+    array = parts[0].endswith('[]')
+    name = parts[0][:-2] if array else parts[0]
+    if name not in base:
+        raise Error(f'{signature!r} names no argument type')
+    t = base[name]
+    if array:
+        t = typing.Union[t, typing.Sequence[t]]
+    if 'opt' in parts[1:] or 'empty' in parts[1:]:
+        t = typing.Optional[t]
+    return t
+
+
+def _construct_parameter(signature):
+    """The inspect.Parameter for one argument string ('clip:vnode', 'planes:int[]:opt' ...)."""
+    import inspect
+    name, _, rest = signature.partition(':')
+    optional = any(flag in rest.split(':')[1:] for flag in ('opt', 'empty'))
+    return inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=_construct_type(rest),
+                             default=None if optional else inspect.Parameter.empty)
+
+
+def _construct_return(signature):
+    import typing
+    entries = [e for e in signature.split(';') if e]
+    if not entries:
+        return None
+    if entries == ['any']:
+        return typing.Any
+    if len(entries) == 1:
+        return _construct_type(entries[0].partition(':')[2])
+    return typing.TypedDict('_ReturnDict', {e.partition(':')[0]: _construct_type(e.partition(':')[2]) for e in entries})
+
+
+def construct_signature(signature, return_signature, injected=None, name=None):
+    """An inspect.Signature from a function's argument and return strings; `injected` names an
+    argument left out (the clip a method call binds)."""
+    import inspect
+    import typing
+    params = []
+    for entry in (e for e in signature.split(';') if e):
+        if entry == 'any':
+            params.append(inspect.Parameter('kwargs', inspect.Parameter.VAR_KEYWORD, annotation=typing.Any))
+        elif entry.partition(':')[0] != injected:
+            params.append(_construct_parameter(entry))
+    return inspect.Signature(params, return_annotation=_construct_return(return_signature))

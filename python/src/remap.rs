@@ -146,7 +146,7 @@ pub fn getitem(py: Python<'_>, clip: &Arc<Node>, key: &Bound<'_, PyAny>) -> PyRe
 /// `a + b`.
 pub fn splice(py: Python<'_>, a: &Arc<Node>, b: &Arc<Node>) -> PyResult<Arc<Node>> {
     if a.is_audio() != b.is_audio() {
-        return Err(PyValueError::new_err("cannot splice audio and video"));
+        return Err(pyo3::exceptions::PyNotImplementedError::new_err("cannot splice audio and video"));
     }
     let mut args = Map::new();
     let clips = vec![a.clone(), b.clone()];

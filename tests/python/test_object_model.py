@@ -210,6 +210,126 @@ def test_channel_layout():
     assert list(vs.ChannelLayout(3)) == [vs.FRONT_LEFT, vs.FRONT_RIGHT]
 
 
+def test_function_signatures():
+    import inspect
+    import typing
+    sig = inspect.signature(core.std.Crop)
+    assert list(sig.parameters) == ['clip', 'left', 'right', 'top', 'bottom']
+    clip_param = sig.parameters['clip']
+    assert clip_param.annotation is vs.VideoNode and clip_param.default is inspect.Parameter.empty
+    assert sig.parameters['left'].annotation == typing.Optional[int] and sig.parameters['left'].default is None
+    assert sig.return_annotation is vs.VideoNode
+    # bound to a clip: the clip is not a parameter
+    assert list(inspect.signature(core.std.BlankClip().std.Crop).parameters) == ['left', 'right', 'top', 'bottom']
+    params = inspect.signature(core.std.SetFrameProps).parameters
+    assert params['kwargs'].kind is inspect.Parameter.VAR_KEYWORD
+    assert vs._construct_type('int[]') == typing.Union[int, typing.Sequence[int]]
+    assert vs._construct_type('data') == typing.Union[str, bytes, bytearray]
+    assert vs._construct_parameter('x:float[]:opt').annotation == typing.Optional[typing.Union[float, typing.Sequence[float]]]
+    assert vs.construct_signature('', '').return_annotation is None
+    assert vs.construct_signature('', 'any').return_annotation is typing.Any
+    assert vs.construct_signature('a:int;', 'val:anode;').return_annotation is vs.AudioNode
+    assert vs.construct_signature('a:int;', 'a:int;b:data[];').return_annotation.__annotations__.keys() == {'a', 'b'}
+
+
+def test_node_dir_lists_the_namespaces_it_binds_to():
+    video = dir(core.std.BlankClip())
+    audio = dir(core.std.BlankAudio())
+    assert {'std', 'resize', 'text', 'format', 'get_frame'} <= set(video), video
+    assert {'std', 'channels', 'get_frame'} <= set(audio) and 'resize' not in audio and 'text' not in audio, audio
+
+
+def test_audio_output_writes_what_r81_writes():
+    import hashlib
+    import io
+    # lengths and MD5 digests of R81's AudioNode.output for the same clips
+    expected = [
+        (dict(length=5000), {}, 20000, 'b2fe457348de243a579a1591d3815170'),
+        (dict(length=5000), {'wav': True}, 20068, '2aa3d09986e00ff57697bbe68c96a508'),
+        (dict(length=5000), {'w64': True}, 20128, '023980574abc92f6cc18bbd7841b5acd'),
+        (dict(length=7000, sampletype=vs.FLOAT, bits=32, channels=[0, 1, 2, 3, 4, 5]), {'wav': True}, 168068,
+         'c31c3e07ebc6b56c52ffbc4700c180d0'),
+        (dict(length=4000, bits=24, channels=[0]), {'w64': True}, 12128, 'be15e992c93882cfcde819f4203ca8cb'),
+        (dict(length=100, samplerate=8000), {'wav': True}, 468, 'f738dd7d5e82c1f7f2e2c3e5626605b5'),
+    ]
+    for clip_args, opts, size, digest in expected:
+        audio = core.std.BlankAudio(**clip_args)
+        out = io.BytesIO()
+        progress = []
+        audio.output(out, progress_update=lambda n, total: progress.append((n, total)), **opts)
+        data = out.getvalue()
+        assert (len(data), hashlib.md5(data).hexdigest()) == (size, digest), (clip_args, opts, len(data))
+        assert progress[0] == (0, audio.num_frames) and progress[-1] == (audio.num_frames, audio.num_frames)
+    raises(ValueError, core.std.BlankAudio().output, io.BytesIO(), wav=True, w64=True)
+
+
+def test_node_operators_and_lengths():
+    clip = core.std.BlankClip(length=10)
+    audio = core.std.BlankAudio(length=10000)
+    assert len(clip) == 10 and len(audio) == 10000 and audio.num_frames == 4
+    assert (clip * 3).num_frames == 30
+    raises(TypeError, lambda: 3 * clip)
+    raises(NotImplementedError, lambda: clip + audio)
+    raises(ValueError, lambda: clip * 0)
+
+
+def test_closed_frames_raise_runtime_error():
+    frame = core.std.BlankClip().get_frame(0)
+    frame.close()
+    for action in [lambda: frame.props, lambda: frame[0], lambda: frame.copy()]:
+        raises(RuntimeError, action)
+
+
+def test_integer_audio_planes_read_as_unsigned():
+    # R81 describes integer audio samples with unsigned buffer formats
+    for bits, fmt in [(16, 'H'), (24, 'I'), (32, 'I')]:
+        assert core.std.BlankAudio(bits=bits).get_frame(0)[0].format == fmt
+    assert core.std.BlankAudio(bits=32, sampletype=vs.FLOAT).get_frame(0)[0].format == 'f'
+
+
+def test_video_formats_as_r81():
+    raises(vs.Error, core.query_video_format, vs.YUV, vs.INTEGER, 7)
+    raises(vs.Error, core.query_video_format, vs.GRAY, vs.FLOAT, 8)
+    yuv420 = core.get_video_format(vs.YUV420P8)
+    # replace keeps the subsampling: YUV420 to GRAY or RGB is no format
+    raises(vs.Error, yuv420.replace, color_family=vs.GRAY)
+    raises(vs.Error, yuv420.replace, bits_per_sample=7)
+    assert core.get_video_format(vs.GRAY8).replace(color_family=vs.YUV).name == 'YUV444P8'
+    assert core.get_video_format(vs.YUV444P10).replace(color_family=vs.RGB).name == 'RGB30'
+    assert core.get_video_format(0).replace(bits_per_sample=16).id == 0
+    # an id of no format is the NONE format here, an error where a frame is made
+    assert core.get_video_format(12345).id == 0
+    raises(vs.Error, core.create_video_frame, 0, 4, 4)
+    raises(vs.Error, core.create_video_frame, 12345, 4, 4)
+    assert str(yuv420) == ('VideoFormat\n\tID: 805830913\n\tName: YUV420P8\n\tColor Family: YUV\n\tSample Type: INTEGER\n'
+                           '\tBits Per Sample: 8\n\tBytes Per Sample: 1\n\tNum Planes: 3\n\tSubsampling W: 2x\n\tSubsampling H: 2x\n')
+    assert str(core.get_video_format(vs.YUV410P8)).endswith('\tSubsampling W: 4x\n\tSubsampling H: 4x\n')
+    assert str(core.get_video_format(vs.GRAYS)).endswith('\tNum Planes: 1\n\tSubsampling W: None\n\tSubsampling H: None\n')
+
+
+def test_core_and_plugin_shims():
+    assert isinstance(core.std.functions(), collections.abc.Iterator)
+    assert any(f.name == 'BlankClip' for f in core.std.functions())
+    text = str(core.core)
+    for call, message in [(core.version, 'use str(core)'), (core.version_number, 'core_version.release_major')]:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter('always')
+            value = call()
+        assert [w.category for w in caught] == [DeprecationWarning] and message in str(caught[0].message)
+        assert value == text or value == core.core_version.release_major
+
+
+def test_output_alpha_must_fit_the_clip():
+    clip = core.std.BlankClip(format=vs.YUV420P8, length=10)
+    clip.set_output(40, alpha=core.std.BlankClip(format=vs.GRAY8, length=10))
+    assert vs.get_output(40).alpha is not None
+    for alpha in [core.std.BlankClip(format=vs.GRAY16, length=10), core.std.BlankClip(format=vs.YUV420P8, length=10),
+                  core.std.BlankClip(format=vs.GRAY8, width=10, length=10), core.std.BlankClip(format=vs.GRAY8, length=9)]:
+        raises(vs.Error, clip.set_output, 41, alpha=alpha)
+    raises(TypeError, clip.set_output, 41, alpha=core.std.BlankAudio())
+    vs.clear_output(40)
+
+
 def test_path_functions():
     import os
     plugin_dir = vs.get_plugin_dir()
