@@ -267,7 +267,8 @@ pub fn python_function(callable: Py<PyAny>) -> PyResult<Arc<Function>> {
     // called on the core's threads: in the environment it was made in
     let callable = Python::attach(|py| -> PyResult<Py<PyAny>> { Ok(py.import("vsvk")?.getattr("_bind_env")?.call1((callable,))?.unbind()) })?;
     let imp = FunctionImpl::Rust(Box::new(move |input: &Map, out: &mut Map| {
-        Python::attach(|py| {
+        // at the interpreter's exit, frames still in flight get an error (shutdown.rs)
+        let attached = crate::shutdown::with_python(|py| {
             let result = (|| -> PyResult<()> {
                 let kwargs = map_to_dict(py, input)?;
                 let r = callable.bind(py).call((), Some(&kwargs))?;
@@ -289,7 +290,10 @@ pub fn python_function(callable: Py<PyAny>) -> PyResult<Arc<Function>> {
                 }
                 out.set_error(&text);
             }
-        })
+        });
+        if attached.is_none() {
+            out.set_error("the Python interpreter is shutting down");
+        }
     }));
     Ok(Arc::new(Function { imp, core }))
 }

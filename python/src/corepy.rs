@@ -139,7 +139,8 @@ impl Core {
     /// Calls handler(message_type, message) for every message the core logs.
     fn add_log_handler(&self, handler: Py<PyAny>) -> PyResult<LogHandle> {
         let h = self.c()?.log.add(vsvk::log::HandlerImpl::Rust(Box::new(move |level, msg| {
-            Python::attach(|py| {
+            // nothing to hand the message to once the interpreter is gone
+            crate::shutdown::with_python(|py| {
                 let mt = py.import("vsvk").and_then(|m| m.getattr("MessageType")?.call1((level,)));
                 let r = match mt {
                     Ok(mt) => handler.bind(py).call1((mt, msg)),
@@ -148,7 +149,7 @@ impl Core {
                 if let Err(e) = r {
                     e.print(py);
                 }
-            })
+            });
         })));
         Ok(LogHandle { id: h.id })
     }

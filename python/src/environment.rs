@@ -55,7 +55,10 @@ impl Drop for EnvironmentData {
     /// Collected without destroy_environment: the environment ends all the same, without its
     /// on-destroy callbacks, and says so.
     fn drop(&mut self) {
-        if self.state.is_destroyed() {
+        // the standalone environment lives as long as the process: collected at exit, its core
+        // is left to the process's end, as freeing it would join threads that may be waiting
+        // for the interpreter
+        if self.state.is_destroyed() || !self.warn {
             return;
         }
         Python::attach(|py| {
@@ -117,6 +120,13 @@ fn end(py: Python<'_>, state: &EnvState) -> bool {
     if let Some(c) = &core {
         // its nodes take no new work from Python (node::check_alive)
         c.freed.store(true, Ordering::Release);
+    }
+    let finalizing = py.import("sys").and_then(|s| s.call_method0("is_finalizing")?.extract::<bool>()).unwrap_or(true);
+    if finalizing {
+        // as for the standalone environment: the process's end frees it
+        std::mem::forget(core);
+        std::mem::forget(outputs);
+        return true;
     }
     // without the interpreter: freeing the core joins its threads, which may be waiting for it
     py.detach(move || {

@@ -30,6 +30,7 @@ pub mod objects;
 pub mod pipe;
 pub mod props;
 pub mod remap;
+pub mod shutdown;
 pub mod tunnel;
 pub mod vulkan;
 pub mod wave;
@@ -162,6 +163,7 @@ fn vsvk_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(clear_outputs, m)?)?;
     m.add_function(wrap_pyfunction!(_main, m)?)?;
     environment::register(m)?;
+    shutdown::register(m)?;
 
     let presets = PyDict::new(py);
     for (name, id) in PRESET_VIDEO_FORMATS {

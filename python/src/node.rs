@@ -217,7 +217,8 @@ fn get_frame_async_impl(py: Python<'_>, node: &Arc<Node>, n: i32, cb: Option<Py<
     };
     let fut2 = future.as_ref().map(|f| f.clone_ref(py));
     let deliver = move |r: Delivery| {
-        Python::attach(|py| {
+        // nobody to deliver to once the interpreter is gone (a frame in flight at exit)
+        crate::shutdown::with_python(|py| {
             let (frame, error) = match r {
                 Ok(f) => match frame_to_py(py, f, false) {
                     Ok(obj) => (obj.unbind(), None),
@@ -236,7 +237,7 @@ fn get_frame_async_impl(py: Python<'_>, node: &Arc<Node>, n: i32, cb: Option<Py<
             if let Err(e) = result {
                 e.print(py);
             }
-        })
+        });
     };
     if n < 0 || n >= node.num_frames() {
         let e = PyValueError::new_err(format!("frame {n} requested, but the clip has {} frames", node.num_frames()));

@@ -17,18 +17,18 @@ const MARK: &str = "[vsvk: exception ";
 
 static NEXT: AtomicU64 = AtomicU64::new(1);
 static STASH: Mutex<VecDeque<(u64, Py<PyAny>)>> = Mutex::new(VecDeque::new());
-
 /// For an exception that must reach the caller as itself, the mark to put in the error text.
 pub fn stash(py: Python<'_>, e: &PyErr) -> Option<String> {
     if e.is_instance_of::<PyException>(py) {
         return None;
     }
+    let value = e.value(py).clone().into_any();
     let id = NEXT.fetch_add(1, Ordering::Relaxed);
     let mut s = STASH.lock();
     if s.len() >= KEPT {
         s.pop_front();
     }
-    s.push_back((id, e.value(py).clone().into_any().unbind()));
+    s.push_back((id, value.unbind()));
     Some(format!("{MARK}{id}]"))
 }
 
@@ -43,7 +43,13 @@ pub fn error_from(py: Python<'_>, text: &str) -> PyErr {
         let mut s = STASH.lock();
         if let Some(pos) = s.iter().position(|(k, _)| *k == id) {
             let (_, exc) = s.remove(pos).expect("the position was found");
+            // the same exception raised again for other requests (a callback called once per
+            // frame asked for) is raised here once: its other marks go too
+            let ptr = exc.as_ptr();
+            let others: Vec<Py<PyAny>> = s.iter().filter(|(_, e)| e.as_ptr() == ptr).map(|(_, e)| e.clone_ref(py)).collect();
+            s.retain(|(_, e)| e.as_ptr() != ptr);
             drop(s);
+            drop(others);
             return PyErr::from_value(exc.into_bound(py));
         }
     }

@@ -328,16 +328,21 @@ def test_base_exceptions_reach_the_caller_as_themselves():
             assert caught is exc
         else:
             raise AssertionError('no exception')
-        future = vs.core.std.ModifyFrame(clip, clip, raise_it).get_frame_async(1)
+        second = Tunnelled('through a future')
+
+        def raise_second(n, f):
+            raise second
+
+        future = vs.core.std.ModifyFrame(clip, clip, raise_second).get_frame_async(1)
         try:
             future.result()
         except Tunnelled as caught:
-            assert caught is exc
+            assert caught is second
         else:
             raise AssertionError('no exception from the future')
         # an Exception is an error of the filter
         _raises(vs.Error, lambda: vs.core.std.ModifyFrame(clip, clip, raise_error).get_frame(0))
-        del exc, raise_it, future
+        del exc, raise_it, future, second, raise_second
         gc.collect()
         assert ref() is None  # nothing keeps it
         del clip
@@ -403,6 +408,40 @@ def test_logging_bridge_sends_records_to_the_core_log():
         log.removeHandler(bridge)
     assert got == [(0, 'd'), (1, 'i 1'), (2, 'w'), (3, 'e'), (3, 'Fatal: c')], got
     policy.api.destroy_environment(d)
+
+
+def test_exit_with_frames_in_flight_is_quiet():
+    # the core's threads that still run Python callbacks when the interpreter ends get an error,
+    # not a panic; in both kinds of environment
+    import subprocess
+    standalone = (
+        'import vsvk as vs\n'
+        'clip = vs.core.std.FrameEval(vs.core.std.BlankClip(length=2000), lambda n: vs.core.std.BlankClip(length=2000))\n'
+        'futures = [clip.get_frame_async(i) for i in range(400)]\n'
+        'print("leaving")\n'
+    )
+    own_policy = (
+        'import vsvk as vs\n'
+        'class P(vs.EnvironmentPolicy):\n'
+        '    current = None\n'
+        '    def on_policy_registered(self, api): self.api = api\n'
+        '    def get_current_environment(self): return self.current\n'
+        '    def set_environment(self, e):\n'
+        '        old, self.current = self.current, e\n'
+        '        return old\n'
+        'p = P()\n'
+        'vs.register_policy(p)\n'
+        'd = p.api.create_environment()\n'
+        'e = p.api.wrap_environment(d)\n'
+        'with e.use():\n'
+        '    clip = vs.core.std.FrameEval(vs.core.std.BlankClip(length=2000), lambda n: vs.core.std.BlankClip(length=2000))\n'
+        '    futures = [clip.get_frame_async(i) for i in range(400)]\n'
+        'print("leaving")\n'
+    )
+    for code in [standalone, own_policy] * 3:
+        r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0 and r.stdout == 'leaving\n', (r.returncode, r.stdout, r.stderr)
+        assert 'panicked' not in r.stderr, r.stderr
 
 
 def test_unregister_last():
