@@ -163,7 +163,7 @@ pub fn to_values_typed(obj: &Bound<'_, PyAny>, spec: &ArgSpec, func: &str) -> Py
         ArgType::Int => Values::Int(items.iter().map(to_int).collect::<PyResult<_>>()?),
         ArgType::Float => Values::Float(items.iter().map(to_float).collect::<PyResult<_>>()?),
         ArgType::Data => Values::Data(items.iter().map(to_data).collect::<PyResult<_>>()?),
-        ArgType::Func => Values::Function(items.iter().map(to_function).collect::<PyResult<_>>()?),
+        ArgType::Func => Values::Function(items.iter().map(|o| to_function(o).map_err(|_| bad(o))).collect::<PyResult<_>>()?),
         ArgType::VideoNode | ArgType::AudioNode => {
             let mut v = Vec::new();
             for o in &items {
@@ -220,13 +220,24 @@ fn infer_type(obj: &Bound<'_, PyAny>) -> Option<ArgType> {
     }
 }
 
-/// Converts a value nothing declares (an `any` argument, a frame property, a callback's result):
-/// the type comes from the value, or from an array's first element. None for an empty array.
+/// Converts a value nothing declares (an `any` argument, a callback's result): one value, or any
+/// other iterable (a dict gives its keys) of values of one type, as R81 takes them; the type comes
+/// from the values. None for an empty one. Values of no map type, or of mixed types, are a
+/// vsvk.Error.
 pub fn to_values_any(obj: &Bound<'_, PyAny>, key: &str) -> PyResult<Option<Values>> {
-    let items = elements(obj)?;
+    let single = obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() || obj.is_instance_of::<PyByteArray>();
+    let items: Vec<Bound<'_, PyAny>> = match obj.try_iter() {
+        Ok(it) if !single && node_from_py(obj).is_none() && obj.cast::<crate::frame::RawFrame>().is_err() => it.collect::<PyResult<_>>()?,
+        _ => vec![obj.clone()],
+    };
     let Some(first) = items.first() else { return Ok(None) };
-    let ty = infer_type(first)
-        .ok_or_else(|| PyValueError::new_err(format!("{key}: a {} cannot be stored in a map", type_name(first))))?;
+    let unsupported = |o: &Bound<'_, PyAny>| crate::err(format!("argument {key} was passed an unsupported type ({})", type_name(o)));
+    let ty = infer_type(first).ok_or_else(|| unsupported(first))?;
+    for o in &items[1..] {
+        if infer_type(o).ok_or_else(|| unsupported(o))? != ty {
+            return Err(crate::err(format!("not all values are of the same type in {key}")));
+        }
+    }
     let mut spec = ArgSpec::new(key, ty);
     spec.array = true;
     let list = PyList::new(obj.py(), items)?;

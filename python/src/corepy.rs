@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use vsvk::argspec::ArgSpec;
 use vsvk::function::{Function as VsFunction, FunctionImpl};
-use vsvk::map::Map;
+use vsvk::map::{Map, Value, Values};
 use vsvk::plugin::Plugin as VsPlugin;
 use vsvk_plugin_api::abi::*;
 
@@ -137,13 +137,13 @@ impl Core {
         Ok(())
     }
     /// Calls handler(message_type, message) for every message the core logs.
-    fn add_log_handler(&self, handler: Py<PyAny>) -> PyResult<LogHandle> {
+    fn add_log_handler(&self, handler_func: Py<PyAny>) -> PyResult<LogHandle> {
         let h = self.c()?.log.add(vsvk::log::HandlerImpl::Rust(Box::new(move |level, msg| {
             // nothing to hand the message to once the interpreter is gone
             crate::shutdown::with_python(|py| {
                 let mt = py.import("vsvk").and_then(|m| m.getattr("MessageType")?.call1((level,)));
                 let r = match mt {
-                    Ok(mt) => handler.bind(py).call1((mt, msg)),
+                    Ok(mt) => handler_func.bind(py).call1((mt, msg)),
                     Err(e) => Err(e),
                 };
                 if let Err(e) = r {
@@ -408,10 +408,19 @@ impl Function {
             let values = match f.sig.arg(&key) {
                 Some(spec) => Some(to_values_typed(&obj, spec, name)?),
                 // an undeclared argument of a function that takes `any`
-                None => to_values_any(&obj, &key)?,
+                None => to_values_any(&obj, &key).map_err(|e| crate::err(format!("{name}: {}", e.value(py))))?,
             };
-            if let Some(v) = values {
-                map.set_values(key.as_bytes(), v).map_err(|e| crate::err(format!("{name}: argument {key}: {e}")))?;
+            let set_error = |e: vsvk::map::SetError| crate::err(format!("{name}: argument {key}: {e}"));
+            match values {
+                // R81 appends each argument's values to the call's map, so `_ColorRange` and
+                // `_Range` given together (one key there, see vsvk::map) both land in `_Range`
+                Some(Values::Int(ints)) if (key == "_ColorRange" || key == "_Range") && map.contains(b"_Range") => {
+                    for i in ints {
+                        map.set(key.as_bytes(), Value::Int(i), true).map_err(set_error)?;
+                    }
+                }
+                Some(v) => map.set_values(key.as_bytes(), v).map_err(set_error)?,
+                None => {}
             }
         }
         Ok(map)

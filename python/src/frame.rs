@@ -190,12 +190,14 @@ impl RawFrame {
         frame_to_py(py, Arc::new(f.shallow_copy()), true)
     }
     #[getter]
-    fn props(&self) -> PyResult<FrameProps> {
-        Ok(FrameProps::new(self.frame()?, self.writable.clone()))
+    fn props(slf: &Bound<'_, Self>) -> PyResult<FrameProps> {
+        let me = slf.get();
+        me.frame()?;
+        Ok(FrameProps::new(slf.clone().unbind(), me.writable.clone()))
     }
     #[setter]
-    fn set_props(&self, new: &Bound<'_, PyAny>) -> PyResult<()> {
-        let props = self.props()?;
+    fn set_props(slf: &Bound<'_, Self>, new: &Bound<'_, PyAny>) -> PyResult<()> {
+        let props = Self::props(slf)?;
         props.clear_all()?;
         for item in new.call_method0("items")?.try_iter()? {
             let (k, v): (String, Bound<'_, PyAny>) = item?.extract()?;

@@ -131,3 +131,8 @@ def construct_signature(signature, return_signature, injected=None, name=None):
         elif entry.partition(':')[0] != injected:
             params.append(_construct_parameter(entry))
     return inspect.Signature(params, return_annotation=_construct_return(return_signature))
+
+
+# R81's Cython C-API table (capsules of its VSScript entry points, which vstools imports by name).
+# vsvk has no VSScript library, so it has no entries.
+__pyx_capi__ = {}

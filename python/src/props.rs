@@ -19,6 +19,7 @@ use vsvk::frame::Frame;
 use vsvk::map::Values;
 
 use crate::convert::{to_values_typed, values_to_py};
+use crate::frame::RawFrame;
 
 const LEGACY_RANGE: &str = "_ColorRange";
 const RANGE: &str = "_Range";
@@ -26,8 +27,9 @@ const RANGE: &str = "_Range";
 /// A frame's properties (writes need a writable frame).
 #[pyclass(module = "vsvk", frozen, mapping)]
 pub struct FrameProps {
-    pub(crate) frame: Arc<Frame>,
-    pub(crate) writable: Arc<AtomicBool>,
+    /// The Python frame, whose closing (close(), a `with` block's end) closes this mapping too.
+    owner: Py<RawFrame>,
+    writable: Arc<AtomicBool>,
 }
 
 /// The DeprecationWarning R81 gives wherever a script names `_ColorRange`.
@@ -47,7 +49,7 @@ fn value_type(obj: &Bound<'_, PyAny>) -> PyResult<ArgType> {
     if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() || obj.is_instance_of::<PyByteArray>() {
         return Ok(ArgType::Data);
     }
-    if let Ok(f) = obj.cast::<crate::frame::RawFrame>() {
+    if let Ok(f) = obj.cast::<RawFrame>() {
         let audio = f.get().frame()?.is_audio();
         return Ok(if audio { ArgType::AudioFrame } else { ArgType::VideoFrame });
     }
@@ -66,7 +68,7 @@ fn value_type(obj: &Bound<'_, PyAny>) -> PyResult<ArgType> {
 fn to_prop_values(obj: &Bound<'_, PyAny>, key: &str) -> PyResult<Option<Values>> {
     let single = obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() || obj.is_instance_of::<PyByteArray>();
     let items: Vec<Bound<'_, PyAny>> = match obj.try_iter() {
-        Ok(it) if !single && obj.cast::<crate::frame::RawFrame>().is_err() => it.collect::<PyResult<_>>()?,
+        Ok(it) if !single && obj.cast::<RawFrame>().is_err() => it.collect::<PyResult<_>>()?,
         _ => vec![obj.clone()],
     };
     let Some(first) = items.first() else { return Ok(None) };
@@ -82,9 +84,30 @@ fn to_prop_values(obj: &Bound<'_, PyAny>, key: &str) -> PyResult<Option<Values>>
     to_values_typed(list.as_any(), &spec, key).map(Some).map_err(|e| crate::err(e.to_string()))
 }
 
+/// pop's `default`, given by position or by keyword (None is a default too).
+fn optional_default<'py>(args: &Bound<'py, PyTuple>, kwargs: Option<&Bound<'py, PyDict>>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let mut default = match args.len() {
+        0 => None,
+        1 => Some(args.get_item(0)?),
+        n => return Err(pyo3::exceptions::PyTypeError::new_err(format!("pop() takes at most 2 positional arguments ({} given)", n + 1))),
+    };
+    for (k, v) in kwargs.into_iter().flat_map(|k| k.iter()) {
+        let k: String = k.extract()?;
+        if k != "default" || default.is_some() {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!("pop() got an unexpected keyword argument '{k}'")));
+        }
+        default = Some(v);
+    }
+    Ok(default)
+}
+
 impl FrameProps {
-    pub(crate) fn new(frame: Arc<Frame>, writable: Arc<AtomicBool>) -> FrameProps {
-        FrameProps { frame, writable }
+    pub(crate) fn new(owner: Py<RawFrame>, writable: Arc<AtomicBool>) -> FrameProps {
+        FrameProps { owner, writable }
+    }
+    /// The frame, or R81's RuntimeError once the Python frame is closed.
+    fn frame(&self) -> PyResult<Arc<Frame>> {
+        self.owner.get().frame()
     }
     fn check_writable(&self, deleting: bool) -> PyResult<()> {
         match (self.writable.load(Ordering::Acquire), deleting) {
@@ -100,7 +123,8 @@ impl FrameProps {
         } else {
             key
         };
-        let Ok(values) = self.frame.props().get(key.as_bytes()) else { return Ok(None) };
+        let frame = self.frame()?;
+        let Ok(values) = frame.props().get(key.as_bytes()) else { return Ok(None) };
         let mut items = values_to_py(py, values)?;
         if key == RANGE && matches!(values, Values::Int(_)) {
             let range = py.import("vsvk")?.getattr("Range")?;
@@ -119,8 +143,9 @@ impl FrameProps {
             warn_legacy(value.py())?;
         }
         let values = to_prop_values(value, key)?;
+        let frame = self.frame()?;
         // SAFETY: writable frames are ours alone.
-        let map = unsafe { self.frame.props_mut() };
+        let map = unsafe { frame.props_mut() };
         match values {
             Some(v) => map.set_values(key.as_bytes(), v).map_err(|e| crate::err(format!("property {key}: {e}"))),
             None => {
@@ -133,17 +158,17 @@ impl FrameProps {
     fn remove(&self, key: &str) -> PyResult<()> {
         self.check_writable(true)?;
         // SAFETY: writable frames are ours alone.
-        unsafe { self.frame.props_mut() }.delete_key(key.as_bytes());
+        unsafe { self.frame()?.props_mut() }.delete_key(key.as_bytes());
         Ok(())
     }
     pub(crate) fn clear_all(&self) -> PyResult<()> {
         self.check_writable(true)?;
         // SAFETY: writable frames are ours alone.
-        unsafe { self.frame.props_mut() }.clear();
+        unsafe { self.frame()?.props_mut() }.clear();
         Ok(())
     }
-    fn key_list(&self) -> Vec<String> {
-        self.frame.props().keys().map(|k| k.to_string_lossy().into_owned()).collect()
+    fn key_list(&self) -> PyResult<Vec<String>> {
+        Ok(self.frame()?.props().keys().map(|k| k.to_string_lossy().into_owned()).collect())
     }
     fn view<'py>(slf: &Bound<'py, Self>, kind: &str) -> PyResult<Bound<'py, PyAny>> {
         slf.py().import("collections.abc")?.getattr(kind)?.call1((slf,))
@@ -161,15 +186,15 @@ impl FrameProps {
     fn __delitem__(&self, key: &str) -> PyResult<()> {
         self.remove(key)
     }
-    fn __contains__(&self, key: &str) -> bool {
+    fn __contains__(&self, key: &str) -> PyResult<bool> {
         let key = if key == LEGACY_RANGE { RANGE } else { key };
-        self.frame.props().contains(key.as_bytes())
+        Ok(self.frame()?.props().contains(key.as_bytes()))
     }
-    fn __len__(&self) -> usize {
-        self.frame.props().num_keys()
+    fn __len__(&self) -> PyResult<usize> {
+        Ok(self.frame()?.props().num_keys())
     }
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        Ok(PyList::new(py, self.key_list())?.as_any().try_iter()?.into_any())
+        Ok(PyList::new(py, self.key_list()?)?.as_any().try_iter()?.into_any())
     }
     fn keys<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         Self::view(slf, "KeysView")
@@ -180,14 +205,14 @@ impl FrameProps {
     fn items<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         Self::view(slf, "ItemsView")
     }
-    #[pyo3(signature = (key, default = None))]
+    #[pyo3(signature = (key, /, default = None))]
     fn get<'py>(&self, py: Python<'py>, key: &str, default: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
         Ok(self.lookup(py, key)?.unwrap_or_else(|| default.unwrap_or_else(|| py.None().into_bound(py))))
     }
     /// A plain dict of the properties.
     fn copy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        for k in self.key_list() {
+        for k in self.key_list()? {
             if let Some(v) = self.lookup(py, &k)? {
                 d.set_item(k, v)?;
             }
@@ -196,7 +221,7 @@ impl FrameProps {
     }
     /// The value of `key`, set to `default` first if missing (0 when not given; None is not a value
     /// that can be stored).
-    #[pyo3(signature = (key, *default))]
+    #[pyo3(signature = (key, /, *default))]
     fn setdefault<'py>(&self, py: Python<'py>, key: &str, default: &Bound<'py, PyTuple>) -> PyResult<Bound<'py, PyAny>> {
         if let Some(v) = self.lookup(py, key)? {
             return Ok(v);
@@ -205,28 +230,29 @@ impl FrameProps {
         self.set(key, &d)?;
         Ok(self.lookup(py, key)?.unwrap_or(d))
     }
-    #[pyo3(signature = (key, *default))]
-    fn pop<'py>(&self, py: Python<'py>, key: &str, default: &Bound<'py, PyTuple>) -> PyResult<Bound<'py, PyAny>> {
+    /// The value of `key`, removed; `default` (positional or keyword, None included) when missing.
+    #[pyo3(signature = (key, /, *args, **kwargs))]
+    fn pop<'py>(&self, py: Python<'py>, key: &str, args: &Bound<'py, PyTuple>, kwargs: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyAny>> {
+        let default = optional_default(args, kwargs)?;
         match self.lookup(py, key)? {
             Some(v) => {
                 self.remove(key)?;
                 Ok(v)
             }
-            None if !default.is_empty() => default.get_item(0),
-            None => Err(PyKeyError::new_err(key.to_string())),
+            None => default.ok_or_else(|| PyKeyError::new_err(key.to_string())),
         }
     }
     /// The first property (in iteration order) removed and returned as (key, value).
     fn popitem<'py>(&self, py: Python<'py>) -> PyResult<(String, Bound<'py, PyAny>)> {
         self.check_writable(true)?;
-        let Some(key) = self.key_list().into_iter().next() else { return Err(PyKeyError::new_err("popitem(): the properties are empty")) };
+        let Some(key) = self.key_list()?.into_iter().next() else { return Err(PyKeyError::new_err("popitem(): the properties are empty")) };
         // a literal `_ColorRange` (a value that was no integer) is taken as it is, not as `_Range`
         let value = match key.as_str() {
-            LEGACY_RANGE => crate::convert::values_to_py_flat(py, self.frame.props().get(key.as_bytes()).map_err(|e| crate::err(e.to_string()))?)?,
+            LEGACY_RANGE => crate::convert::values_to_py_flat(py, self.frame()?.props().get(key.as_bytes()).map_err(|e| crate::err(e.to_string()))?)?,
             _ => self.lookup(py, &key)?.ok_or_else(|| PyKeyError::new_err(key.clone()))?,
         };
         // SAFETY: writable frames are ours alone.
-        unsafe { self.frame.props_mut() }.delete(key.as_bytes());
+        unsafe { self.frame()?.props_mut() }.delete(key.as_bytes());
         Ok((key, value))
     }
     #[pyo3(signature = (other = None, **kwargs))]
@@ -270,10 +296,13 @@ impl FrameProps {
     fn __dir__(slf: &Bound<'_, Self>) -> PyResult<Vec<String>> {
         let object = slf.py().import("builtins")?.getattr("object")?;
         let mut v: Vec<String> = object.getattr("__dir__")?.call1((slf,))?.extract()?;
-        v.extend(slf.get().key_list());
+        v.extend(slf.get().key_list()?);
         Ok(v)
     }
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        if self.frame().is_err() {
+            return Ok("<vsvk.FrameProps on closed frame>".into());
+        }
         Ok(format!("<vsvk.FrameProps {}>", self.copy(py)?.repr()?))
     }
 }

@@ -125,6 +125,9 @@ def test_color_range_is_a_view_of_range():
         # filters: SetFrameProps stores by the same rule
         clip = core.std.BlankClip(format=vs.YUV420P8).std.SetFrameProps(_ColorRange=0)
         assert clip.get_frame(0).props['_Range'] is vs.RANGE_FULL
+        # both names in one call are one key there: R81 appends, in the order given
+        clip = core.std.BlankClip(format=vs.YUV420P8).std.SetFrameProps(_ColorRange=0, _Range=0)
+        assert clip.get_frame(0).props['_Range'] == [1, 0]
 
 
 def test_color_range_warns():
@@ -275,9 +278,18 @@ def test_node_operators_and_lengths():
 
 def test_closed_frames_raise_runtime_error():
     frame = core.std.BlankClip().get_frame(0)
+    props = frame.props
     frame.close()
     for action in [lambda: frame.props, lambda: frame[0], lambda: frame.copy()]:
         raises(RuntimeError, action)
+    # a mapping taken before closes with its frame
+    for action in [lambda: props['_DurationNum'], lambda: len(props), lambda: list(props), lambda: 'x' in props]:
+        raises(RuntimeError, action)
+    assert 'closed' in repr(props)
+    with core.std.BlankClip().get_frame(0).copy() as frame:
+        props = frame.props
+        props['A'] = 1
+    raises(RuntimeError, props.__setitem__, 'A', 2)
 
 
 def test_integer_audio_planes_read_as_unsigned():
@@ -330,6 +342,30 @@ def test_output_alpha_must_fit_the_clip():
     vs.clear_output(40)
 
 
+def test_keyword_names_as_r81():
+    frame, props = writable_props(A=1)
+    assert props.pop('Missing', default=None) is None and props.pop('Missing', None) is None
+    assert props.pop('A', default=7) == 1 and props.pop('A', default=7) == 7
+    assert props.get('Missing', default=3) == 3 and props.setdefault('S', 5) == 5
+    for call in [lambda: props.pop(key='S'), lambda: props.pop('S', 1, 2), lambda: props.pop('S', foo=1),
+                 lambda: props.get(key='S'), lambda: props.setdefault(key='T'), lambda: props.setdefault('T', default=1)]:
+        raises(TypeError, call)
+    handle = core.add_log_handler(handler_func=lambda message_type, message: None)
+    assert core.remove_log_handler(handle=handle)
+
+
+def test_undeclared_arguments_take_values_of_one_type():
+    clip = core.std.BlankClip(length=1)
+    for value in [[1, 'a'], [1, 2.5], object(), [None]]:
+        e = raises(vs.Error, clip.std.SetFrameProps, x=value)
+        assert str(e).startswith('SetFrameProps: '), e
+    # any iterable is an array (a dict gives its keys); an empty one stores nothing
+    assert clip.std.SetFrameProps(x={'a': 1}).get_frame(0).props['x'] == 'a'
+    assert clip.std.SetFrameProps(x=(1.5, 2.5)).get_frame(0).props['x'] == [1.5, 2.5]
+    assert 'x' not in clip.std.SetFrameProps(x={}).get_frame(0).props
+    raises(vs.Error, core.std.FrameEval, clip, eval=5)
+
+
 def test_path_functions():
     import os
     plugin_dir = vs.get_plugin_dir()
@@ -338,6 +374,8 @@ def test_path_functions():
     assert os.path.isfile(os.path.join(include, 'VapourSynth4.h')), include
     raises(vs.Error, vs.get_pkgconfig_dir)
     raises(vs.Error, vs.get_vsscript)
+    # R81's VSScript capsules: importable (vstools imports the name), and empty here
+    assert vs.__pyx_capi__ == {}
     for name in ['ChannelLayout', 'get_plugin_dir', 'get_include', 'get_pkgconfig_dir', 'get_vsscript']:
         assert name in vs.__all__ or name in dir(vs), name
 
