@@ -4,10 +4,9 @@
 //! command (`_main`): the cli/ program only starts a Python interpreter that calls it.
 //!
 //! A core per environment (environment.rs), created on first use with plugin autoloading (see
-//! vsvk::plugin). Frames
-//! are waited for with the interpreter released, so Python callbacks (std.FrameEval,
-//! std.ModifyFrame, ...) run on the core's threads meanwhile, and in slices of 50 ms so that Ctrl-C
-//! interrupts any wait.
+//! vsvk::plugin). Frames are waited for with the interpreter released, so Python callbacks
+//! (std.FrameEval, std.ModifyFrame, ...) run on the core's threads meanwhile, and in slices of
+//! 50 ms so that Ctrl-C interrupts any wait.
 #![allow(non_upper_case_globals)]
 use std::sync::Arc;
 

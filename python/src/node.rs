@@ -261,9 +261,10 @@ impl RawNode {
     }
     /// Every frame in order, `prefetch` (default: the core's threads) requested ahead.
     #[pyo3(signature = (prefetch = None, backlog = None, close = false, collect_garbage = true))]
-    fn frames(&self, prefetch: Option<i64>, backlog: Option<i64>, close: bool, collect_garbage: bool) -> FrameIterator {
+    fn frames(&self, prefetch: Option<i64>, backlog: Option<i64>, close: bool, collect_garbage: bool) -> PyResult<FrameIterator> {
         let _ = collect_garbage;
-        frames_iter(&self.node, prefetch, backlog, close)
+        check_alive(&self.node)?;
+        Ok(frames_iter(&self.node, prefetch, backlog, close))
     }
     fn clear_cache(&self) {
         self.node.clear_cache();

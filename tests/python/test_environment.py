@@ -157,6 +157,7 @@ def test_destroy_runs_callbacks_and_invalidates_the_core():
     # its clips take no more work
     _raises(vs.Error, lambda: clip.get_frame(0))
     _raises(vs.Error, lambda: clip.get_frame_async(0))
+    _raises(vs.Error, clip.frames)
     policy.api.destroy_environment(d)  # a second time: nothing
     assert calls == ['first', 'second', 'third']
 
