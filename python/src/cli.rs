@@ -43,7 +43,10 @@ pub fn main(py: Python<'_>, args: &[String]) -> i32 {
 }
 
 fn version(py: Python<'_>) -> i32 {
-    print!("{}", crate::core().version_string.to_string_lossy());
+    match crate::core() {
+        Ok(core) => print!("{}", core.version_string.to_string_lossy()),
+        Err(e) => e.print(py),
+    }
     let pyver: String = py.import("sys").and_then(|s| s.getattr("version")?.extract()).unwrap_or_default();
     let pyver = pyver.lines().next().unwrap_or("").to_string();
     println!("Python module vsvk {} (Python {pyver})", env!("CARGO_PKG_VERSION"));
@@ -76,7 +79,7 @@ fn devices() -> i32 {
         );
         println!("   uuid {}", crate::vulkan::hex(&e.deviceUUID));
     }
-    match crate::vulkan::core_info(crate::core()) {
+    match crate::core().map_err(|e| e.to_string()).and_then(|c| crate::vulkan::core_info(&c)) {
         Ok(info) => println!("the core uses: {}", crate::vulkan::c_text(&info.deviceName)),
         Err(e) => println!("the core has no device: {e}"),
     }
@@ -103,7 +106,14 @@ fn plugins(args: &[String]) -> i32 {
             }
         }
     }
-    let core = crate::core();
+    let core = match crate::core() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("vsvk plugins: {e}");
+            return 1;
+        }
+    };
+    let core = &core;
     let mut status = 0;
     for p in loads {
         let path = std::path::Path::new(&p);

@@ -145,12 +145,12 @@ pub fn to_function(obj: &Bound<'_, PyAny>) -> PyResult<Arc<Function>> {
         return Ok(f.get().func.clone());
     }
     if let Ok(f) = obj.cast::<corepy::Function>() {
-        return Ok(f.get().as_vs_function());
+        return f.get().as_vs_function();
     }
     if !obj.is_callable() {
         return Err(PyTypeError::new_err(format!("a {} is not callable", type_name(obj))));
     }
-    Ok(python_function(obj.clone().unbind()))
+    python_function(obj.clone().unbind())
 }
 
 /// Converts `obj` for a declared argument. `func` names the function in messages.
@@ -273,9 +273,13 @@ pub fn exception_text(py: Python<'_>, e: &PyErr) -> String {
 /// A Python callable as a VSFunction: called with the input map's items as keyword arguments; a
 /// dict it returns becomes the output map, anything else (but None) the output's `val`. An exception
 /// becomes the output map's error, with its traceback.
-pub fn python_function(callable: Py<PyAny>) -> Arc<Function> {
+pub fn python_function(callable: Py<PyAny>) -> PyResult<Arc<Function>> {
+    let core = crate::core()?;
+    // called on the core's threads: in the environment it was made in
+    let callable = Python::attach(|py| -> PyResult<Py<PyAny>> { Ok(py.import("vsvk")?.getattr("_bind_env")?.call1((callable,))?.unbind()) })?;
     let imp = FunctionImpl::Rust(Box::new(move |input: &Map, out: &mut Map| {
-        Python::attach(|py| {
+        // at the interpreter's exit, frames still in flight get an error (shutdown.rs)
+        let attached = crate::shutdown::with_python(|py| {
             let result = (|| -> PyResult<()> {
                 let kwargs = map_to_dict(py, input)?;
                 let r = callable.bind(py).call((), Some(&kwargs))?;
@@ -291,9 +295,16 @@ pub fn python_function(callable: Py<PyAny>) -> Arc<Function> {
                 Ok(())
             })();
             if let Err(e) = result {
-                out.set_error(&exception_text(py, &e));
+                let mut text = exception_text(py, &e);
+                if let Some(mark) = crate::tunnel::stash(py, &e) {
+                    text = format!("{mark}\n{text}");
+                }
+                out.set_error(&text);
             }
-        })
+        });
+        if attached.is_none() {
+            out.set_error("the Python interpreter is shutting down");
+        }
     }));
-    Arc::new(Function { imp, core: crate::core().clone() })
+    Ok(Arc::new(Function { imp, core }))
 }

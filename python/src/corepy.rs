@@ -14,36 +14,48 @@ use vsvk::plugin::Plugin as VsPlugin;
 use vsvk_plugin_api::abi::*;
 
 use crate::convert::{map_to_return, to_values_any, to_values_typed};
+use crate::environment::EnvState;
 use crate::format::{format_from_py, format_or_none, query, VideoFormat};
+use vsvk::core::Core as VsCore;
 
-/// The core. Every instance is the same process-wide core. Weakly referable, as R81's Core is.
+/// An environment's core (one object per environment). Raises once the environment is destroyed.
 #[pyclass(module = "vsvk", frozen, weakref)]
-pub struct Core {}
+pub struct Core {
+    pub env: Arc<EnvState>,
+}
+
+impl Core {
+    fn c(&self) -> PyResult<Arc<VsCore>> {
+        self.env.core()
+    }
+}
 
 /// core.timings: whether nodes record their processing time, and the time of freed nodes.
 #[pyclass(module = "vsvk", frozen)]
-pub struct CoreTimings {}
+pub struct CoreTimings {
+    core: Arc<VsCore>,
+}
 
 #[pymethods]
 impl CoreTimings {
     #[getter]
     fn enabled(&self) -> bool {
-        crate::core().node_timing.load(Ordering::Relaxed)
+        self.core.node_timing.load(Ordering::Relaxed)
     }
     #[setter]
     fn set_enabled(&self, on: bool) {
-        crate::core().node_timing.store(on, Ordering::Relaxed);
+        self.core.node_timing.store(on, Ordering::Relaxed);
     }
     #[getter]
     fn freed_nodes(&self) -> i64 {
-        crate::core().freed_node_ns.load(Ordering::Relaxed)
+        self.core.freed_node_ns.load(Ordering::Relaxed)
     }
     #[setter]
     fn set_freed_nodes(&self, v: i64) -> PyResult<()> {
         if v != 0 {
             return Err(PyValueError::new_err("freed_nodes can only be reset, to 0"));
         }
-        crate::core().freed_node_ns.store(0, Ordering::Relaxed);
+        self.core.freed_node_ns.store(0, Ordering::Relaxed);
         Ok(())
     }
 }
@@ -67,41 +79,44 @@ impl Core {
         slf
     }
     #[getter]
-    fn num_threads(&self) -> usize {
-        crate::core().threads()
+    fn num_threads(&self) -> PyResult<usize> {
+        Ok(self.c()?.threads())
     }
     #[setter]
-    fn set_num_threads(&self, n: i64) {
-        let core = crate::core();
+    fn set_num_threads(&self, n: i64) -> PyResult<()> {
+        let core = self.c()?;
         let n = if n <= 0 { vsvk::core::default_threads() } else { n as usize };
         core.pool.set_threads(n);
+        Ok(())
     }
     /// The frame cache budget, in MiB.
     #[getter]
-    fn max_cache_size(&self) -> i64 {
-        crate::core().max_cache.load(Ordering::Relaxed) / MB
+    fn max_cache_size(&self) -> PyResult<i64> {
+        Ok(self.c()?.max_cache.load(Ordering::Relaxed) / MB)
     }
     #[setter]
-    fn set_max_cache_size(&self, mb: i64) {
+    fn set_max_cache_size(&self, mb: i64) -> PyResult<()> {
+        let core = self.c()?;
         if mb > 0 {
-            crate::core().max_cache.store(mb.saturating_mul(MB), Ordering::Relaxed);
+            core.max_cache.store(mb.saturating_mul(MB), Ordering::Relaxed);
         }
+        Ok(())
     }
     /// Frame memory in use, in MiB.
     #[getter]
-    fn used_cache_size(&self) -> i64 {
-        crate::core().mem.used.load(Ordering::Relaxed) / MB
+    fn used_cache_size(&self) -> PyResult<i64> {
+        Ok(self.c()?.mem.used.load(Ordering::Relaxed) / MB)
     }
     #[getter]
-    fn flags(&self) -> i32 {
-        crate::core().flags
+    fn flags(&self) -> PyResult<i32> {
+        Ok(self.c()?.flags)
     }
     #[getter]
-    fn timings(&self) -> CoreTimings {
-        CoreTimings {}
+    fn timings(&self) -> PyResult<CoreTimings> {
+        Ok(CoreTimings { core: self.c()? })
     }
-    fn plugins(&self) -> Vec<Plugin> {
-        crate::core().plugins.read().iter().map(|p| Plugin { plugin: p.clone(), bound: None }).collect()
+    fn plugins(&self) -> PyResult<Vec<Plugin>> {
+        Ok(self.c()?.plugins.read().iter().map(|p| Plugin { plugin: p.clone(), bound: None }).collect())
     }
     #[pyo3(signature = (color_family, sample_type, bits_per_sample, subsampling_w = 0, subsampling_h = 0))]
     fn query_video_format(&self, color_family: i32, sample_type: i32, bits_per_sample: i32, subsampling_w: i32, subsampling_h: i32) -> PyResult<VideoFormat> {
@@ -113,17 +128,19 @@ impl Core {
     /// A new, writable, zeroed frame.
     fn create_video_frame<'py>(&self, py: Python<'py>, format: &Bound<'py, PyAny>, width: i32, height: i32) -> PyResult<Bound<'py, PyAny>> {
         let f = format_from_py(format)?;
-        let core = crate::core();
+        let core = self.c()?;
         let frame = vsvk::frame::Frame::new_video(&f, width, height, &core.mem).map_err(|e| PyValueError::new_err(e.to_string()))?;
         crate::frame::frame_to_py(py, Arc::new(frame), true)
     }
-    fn log_message(&self, message_type: i32, message: &str) {
-        crate::core().log_message(message_type, message);
+    fn log_message(&self, message_type: i32, message: &str) -> PyResult<()> {
+        self.c()?.log_message(message_type, message);
+        Ok(())
     }
     /// Calls handler(message_type, message) for every message the core logs.
-    fn add_log_handler(&self, handler_func: Py<PyAny>) -> LogHandle {
-        let h = crate::core().log.add(vsvk::log::HandlerImpl::Rust(Box::new(move |level, msg| {
-            Python::attach(|py| {
+    fn add_log_handler(&self, handler_func: Py<PyAny>) -> PyResult<LogHandle> {
+        let h = self.c()?.log.add(vsvk::log::HandlerImpl::Rust(Box::new(move |level, msg| {
+            // nothing to hand the message to once the interpreter is gone
+            crate::shutdown::with_python(|py| {
                 let mt = py.import("vsvk").and_then(|m| m.getattr("MessageType")?.call1((level,)));
                 let r = match mt {
                     Ok(mt) => handler_func.bind(py).call1((mt, msg)),
@@ -132,15 +149,16 @@ impl Core {
                 if let Err(e) = r {
                     e.print(py);
                 }
-            })
+            });
         })));
-        LogHandle { id: h.id }
+        Ok(LogHandle { id: h.id })
     }
-    fn remove_log_handler(&self, handle: &LogHandle) -> bool {
-        crate::core().log.remove(handle.id)
+    fn remove_log_handler(&self, handle: &LogHandle) -> PyResult<bool> {
+        Ok(self.c()?.log.remove(handle.id))
     }
-    fn clear_cache(&self) {
-        crate::core().clear_caches();
+    fn clear_cache(&self) -> PyResult<()> {
+        self.c()?.clear_caches();
+        Ok(())
     }
     #[getter]
     fn core_version<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
@@ -153,21 +171,21 @@ impl Core {
     /// Deprecated in R81 (which warns): str(core) gives the same text.
     fn version(&self, py: Python<'_>) -> PyResult<String> {
         deprecated(py, c"core.version() is deprecated, use str(core)!")?;
-        Ok(self.__str__())
+        self.__str__()
     }
     /// Deprecated in R81 (which warns): core.core_version.release_major.
     fn version_number(&self, py: Python<'_>) -> PyResult<i32> {
         deprecated(py, c"core.version_number() is deprecated, use core.core_version.release_major!")?;
         Ok(vsvk::core::CORE_VERSION)
     }
-    fn __str__(&self) -> String {
-        crate::core().version_string.to_string_lossy().into_owned()
+    fn __str__(&self) -> PyResult<String> {
+        Ok(self.c()?.version_string.to_string_lossy().into_owned())
     }
 
     /// Picks the Vulkan device (an index from vulkan_devices; -1: automatically), before first use.
     #[pyo3(signature = (index = -1))]
     fn set_vulkan_device(&self, index: i32) -> PyResult<()> {
-        crate::vulkan::set_device(crate::core(), index).map_err(crate::err)
+        crate::vulkan::set_device(&self.c()?, index).map_err(crate::err)
     }
     /// Every Vulkan device: index, name, api_version, type, device_memory, usable, reason, uuid.
     #[getter]
@@ -193,7 +211,7 @@ impl Core {
     /// The device the core uses: name, device_memory, budget, allocated, limit, uuid, ...
     #[getter]
     fn vulkan_device_info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let i = crate::vulkan::core_info(crate::core()).map_err(crate::err)?;
+        let i = crate::vulkan::core_info(&self.c()?).map_err(crate::err)?;
         let d = PyDict::new(py);
         d.set_item("name", crate::vulkan::c_text(&i.deviceName))?;
         d.set_item("device_memory", i.deviceMemory)?;
@@ -208,23 +226,25 @@ impl Core {
     }
     /// The GPU frame cache budget, in MiB.
     #[getter]
-    fn max_vram_cache_size(&self) -> i64 {
-        crate::vulkan::max_vram(crate::core(), 0) / MB
+    fn max_vram_cache_size(&self) -> PyResult<i64> {
+        Ok(crate::vulkan::max_vram(&self.c()?, 0) / MB)
     }
     #[setter]
-    fn set_max_vram_cache_size(&self, mb: i64) {
-        crate::vulkan::max_vram(crate::core(), mb.saturating_mul(MB));
+    fn set_max_vram_cache_size(&self, mb: i64) -> PyResult<()> {
+        crate::vulkan::max_vram(&self.c()?, mb.saturating_mul(MB));
+        Ok(())
     }
 
     fn __getattr__(&self, name: &str) -> PyResult<Plugin> {
-        match crate::core().plugin_by_ns(name) {
+        // the message's start is what tools match on (vstools' tests do)
+        match self.c()?.plugin_by_ns(name) {
             Some(p) => Ok(Plugin { plugin: p, bound: None }),
             None => Err(PyAttributeError::new_err(format!(
-                "no attribute or plugin namespace named {name} (is the plugin that provides it loaded?)"
+                "No attribute with the name {name} exists (no plugin with that namespace is loaded)"
             ))),
         }
     }
-    fn __dir__(&self) -> Vec<String> {
+    fn __dir__(&self) -> PyResult<Vec<String>> {
         let mut v: Vec<String> = [
             "add_log_handler", "api_version", "clear_cache", "core", "core_version", "create_video_frame", "flags",
             "get_video_format", "log_message", "max_cache_size", "max_vram_cache_size", "num_threads", "plugins",
@@ -234,12 +254,12 @@ impl Core {
         .iter()
         .map(|s| s.to_string())
         .collect();
-        v.extend(crate::core().plugins.read().iter().map(|p| p.namespace().to_string()));
-        v
+        v.extend(self.c()?.plugins.read().iter().map(|p| p.namespace().to_string()));
+        Ok(v)
     }
-    fn __repr__(&self) -> String {
-        let c = crate::core();
-        format!(
+    fn __repr__(&self) -> PyResult<String> {
+        let c = self.c()?;
+        Ok(format!(
             "<vsvk.Core core_version=R{}, api_version=R{}.{}, num_threads={}, max_cache_size={}, used_cache_size={}>",
             vsvk::core::CORE_VERSION,
             VAPOURSYNTH_API_MAJOR,
@@ -247,7 +267,7 @@ impl Core {
             c.threads(),
             c.max_cache.load(Ordering::Relaxed) / MB,
             c.mem.used.load(Ordering::Relaxed) / MB
-        )
+        ))
     }
 }
 
@@ -319,7 +339,8 @@ pub struct Function {
 
 impl Function {
     /// This function as a VSFunction (when passed where a function is expected).
-    pub fn as_vs_function(&self) -> Arc<VsFunction> {
+    pub fn as_vs_function(&self) -> PyResult<Arc<VsFunction>> {
+        let core = self.plugin.core.upgrade().ok_or_else(|| crate::err(format!("{}: the core of the plugin is gone", self.name)))?;
         let plugin = self.plugin.clone();
         let name = self.name.clone();
         let imp = FunctionImpl::Rust(Box::new(move |input: &Map, out: &mut Map| {
@@ -330,7 +351,7 @@ impl Function {
                 out.set_error(&format!("{name}: {e}"));
             }
         }));
-        Arc::new(VsFunction { imp, core: crate::core().clone() })
+        Ok(Arc::new(VsFunction { imp, core }))
     }
 
     /// The argument map for a call, filled as R81 fills it: keyword arguments first (a trailing

@@ -189,7 +189,7 @@ fn load_cuda() -> Result<Cuda, String> {
         let mut n = 0;
         cuda.check(count(&mut n), "cuDeviceGetCount")?;
         // the CUDA device that is the core's Vulkan device: same UUID
-        let info = crate::vulkan::core_info(crate::core()).map_err(|e| format!("getVulkanCoreInfo: {e}"))?;
+        let info = crate::vulkan::core_info(&crate::core().map_err(|e| e.to_string())?).map_err(|e| format!("getVulkanCoreInfo: {e}"))?;
         for i in 0..n {
             let mut dev = 0;
             cuda.check(get(&mut dev, i), "cuDeviceGet")?;

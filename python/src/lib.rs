@@ -3,16 +3,14 @@
 //! `vsvk pipe`, with `import vapoursynth as vs` unchanged). It also holds the code behind the vsvk
 //! command (`_main`): the cli/ program only starts a Python interpreter that calls it.
 //!
-//! One core per process, created on first use with plugin autoloading (see vsvk::autoload), the
-//! `vapoursynth/plugins` folders of `sys.path` included (site_plugins). Frames
+//! A core per environment (environment.rs), created on first use with plugin autoloading (see
+//! vsvk::autoload), the `vapoursynth/plugins` folders of `sys.path` included (site_plugins). Frames
 //! are waited for with the interpreter released, so Python callbacks (std.FrameEval,
 //! std.ModifyFrame, ...) run on the core's threads meanwhile, and in slices of 50 ms so that Ctrl-C
 //! interrupts any wait.
 #![allow(non_upper_case_globals)]
-use std::collections::BTreeMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
-use parking_lot::Mutex;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::{PyCodeMethods, PyDict, PyTuple};
@@ -24,6 +22,7 @@ pub mod cli;
 pub mod convert;
 pub mod corepy;
 pub mod dlpack;
+pub mod environment;
 pub mod format;
 pub mod frontends;
 pub mod frame;
@@ -32,7 +31,9 @@ pub mod objects;
 pub mod pipe;
 pub mod props;
 pub mod remap;
+pub mod shutdown;
 pub mod site_plugins;
+pub mod tunnel;
 pub mod vulkan;
 pub mod wave;
 
@@ -42,17 +43,10 @@ pub fn err(msg: impl Into<String>) -> PyErr {
     Error::new_err(msg.into())
 }
 
-static CORE: OnceLock<Arc<Core>> = OnceLock::new();
-
-/// The process's core. Never freed: the process ends with it (freeing it at interpreter exit
-/// would join worker threads that may be waiting for the interpreter).
-pub fn core() -> &'static Arc<Core> {
-    CORE.get_or_init(|| Core::with_plugin_folders(0, &site_plugins::folders()))
-}
-
-/// Whether the core exists yet (so that asking for it doesn't create it).
-pub fn core_created() -> bool {
-    CORE.get().is_some()
+/// The current environment's core (see environment.rs): the standalone environment's unless a
+/// policy says otherwise.
+pub fn core() -> PyResult<Arc<Core>> {
+    environment::current_core()
 }
 
 #[derive(Clone)]
@@ -61,14 +55,18 @@ pub enum Output {
     Audio(Arc<Node>),
 }
 
-static OUTPUTS: Mutex<BTreeMap<i32, Output>> = Mutex::new(BTreeMap::new());
-
-pub fn set_output(index: i32, out: Output) {
-    OUTPUTS.lock().insert(index, out);
+/// The current environment's outputs.
+fn outputs(py: Python<'_>) -> PyResult<Arc<environment::EnvState>> {
+    environment::current(py)
 }
 
-pub fn output(index: i32) -> Option<Output> {
-    OUTPUTS.lock().get(&index).cloned()
+pub fn set_output(py: Python<'_>, index: i32, out: Output) -> PyResult<()> {
+    outputs(py)?.outputs.lock().insert(index, out);
+    Ok(())
+}
+
+pub fn output(py: Python<'_>, index: i32) -> PyResult<Option<Output>> {
+    Ok(outputs(py)?.outputs.lock().get(&index).cloned())
 }
 
 fn output_to_py<'py>(py: Python<'py>, out: &Output) -> PyResult<Bound<'py, PyAny>> {
@@ -90,7 +88,7 @@ fn output_to_py<'py>(py: Python<'py>, out: &Output) -> PyResult<Bound<'py, PyAny
 #[pyfunction]
 #[pyo3(signature = (index = 0))]
 fn get_output(py: Python<'_>, index: i32) -> PyResult<Bound<'_, PyAny>> {
-    match output(index) {
+    match output(py, index)? {
         Some(o) => output_to_py(py, &o),
         None => Err(pyo3::exceptions::PyKeyError::new_err(format!("no output set at index {index}"))),
     }
@@ -100,7 +98,7 @@ fn get_output(py: Python<'_>, index: i32) -> PyResult<Bound<'_, PyAny>> {
 #[pyfunction]
 fn get_outputs(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
     let d = PyDict::new(py);
-    let outs: Vec<(i32, Output)> = OUTPUTS.lock().iter().map(|(k, v)| (*k, v.clone())).collect();
+    let outs: Vec<(i32, Output)> = outputs(py)?.outputs.lock().iter().map(|(k, v)| (*k, v.clone())).collect();
     for (k, v) in outs {
         d.set_item(k, output_to_py(py, &v)?)?;
     }
@@ -109,13 +107,15 @@ fn get_outputs(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
 
 #[pyfunction]
 #[pyo3(signature = (index = 0))]
-fn clear_output(index: i32) {
-    OUTPUTS.lock().remove(&index);
+fn clear_output(py: Python<'_>, index: i32) -> PyResult<()> {
+    outputs(py)?.outputs.lock().remove(&index);
+    Ok(())
 }
 
 #[pyfunction]
-fn clear_outputs() {
-    OUTPUTS.lock().clear();
+fn clear_outputs(py: Python<'_>) -> PyResult<()> {
+    outputs(py)?.outputs.lock().clear();
+    Ok(())
 }
 
 /// The vsvk command's entry point (cli/ calls it). Ends the process: flushes Python's streams and
@@ -164,7 +164,8 @@ fn vsvk_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(clear_output, m)?)?;
     m.add_function(wrap_pyfunction!(clear_outputs, m)?)?;
     m.add_function(wrap_pyfunction!(_main, m)?)?;
-    m.add("core", Py::new(py, corepy::Core {})?)?;
+    environment::register(m)?;
+    shutdown::register(m)?;
 
     let presets = PyDict::new(py);
     for (name, id) in PRESET_VIDEO_FORMATS {
@@ -186,5 +187,11 @@ fn vsvk_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     objects::register(m)?;
     let all: Vec<String> = globals.keys().iter().filter_map(|k| k.extract::<String>().ok()).filter(|k| !k.starts_with('_')).collect();
     m.add("__all__", PyTuple::new(py, all)?)?;
+    let code = std::ffi::CString::new(include_str!("environment.py")).expect("no NULs in the source");
+    let code = pyo3::types::PyCode::compile(py, &code, c"vsvk/environment.py", pyo3::types::code::PyCodeInput::File)?;
+    code.run(Some(&globals), None)?;
+    let code = std::ffi::CString::new(include_str!("internals.py")).expect("no NULs in the source");
+    let code = pyo3::types::PyCode::compile(py, &code, c"vsvk/internals.py", pyo3::types::code::PyCodeInput::File)?;
+    code.run(Some(&globals), None)?;
     Ok(())
 }

@@ -51,14 +51,24 @@ const WAIT_SLICE: Duration = Duration::from_millis(50);
 
 /// Frame `n` of `node`, waited for with the interpreter released; Ctrl-C (and any other pending
 /// signal handler's exception) ends the wait.
+/// An error once the node's environment is destroyed: its core takes no new work.
+pub fn check_alive(node: &Arc<Node>) -> PyResult<()> {
+    if node.core.freed.load(std::sync::atomic::Ordering::Acquire) {
+        let kind = if node.is_audio() { "AudioNode" } else { "VideoNode" };
+        return Err(crate::err(format!("Use of invalidated {kind} (its environment has been destroyed)")));
+    }
+    Ok(())
+}
+
 pub fn fetch(py: Python<'_>, node: &Arc<Node>, n: i32) -> PyResult<Arc<Frame>> {
+    check_alive(node)?;
     if n < 0 || n >= node.num_frames() {
         return Err(PyValueError::new_err(format!("frame {n} requested, but the clip has {} frames (0 to {})", node.num_frames(), node.num_frames() - 1)));
     }
     if scheduler::on_worker_thread() {
         // a callback running on a core thread: the core lends the pool a thread while this blocks
         let node = node.clone();
-        return py.detach(move || scheduler::get_frame(&node, n)).map_err(crate::err);
+        return py.detach(move || scheduler::get_frame(&node, n)).map_err(|e| crate::tunnel::error_from(py, &e));
     }
     let (tx, rx) = crossbeam_channel::bounded::<Delivery>(1);
     scheduler::get_frame_async(
@@ -70,7 +80,7 @@ pub fn fetch(py: Python<'_>, node: &Arc<Node>, n: i32) -> PyResult<Arc<Frame>> {
     );
     loop {
         match py.detach(|| rx.recv_timeout(WAIT_SLICE)) {
-            Ok(r) => return r.map_err(crate::err),
+            Ok(r) => return r.map_err(|e| crate::tunnel::error_from(py, &e)),
             Err(crossbeam_channel::RecvTimeoutError::Timeout) => py.check_signals()?,
             Err(crossbeam_channel::RecvTimeoutError::Disconnected) => return Err(crate::err("the frame request was dropped")),
         }
@@ -191,19 +201,30 @@ fn frames_iter(node: &Arc<Node>, prefetch: Option<i64>, backlog: Option<i64>, cl
 }
 
 fn get_frame_async_impl(py: Python<'_>, node: &Arc<Node>, n: i32, cb: Option<Py<PyAny>>) -> PyResult<Py<PyAny>> {
+    check_alive(node)?;
+    // called on a core thread: in the environment current now
+    let cb = match cb {
+        Some(cb) => Some(py.import("vsvk")?.getattr("_bind_env")?.call1((cb,))?.unbind()),
+        None => None,
+    };
     let future = match &cb {
         Some(_) => None,
-        None => Some(py.import("concurrent.futures")?.getattr("Future")?.call0()?.unbind()),
+        None => {
+            let future = py.import("concurrent.futures")?.getattr("Future")?.call0()?;
+            // destroying the environment waits for it
+            Some(py.import("vsvk")?.getattr("_track_future")?.call1((future,))?.unbind())
+        }
     };
     let fut2 = future.as_ref().map(|f| f.clone_ref(py));
     let deliver = move |r: Delivery| {
-        Python::attach(|py| {
+        // nobody to deliver to once the interpreter is gone (a frame in flight at exit)
+        crate::shutdown::with_python(|py| {
             let (frame, error) = match r {
                 Ok(f) => match frame_to_py(py, f, false) {
                     Ok(obj) => (obj.unbind(), None),
                     Err(e) => (py.None(), Some(e)),
                 },
-                Err(e) => (py.None(), Some(crate::err(e))),
+                Err(e) => (py.None(), Some(crate::tunnel::error_from(py, &e))),
             };
             let result = match (&cb, &fut2) {
                 (Some(cb), _) => cb.bind(py).call1((frame, error.map(|e| e.into_value(py)))).map(|_| ()),
@@ -216,7 +237,7 @@ fn get_frame_async_impl(py: Python<'_>, node: &Arc<Node>, n: i32, cb: Option<Py<
             if let Err(e) = result {
                 e.print(py);
             }
-        })
+        });
     };
     if n < 0 || n >= node.num_frames() {
         let e = PyValueError::new_err(format!("frame {n} requested, but the clip has {} frames", node.num_frames()));
@@ -240,9 +261,10 @@ impl RawNode {
     }
     /// Every frame in order, `prefetch` (default: the core's threads) requested ahead.
     #[pyo3(signature = (prefetch = None, backlog = None, close = false, collect_garbage = true))]
-    fn frames(&self, prefetch: Option<i64>, backlog: Option<i64>, close: bool, collect_garbage: bool) -> FrameIterator {
+    fn frames(&self, prefetch: Option<i64>, backlog: Option<i64>, close: bool, collect_garbage: bool) -> PyResult<FrameIterator> {
         let _ = collect_garbage;
-        frames_iter(&self.node, prefetch, backlog, close)
+        check_alive(&self.node)?;
+        Ok(frames_iter(&self.node, prefetch, backlog, close))
     }
     fn clear_cache(&self) {
         self.node.clear_cache();
@@ -323,7 +345,7 @@ impl RawNode {
     }
     /// `clip.namespace`: the plugin, with this clip bound as the first argument of its functions.
     fn __getattr__(slf: &Bound<'_, Self>, name: &str) -> PyResult<Plugin> {
-        match crate::core().plugin_by_ns(name) {
+        match slf.get().node.core.plugin_by_ns(name) {
             Some(p) => Ok(Plugin { plugin: p, bound: Some(slf.clone().into_any().unbind()) }),
             None => Err(PyAttributeError::new_err(format!(
                 "no attribute or plugin namespace named {name} (is the plugin that provides it loaded?)"
@@ -403,7 +425,7 @@ impl VideoNode {
         if !(0..=2).contains(&alt_output) {
             return Err(PyValueError::new_err("alt_output must be 0, 1 or 2"));
         }
-        crate::set_output(index, crate::Output::Video { clip: node_of(slf).clone(), alpha, alt_output });
+        crate::set_output(slf.py(), index, crate::Output::Video { clip: node_of(slf).clone(), alpha, alt_output })?;
         Ok(())
     }
     /// Writes every frame to `fileobj` (raw planes, or y4m), as `vsvk pipe` does.
@@ -510,8 +532,8 @@ impl AudioNode {
         crate::objects::node_dir(slf.as_any(), true)
     }
     #[pyo3(signature = (index = 0))]
-    fn set_output(slf: &Bound<'_, Self>, index: i32) {
-        crate::set_output(index, crate::Output::Audio(node_of(slf).clone()));
+    fn set_output(slf: &Bound<'_, Self>, index: i32) -> PyResult<()> {
+        crate::set_output(slf.py(), index, crate::Output::Audio(node_of(slf).clone()))
     }
     /// Writes every sample to `fileobj`, interleaved by channel (raw, or after a WAVE or Wave64
     /// header), as `vsvk pipe` does.

@@ -26,7 +26,12 @@ pub fn node_dir(node: &Bound<'_, PyAny>, audio: bool) -> PyResult<Vec<String>> {
     let object = node.py().import("builtins")?.getattr("object")?;
     let mut v: Vec<String> = object.getattr("__dir__")?.call1((node,))?.extract()?;
     let wanted = if audio { vsvk::argspec::ArgType::AudioNode } else { vsvk::argspec::ArgType::VideoNode };
-    for p in crate::core().plugins.read().iter() {
+    // the node's own core: its environment need not be the current one
+    let core = match crate::node::node_from_py(node) {
+        Some(n) => n.core.clone(),
+        None => crate::core()?,
+    };
+    for p in core.plugins.read().iter() {
         if p.functions.read().values().any(|f| f.sig.args().first().is_some_and(|a| a.ty == wanted)) {
             v.push(p.namespace().to_string());
         }

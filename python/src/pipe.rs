@@ -238,7 +238,7 @@ fn run(py: Python<'_>, o: &Options) -> PyResult<i32> {
     if let Err(code) = run_script(py, o)? {
         return Ok(code);
     }
-    let Some(output) = crate::output(o.index) else {
+    let Some(output) = crate::output(py, o.index)? else {
         eprintln!("vsvk pipe: the script set no output at index {}", o.index);
         return Ok(1);
     };
@@ -327,7 +327,7 @@ fn run(py: Python<'_>, o: &Options) -> PyResult<i32> {
             }
         },
     };
-    let core = crate::core().clone();
+    let core = crate::core()?;
     if o.filter_time {
         core.node_timing.store(true, Ordering::Relaxed);
     }

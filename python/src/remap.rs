@@ -14,7 +14,10 @@ use vsvk_plugin_api::abi::*;
 
 /// Calls std.`name`; None when the core has no such function.
 fn std_call(py: Python<'_>, name: &str, args: Map) -> Option<PyResult<Arc<Node>>> {
-    let core = crate::core();
+    let core = match crate::core() {
+        Ok(c) => c,
+        Err(e) => return Some(Err(e)),
+    };
     let std = core.plugin_by_ns("std")?;
     std.function(name)?;
     let name2 = name.to_string();

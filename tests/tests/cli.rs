@@ -508,6 +508,18 @@ fn python_module_tests() {
 }
 
 #[test]
+fn python_environment_tests() {
+    let root = reference::workspace_root();
+    let mut cmd = Command::new(vsvk());
+    cmd.args(["python", "tests/python/test_environment.py"]).current_dir(&root);
+    let r = finish(spawn(cmd), LIMIT);
+    let out = String::from_utf8_lossy(&r.stdout);
+    assert!(r.ok(), "{out}\n{}", r.describe());
+    let last = out.lines().last().unwrap_or("");
+    assert!(last.ends_with("passed, 0 failed"), "{out}");
+}
+
+#[test]
 fn python_object_model_tests() {
     let root = reference::workspace_root();
     let mut cmd = Command::new(vsvk());
