@@ -49,22 +49,6 @@ pub fn core_library(py: Python<'_>) -> Result<PathBuf, String> {
     }
 }
 
-/// Every `vapoursynth/plugins` folder on this interpreter's `sys.path`, in path order, once each.
-pub fn site_plugin_folders(py: Python<'_>) -> Vec<PathBuf> {
-    let paths: Vec<String> = py.import("sys").and_then(|s| s.getattr("path")?.extract()).unwrap_or_default();
-    let mut out: Vec<PathBuf> = Vec::new();
-    for p in paths {
-        let dir = Path::new(if p.is_empty() { "." } else { &p }).join("vapoursynth").join("plugins");
-        if dir.is_dir() {
-            let canonical = std::fs::canonicalize(&dir).unwrap_or(dir);
-            if !out.contains(&canonical) {
-                out.push(canonical);
-            }
-        }
-    }
-    out
-}
-
 /// `vsvk with-core PROGRAM [ARGS]`: replaces this process; returns only on failure.
 pub fn with_core(py: Python<'_>, args: &[String]) -> i32 {
     let Some((program, rest)) = args.split_first() else {
@@ -83,7 +67,15 @@ pub fn with_core(py: Python<'_>, args: &[String]) -> i32 {
         preload.push(":");
         preload.push(old);
     }
-    let mut folders: Vec<OsString> = site_plugin_folders(py).into_iter().map(PathBuf::into_os_string).collect();
+    // R81's core reads the folder beside its library; ours is elsewhere, so it gets the same folders
+    // the vsvk module reads (once each: the variable is a colon list only to our core).
+    let mut folders: Vec<OsString> = Vec::new();
+    for dir in crate::site_plugins::folders() {
+        let dir = std::fs::canonicalize(&dir).unwrap_or(dir).into_os_string();
+        if !folders.contains(&dir) {
+            folders.push(dir);
+        }
+    }
     if let Some(old) = std::env::var_os("VAPOURSYNTH_EXTRA_PLUGIN_PATH").filter(|p| !p.is_empty()) {
         folders.push(old);
     }

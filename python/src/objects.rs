@@ -7,7 +7,7 @@ use pyo3::types::{PyCode, PyCodeMethods};
 /// The folders plugin autoloading reads, in order (the user's folder last).
 #[pyfunction]
 fn _autoload_folders() -> Vec<String> {
-    vsvk::plugin::autoload_folders().iter().map(|p| p.to_string_lossy().into_owned()).collect()
+    vsvk::autoload::folders(&[]).iter().map(|p| p.to_string_lossy().into_owned()).collect()
 }
 
 /// Adds objects.py's names to the module (after constants.py, whose names it uses).
