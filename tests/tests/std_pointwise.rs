@@ -827,6 +827,44 @@ fn expr() {
     check_expr_paths(&cases);
 }
 
+/// A square root of a negative number, of -0, of -inf or of a NaN is 0 on R81's default code (its
+/// compiled expressions clamp the operand), NaN on its plain C path; square roots that R81 makes of
+/// powers (x^0.5, x^1.5, x^-0.5, x^0.25) likewise. Constants are folded before, unclamped.
+#[test]
+fn expr_sqrt_of_negatives() {
+    let float = [
+        "x y - sqrt",
+        "x y - sqrt -1 *",
+        "x 0.5 - 1e30 * 1e30 * sqrt",
+        "x 0.5 - 1e30 * 1e30 * y 0.5 - 1e30 * 1e30 * + sqrt",
+        "x y - 0.5 pow",
+        "x y - 1.5 pow",
+        "x y - -0.5 pow",
+        "x y - 0.25 pow",
+        "x y - dup * sqrt",
+        "-4 sqrt x +",
+        "x y - sqrt z +",
+    ];
+    let int = ["x y - sqrt", "x y - sqrt 10 * 7 +", "x 100 - 1e30 * 1e30 * y 100 - 1e30 * 1e30 * + sqrt 3 +", "x y - 0.5 pow 5 +", "x 128 - sqrt 9 +"];
+    let mut cases = Vec::new();
+    for f in ["GrayS", "YUV444PS", "YUV420PH"] {
+        for e in float {
+            cases.push(video(f, &expr3(f, &[e], "")));
+        }
+    }
+    for f in ["Gray8", "YUV422P10", "YUV444P16"] {
+        for e in int {
+            cases.push(video(f, &expr3(f, &[e], "")));
+        }
+    }
+    // one 8-bit clip in, 8-bit out: the table of 256 results
+    cases.push(video("Gray8", &format!("std.Expr:@:clips=$0:expr='{}", esc("x 128 - sqrt 9 +"))));
+    check_expr_paths(&cases);
+    // on R81's plain C path the NaN stays
+    let c: Vec<Case> = ["x y - sqrt", "x 0.5 - 1e30 * 1e30 * sqrt", "x y - 0.5 pow"].iter().map(|e| video("GrayS", &expr3("GrayS", &[e], "")).c_path()).collect();
+    check_all(&c);
+}
+
 /// Compiled programs: rows that end in a partial vector (the last vector overlaps the one before),
 /// planes narrower than a vector (left to the interpreter), and programs with more live values than
 /// the compiler has vector registers (the rest live in memory).

@@ -6,7 +6,9 @@
 //! AVX2, programs without transcendental operations are compiled to machine code instead
 //! (`expr_jit`), which computes the same values with them kept in registers.
 //!
-//! Semantics (all matched against the reference's plain C path): values are f32; the
+//! Semantics (matched against the reference's plain C path, but for square roots, which take a
+//! negative or NaN operand as 0 as its default compiled code does unless std.SetMaxCPU("none")
+//! was called): values are f32; the
 //! transcendental operations are the C library's single precision ones; comparisons and logic
 //! give 1 or 0 and treat values above zero as true; integer output is clamped to the format's
 //! range (a NaN becomes 0) and rounded half to even; float output is stored as is.
@@ -641,6 +643,9 @@ fn expr(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
     if exprs.len() > np {
         return Err("More expressions given than there are planes".into());
     }
+    // R81's default (compiled) code takes a negative square root operand as 0, its plain C path
+    // (std.SetMaxCPU("none")) does not
+    let clamp_sqrt = core.max_cpu.lock().as_str() != "none";
     let mut jobs = Vec::with_capacity(np);
     for p in 0..np {
         let e = &exprs[p.min(exprs.len() - 1)];
@@ -652,7 +657,10 @@ fn expr(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
         let (root, depth) = parse(e, nodes.len(), &mut dag).map_err(|e| e.to_string())?;
         let build = move || {
             let mut dag = dag;
-            let root = optimize(&mut dag, root);
+            let mut root = optimize(&mut dag, root);
+            if clamp_sqrt {
+                root = rewrite::clamp_sqrt(&mut dag, root);
+            }
             compile(&dag, root)
         };
         // the rewriting recurses as deep as the expression nests: deep ones get a thread with
