@@ -11,10 +11,7 @@
 //!
 //! Float results: R81 runs Expr through its JIT by default, whose exp/log/pow/sin/cos are
 //! approximations; its plain C path (`--maxcpu none`) uses the C library, as we do, and we match
-//! it bit for bit. Cases with transcendental operations therefore pin R81 to its C path. One thing
-//! remains inexact and is checked with a bound instead of a hash: MaskedMerge and PreMultiply with a
-//! float mask on subsampled planes (R81 sums the mask's taps in an order we have not reproduced:
-//! within a unit in the last place), see `float_masks_on_subsampled_planes`.
+//! it bit for bit. Cases with transcendental operations therefore pin R81 to its C path.
 //!
 //! Needs `scripts/setup.sh` (the reference) and our core built in release mode. Environment as for
 //! tests/tests/oracle.rs (VSVK_REF, VSVK_CORE, VSVK_INCLUDE).
@@ -652,8 +649,7 @@ fn masked_merge() {
     check_all(&cases);
 }
 
-/// R81 sums a float mask's taps for subsampled planes in an order of its own: results within one
-/// unit in the last place of a half (values near 1) or 1e-6 for single precision.
+/// Float masks on subsampled planes: resampled by zimg as R81 does, bit for bit.
 #[test]
 fn float_masks_on_subsampled_planes() {
     let mut cases = Vec::new();
@@ -664,9 +660,62 @@ fn float_masks_on_subsampled_planes() {
         cases.push(video(f, &format!("{gray},std.PreMultiply:@:clip=$0:alpha=$1")));
         cases.push(video(f, "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0:first_plane=1"));
     }
-    let (halves, singles): (Vec<Case>, Vec<Case>) = cases.into_iter().partition(|c| c.source.iter().any(|s| s.ends_with('H')));
-    check_close(&halves, 1.0 / 1024.0);
-    check_close(&singles, 1e-6);
+    check_all(&cases);
+}
+
+/// A mask of one plane (first_plane, or a gray mask) on subsampled planes: R81 resamples it as
+/// zimg's bilinear resize sites chroma, by clipa's `_ChromaLocation` (none or out of range: left)
+/// and, where the mask's `_FieldBased` is 1 or 2, field by field (not beyond 2x vertical
+/// subsampling); PreMultiply likewise, by the clip's location and the alpha's field order.
+#[test]
+fn masks_sited_by_chroma_location() {
+    let mut cases = Vec::new();
+    for (f, w, h) in [
+        ("YUV420P8", W, H),
+        ("YUV420P8", 98, 60),
+        ("YUV422P10", W, H),
+        ("YUV411P8", W, H),
+        ("YUV440P8", W, H),
+        ("YUV420P16", W, H),
+        ("YUV420PS", W, H),
+        ("YUV420PH", W, H),
+    ] {
+        let gray = noise(gray_of(if f.ends_with('H') { "GrayH" } else if f.ends_with('S') { "GrayS" } else { f }), w, h, 3);
+        for loc in [0, 1, 2, 3, 4, 5, 7] {
+            for fb in [0, 1, 2] {
+                let (sl, sf) = (format!("std.SetFrameProps:_ChromaLocation={loc}"), format!("std.SetFrameProps:_FieldBased={fb}"));
+                // $1 the source at `loc`, $2 its inverse, $3 a gray mask, $4 the mask with `fb`
+                let head = format!("{sl},std.Invert,{gray},{sf}");
+                cases.push(sized(f, w, h, 2, &format!("{head},std.MaskedMerge:@:clipa=$1:clipb=$2:mask=$4")));
+                // (a location out of range on the mask itself is an error, below)
+                if loc == 2 || (fb == 1 && loc != 7) {
+                    cases.push(sized(f, w, h, 2, &format!("{head},std.MaskedMerge:@:clipa=$1:clipb=$2:mask=$4:planes=2")));
+                    cases.push(sized(f, w, h, 2, &format!("{sl},std.Invert,{sf},std.MaskedMerge:@:clipa=$1:clipb=$2:mask=$3:first_plane=1")));
+                    if !f.ends_with('S') && !f.ends_with('H') {
+                        cases.push(sized(f, w, h, 2, &format!("{head},std.MaskedMerge:@:clipa=$1:clipb=$2:mask=$4:premultiplied=1")));
+                    }
+                }
+                if f.ends_with('H') {
+                    continue;
+                }
+                cases.push(sized(f, w, h, 2, &format!("{sl},{gray},{sf},std.PreMultiply:@:clip=$1:alpha=$3")));
+            }
+        }
+    }
+    // 4:1:0: the mask resampled whole (interlaced masks are not compared: R81 does neither
+    // that nor zimg's field by field resampling, which stops at 2x vertical subsampling)
+    for loc in [0, 3] {
+        let gray = noise(gray_of("YUV410P8"), W, H, 3);
+        cases.push(video("YUV410P8", &format!("std.SetFrameProps:_ChromaLocation={loc},std.Invert,{gray},std.MaskedMerge:@:clipa=$1:clipb=$2:mask=$3")));
+    }
+    // a 4:4:4 clip has no chroma to site: differing locations are no error
+    cases.push(video("YUV444P8", "std.SetFrameProps:_ChromaLocation=2,std.Invert,std.SetFrameProps:_ChromaLocation=0,std.MaskedMerge:@:clipa=$1:clipb=$3:mask=$0:first_plane=1"));
+    check_all(&cases);
+    // subsampled clips at different locations are refused, missing counting as left
+    check_errors(&[
+        video("YUV420P8", "std.SetFrameProps:_ChromaLocation=2,std.Invert,std.SetFrameProps:_ChromaLocation=0,std.MaskedMerge:@:clipa=$1:clipb=$3:mask=$0:first_plane=1"),
+        video("YUV420P8", "std.SetFrameProps:_ChromaLocation=1,std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0"),
+    ]);
 }
 
 #[test]
