@@ -21,7 +21,6 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use vsvk_tests::oracle::{check_all, check_errors, compile_wrapped_driver, format_id, our_core, reference_core, run, Case};
-use vsvk_tests::reference;
 
 // ---- building the C programs ------------------------------------------------------------------------
 
@@ -192,66 +191,6 @@ fn sized(format: &str, width: u32, height: u32, frames: u32, chain: &str) -> Cas
 
 fn video(format: &str, chain: &str) -> Case {
     sized(format, W, H, 4, chain)
-}
-
-/// Float output that may differ in the last places: every sample within `tol` of the reference's
-/// (halves compared as halves), the same NaNs, and the same clip.
-fn check_close(cases: &[Case], tol: f64) {
-    let mut failures = String::new();
-    let dir = reference::target_dir().join("vsvk-std-pointwise");
-    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
-    for (i, case) in cases.iter().enumerate() {
-        let pid = std::process::id();
-        let fa = dir.join(format!("ref{pid}_{i}.raw"));
-        let fb = dir.join(format!("our{pid}_{i}.raw"));
-        let want = run(&reference_core(), case, &["--dump", fa.to_str().expect("utf-8 path")]);
-        let got = run(&our_core(), case, &["--dump", fb.to_str().expect("utf-8 path")]);
-        let a = std::fs::read(&fa).unwrap_or_default();
-        let b = std::fs::read(&fb).unwrap_or_default();
-        let _ = std::fs::remove_file(&fa);
-        let _ = std::fs::remove_file(&fb);
-        if !want.ok() || !got.ok() || a.len() != b.len() {
-            let _ = writeln!(failures, "{}\n  reference: {}\n  ours:      {}", case.describe(), want.line, got.line);
-            continue;
-        }
-        let clip = |l: &str| l.split(' ').find(|w| w.starts_with("clip=")).map(str::to_string);
-        if clip(&want.line) != clip(&got.line) {
-            let _ = writeln!(failures, "{}: a different clip\n  {}\n  {}", case.describe(), want.line, got.line);
-            continue;
-        }
-        let half = case.source.iter().any(|s| s.ends_with('H'));
-        let values = |bytes: &[u8]| -> Vec<f64> {
-            if half {
-                bytes.chunks_exact(2).map(|c| half_to_f64(u16::from_le_bytes([c[0], c[1]]))).collect()
-            } else {
-                bytes.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f64).collect()
-            }
-        };
-        let mut worst = 0f64;
-        for (x, y) in values(&a).into_iter().zip(values(&b)) {
-            if x.is_nan() != y.is_nan() {
-                worst = f64::INFINITY;
-            } else if !x.is_nan() {
-                worst = worst.max((x - y).abs());
-            }
-        }
-        if worst > tol {
-            let _ = writeln!(failures, "{}: samples differ by up to {worst:e} (allowed {tol:e})", case.describe());
-        }
-    }
-    assert!(failures.is_empty(), "{failures}");
-}
-
-fn half_to_f64(h: u16) -> f64 {
-    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
-    let exp = ((h >> 10) & 0x1f) as i32;
-    let mant = (h & 0x3ff) as f64;
-    sign * match exp {
-        0 => mant * 2f64.powi(-24),
-        31 if mant == 0.0 => f64::INFINITY,
-        31 => f64::NAN,
-        e => (1.0 + mant / 1024.0) * 2f64.powi(e - 15),
-    }
 }
 
 /// The formats every function is tried on.
