@@ -802,11 +802,15 @@ fn expr() {
         cases.push(video("Gray8", &expr3("Gray8", &[e], "")));
         cases.push(video("YUV422P10", &expr3("YUV422P10", &[e], "")));
     }
-    // a NaN into integers is 0 on R81's C path (its compiled code makes it the maximum)
-    for e in ["0 0 /", "x x - x y - /"] {
+    // a NaN into integers is 0 on R81's C path, the maximum on its compiled default code
+    for e in ["0 0 /", "x x - x y - /", "x y - 0 * 0 /", "x y - -4 sqrt *"] {
         cases.push(video("Gray8", &expr3("Gray8", &[e], "")).c_path());
         cases.push(video("YUV422P10", &expr3("YUV422P10", &[e], "")).c_path());
+        cases.push(video("Gray8", &expr3("Gray8", &[e], "")));
+        cases.push(video("YUV422P10", &expr3("YUV422P10", &[e], "")));
+        cases.push(video("YUV444P16", &expr3("YUV444P16", &[e], "")));
     }
+    cases.push(video("Gray8", &format!("std.Expr:@:clips=$0:expr='{}", esc("x 0 * 0 /"))));
     cases.push(sized("YUV444P8", 322, 241, 3, &format!("std.Expr:@:clips=$0:expr='{}", esc("x 3 * 100 - x max"))));
     // as deep as allowed
     cases.push(video("GrayS", &format!("std.Expr:@:clips=$0:expr='x{}", " 0.5 * 0.25 +".repeat(2499))));
