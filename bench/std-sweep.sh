@@ -66,6 +66,17 @@ CHAINS=(
   "P8|std.Lut$(for i in $(seq 0 255); do printf ':lut=%d' $((255 - i)); done)"
   "P8|std.Lut2:@:clipa=\$1:clipb=\$1:lut=<$LUT2_8" "P16|std.Lut:lut=<$LUT_16"
   "^Gray|std.PreMultiply:@:clip=\$1:alpha=\$1"
+  # option paths of their own: one mask plane for all (resampled to subsampled chroma), a
+  # premultiplied merge with it, planes left out, thresholds, Convolution's scale and bias
+  "std.MaskedMerge:@:clipa=\$1:clipb=\$1:mask=\$1:first_plane=1"
+  "std.MaskedMerge:@:clipa=\$1:clipb=\$1:mask=\$1:first_plane=1:premultiplied=1"
+  "std.MaskedMerge:@:clipa=\$1:clipb=\$1:mask=\$1:planes=0" "std.Merge:@:clipa=\$1:clipb=\$1:weight=0.3:weight=0.0"
+  "std.MakeDiff:@:clipa=\$1:clipb=\$1:planes=1:planes=2" "std.Expr:@clips:expr='x 3 * 2 /:expr='"
+  "std.Limiter:min=20.0:max=200.0:planes=0" "std.Binarize:threshold=100.0:v0=10.0:v1=200.0" "std.Levels:min_in=16.0:max_in=235.0:min_out=0.0:max_out=255.0:planes=0"
+  "std.Convolution$(printf ':matrix=%s.0' 1 2 1 2 4 2 1 2 1):bias=3.0:divisor=10.0:saturate=0"
+  "std.Convolution$(printf ':matrix=%s.0' -1 -1 -1 -1 8 -1 -1 -1 -1):saturate=1:planes=0"
+  "std.Maximum:planes=0" "std.Deflate:threshold=4.0" "std.Sobel:scale=2.0" "std.Prewitt:planes=0"
+  "std.BoxBlur:hradius=1:vradius=3:planes=0" "std.Median:planes=1:planes=2"
 )
 
 fps() {  # core threads format frames chain

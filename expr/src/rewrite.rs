@@ -685,6 +685,35 @@ pub fn expand_pow(dag: &mut Dag, root: u32) -> u32 {
     Opt { dag, memo: HashMap::new() }.expand_pow(root)
 }
 
+/// Every square root's operand clamped below at zero: `sqrt(max(0, p))`, with max as the
+/// per-pixel code computes it (`if 0 < p { p } else { 0 }`: a NaN or a negative zero becomes
+/// +0). R81's compiled code (its default on x86) does this, so that a square root never makes a
+/// NaN; its plain C path and its constant folding, which runs before, do not. Applied last, on
+/// the rewritten graph, so that constants are already folded the unclamped way.
+pub fn clamp_sqrt(dag: &mut Dag, root: u32) -> u32 {
+    fn go(d: &mut Dag, id: u32, memo: &mut HashMap<u32, u32>) -> u32 {
+        if let Some(&r) = memo.get(&id) {
+            return r;
+        }
+        let n = d.nodes[id as usize];
+        let mut a = n.a;
+        for i in 0..n.k.arity() {
+            a[i] = go(d, a[i], memo);
+        }
+        let r = if n.k == K::Sqrt {
+            let zero = d.konst(0.0);
+            // raw: max is not commutative under NaN, the zero stays first
+            let m = d.raw(K::Max, [zero, a[0], NONE]);
+            d.raw(K::Sqrt, [m, NONE, NONE])
+        } else {
+            d.raw(n.k, a)
+        };
+        memo.insert(id, r);
+        r
+    }
+    go(dag, root, &mut HashMap::new())
+}
+
 /// (p + c1) * c2 as fma(p, c2, c1 * c2).
 pub fn distribute(dag: &mut Dag, root: u32) -> u32 {
     Opt { dag, memo: HashMap::new() }.distribute(root)

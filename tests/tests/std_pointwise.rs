@@ -11,10 +11,7 @@
 //!
 //! Float results: R81 runs Expr through its JIT by default, whose exp/log/pow/sin/cos are
 //! approximations; its plain C path (`--maxcpu none`) uses the C library, as we do, and we match
-//! it bit for bit. Cases with transcendental operations therefore pin R81 to its C path. One thing
-//! remains inexact and is checked with a bound instead of a hash: MaskedMerge and PreMultiply with a
-//! float mask on subsampled planes (R81 sums the mask's taps in an order we have not reproduced:
-//! within a unit in the last place), see `float_masks_on_subsampled_planes`.
+//! it bit for bit. Cases with transcendental operations therefore pin R81 to its C path.
 //!
 //! Needs `scripts/setup.sh` (the reference) and our core built in release mode. Environment as for
 //! tests/tests/oracle.rs (VSVK_REF, VSVK_CORE, VSVK_INCLUDE).
@@ -24,7 +21,6 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use vsvk_tests::oracle::{check_all, check_errors, compile_wrapped_driver, format_id, our_core, reference_core, run, Case};
-use vsvk_tests::reference;
 
 // ---- building the C programs ------------------------------------------------------------------------
 
@@ -195,66 +191,6 @@ fn sized(format: &str, width: u32, height: u32, frames: u32, chain: &str) -> Cas
 
 fn video(format: &str, chain: &str) -> Case {
     sized(format, W, H, 4, chain)
-}
-
-/// Float output that may differ in the last places: every sample within `tol` of the reference's
-/// (halves compared as halves), the same NaNs, and the same clip.
-fn check_close(cases: &[Case], tol: f64) {
-    let mut failures = String::new();
-    let dir = reference::target_dir().join("vsvk-std-pointwise");
-    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
-    for (i, case) in cases.iter().enumerate() {
-        let pid = std::process::id();
-        let fa = dir.join(format!("ref{pid}_{i}.raw"));
-        let fb = dir.join(format!("our{pid}_{i}.raw"));
-        let want = run(&reference_core(), case, &["--dump", fa.to_str().expect("utf-8 path")]);
-        let got = run(&our_core(), case, &["--dump", fb.to_str().expect("utf-8 path")]);
-        let a = std::fs::read(&fa).unwrap_or_default();
-        let b = std::fs::read(&fb).unwrap_or_default();
-        let _ = std::fs::remove_file(&fa);
-        let _ = std::fs::remove_file(&fb);
-        if !want.ok() || !got.ok() || a.len() != b.len() {
-            let _ = writeln!(failures, "{}\n  reference: {}\n  ours:      {}", case.describe(), want.line, got.line);
-            continue;
-        }
-        let clip = |l: &str| l.split(' ').find(|w| w.starts_with("clip=")).map(str::to_string);
-        if clip(&want.line) != clip(&got.line) {
-            let _ = writeln!(failures, "{}: a different clip\n  {}\n  {}", case.describe(), want.line, got.line);
-            continue;
-        }
-        let half = case.source.iter().any(|s| s.ends_with('H'));
-        let values = |bytes: &[u8]| -> Vec<f64> {
-            if half {
-                bytes.chunks_exact(2).map(|c| half_to_f64(u16::from_le_bytes([c[0], c[1]]))).collect()
-            } else {
-                bytes.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f64).collect()
-            }
-        };
-        let mut worst = 0f64;
-        for (x, y) in values(&a).into_iter().zip(values(&b)) {
-            if x.is_nan() != y.is_nan() {
-                worst = f64::INFINITY;
-            } else if !x.is_nan() {
-                worst = worst.max((x - y).abs());
-            }
-        }
-        if worst > tol {
-            let _ = writeln!(failures, "{}: samples differ by up to {worst:e} (allowed {tol:e})", case.describe());
-        }
-    }
-    assert!(failures.is_empty(), "{failures}");
-}
-
-fn half_to_f64(h: u16) -> f64 {
-    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
-    let exp = ((h >> 10) & 0x1f) as i32;
-    let mant = (h & 0x3ff) as f64;
-    sign * match exp {
-        0 => mant * 2f64.powi(-24),
-        31 if mant == 0.0 => f64::INFINITY,
-        31 => f64::NAN,
-        e => (1.0 + mant / 1024.0) * 2f64.powi(e - 15),
-    }
 }
 
 /// The formats every function is tried on.
@@ -652,8 +588,7 @@ fn masked_merge() {
     check_all(&cases);
 }
 
-/// R81 sums a float mask's taps for subsampled planes in an order of its own: results within one
-/// unit in the last place of a half (values near 1) or 1e-6 for single precision.
+/// Float masks on subsampled planes: resampled by zimg as R81 does, bit for bit.
 #[test]
 fn float_masks_on_subsampled_planes() {
     let mut cases = Vec::new();
@@ -664,9 +599,62 @@ fn float_masks_on_subsampled_planes() {
         cases.push(video(f, &format!("{gray},std.PreMultiply:@:clip=$0:alpha=$1")));
         cases.push(video(f, "std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0:first_plane=1"));
     }
-    let (halves, singles): (Vec<Case>, Vec<Case>) = cases.into_iter().partition(|c| c.source.iter().any(|s| s.ends_with('H')));
-    check_close(&halves, 1.0 / 1024.0);
-    check_close(&singles, 1e-6);
+    check_all(&cases);
+}
+
+/// A mask of one plane (first_plane, or a gray mask) on subsampled planes: R81 resamples it as
+/// zimg's bilinear resize sites chroma, by clipa's `_ChromaLocation` (none or out of range: left)
+/// and, where the mask's `_FieldBased` is 1 or 2, field by field (not beyond 2x vertical
+/// subsampling); PreMultiply likewise, by the clip's location and the alpha's field order.
+#[test]
+fn masks_sited_by_chroma_location() {
+    let mut cases = Vec::new();
+    for (f, w, h) in [
+        ("YUV420P8", W, H),
+        ("YUV420P8", 98, 60),
+        ("YUV422P10", W, H),
+        ("YUV411P8", W, H),
+        ("YUV440P8", W, H),
+        ("YUV420P16", W, H),
+        ("YUV420PS", W, H),
+        ("YUV420PH", W, H),
+    ] {
+        let gray = noise(gray_of(if f.ends_with('H') { "GrayH" } else if f.ends_with('S') { "GrayS" } else { f }), w, h, 3);
+        for loc in [0, 1, 2, 3, 4, 5, 7] {
+            for fb in [0, 1, 2] {
+                let (sl, sf) = (format!("std.SetFrameProps:_ChromaLocation={loc}"), format!("std.SetFrameProps:_FieldBased={fb}"));
+                // $1 the source at `loc`, $2 its inverse, $3 a gray mask, $4 the mask with `fb`
+                let head = format!("{sl},std.Invert,{gray},{sf}");
+                cases.push(sized(f, w, h, 2, &format!("{head},std.MaskedMerge:@:clipa=$1:clipb=$2:mask=$4")));
+                // (a location out of range on the mask itself is an error, below)
+                if loc == 2 || (fb == 1 && loc != 7) {
+                    cases.push(sized(f, w, h, 2, &format!("{head},std.MaskedMerge:@:clipa=$1:clipb=$2:mask=$4:planes=2")));
+                    cases.push(sized(f, w, h, 2, &format!("{sl},std.Invert,{sf},std.MaskedMerge:@:clipa=$1:clipb=$2:mask=$3:first_plane=1")));
+                    if !f.ends_with('S') && !f.ends_with('H') {
+                        cases.push(sized(f, w, h, 2, &format!("{head},std.MaskedMerge:@:clipa=$1:clipb=$2:mask=$4:premultiplied=1")));
+                    }
+                }
+                if f.ends_with('H') {
+                    continue;
+                }
+                cases.push(sized(f, w, h, 2, &format!("{sl},{gray},{sf},std.PreMultiply:@:clip=$1:alpha=$3")));
+            }
+        }
+    }
+    // 4:1:0: the mask resampled whole (interlaced masks are not compared: R81 does neither
+    // that nor zimg's field by field resampling, which stops at 2x vertical subsampling)
+    for loc in [0, 3] {
+        let gray = noise(gray_of("YUV410P8"), W, H, 3);
+        cases.push(video("YUV410P8", &format!("std.SetFrameProps:_ChromaLocation={loc},std.Invert,{gray},std.MaskedMerge:@:clipa=$1:clipb=$2:mask=$3")));
+    }
+    // a 4:4:4 clip has no chroma to site: differing locations are no error
+    cases.push(video("YUV444P8", "std.SetFrameProps:_ChromaLocation=2,std.Invert,std.SetFrameProps:_ChromaLocation=0,std.MaskedMerge:@:clipa=$1:clipb=$3:mask=$0:first_plane=1"));
+    check_all(&cases);
+    // subsampled clips at different locations are refused, missing counting as left
+    check_errors(&[
+        video("YUV420P8", "std.SetFrameProps:_ChromaLocation=2,std.Invert,std.SetFrameProps:_ChromaLocation=0,std.MaskedMerge:@:clipa=$1:clipb=$3:mask=$0:first_plane=1"),
+        video("YUV420P8", "std.SetFrameProps:_ChromaLocation=1,std.Invert,std.MaskedMerge:@:clipa=$0:clipb=$1:mask=$0"),
+    ]);
 }
 
 #[test]
@@ -814,17 +802,59 @@ fn expr() {
         cases.push(video("Gray8", &expr3("Gray8", &[e], "")));
         cases.push(video("YUV422P10", &expr3("YUV422P10", &[e], "")));
     }
-    // a NaN into integers is 0 on R81's C path (its compiled code makes it the maximum)
-    for e in ["0 0 /", "x x - x y - /"] {
+    // a NaN into integers is 0 on R81's C path, the maximum on its compiled default code
+    for e in ["0 0 /", "x x - x y - /", "x y - 0 * 0 /", "x y - -4 sqrt *"] {
         cases.push(video("Gray8", &expr3("Gray8", &[e], "")).c_path());
         cases.push(video("YUV422P10", &expr3("YUV422P10", &[e], "")).c_path());
+        cases.push(video("Gray8", &expr3("Gray8", &[e], "")));
+        cases.push(video("YUV422P10", &expr3("YUV422P10", &[e], "")));
+        cases.push(video("YUV444P16", &expr3("YUV444P16", &[e], "")));
     }
+    cases.push(video("Gray8", &format!("std.Expr:@:clips=$0:expr='{}", esc("x 0 * 0 /"))));
     cases.push(sized("YUV444P8", 322, 241, 3, &format!("std.Expr:@:clips=$0:expr='{}", esc("x 3 * 100 - x max"))));
     // as deep as allowed
     cases.push(video("GrayS", &format!("std.Expr:@:clips=$0:expr='x{}", " 0.5 * 0.25 +".repeat(2499))));
     cases.push(video("Gray8", &format!("std.Expr:@:clips=$0:expr='x{}", " abs".repeat(4999))));
     cases.push(sized("GrayS", 322, 241, 3, &format!("std.Expr:@:clips=$0:expr='{}", esc("x x * 0.5 +"))));
     check_expr_paths(&cases);
+}
+
+/// A square root of a negative number, of -0, of -inf or of a NaN is 0 on R81's default code (its
+/// compiled expressions clamp the operand), NaN on its plain C path; square roots that R81 makes of
+/// powers (x^0.5, x^1.5, x^-0.5, x^0.25) likewise. Constants are folded before, unclamped.
+#[test]
+fn expr_sqrt_of_negatives() {
+    let float = [
+        "x y - sqrt",
+        "x y - sqrt -1 *",
+        "x 0.5 - 1e30 * 1e30 * sqrt",
+        "x 0.5 - 1e30 * 1e30 * y 0.5 - 1e30 * 1e30 * + sqrt",
+        "x y - 0.5 pow",
+        "x y - 1.5 pow",
+        "x y - -0.5 pow",
+        "x y - 0.25 pow",
+        "x y - dup * sqrt",
+        "-4 sqrt x +",
+        "x y - sqrt z +",
+    ];
+    let int = ["x y - sqrt", "x y - sqrt 10 * 7 +", "x 100 - 1e30 * 1e30 * y 100 - 1e30 * 1e30 * + sqrt 3 +", "x y - 0.5 pow 5 +", "x 128 - sqrt 9 +"];
+    let mut cases = Vec::new();
+    for f in ["GrayS", "YUV444PS", "YUV420PH"] {
+        for e in float {
+            cases.push(video(f, &expr3(f, &[e], "")));
+        }
+    }
+    for f in ["Gray8", "YUV422P10", "YUV444P16"] {
+        for e in int {
+            cases.push(video(f, &expr3(f, &[e], "")));
+        }
+    }
+    // one 8-bit clip in, 8-bit out: the table of 256 results
+    cases.push(video("Gray8", &format!("std.Expr:@:clips=$0:expr='{}", esc("x 128 - sqrt 9 +"))));
+    check_expr_paths(&cases);
+    // on R81's plain C path the NaN stays
+    let c: Vec<Case> = ["x y - sqrt", "x 0.5 - 1e30 * 1e30 * sqrt", "x y - 0.5 pow"].iter().map(|e| video("GrayS", &expr3("GrayS", &[e], "")).c_path()).collect();
+    check_all(&c);
 }
 
 /// Compiled programs: rows that end in a partial vector (the last vector overlaps the one before),

@@ -19,6 +19,7 @@ use crate::node::{Filter, FilterImpl, MediaInfo, Node};
 use crate::plugin::{FuncImpl, Plugin};
 use crate::scheduler::FrameCall;
 
+pub mod chroma_mask;
 pub mod zimg_sys;
 use zimg_sys::*;
 

@@ -18,6 +18,7 @@ pub const ZIMG_BUFFER_MAX: c_uint = c_uint::MAX;
 
 // error codes
 pub const ZIMG_ERROR_NO_COLORSPACE_CONVERSION: c_int = (3 << 10) + 2;
+pub const ZIMG_ERROR_UNRECOGNIZED_CHROMA_LOCATION: c_int = (2 << 10) + 1;
 
 // zimg_cpu_type_e
 pub const ZIMG_CPU_NONE: c_int = 0;

@@ -6,10 +6,12 @@
 //! AVX2, programs without transcendental operations are compiled to machine code instead
 //! (`expr_jit`), which computes the same values with them kept in registers.
 //!
-//! Semantics (all matched against the reference's plain C path): values are f32; the
-//! transcendental operations are the C library's single precision ones; comparisons and logic
-//! give 1 or 0 and treat values above zero as true; integer output is clamped to the format's
-//! range (a NaN becomes 0) and rounded half to even; float output is stored as is.
+//! Semantics (matched against the reference's plain C path): values are f32; the transcendental
+//! operations are the C library's single precision ones; comparisons and logic give 1 or 0 and
+//! treat values above zero as true; integer output is clamped to the format's range (a NaN
+//! becomes 0) and rounded half to even; float output is stored as is. Two rules of its default
+//! compiled code apply unless std.SetMaxCPU("none") was called: a square root takes a negative or
+//! NaN operand as 0, and a NaN stored into integers becomes the maximum.
 //!
 //! The reference rewrites expressions before running them (constant folding, algebraic
 //! identities, reassociation of constants, reciprocals for constant divisors, powers with small
@@ -499,9 +501,8 @@ unsafe fn store_u8_avx2(res: *const f32, out: *mut u8, max: f32, n: usize) -> us
     x
 }
 
-/// Clamp to [0, max] and round half to even; a NaN becomes 0 (the reference's C path; its compiled
-/// default code makes it `max`, but it also never makes a NaN out of a square root or logarithm of a
-/// negative number, which would become 0 here as there).
+/// Clamp to [0, max] and round half to even; a NaN becomes 0 (the reference's C path; for its
+/// compiled default code the program ends in min(max, v) first, which makes a NaN `max`).
 #[inline(always)]
 fn to_int(v: f32, max: f32) -> i32 {
     let t = if max < v { max } else { v };
@@ -641,6 +642,9 @@ fn expr(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
     if exprs.len() > np {
         return Err("More expressions given than there are planes".into());
     }
+    // R81's default (compiled) code takes a negative square root operand as 0 and stores a NaN
+    // into integers as the maximum; its plain C path (std.SetMaxCPU("none")) does neither
+    let compiled_rules = core.max_cpu.lock().as_str() != "none";
     let mut jobs = Vec::with_capacity(np);
     for p in 0..np {
         let e = &exprs[p.min(exprs.len() - 1)];
@@ -652,7 +656,17 @@ fn expr(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
         let (root, depth) = parse(e, nodes.len(), &mut dag).map_err(|e| e.to_string())?;
         let build = move || {
             let mut dag = dag;
-            let root = optimize(&mut dag, root);
+            let mut root = optimize(&mut dag, root);
+            if compiled_rules {
+                root = rewrite::clamp_sqrt(&mut dag, root);
+                if ofmt.sampleType == stInteger {
+                    // min(max, v) as the per-pixel code computes it: `v` when below, else the
+                    // maximum, a NaN included (R81's compiled store; its C path makes a NaN 0,
+                    // as our store does after this)
+                    let top = dag.konst(max_value(&ofmt) as f32);
+                    root = dag.raw(K::Min, [top, root, vsvk_expr::NONE]);
+                }
+            }
             compile(&dag, root)
         };
         // the rewriting recurses as deep as the expression nests: deep ones get a thread with

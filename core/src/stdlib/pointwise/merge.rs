@@ -4,6 +4,7 @@ use std::sync::Arc;
 use vsvk_plugin_api::abi::*;
 
 use super::*;
+use crate::resize::chroma_mask::ChromaMask;
 
 pub fn register(r: &super::super::Registrar) {
     r.add("Merge", "clipa:vnode:all;clipb:vnode:all;weight:float[]:opt;", "clip:vnode:all;", merge);
@@ -466,67 +467,38 @@ fn premultiply(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Strin
         return Err(SAME.into());
     }
     let all = [true; 3];
+    let chroma = Arc::new(ChromaMask::default());
     let node = pointwise_node(core, "PreMultiply", vi, vec![clip, alpha], move |_, frames, core| {
         let (fc, fa) = (&frames[0], &frames[1]);
         let mut dst = new_frame_like(core, &fmt, fc, &all)?;
         let limited = fmt.sampleType == stInteger && is_limited(fc);
         let mx = max_value(&fmt);
+        // the alpha at the chroma planes' size: sited by the clip's chroma location, by fields
+        // where the alpha is interlaced
+        let small = if is_subsampled(&fmt) { Some(chroma.resample(fa, &fmt, chroma_location(fc), field_based(fa), core)?) } else { None };
         for p in 0..fmt.numPlanes as usize {
-            let (pw, ph) = format::plane_dims(&fmt, fc.width, fc.height, p);
-            let d = PlaneMut::new(&mut dst, p);
-            // the alpha plane at this plane's resolution
-            let am = if pw == fc.width && ph == fc.height { None } else { Some(downsample_mask(&PlaneRef::new(fa, 0), &fmt, p)) };
-            let a_plane = PlaneRef::new(fa, 0);
+            let a_plane = match &small {
+                Some(f) if p > 0 => PlaneRef::new(f, p),
+                _ => PlaneRef::new(fa, 0),
+            };
             let s = PlaneRef::new(fc, p);
+            let d = PlaneMut::new(&mut dst, p);
             if fmt.sampleType == stFloat {
                 let half = fmt.bytesPerSample == 2;
-                let mbuf = am.as_ref().map(|m| m.as_f32());
-                let w = pw as usize;
-                let mut d = d;
-                let mut xs = vec![0f32; w];
-                let mut ms = vec![0f32; w];
-                let mut os = vec![0f32; w];
-                for y in 0..ph as usize {
-                    let xr: &[f32] = if half {
-                        half_to_f32_row(s.row::<u16>(y), &mut xs);
-                        &xs
-                    } else {
-                        s.row::<f32>(y)
-                    };
-                    let mr: &[f32] = match &mbuf {
-                        Some(m) => &m[y * w..(y + 1) * w],
-                        None if half => {
-                            half_to_f32_row(a_plane.row::<u16>(y), &mut ms);
-                            &ms
-                        }
-                        None => a_plane.row::<f32>(y),
-                    };
-                    for ((o, &x), &m) in os.iter_mut().zip(xr).zip(mr) {
+                map_rows_f32(&[s, a_plane], &[half, half], d, half, |o, i| {
+                    for ((o, &x), &m) in o.iter_mut().zip(i[0]).zip(i[1]) {
                         *o = x * m;
                     }
-                    if half {
-                        f32_to_half_row(&os, d.row::<u16>(y));
-                    } else {
-                        d.row::<f32>(y).copy_from_slice(&os);
-                    }
-                }
+                });
             } else {
                 let off = alpha_offset(&fmt, p, limited);
-                let m = am.as_ref().map_or(IntRows::Plane(a_plane), IntRows::Small);
-                premultiply_int(d, s, m, None, &fmt, off, mx);
+                premultiply_int(d, s, a_plane, None, &fmt, off, mx);
             }
         }
         Ok(Arc::new(dst))
     })?;
     util::set_clip(out, node);
     Ok(())
-}
-
-/// The rows of an integer mask: a plane's, or a mask brought down to a subsampled plane's size.
-#[derive(Clone, Copy)]
-enum IntRows<'a> {
-    Plane(PlaneRef),
-    Small(&'a SmallMask),
 }
 
 /// Integer premultiplication, R81's formula off + floor(((x - off) * m + mx / 2) / mx) with
@@ -550,23 +522,12 @@ macro_rules! premultiply_kernels {
         }
 
         #[inline(always)]
-        fn $plane(mut dst: PlaneMut, x: PlaneRef, m: IntRows, b: Option<PlaneRef>, off: i64, mx: i64) {
-            let w = dst.width;
+        fn $plane(mut dst: PlaneMut, x: PlaneRef, m: PlaneRef, b: Option<PlaneRef>, off: i64, mx: i64) {
             let (off, mx) = (off as $wide, mx as $wide);
             let (bits, top) = ((mx as u32 + 1).trailing_zeros(), mx as $signed);
-            let mut small: Vec<$t> = vec![0; if matches!(m, IntRows::Small(_)) { w } else { 0 }];
             for y in 0..dst.height {
                 let xr = x.row::<$t>(y);
-                let mr: &[$t] = match &m {
-                    IntRows::Plane(p) => p.row::<$t>(y),
-                    IntRows::Small(s) => {
-                        // the mask holds samples of the clip's format
-                        for (d, &v) in small.iter_mut().zip(&s.ints()[y * w..(y + 1) * w]) {
-                            *d = v as $t;
-                        }
-                        &small
-                    }
-                };
+                let mr = m.row::<$t>(y);
                 let o = dst.row::<$t>(y);
                 match b {
                     None => {
@@ -592,154 +553,31 @@ premultiply_kernels!(scale_about_16, premultiply_u16, u16, u32, i32);
 
 // whole planes per instruction set: the widening, the multiplications and the narrowing
 // vectorise only with the wider instruction sets
-crate::stdlib::neighbour::plane::multiversion!(fn premultiply_8 => premultiply_u8(dst: PlaneMut, x: PlaneRef, m: IntRows, b: Option<PlaneRef>, off: i64, mx: i64));
-crate::stdlib::neighbour::plane::multiversion!(fn premultiply_16 => premultiply_u16(dst: PlaneMut, x: PlaneRef, m: IntRows, b: Option<PlaneRef>, off: i64, mx: i64));
+crate::stdlib::neighbour::plane::multiversion!(fn premultiply_8 => premultiply_u8(dst: PlaneMut, x: PlaneRef, m: PlaneRef, b: Option<PlaneRef>, off: i64, mx: i64));
+crate::stdlib::neighbour::plane::multiversion!(fn premultiply_16 => premultiply_u16(dst: PlaneMut, x: PlaneRef, m: PlaneRef, b: Option<PlaneRef>, off: i64, mx: i64));
 
 /// A plane of the clip's integer samples through `premultiply_kernels`.
-fn premultiply_int(dst: PlaneMut, x: PlaneRef, m: IntRows, b: Option<PlaneRef>, fmt: &VSVideoFormat, off: i64, mx: i64) {
+fn premultiply_int(dst: PlaneMut, x: PlaneRef, m: PlaneRef, b: Option<PlaneRef>, fmt: &VSVideoFormat, off: i64, mx: i64) {
     match fmt.bytesPerSample {
         1 => premultiply_8(dst, x, m, b, off, mx),
         _ => premultiply_16(dst, x, m, b, off, mx),
     }
 }
 
-// ---- mask downsampling ---------------------------------------------------------------------------------
+// ---- the mask of subsampled planes ------------------------------------------------------------------
 
-/// A mask plane brought down to a subsampled plane's size.
-pub(crate) enum SmallMask {
-    Int(Vec<u32>),
-    Float(Vec<f32>),
+/// A frame's `_ChromaLocation`, left (0) when it has none.
+fn chroma_location(f: &Frame) -> i64 {
+    f.props().get_int(b"_ChromaLocation", 0).unwrap_or(0)
 }
 
-impl SmallMask {
-    fn as_f32(&self) -> Vec<f32> {
-        match self {
-            SmallMask::Float(v) => v.clone(),
-            SmallMask::Int(v) => v.iter().map(|&x| x as f32).collect(),
-        }
-    }
-    /// The samples of an integer mask.
-    fn ints(&self) -> &[u32] {
-        match self {
-            SmallMask::Int(v) => v,
-            SmallMask::Float(_) => &[],
-        }
-    }
+/// A frame's `_FieldBased`, progressive (0) when it has none.
+fn field_based(f: &Frame) -> i64 {
+    f.props().get_int(b"_FieldBased", 0).unwrap_or(0)
 }
 
-#[inline(always)]
-fn reflect(i: isize, n: isize) -> usize {
-    let mut i = i;
-    loop {
-        if i < 0 {
-            i = -i - 1;
-        } else if i >= n {
-            i = 2 * n - i - 1;
-        } else {
-            return i as usize;
-        }
-    }
-}
-
-/// Horizontal taps (left-sited chroma): offsets -(f-1)..=f-1 around f*k, weight f-|d|.
-fn htaps(f: isize) -> Vec<(isize, i64)> {
-    (-(f - 1)..f).map(|d| (d, (f - d.abs()) as i64)).collect()
-}
-
-/// Vertical taps (centre-sited chroma): rows around f*k+(f-1)/2, weight 2f-|2r-(2fk+f-1)|.
-fn vtaps(f: isize) -> Vec<(isize, i64)> {
-    // offsets relative to f*k
-    (-f..2 * f).filter_map(|r| {
-        let d2 = (2 * r - (f - 1)).abs();
-        (d2 < 2 * f).then_some((r, (2 * f - d2) as i64))
-    })
-    .collect()
-}
-
-/// Brings plane 0 of a mask (full size) down to plane `p` of `fmt`: a triangle filter, left-sited
-/// horizontally and centre-sited vertically, edges mirrored.
-pub(crate) fn downsample_mask(m: &PlaneRef, fmt: &VSVideoFormat, p: usize) -> SmallMask {
-    let fw = 1isize << fmt.subSamplingW;
-    let fh = 1isize << fmt.subSamplingH;
-    let (w, h) = (m.width as isize, m.height as isize);
-    let (ow, oh) = ((w / fw) as usize, (h / fh) as usize);
-    let _ = p;
-    let ht = if fw > 1 { htaps(fw) } else { vec![(0, 1)] };
-    let vt = if fh > 1 { vtaps(fh) } else { vec![(0, 1)] };
-    let hden: i64 = ht.iter().map(|t| t.1).sum();
-    let vden: i64 = vt.iter().map(|t| t.1).sum();
-    if fmt.sampleType == stFloat {
-        let half = fmt.bytesPerSample == 2;
-        let mut rows: Vec<Vec<f32>> = Vec::with_capacity(h as usize);
-        for y in 0..h as usize {
-            let mut r = vec![0f32; w as usize];
-            if half {
-                half_to_f32_row(m.row::<u16>(y), &mut r);
-            } else {
-                r.copy_from_slice(m.row::<f32>(y));
-            }
-            rows.push(r);
-        }
-        // vertical then horizontal, in f32
-        let mut vbuf = vec![0f32; oh * w as usize];
-        for k in 0..oh {
-            for x in 0..w as usize {
-                let mut s = 0f32;
-                for &(r, wt) in &vt {
-                    s += wt as f32 * rows[reflect(fh * k as isize + r, h)][x];
-                }
-                vbuf[k * w as usize + x] = s / vden as f32;
-            }
-        }
-        let mut out = vec![0f32; oh * ow];
-        for k in 0..oh {
-            for j in 0..ow {
-                let mut s = 0f32;
-                for &(d, wt) in &ht {
-                    s += wt as f32 * vbuf[k * w as usize + reflect(fw * j as isize + d, w)];
-                }
-                out[k * ow + j] = s / hden as f32;
-            }
-        }
-        return SmallMask::Float(out);
-    }
-    let get = |y: usize, x: usize| -> i64 {
-        match fmt.bytesPerSample {
-            1 => m.row::<u8>(y)[x] as i64,
-            _ => m.row::<u16>(y)[x] as i64,
-        }
-    };
-    let exact = fmt.bytesPerSample == 1;
-    // vertical pass
-    let mut vbuf = vec![0i64; oh * w as usize];
-    for k in 0..oh {
-        for x in 0..w as usize {
-            let mut s = 0i64;
-            for &(r, wt) in &vt {
-                s += wt * get(reflect(fh * k as isize + r, h), x);
-            }
-            vbuf[k * w as usize + x] = if exact { s } else { (s + vden / 2) / vden };
-        }
-    }
-    let mut out = vec![0u32; oh * ow];
-    for k in 0..oh {
-        for j in 0..ow {
-            let mut s = 0i64;
-            for &(d, wt) in &ht {
-                s += wt * vbuf[k * w as usize + reflect(fw * j as isize + d, w)];
-            }
-            out[k * ow + j] = if exact {
-                // one rounding of the exact value, half to even
-                let den = hden * vden;
-                let q = s / den;
-                let r = s % den;
-                (if 2 * r > den || (2 * r == den && q & 1 == 1) { q + 1 } else { q }) as u32
-            } else {
-                ((s + hden / 2) / hden) as u32
-            };
-        }
-    }
-    SmallMask::Int(out)
+fn is_subsampled(fmt: &VSVideoFormat) -> bool {
+    fmt.subSamplingW > 0 || fmt.subSamplingH > 0
 }
 
 // ---- MaskedMerge ------------------------------------------------------------------------------------------
@@ -770,8 +608,17 @@ fn masked_merge(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
         ));
     }
     let np = fmt.numPlanes as usize;
+    let chroma = Arc::new(ChromaMask::default());
     let node = pointwise_node(core, "MaskedMerge", vi, vec![a, b, mask], move |_, frames, core| {
         let (fa, fb, fm) = (&frames[0], &frames[1], &frames[2]);
+        let subsampled = is_subsampled(&fmt);
+        let loc = chroma_location(fa);
+        if subsampled && loc != chroma_location(fb) {
+            return Err(format!("clipa and clipb have different chroma locations (_ChromaLocation {loc} vs {})", chroma_location(fb)));
+        }
+        // one plane of mask for all: at the chroma planes' size, sited by the clips' chroma
+        // location, by fields where the mask is interlaced
+        let small = if single && subsampled && planes[1..np].iter().any(|&p| p) { Some(chroma.resample(fm, &fmt, loc, field_based(fm), core)?) } else { None };
         let mut dst = new_frame_like(core, &fmt, fa, &planes)?;
         let limited = if premultiplied && fmt.sampleType == stInteger {
             let la = is_limited(fa);
@@ -788,9 +635,10 @@ fn masked_merge(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
                 continue;
             }
             let s = [PlaneRef::new(fa, p), PlaneRef::new(fb, p)];
-            let mp = if single { 0 } else { p };
-            let mref = PlaneRef::new(fm, mp);
-            let small = (single && p > 0 && (fmt.subSamplingW > 0 || fmt.subSamplingH > 0)).then(|| downsample_mask(&mref, &fmt, p));
+            let mref = match &small {
+                Some(f) if p > 0 => PlaneRef::new(f, p),
+                _ => PlaneRef::new(fm, if single { 0 } else { p }),
+            };
             let mut d = PlaneMut::new(&mut dst, p);
             let (w, h) = (d.width, d.height);
             if fmt.sampleType == stFloat {
@@ -799,9 +647,8 @@ fn masked_merge(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
                 let mut xb = vec![0f32; w];
                 let mut xm = vec![0f32; w];
                 let mut o = vec![0f32; w];
-                let mbuf = small.as_ref().map(|m| m.as_f32());
                 #[cfg(target_arch = "x86_64")]
-                if half && mbuf.is_none() && has_avx2_fma() && crate::stdlib::neighbour::plane::has_f16c() {
+                if half && has_avx2_fma() && crate::stdlib::neighbour::plane::has_f16c() {
                     for y in 0..h {
                         let rows = [s[0].row::<u16>(y), s[1].row::<u16>(y), mref.row::<u16>(y)];
                         // SAFETY: the CPU has AVX2, FMA and F16C (checked just above).
@@ -822,13 +669,11 @@ fn masked_merge(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
                     } else {
                         s[1].row::<f32>(y)
                     };
-                    let rm: &[f32] = match &mbuf {
-                        Some(m) => &m[y * w..(y + 1) * w],
-                        None if half => {
-                            half_to_f32_row(mref.row::<u16>(y), &mut xm);
-                            &xm
-                        }
-                        None => mref.row::<f32>(y),
+                    let rm: &[f32] = if half {
+                        half_to_f32_row(mref.row::<u16>(y), &mut xm);
+                        &xm
+                    } else {
+                        mref.row::<f32>(y)
                     };
                     with_fast_math(|| {
                         if premultiplied {
@@ -849,20 +694,10 @@ fn masked_merge(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
                 }
             } else if premultiplied {
                 let off = alpha_offset(&fmt, p, limited);
-                let m = small.as_ref().map_or(IntRows::Plane(mref), IntRows::Small);
-                premultiply_int(d, s[0], m, Some(s[1]), &fmt, off, mx);
+                premultiply_int(d, s[0], mref, Some(s[1]), &fmt, off, mx);
             } else if fmt.bytesPerSample == 1 {
-                let mut xm = vec![0u8; w];
                 for y in 0..h {
-                    let rm: &[u8] = match &small {
-                        Some(SmallMask::Int(m)) => {
-                            for (o, &v) in xm.iter_mut().zip(&m[y * w..(y + 1) * w]) {
-                                *o = v as u8;
-                            }
-                            &xm
-                        }
-                        _ => mref.row::<u8>(y),
-                    };
+                    let rm = mref.row::<u8>(y);
                     let (ra, rb) = (s[0].row::<u8>(y), s[1].row::<u8>(y));
                     let o = d.row::<u8>(y);
                     with_wide_math(|| {
@@ -879,17 +714,8 @@ fn masked_merge(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
             } else {
                 let bits = fmt.bitsPerSample as u32;
                 let mxu = mx as u32;
-                let mut xm = vec![0u16; w];
                 for y in 0..h {
-                    let rm: &[u16] = match &small {
-                        Some(SmallMask::Int(m)) => {
-                            for (o, &v) in xm.iter_mut().zip(&m[y * w..(y + 1) * w]) {
-                                *o = v as u16;
-                            }
-                            &xm
-                        }
-                        _ => mref.row::<u16>(y),
-                    };
+                    let rm = mref.row::<u16>(y);
                     let (ra, rb) = (s[0].row::<u16>(y), s[1].row::<u16>(y));
                     let o = d.row::<u16>(y);
                     with_wide_math(|| {
