@@ -7,6 +7,7 @@ pub mod api;
 pub mod argspec;
 pub mod cache;
 pub mod core;
+pub mod delivery;
 pub mod format;
 pub mod frame;
 pub mod function;

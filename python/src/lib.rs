@@ -42,7 +42,17 @@ static CORE: OnceLock<Arc<Core>> = OnceLock::new();
 /// The process's core. Never freed: the process ends with it (freeing it at interpreter exit
 /// would join worker threads that may be waiting for the interpreter).
 pub fn core() -> &'static Arc<Core> {
-    CORE.get_or_init(|| Core::new(0))
+    CORE.get_or_init(|| {
+        let core = Core::new(0);
+        // As R81's module does: warnings and worse go to stderr whatever handlers a script adds
+        // (the core itself only keeps messages while no handler is installed).
+        core.log.add(vsvk::log::HandlerImpl::Rust(Box::new(|level, msg| {
+            if level >= mtWarning {
+                eprintln!("{}: {msg}", vsvk::log::level_name(level));
+            }
+        })));
+        core
+    })
 }
 
 /// Whether the core exists yet (so that asking for it doesn't create it).
