@@ -7,6 +7,7 @@ use std::sync::{Arc, Weak};
 use parking_lot::{Mutex, RwLock};
 use vsvk_plugin_api::abi::*;
 
+use crate::delivery::OneAtATime;
 use crate::frame::MemStats;
 use crate::log::Log;
 use crate::node::Node;
@@ -20,6 +21,8 @@ pub struct Core {
     pub mem: Arc<MemStats>,
     pub max_cache: AtomicI64,
     pub pool: Arc<Pool>,
+    /// getFrameAsync's completion callbacks, which the API promises never overlap.
+    pub frame_callbacks: OneAtATime,
     pub plugins: RwLock<Vec<Arc<Plugin>>>,
     pub log: Log,
     pub node_timing: AtomicBool,
@@ -64,6 +67,7 @@ impl Core {
             mem: Arc::new(MemStats::default()),
             max_cache: AtomicI64::new(default_cache_budget()),
             pool: Pool::new(default_threads()),
+            frame_callbacks: OneAtATime::default(),
             plugins: RwLock::new(Vec::new()),
             log: Log::default(),
             node_timing: AtomicBool::new(false),

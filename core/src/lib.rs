@@ -8,6 +8,7 @@ pub mod argspec;
 pub mod autoload;
 pub mod cache;
 pub mod core;
+pub mod delivery;
 pub mod format;
 pub mod frame;
 pub mod function;

@@ -590,29 +590,56 @@ fn complete(ctx: &Arc<FrameCtx>, result: Delivery) {
     node.core.pool.end();
 }
 
-/// Starts an external request; `cb` runs on whichever thread finishes the frame.
+/// Starts an external request (getFrameAsync): `cb` runs once the frame is done, never beside
+/// another such callback of the same core (see `delivery`) and never before this returns (as in R81:
+/// the caller may hold a lock its callback takes); freeCore waits for it.
 pub fn get_frame_async(node: &Arc<Node>, n: i32, cb: Box<dyn FnOnce(Delivery) + Send>) {
+    let core = node.core.clone();
+    let cb = external_callback(node, cb);
+    let finish = Box::new(move |r| core.frame_callbacks.run(Box::new(move || cb(r))));
+    let node = node.clone();
+    // Even a cached frame is looked up on a worker, so that its callback does not run in here.
+    node.core.pool.clone().spawn(Box::new(move || start_external(&node, n, finish)));
+}
+
+/// Starts an external request whose `cb` runs on whichever thread finishes the frame (this one when
+/// it is cached), beside anything else: for waits with a lock of their own (a synchronous
+/// getFrame), which must not queue behind a running callback that may be the very one waiting.
+pub fn get_frame_unordered(node: &Arc<Node>, n: i32, cb: Box<dyn FnOnce(Delivery) + Send>) {
+    start_external(node, n, external_callback(node, cb));
+}
+
+/// Counts a request as outstanding (freeCore waits) until its callback has returned.
+struct Outstanding(Arc<Pool>);
+
+impl Drop for Outstanding {
+    fn drop(&mut self) {
+        self.0.end();
+    }
+}
+
+/// `cb`, counted as outstanding from now until it returns.
+fn external_callback(node: &Node, cb: Box<dyn FnOnce(Delivery) + Send>) -> Box<dyn FnOnce(Delivery) + Send> {
+    node.core.pool.begin();
+    let outstanding = Outstanding(node.core.pool.clone());
+    Box::new(move |r| {
+        let _outstanding = outstanding;
+        cb(r);
+    })
+}
+
+fn start_external(node: &Arc<Node>, n: i32, finish: Box<dyn FnOnce(Delivery) + Send>) {
     if n < 0 || n >= node.num_frames() {
-        cb(Err(format!("Invalid frame number {} requested, clip only has {} frames", n, node.num_frames())));
+        finish(Err(format!("Invalid frame number {} requested, clip only has {} frames", n, node.num_frames())));
         return;
     }
-    let pool = node.core.pool.clone();
-    pool.begin();
-    let p2 = pool.clone();
-    request(
-        node,
-        n,
-        Waiter::External(Box::new(move |r| {
-            cb(r);
-            p2.end();
-        })),
-    );
+    request(node, n, Waiter::External(finish));
 }
 
 /// Blocks until frame `n` is produced.
 pub fn get_frame(node: &Arc<Node>, n: i32) -> Delivery {
     let (tx, rx) = crossbeam_channel::bounded(1);
-    get_frame_async(
+    get_frame_unordered(
         node,
         n,
         Box::new(move |r| {

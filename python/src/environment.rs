@@ -45,7 +45,19 @@ impl EnvState {
         let folders = crate::site_plugins::folders();
         let mut c = self.core.lock();
         live()?;
-        Ok(c.get_or_insert_with(|| Core::with_plugin_folders(self.flags, &folders)).clone())
+        Ok(c.get_or_insert_with(|| {
+            let core = Core::with_plugin_folders(self.flags, &folders);
+            // As R81's module does: warnings and worse go to stderr whatever handlers a script
+            // adds (the core itself keeps messages only while no handler is installed, so the
+            // autoloading's reach this one).
+            core.log.add(vsvk::log::HandlerImpl::Rust(Box::new(|level, msg| {
+                if level >= vsvk_plugin_api::abi::mtWarning {
+                    eprintln!("{}: {msg}", vsvk::log::level_name(level));
+                }
+            })));
+            core
+        })
+        .clone())
     }
 
     pub fn is_destroyed(&self) -> bool {

@@ -71,7 +71,8 @@ pub fn fetch(py: Python<'_>, node: &Arc<Node>, n: i32) -> PyResult<Arc<Frame>> {
         return py.detach(move || scheduler::get_frame(&node, n)).map_err(|e| crate::tunnel::error_from(py, &e));
     }
     let (tx, rx) = crossbeam_channel::bounded::<Delivery>(1);
-    scheduler::get_frame_async(
+    // not queued behind getFrameAsync callbacks: this wait may run inside one of them
+    scheduler::get_frame_unordered(
         node,
         n,
         Box::new(move |r| {
@@ -116,7 +117,8 @@ impl Prefetcher {
         while self.next_req < self.end && self.next_req - self.next_out < self.window {
             let shared = self.shared.clone();
             let n = self.next_req;
-            scheduler::get_frame_async(
+            // the handover takes its own lock: no need to queue behind getFrameAsync callbacks
+            scheduler::get_frame_unordered(
                 &self.node,
                 n,
                 Box::new(move |r| {

@@ -1,4 +1,4 @@
-//! Shared by the scheduler, stress and bad-input tests: building their C programs and test plugins
+//! Shared by the scheduler, stress, callbacks and bad-input tests: building their C programs and test plugins
 //! (against reference::include_dir(): our own include/ unless $VSVK_INCLUDE says otherwise) and
 //! running them under a time limit.
 #![allow(dead_code)]
@@ -16,15 +16,17 @@ pub const MODES: &str = "vsvkmodes.so";
 pub const BAD: &str = "vsvkbad.so";
 pub const STRESS: &str = "stress";
 pub const PROBE: &str = "probe";
+pub const CALLBACKS: &str = "callbacks";
 
 /// (output name, source relative to the workspace root, shared library?)
-const PROGRAMS: [(&str, &str, bool); 6] = [
+const PROGRAMS: [(&str, &str, bool); 7] = [
     (DRIVER, "tests/oracle/driver.c", false),
     (NOISE, "tests/plugins/vsvknoise.c", true),
     (MODES, "tests/plugins/vsvkmodes.c", true),
     (BAD, "tests/plugins/vsvkbad.c", true),
     (STRESS, "tests/stress/stress.c", false),
     (PROBE, "tests/badinput/probe.c", false),
+    (CALLBACKS, "tests/stress/callbacks.c", false),
 ];
 
 fn build(name: &str) -> Result<PathBuf, String> {
