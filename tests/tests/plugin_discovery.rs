@@ -181,11 +181,14 @@ fn an_installed_package_autoloads_its_plugins_folder_as_r81_does() {
         let dup: Vec<&str> = log.lines().filter(|l| l.contains("already loaded (org.vsvk.noise)")).collect();
         assert_eq!(dup.len(), 1, "{name}\n{}", out.describe());
         assert_eq!(mentions(&log, &bad.missing).len(), 1, "{name}\n{}", out.describe());
-        assert!(mentions(&log, &bad.not_a_plugin).is_empty(), "{name}: a non-plugin is no warning\n{}", out.describe());
-        seen.insert(name, (loaded, log.lines().count()));
+        // a library that is no plugin: nothing on R81, one debug line on ours (replayed to the
+        // first handler with the other kept messages)
+        let quiet = mentions(&log, &bad.not_a_plugin);
+        assert!(quiet.len() <= 1 && quiet.iter().all(|l| l.starts_with("0 ")), "{name}: a non-plugin is no warning\n{}", out.describe());
+        seen.insert(name, (loaded, log.lines().filter(|l| !l.starts_with("0 ")).count()));
     }
     let (ours, r81) = (&seen["ours"], &seen["R81"]);
-    // the same variant for this CPU, the same number of messages
+    // the same variant for this CPU, the same number of messages above debug
     assert_eq!(fb_variant(&ours.0), fb_variant(&r81.0));
     assert_eq!(ours.1, r81.1, "messages");
 }
