@@ -27,14 +27,22 @@ PY
 PYTHONPATH=/tmp/r81 /tmp/r81/vapoursynth/vspipe /tmp/knlm_nnedi3.vpy - 2>/tmp/r81.err | md5sum > /tmp/ref.md5 || true
 PYTHONPATH=/tmp/r81 /tmp/r81/vapoursynth/vspipe --info /tmp/knlm_nnedi3.vpy 2>&1 | head -8
 echo "R81's own core: md5 $(cut -c1-12 /tmp/ref.md5); stderr: $(tail -2 /tmp/r81.err)"
-bad=0; short=0
-t0=$(date +%s)
-for i in $(seq 1 $RUNS); do
-  PYTHONPATH=/tmp/r81vsvk /tmp/r81vsvk/vapoursynth/vspipe -p /tmp/knlm_nnedi3.vpy - 2>/tmp/run.err | md5sum > /tmp/run.md5
-  rc=${PIPESTATUS[0]}
-  frames=$(grep -o 'Output [0-9]* frames' /tmp/run.err | grep -o '[0-9]*' | tail -1)
-  if [ "$rc" != 0 ] || [ "${frames:-0}" != "$FRAMES" ]; then short=$((short+1)); echo "run $i: rc=$rc frames=${frames:-?}: $(tail -2 /tmp/run.err)"; fi
-  cmp -s /tmp/run.md5 /tmp/ref.md5 || { bad=$((bad+1)); echo "run $i: md5 $(cut -c1-12 /tmp/run.md5) differs from R81's"; }
-done
-echo "R81's vspipe and module over libvsvk.so, $RUNS runs of $FRAMES frames in $(( $(date +%s) - t0 )) s: $short runs with missing frames or errors, $bad runs whose output differs from R81's"
-[ $short = 0 ] && [ $bad = 0 ]
+runs() {  # runs LABEL N: N runs of R81's vspipe over the core in /tmp/r81vsvk; counts bad runs
+  local label=$1 n=$2 bad=0 short=0 t0=$(date +%s) i rc frames
+  for i in $(seq 1 $n); do
+    PYTHONPATH=/tmp/r81vsvk /tmp/r81vsvk/vapoursynth/vspipe -p /tmp/knlm_nnedi3.vpy - 2>/tmp/run.err | md5sum > /tmp/run.md5
+    rc=${PIPESTATUS[0]}
+    frames=$(tr '\r' '\n' < /tmp/run.err | grep -o 'Output [0-9]* frames' | grep -o '[0-9]*' | tail -1)
+    if [ "$rc" != 0 ] || [ "${frames:-0}" != "$FRAMES" ]; then short=$((short+1)); echo "$label run $i: rc=$rc frames=${frames:-?}: $(tail -c 300 /tmp/run.err)"; fi
+    cmp -s /tmp/run.md5 /tmp/ref.md5 || { bad=$((bad+1)); echo "$label run $i: md5 $(cut -c1-12 /tmp/run.md5) differs from R81's"; }
+  done
+  echo "$label: R81's vspipe and module over it, $n runs of $FRAMES frames in $(( $(date +%s) - t0 )) s: $short runs with missing frames or errors, $bad runs whose output differs from R81's"
+  [ $short = 0 ] && [ $bad = 0 ]
+}
+# The core before the fix, where the kit carries it (extra/old/libvsvk.so), for comparison.
+if [ -f "$KIT/extra/old/libvsvk.so" ]; then
+  cp "$KIT/extra/old/libvsvk.so" /tmp/r81vsvk/vapoursynth/libvapoursynth.so.4
+  runs "core before the fix" "${RUNS_OLD:-20}"
+  cp "$CORE_OURS" /tmp/r81vsvk/vapoursynth/libvapoursynth.so.4
+fi
+runs "libvsvk.so" "$RUNS"
