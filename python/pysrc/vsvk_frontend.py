@@ -2,11 +2,12 @@
 
 R81's `vapoursynth` package is always installed beside vsvk (every plugin wheel requires it), so
 vsvk never replaces its files. Instead, where vsvk is chosen, a finder placed first on
-`sys.meta_path` answers `import vapoursynth` with the vsvk module:
+`sys.meta_path` answers `import vapoursynth` with the vsvk module. vsvk's wheel installs
+`vsvk-frontend.pth`, which runs `install_at_startup()` when the interpreter starts:
 
-* `vsvk frontend vsvk` writes `vsvk-frontend.pth` into site-packages, which imports this module at
-  interpreter start-up and installs the finder; `vsvk frontend r81` removes that file;
-* `VSVK_FRONTEND=vsvk` or `VSVK_FRONTEND=r81` chooses for one run, whatever the file says.
+* `VSVK_FRONTEND=vsvk` or `VSVK_FRONTEND=r81` chooses for one run;
+* otherwise the environment's choice: `vsvk frontend vsvk` writes `vsvk-frontend.choice` beside this
+  file, `vsvk frontend r81` removes it (R81's module, the default).
 
 Nothing here imports vsvk until a script imports vapoursynth.
 """
@@ -14,6 +15,9 @@ import importlib.abc
 import importlib.util
 import os
 import sys
+
+CHOICE_FILE = "vsvk-frontend.choice"
+
 
 class _Loader(importlib.abc.Loader):
     def create_module(self, spec):
@@ -52,16 +56,16 @@ def uninstall():
     sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, VsvkFinder)]
 
 
-def install_from_pth():
-    """What the .pth file runs: install unless VSVK_FRONTEND says r81 for this run."""
-    if os.environ.get("VSVK_FRONTEND", "").lower() != "r81":
+def chosen():
+    """'vsvk' or 'r81': this run's VSVK_FRONTEND, else the environment's choice."""
+    run = os.environ.get("VSVK_FRONTEND", "").strip().lower()
+    if run in ("vsvk", "r81"):
+        return run
+    here = os.path.dirname(os.path.abspath(__file__))
+    return "vsvk" if os.path.isfile(os.path.join(here, CHOICE_FILE)) else "r81"
+
+
+def install_at_startup():
+    """What vsvk-frontend.pth runs when the interpreter starts."""
+    if chosen() == "vsvk":
         install()
-
-
-def install_from_environment():
-    """Imported without the .pth file (sitecustomize, a test harness): VSVK_FRONTEND=vsvk installs."""
-    if os.environ.get("VSVK_FRONTEND", "").lower() == "vsvk":
-        install()
-
-
-install_from_environment()

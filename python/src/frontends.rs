@@ -2,8 +2,8 @@
 //! (it always is: every plugin wheel requires it):
 //!
 //! * `vsvk frontend vsvk|r81|status`: whether `import vapoursynth` gives vsvk's module in this
-//!   Python environment (a `.pth` file that runs `vsvk_frontend`, python/pysrc), without touching
-//!   R81's files;
+//!   Python environment (the wheel's `.pth` file runs `vsvk_frontend`, python/pysrc, at start-up,
+//!   which reads the choice this writes), without touching R81's files;
 //! * `vsvk with-core PROGRAM [ARGS]`: runs a program, R81's own `vspipe` or a Python with R81's
 //!   module, on vsvk's core: libvsvk.so is preloaded, so its `getVapourSynthAPI` is the one R81's
 //!   module binds, and the plugin folders R81 would autoload (every `vapoursynth/plugins` on this
@@ -14,14 +14,13 @@ use std::path::{Path, PathBuf};
 
 use pyo3::prelude::*;
 
-/// The file `vsvk frontend vsvk` writes into site-packages.
-const PTH_NAME: &str = "vsvk-frontend.pth";
+/// The file `vsvk frontend vsvk` writes beside vsvk_frontend.py (read by it at start-up).
+const CHOICE_FILE: &str = "vsvk-frontend.choice";
 
 pub const USAGE: &str = "\
   frontend [vsvk|r81|status]
                         choose what `import vapoursynth` gives in this Python environment: vsvk's
-                        module (writes vsvk-frontend.pth into site-packages) or R81's (removes it);
-                        VSVK_FRONTEND=vsvk|r81 overrides it for one run
+                        module or R81's (the default); VSVK_FRONTEND=vsvk|r81 chooses for one run
   with-core PROGRAM [ARGS]
                         run PROGRAM (R81's vspipe, or python with R81's module) on vsvk's core:
                         libvsvk.so preloaded, R81's plugin folders handed to it
@@ -98,11 +97,10 @@ fn flush(py: Python<'_>) {
     }
 }
 
-/// site-packages of this interpreter's environment (where pip put vsvk).
-fn site_packages(py: Python<'_>) -> PyResult<PathBuf> {
-    let paths = py.import("sysconfig")?.call_method0("get_paths")?;
-    let purelib: String = paths.get_item("purelib")?.extract()?;
-    Ok(PathBuf::from(purelib))
+/// The folder holding `vsvk_frontend.py`, which pip put beside vsvk (site-packages).
+fn frontend_dir(py: Python<'_>) -> PyResult<PathBuf> {
+    let file: String = py.import("vsvk_frontend")?.getattr("__file__")?.extract()?;
+    Ok(Path::new(&file).parent().unwrap_or(Path::new("/")).to_path_buf())
 }
 
 /// `vsvk frontend [vsvk|r81|status]`.
@@ -112,45 +110,37 @@ pub fn frontend(py: Python<'_>, args: &[String]) -> i32 {
         eprintln!("vsvk frontend: expected one of vsvk, r81, status");
         return 2;
     }
-    let site = match site_packages(py) {
+    let site = match frontend_dir(py) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("vsvk frontend: cannot find this Python's site-packages: {e}");
+            eprintln!("vsvk frontend: vsvk_frontend is not importable ({e}): `vsvk frontend` needs vsvk installed by pip");
             return 1;
         }
     };
-    let pth = site.join(PTH_NAME);
+    let marker = site.join(CHOICE_FILE);
     match choice {
         "vsvk" => {
-            // The .pth file imports vsvk_frontend at start-up: it must be importable from there.
-            if !site.join("vsvk_frontend.py").is_file() {
-                eprintln!(
-                    "vsvk frontend: {} has no vsvk_frontend.py: `vsvk frontend` needs vsvk installed by pip into this environment",
-                    site.display()
-                );
+            if let Err(e) = std::fs::write(&marker, "vsvk\n") {
+                eprintln!("vsvk frontend: cannot write {}: {e}", marker.display());
                 return 1;
             }
-            let line = "import vsvk_frontend; vsvk_frontend.install_from_pth()\n";
-            if let Err(e) = std::fs::write(&pth, line) {
-                eprintln!("vsvk frontend: cannot write {}: {e}", pth.display());
-                return 1;
-            }
-            println!("import vapoursynth now gives vsvk in {} ({} written; VSVK_FRONTEND=r81 for R81 in one run)", site.display(), PTH_NAME);
+            println!("import vapoursynth now gives vsvk in {} (VSVK_FRONTEND=r81 gives R81's for one run)", site.display());
             0
         }
         "r81" => {
-            match std::fs::remove_file(&pth) {
-                Ok(()) => println!("import vapoursynth now gives R81's module in {} ({} removed)", site.display(), PTH_NAME),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => println!("import vapoursynth gives R81's module in {} already", site.display()),
+            match std::fs::remove_file(&marker) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
                 Err(e) => {
-                    eprintln!("vsvk frontend: cannot remove {}: {e}", pth.display());
+                    eprintln!("vsvk frontend: cannot remove {}: {e}", marker.display());
                     return 1;
                 }
             }
+            println!("import vapoursynth now gives R81's module in {} (VSVK_FRONTEND=vsvk gives vsvk for one run)", site.display());
             0
         }
         _ => {
-            let chosen = if pth.is_file() { "vsvk" } else { "r81" };
+            let chosen = if marker.is_file() { "vsvk" } else { "r81" };
             let run = std::env::var("VSVK_FRONTEND").ok().filter(|v| !v.is_empty());
             println!("{chosen}{}", run.map(|v| format!(" (VSVK_FRONTEND={v} in this run)")).unwrap_or_default());
             0

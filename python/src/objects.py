@@ -136,3 +136,10 @@ def construct_signature(signature, return_signature, injected=None, name=None):
 # R81's Cython C-API table (capsules of its VSScript entry points, which vstools imports by name).
 # vsvk has no VSScript library, so it has no entries.
 __pyx_capi__ = {}
+
+
+def vspipe():
+    """R81's `vspipe` command, where `import vapoursynth` gives vsvk (`vsvk frontend vsvk`): the
+    same arguments run `vsvk pipe`, whose options are vspipe's."""
+    import sys
+    _main(['pipe', *sys.argv[1:]])

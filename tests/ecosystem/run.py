@@ -6,7 +6,8 @@
 2. End to end: `vsvk pipe` of tests/ecosystem/vstools_gpu.vpy (vstools and GPU plugins; lavapipe
    where there is no GPU) writes every frame, and the bytes equal R81's vspipe's.
 3. vs-jetpack's own test suite, from its sdist on PyPI (the version requirements.txt pins), runs
-   three times in that venv: on R81; on vsvk's module (`vsvk frontend vsvk`); and R81's module on
+   three times in that venv: on R81; on vsvk's module (`vsvk frontend vsvk`, then VSVK_FRONTEND=r81
+   for the run on R81); and R81's module on
    vsvk's core (`vsvk with-core`). Any test that passes on R81 and not on the other two fails the
    run, except, for vsvk's module, the ones tests/ecosystem/known-gaps.txt lists with their cause
    (each a gap still open; one that passes now is reported, so that the list only shrinks).
@@ -97,8 +98,15 @@ def pipe_end_to_end(venv, work):
     r = run([venv / "bin" / "vspipe", "-c", "y4m", script, theirs], env=r81, capture_output=True, text=True)
     if r.returncode != 0:
         failures.append(f"R81's vspipe failed ({r.returncode}):\n{r.stderr}")
+    # R81's own `vspipe` command under the vsvk frontend runs `vsvk pipe` (vsvk.vspipe)
+    frontend = work / "pipe-vspipe-command-on-vsvk.y4m"
+    r = run([venv / "bin" / "vspipe", "-c", "y4m", script, frontend], env=dict(env, VSVK_FRONTEND="vsvk"), capture_output=True, text=True)
+    if r.returncode != 0:
+        failures.append(f"the vspipe command under the vsvk frontend failed ({r.returncode}):\n{r.stderr}")
     if not failures:
         a, b = ours.read_bytes(), theirs.read_bytes()
+        if frontend.read_bytes() != a:
+            failures.append("the vspipe command under the vsvk frontend wrote other bytes than vsvk pipe")
         frames = a.count(b"FRAME")
         say(f"vsvk pipe wrote {len(a)} bytes ({frames} frames), R81's vspipe {len(b)} bytes ({b.count(b'FRAME')} frames)")
         if frames != 8:
@@ -107,6 +115,25 @@ def pipe_end_to_end(venv, work):
             failures.append(
                 f"vsvk pipe's output differs from R81's: sha256 {hashlib.sha256(a).hexdigest()[:16]} against {hashlib.sha256(b).hexdigest()[:16]}"
             )
+    return failures
+
+
+def frontend_switch(venv):
+    """`vsvk frontend` and VSVK_FRONTEND decide what `import vapoursynth` gives, R81's files untouched."""
+    py, vsvk = venv / "bin" / "python", venv / "bin" / "vsvk"
+    probe = "import vapoursynth, vsvk; print('vsvk' if vapoursynth is vsvk else 'r81')"
+    failures = []
+
+    def which(extra):
+        r = run([py, "-c", probe], env=dict(os.environ, **extra), capture_output=True, text=True)
+        return r.stdout.strip() or f"error: {r.stderr.strip()[-300:]}"
+
+    for choice, run_env, want in (("r81", {}, "r81"), ("vsvk", {}, "vsvk"), ("vsvk", {"VSVK_FRONTEND": "r81"}, "r81"),
+                                  ("r81", {"VSVK_FRONTEND": "vsvk"}, "vsvk")):
+        run([vsvk, "frontend", choice], check=True, capture_output=True)
+        got = which(run_env)
+        if got != want:
+            failures.append(f"vsvk frontend {choice} with {run_env or 'no VSVK_FRONTEND'}: import vapoursynth gave {got}, not {want}")
     return failures
 
 
@@ -206,6 +233,8 @@ def main():
         wheel = r.stdout.strip().splitlines()[-1]
     venv = make_venv(work, Path(wheel).resolve())
     checks, failures = 0, []
+    failures += frontend_switch(venv)
+    checks += 4
     if not a.skip_pipe:
         f = pipe_end_to_end(venv, work)
         checks += 1
