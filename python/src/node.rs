@@ -445,8 +445,7 @@ impl VideoNode {
         let window = if prefetch > 0 { prefetch } else { node.core.threads() as i64 }.max(backlog);
         let total = node.num_frames();
         if y4m {
-            let first = if total > 0 { Some(fetch(py, &node, 0)?) } else { None };
-            let header = crate::pipe::y4m_header(&node, first.as_deref()).map_err(crate::err)?;
+            let header = crate::pipe::y4m_header(&node, total as i64).map_err(crate::err)?;
             fileobj.call_method1("write", (pyo3::types::PyBytes::new(py, header.as_bytes()),))?;
         }
         if let Some(cb) = progress_update {

@@ -15,7 +15,6 @@ use pyo3::prelude::*;
 use pyo3::types::code::PyCodeInput;
 use pyo3::types::{PyCode, PyCodeMethods, PyDict, PyList};
 use vsvk::frame::Frame;
-use vsvk::map::Map;
 use vsvk::node::Node;
 use vsvk_plugin_api::abi::*;
 
@@ -284,7 +283,7 @@ fn run(py: Python<'_>, o: &Options) -> PyResult<i32> {
     }
     if o.y4m {
         // fail before any frame is made when the format can't be carried
-        if let Err(e) = y4m_colorspace(node.video_info().expect("video"), None) {
+        if let Err(e) = y4m_colorspace(node.video_info().expect("video")) {
             eprintln!("vsvk pipe: {e}");
             return Ok(1);
         }
@@ -382,7 +381,7 @@ fn run(py: Python<'_>, o: &Options) -> PyResult<i32> {
         }
         if o.y4m {
             if n == start as i32 {
-                match y4m_header(&node, Some(&f)) {
+                match y4m_header(&node, end - start + 1) {
                     Ok(h) => buf.extend_from_slice(h.as_bytes()),
                     Err(e) => {
                         eprintln!("vsvk pipe: {e}");
@@ -489,8 +488,9 @@ fn frame_duration(node: &Node, f: &Frame) -> Option<(i64, i64)> {
     (vi.fpsNum > 0 && vi.fpsDen > 0).then_some((vi.fpsDen, vi.fpsNum))
 }
 
-/// The y4m colour space name of a format (with the chroma siting of 8-bit 4:2:0 from the frame).
-fn y4m_colorspace(vi: &VSVideoInfo, props: Option<&Map>) -> Result<String, String> {
+/// The y4m colour space name of a format, as R81's vspipe writes it (the subsampling, and the bit
+/// depth above 8; no chroma siting).
+fn y4m_colorspace(vi: &VSVideoInfo) -> Result<String, String> {
     let f = &vi.format;
     let name = vsvk::format::video_name(f).unwrap_or_else(|| "this format".into());
     if f.colorFamily == cfUndefined || vi.width == 0 || vi.height == 0 {
@@ -500,51 +500,30 @@ fn y4m_colorspace(vi: &VSVideoInfo, props: Option<&Map>) -> Result<String, Strin
         return Err(format!("y4m cannot carry {name}; use --container none"));
     }
     let bits = f.bitsPerSample;
+    let depth = if bits > 8 { format!("p{bits}") } else { String::new() };
     if f.colorFamily == cfGray {
-        return Ok(if bits == 8 { "mono".into() } else { format!("mono{bits}") });
+        return Ok(if bits > 8 { format!("mono{bits}") } else { "mono".into() });
     }
     let sub = match (f.subSamplingW, f.subSamplingH) {
         (1, 1) => "420",
         (1, 0) => "422",
         (0, 0) => "444",
-        (2, 0) if bits == 8 => "411",
-        // y4m readers (ffmpeg's among them) know no name for 4:1:0 or 4:4:0, nor 4:1:1 above 8 bits
+        (2, 0) => "411",
+        (0, 1) => "440",
+        (2, 2) => "410",
         _ => return Err(format!("y4m cannot carry {name}; use --container none")),
     };
-    if bits > 8 {
-        return Ok(format!("{sub}p{bits}"));
-    }
-    if sub == "420" {
-        let siting = props.and_then(|p| p.get_int(b"_ChromaLocation", 0).ok());
-        return Ok(match siting {
-            Some(0) => "420mpeg2".into(),
-            Some(1) => "420jpeg".into(),
-            Some(2) => "420paldv".into(),
-            _ => "420".into(),
-        });
-    }
-    Ok(sub.into())
+    Ok(format!("{sub}{depth}"))
 }
 
-/// The y4m stream header; field order and sample aspect ratio come from the first frame.
-pub fn y4m_header(node: &Node, first: Option<&Frame>) -> Result<String, String> {
+/// The y4m stream header as R81's vspipe writes it: from the clip alone (progressive, no sample
+/// aspect ratio, whatever the frames say; F0:0 for a variable frame rate), with the number of
+/// frames that follow.
+pub fn y4m_header(node: &Node, frames: i64) -> Result<String, String> {
     let vi = node.video_info().ok_or("y4m carries video only")?;
-    let props = first.map(|f| f.props());
-    let cs = y4m_colorspace(vi, props)?;
-    if vi.fpsNum <= 0 || vi.fpsDen <= 0 {
-        return Err("y4m needs a constant frame rate; use --container none".into());
-    }
-    let int = |k: &[u8]| props.and_then(|p| p.get_int(k, 0).ok());
-    let interlace = match int(b"_FieldBased") {
-        Some(1) => 'b',
-        Some(2) => 't',
-        _ => 'p',
-    };
-    let (sn, sd) = match (int(b"_SARNum"), int(b"_SARDen")) {
-        (Some(n), Some(d)) if n > 0 && d > 0 => (n, d),
-        _ => (0, 0),
-    };
-    Ok(format!("YUV4MPEG2 W{} H{} F{}:{} I{interlace} A{sn}:{sd} C{cs}\n", vi.width, vi.height, vi.fpsNum, vi.fpsDen))
+    let cs = y4m_colorspace(vi)?;
+    let (num, den) = if vi.fpsNum > 0 && vi.fpsDen > 0 { (vi.fpsNum, vi.fpsDen) } else { (0, 0) };
+    Ok(format!("YUV4MPEG2 C{cs} W{} H{} F{num}:{den} Ip A0:0 XLENGTH={frames}\n", vi.width, vi.height))
 }
 
 /// A video frame's planes, row after row, without the rows' padding.
