@@ -11,6 +11,8 @@ chmod +x /tmp/r81/vapoursynth/vspipe
 PYTHONPATH=/tmp/r81 python3 -m vapoursynth config 2>&1 | tail -1
 # R81's package over our core: a copy of the package with our library in its place.
 rm -rf /tmp/r81vsvk && cp -a /tmp/r81 /tmp/r81vsvk && cp "$CORE_OURS" /tmp/r81vsvk/vapoursynth/libvapoursynth.so.4
+# VSScript's configuration is kept per copy of the package (by its libvsscript.so's path)
+PYTHONPATH=/tmp/r81vsvk python3 -m vapoursynth config 2>&1 | tail -1
 mkdir -p /tmp/r81vsvk/vapoursynth/plugins /tmp/r81/vapoursynth/plugins
 for d in /tmp/r81 /tmp/r81vsvk; do cp -a $PLUGINS/libknlmvulkan.so $PLUGINS/nnedi3vk $d/vapoursynth/plugins/; done
 cat > /tmp/knlm_nnedi3.vpy <<PY
