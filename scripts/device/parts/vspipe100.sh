@@ -44,7 +44,8 @@ runs() {  # runs LABEL N: N runs of R81's vspipe over the core in /tmp/r81vsvk; 
 # The core before the fix, where the kit carries it (extra/old/libvsvk.so), for comparison.
 if [ -f "$KIT/extra/old/libvsvk.so" ]; then
   cp "$KIT/extra/old/libvsvk.so" /tmp/r81vsvk/vapoursynth/libvapoursynth.so.4
-  runs "core before the fix" "${RUNS_OLD:-20}"
+  # it predates the autoloading of the package's plugins folder: named for it instead
+  VSVK_PLUGIN_PATH=/tmp/r81vsvk/vapoursynth/plugins:/tmp/r81vsvk/vapoursynth/plugins/nnedi3vk runs "core before the fix" "${RUNS_OLD:-20}"
   cp "$CORE_OURS" /tmp/r81vsvk/vapoursynth/libvapoursynth.so.4
 fi
 runs "libvsvk.so" "$RUNS"
