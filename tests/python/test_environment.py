@@ -8,10 +8,11 @@ named test_* runs; the last line is "N passed, M failed".
 import gc
 import os
 import sys
-import traceback
 
 import vsvk as vs
 from vsvk import _env_alive
+
+import runner
 
 
 class TestPolicy(vs.EnvironmentPolicy):
@@ -459,23 +460,5 @@ def test_unregister_last():
     _raises(ValueError, policy.api.create_environment)
 
 
-def main():
-    tests = [(k, v) for k, v in sorted(globals().items()) if k.startswith('test_') and callable(v)]
-    tests.sort(key=lambda t: t[0] == 'test_unregister_last')
-    passed = failed = 0
-    for name, fn in tests:
-        try:
-            fn()
-        except Exception:
-            failed += 1
-            print(f'FAIL {name}', file=sys.stderr)
-            traceback.print_exc()
-        else:
-            passed += 1
-            print(f'ok   {name}')
-    print(f'{passed} passed, {failed} failed')
-    sys.exit(1 if failed else 0)
-
-
 if __name__ == '__main__':
-    main()
+    runner.main(globals(), last=('test_unregister_last',))

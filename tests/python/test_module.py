@@ -5,10 +5,11 @@ non-zero when one failed. Needs NumPy for the zero-copy checks (scripts/setup.sh
 """
 import sys
 import threading
-import traceback
 
 import vsvk as vs
 import vapoursynth  # the alias module the vsvk command puts on the path
+
+import runner
 
 core = vs.core
 
@@ -292,25 +293,5 @@ def test_set_vulkan_device():
     assert str(n + 3) in out and str(n) in out, out
 
 
-def main():
-    tests = [(k, v) for k, v in sorted(globals().items()) if k.startswith('test_') and callable(v)]
-    only = sys.argv[1:]
-    passed = failed = 0
-    for name, fn in tests:
-        if only and name not in only:
-            continue
-        try:
-            fn()
-        except Exception:
-            failed += 1
-            print(f'FAIL {name}', file=sys.stderr)
-            traceback.print_exc()
-        else:
-            passed += 1
-            print(f'ok   {name}')
-    print(f'{passed} passed, {failed} failed')
-    sys.exit(1 if failed else 0)
-
-
 if __name__ == '__main__':
-    main()
+    runner.main(globals())

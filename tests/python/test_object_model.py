@@ -6,11 +6,12 @@ Run by tests/tests/cli.rs as `vsvk python tests/python/test_object_model.py`; th
 """
 import collections.abc
 import sys
-import traceback
 import warnings
 import weakref
 
 import vsvk as vs
+
+import runner
 
 core = vs.core
 
@@ -380,25 +381,5 @@ def test_path_functions():
         assert name in vs.__all__ or name in dir(vs), name
 
 
-def main():
-    tests = [(k, v) for k, v in sorted(globals().items()) if k.startswith('test_') and callable(v)]
-    only = sys.argv[1:]
-    passed = failed = 0
-    for name, fn in tests:
-        if only and name not in only:
-            continue
-        try:
-            fn()
-        except Exception:
-            failed += 1
-            print(f'FAIL {name}', file=sys.stderr)
-            traceback.print_exc()
-        else:
-            passed += 1
-            print(f'ok   {name}')
-    print(f'{passed} passed, {failed} failed')
-    sys.exit(1 if failed else 0)
-
-
 if __name__ == '__main__':
-    main()
+    runner.main(globals())

@@ -501,42 +501,33 @@ fn devices_plugins_and_version() {
     assert_eq!(r.code(), Some(2));
 }
 
-#[test]
-fn python_module_tests() {
+/// Runs one of the module's test files (tests/python, through the vsvk command); every test passes.
+fn python_tests(file: &str, envs: &[(&str, &str)]) {
     let root = reference::workspace_root();
-    // where the core finds a device (CI: lavapipe), the GPU parts of the module tests must run
-    let expect = if vulkan_usable(&root) { "1" } else { "0" };
     let mut cmd = Command::new(vsvk());
-    cmd.args(["python", "tests/python/test_module.py"]).current_dir(&root).env("VSVK_EXPECT_VULKAN", expect);
+    cmd.args(["python", file]).current_dir(&root).envs(envs.iter().copied());
     let r = finish(spawn(cmd), LIMIT);
     let out = String::from_utf8_lossy(&r.stdout);
     assert!(r.ok(), "{out}\n{}", r.describe());
     let last = out.lines().last().unwrap_or("");
     assert!(last.ends_with("passed, 0 failed"), "{out}");
+}
+
+#[test]
+fn python_module_tests() {
+    // where the core finds a device (CI: lavapipe), the GPU parts of the module tests must run
+    let expect = if vulkan_usable(&reference::workspace_root()) { "1" } else { "0" };
+    python_tests("tests/python/test_module.py", &[("VSVK_EXPECT_VULKAN", expect)]);
 }
 
 #[test]
 fn python_environment_tests() {
-    let root = reference::workspace_root();
-    let mut cmd = Command::new(vsvk());
-    cmd.args(["python", "tests/python/test_environment.py"]).current_dir(&root);
-    let r = finish(spawn(cmd), LIMIT);
-    let out = String::from_utf8_lossy(&r.stdout);
-    assert!(r.ok(), "{out}\n{}", r.describe());
-    let last = out.lines().last().unwrap_or("");
-    assert!(last.ends_with("passed, 0 failed"), "{out}");
+    python_tests("tests/python/test_environment.py", &[]);
 }
 
 #[test]
 fn python_object_model_tests() {
-    let root = reference::workspace_root();
-    let mut cmd = Command::new(vsvk());
-    cmd.args(["python", "tests/python/test_object_model.py"]).current_dir(&root);
-    let r = finish(spawn(cmd), LIMIT);
-    let out = String::from_utf8_lossy(&r.stdout);
-    assert!(r.ok(), "{out}\n{}", r.describe());
-    let last = out.lines().last().unwrap_or("");
-    assert!(last.ends_with("passed, 0 failed"), "{out}");
+    python_tests("tests/python/test_object_model.py", &[]);
 }
 
 /// Whether the core finds a Vulkan device it can use.
