@@ -440,32 +440,14 @@ impl VideoNode {
         prefetch: i64,
         backlog: i64,
     ) -> PyResult<()> {
-        let py = slf.py();
         let node = node_of(slf).clone();
-        let window = if prefetch > 0 { prefetch } else { node.core.threads() as i64 }.max(backlog);
-        let total = node.num_frames();
-        if y4m {
-            let header = crate::pipe::y4m_header(&node, total as i64).map_err(crate::err)?;
-            fileobj.call_method1("write", (pyo3::types::PyBytes::new(py, header.as_bytes()),))?;
-        }
-        if let Some(cb) = progress_update {
-            cb.call1((0, total))?;
-        }
-        let mut pre = Prefetcher::new(node.clone(), 0, total, window as usize);
-        let mut buf = Vec::new();
-        while let Some(r) = pre.next(py) {
-            let (n, f) = r?;
-            buf.clear();
+        let header = if y4m { crate::pipe::y4m_header(&node, node.num_frames() as i64).map_err(crate::err)?.into_bytes() } else { Vec::new() };
+        write_output(&node, fileobj, &header, progress_update, (prefetch, backlog), |f, buf| {
             if y4m {
                 buf.extend_from_slice(b"FRAME\n");
             }
-            crate::pipe::append_planes(&f, &mut buf);
-            fileobj.call_method1("write", (pyo3::types::PyBytes::new(py, &buf),))?;
-            if let Some(cb) = progress_update {
-                cb.call1((n + 1, total))?;
-            }
-        }
-        Ok(())
+            crate::pipe::append_planes(f, buf);
+        })
     }
     fn __repr__(slf: &Bound<'_, Self>) -> String {
         let vi = node_of(slf).video_info().expect("video");
@@ -548,7 +530,6 @@ impl AudioNode {
         prefetch: i64,
         backlog: i64,
     ) -> PyResult<()> {
-        let py = slf.py();
         let node = node_of(slf).clone();
         let ai = node.audio_info().expect("audio");
         let kind = match (wav, w64) {
@@ -557,27 +538,11 @@ impl AudioNode {
             (false, true) => Some(crate::wave::Wave::W64),
             (false, false) => None,
         };
-        if let Some(kind) = kind {
-            let header = crate::wave::header(kind, &ai.format, ai.sampleRate, ai.numSamples).map_err(crate::err)?;
-            fileobj.call_method1("write", (pyo3::types::PyBytes::new(py, &header),))?;
-        }
-        let window = if prefetch > 0 { prefetch } else { node.core.threads() as i64 }.max(backlog);
-        let total = node.num_frames();
-        if let Some(cb) = progress_update {
-            cb.call1((0, total))?;
-        }
-        let mut pre = Prefetcher::new(node.clone(), 0, total, window as usize);
-        let mut buf = Vec::new();
-        while let Some(r) = pre.next(py) {
-            let (n, f) = r?;
-            buf.clear();
-            crate::pipe::append_samples(&f, &mut buf);
-            fileobj.call_method1("write", (pyo3::types::PyBytes::new(py, &buf),))?;
-            if let Some(cb) = progress_update {
-                cb.call1((n + 1, total))?;
-            }
-        }
-        Ok(())
+        let header = match kind {
+            Some(kind) => crate::wave::header(kind, &ai.format, ai.sampleRate, ai.numSamples).map_err(crate::err)?,
+            None => Vec::new(),
+        };
+        write_output(&node, fileobj, &header, progress_update, (prefetch, backlog), |f, buf| crate::pipe::append_samples(f, buf))
     }
     fn __repr__(slf: &Bound<'_, Self>) -> String {
         let ai = node_of(slf).audio_info().expect("audio");
@@ -590,4 +555,38 @@ impl AudioNode {
             ai.numSamples
         )
     }
+}
+
+/// `output()` of a clip: `header`, then each frame as `append` writes it, in order, with the frames
+/// after it requested ahead (`prefetch`, default the core's threads, at least `backlog`) and
+/// `progress_update(done, total)` before the first and after each.
+fn write_output(
+    node: &Arc<Node>,
+    fileobj: &Bound<'_, PyAny>,
+    header: &[u8],
+    progress_update: Option<&Bound<'_, PyAny>>,
+    (prefetch, backlog): (i64, i64),
+    append: impl Fn(&Frame, &mut Vec<u8>),
+) -> PyResult<()> {
+    let py = fileobj.py();
+    if !header.is_empty() {
+        fileobj.call_method1("write", (pyo3::types::PyBytes::new(py, header),))?;
+    }
+    let window = if prefetch > 0 { prefetch } else { node.core.threads() as i64 }.max(backlog);
+    let total = node.num_frames();
+    if let Some(cb) = progress_update {
+        cb.call1((0, total))?;
+    }
+    let mut pre = Prefetcher::new(node.clone(), 0, total, window as usize);
+    let mut buf = Vec::new();
+    while let Some(r) = pre.next(py) {
+        let (n, f) = r?;
+        buf.clear();
+        append(&f, &mut buf);
+        fileobj.call_method1("write", (pyo3::types::PyBytes::new(py, &buf),))?;
+        if let Some(cb) = progress_update {
+            cb.call1((n + 1, total))?;
+        }
+    }
+    Ok(())
 }
