@@ -143,3 +143,38 @@ def vspipe():
     same arguments run `vsvk pipe`, whose options are vspipe's."""
     import sys
     _main(['pipe', *sys.argv[1:]])
+
+
+def _windows_only(name):
+    def command():
+        raise Error(f'{name}: only available on Windows')
+    command.__name__ = command.__qualname__ = name
+    return command
+
+
+# R81's installer helpers for Windows' registry and Video for Windows.
+register_vfw = _windows_only('register_vfw')
+register_legacy_install = _windows_only('register_legacy_install')
+
+
+def register_install():
+    """R81 records its VSScript library for other programs; vsvk has no VSScript library."""
+    raise Error('register_install: vsvk has no VSScript library to register (run scripts with `vsvk pipe`)')
+
+
+def update_shell(path):
+    """R81 exports VSSCRIPT_PATH=path from the shell's start-up files; vsvk has no VSScript library."""
+    raise Error('update_shell: vsvk has no VSScript library to export')
+
+
+def vapoursynth_config():
+    """R81 records which Python its VSScript library embeds; vsvk embeds none, so there is nothing to record."""
+    print('vsvk: nothing to configure (vsvk runs scripts in the Python that runs `vsvk pipe`)')
+
+
+def vapoursynth_check_env():
+    """Where this module and its core are, as R81's prints where its package is."""
+    import sys
+    print(f'vsvk path: "{_os.path.dirname(_module_file())}"')
+    print(f'core: {str(sys.modules[__name__].core).splitlines()[0]}')
+    print('plugin folders: ' + ', '.join(f'"{f}"' for f in _autoload_folders()))

@@ -381,5 +381,29 @@ def test_path_functions():
         assert name in vs.__all__ or name in dir(vs), name
 
 
+def test_r81_installer_helpers():
+    # R81's helpers for Windows installs raise vs.Error elsewhere; those for its VSScript library
+    # have nothing to act on in vsvk and say so with vs.Error too
+    for name in ('register_vfw', 'register_legacy_install', 'register_install'):
+        try:
+            getattr(vs, name)()
+        except vs.Error as e:
+            assert name in str(e), e
+        else:
+            raise AssertionError(f'{name} did not raise')
+    try:
+        vs.update_shell('/nowhere')
+    except vs.Error:
+        pass
+    else:
+        raise AssertionError('update_shell did not raise')
+    import contextlib
+    import io
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        vs.vapoursynth_check_env()
+    assert 'vsvk path' in out.getvalue() and 'plugin folders' in out.getvalue(), out.getvalue()
+
+
 if __name__ == '__main__':
     runner.main(globals())
