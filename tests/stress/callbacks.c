@@ -35,7 +35,7 @@
  *
  * Output: "ok ..." and exit status 0, or "error: ..." and 1.
  */
-#include "VapourSynth4.h"
+#include "harness.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -47,20 +47,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static const VSAPI *api;
-
-static void fail(const char *fmt, ...) {
-    char msg[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    for (char *c = msg; *c; c++)
-        if (*c == '\n') *c = ' ';
-    printf("error: %s\n", msg);
-    fflush(stdout);
-    exit(1);
-}
 
 static int number(const char *s) {
     char *end;
@@ -69,25 +55,6 @@ static int number(const char *s) {
     return (int)v;
 }
 
-static VSNode *invoke(VSCore *core, const char *ns, const char *fn, VSMap *args) {
-    VSPlugin *p = api->getPluginByNamespace(ns, core);
-    if (!p) fail("no plugin %s", ns);
-    VSMap *r = api->invoke(p, fn, args);
-    if (api->mapGetError(r)) fail("%s.%s: %s", ns, fn, api->mapGetError(r));
-    VSNode *n = api->mapGetNode(r, "clip", 0, NULL);
-    api->freeMap(r);
-    api->freeMap(args);
-    return n;
-}
-
-static void load(VSCore *core, const char *path) {
-    VSMap *a = api->createMap();
-    api->mapSetData(a, "path", path, -1, dtUtf8, maReplace);
-    VSMap *r = api->invoke(api->getPluginByNamespace("std", core), "LoadPlugin", a);
-    if (api->mapGetError(r)) fail("LoadPlugin %s: %s", path, api->mapGetError(r));
-    api->freeMap(r);
-    api->freeMap(a);
-}
 
 static VSNode *noise(VSCore *core, int frames) {
     VSMap *a = api->createMap();
