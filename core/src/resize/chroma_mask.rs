@@ -12,7 +12,7 @@ use parking_lot::Mutex;
 use vsvk_plugin_api::abi::*;
 
 use super::zimg_sys::*;
-use super::{default_params, pixel_type, run_graph, Graph, Planes};
+use super::{default_params, run_graph, zimg_format, Graph, Planes, Resolved};
 use crate::core::Core;
 use crate::format;
 use crate::frame::Frame;
@@ -71,25 +71,9 @@ impl ChromaMask {
             return Ok(g.clone());
         }
         let full = format::query_video(cfYUV, fmt.sampleType, fmt.bitsPerSample, 0, 0).ok_or("no 4:4:4 format for the mask")?;
-        let describe = |f: &VSVideoFormat| -> Result<zimg_image_format, String> {
-            let mut z = default_format();
-            z.width = w;
-            z.height = h;
-            z.pixel_type = pixel_type(f)?;
-            z.subsample_w = f.subSamplingW as u32;
-            z.subsample_h = f.subSamplingH as u32;
-            z.color_family = ZIMG_COLOR_YUV;
-            // what resize assumes of YUV without properties: unspecified colours, limited range
-            z.matrix_coefficients = 2;
-            z.transfer_characteristics = 2;
-            z.color_primaries = 2;
-            z.depth = f.bitsPerSample as u32;
-            z.pixel_range = 0;
-            z.field_parity = parity;
-            z.chroma_location = loc;
-            Ok(z)
-        };
-        let (src, dst) = (describe(&full)?, describe(fmt)?);
+        // what resize assumes of YUV without properties: unspecified colours, limited range
+        let colours = Resolved { matrix: 2, transfer: 2, primaries: 2, range: 0, chromaloc: loc };
+        let (src, dst) = (zimg_format(&full, w, h, &colours, parity)?, zimg_format(fmt, w, h, &colours, parity)?);
         let mut gp = default_params();
         gp.resample_filter = ZIMG_RESIZE_BILINEAR;
         gp.resample_filter_uv = ZIMG_RESIZE_BILINEAR;

@@ -435,6 +435,25 @@ struct Resolved {
     chromaloc: c_int,
 }
 
+/// zimg's description of frames of `f` at `w`x`h` with the colours `c`, one field of them or whole.
+fn zimg_format(f: &VSVideoFormat, w: u32, h: u32, c: &Resolved, parity: c_int) -> Result<zimg_image_format, String> {
+    let mut z = default_format();
+    z.width = w;
+    z.height = h;
+    z.pixel_type = pixel_type(f)?;
+    z.subsample_w = f.subSamplingW as u32;
+    z.subsample_h = f.subSamplingH as u32;
+    z.color_family = family(f);
+    z.matrix_coefficients = c.matrix;
+    z.transfer_characteristics = c.transfer;
+    z.color_primaries = c.primaries;
+    z.depth = f.bitsPerSample as u32;
+    z.pixel_range = c.range;
+    z.field_parity = parity;
+    z.chroma_location = c.chromaloc;
+    Ok(z)
+}
+
 fn family(f: &VSVideoFormat) -> c_int {
     match f.colorFamily {
         cfRGB => ZIMG_COLOR_RGB,
@@ -481,24 +500,6 @@ impl Resizer {
             range: p.range.unwrap_or(if same_family { src.range } else if rgb { 1 } else { 0 }),
             chromaloc: p.chromaloc.unwrap_or(src.chromaloc),
         }
-    }
-
-    fn zimg_format(f: &VSVideoFormat, w: u32, h: u32, c: &Resolved, parity: c_int) -> Result<zimg_image_format, String> {
-        let mut z = default_format();
-        z.width = w;
-        z.height = h;
-        z.pixel_type = pixel_type(f)?;
-        z.subsample_w = f.subSamplingW as u32;
-        z.subsample_h = f.subSamplingH as u32;
-        z.color_family = family(f);
-        z.matrix_coefficients = c.matrix;
-        z.transfer_characteristics = c.transfer;
-        z.color_primaries = c.primaries;
-        z.depth = f.bitsPerSample as u32;
-        z.pixel_range = c.range;
-        z.field_parity = parity;
-        z.chroma_location = c.chromaloc;
-        Ok(z)
     }
 
     fn graph(&self, key: GraphKey) -> Result<Arc<Graph>, String> {
@@ -566,8 +567,8 @@ impl Resizer {
             Layout::Interlaced => ((sh / 2) as u32, (dh / 2) as u32, vec![ZIMG_FIELD_TOP, ZIMG_FIELD_BOTTOM]),
             Layout::Field(p) => (sh as u32, dh as u32, vec![p]),
         };
-        let mut sfz = Self::zimg_format(&sf, sw as u32, src_h, &src_c, parities[0])?;
-        let mut dfz = Self::zimg_format(&df, dw as u32, dst_h, &dst_c, parities[0])?;
+        let mut sfz = zimg_format(&sf, sw as u32, src_h, &src_c, parities[0])?;
+        let mut dfz = zimg_format(&df, dw as u32, dst_h, &dst_c, parities[0])?;
         let p = &self.params;
         // a frame of two fields: the window is given in frame rows, each field has half of them
         let vscale = if layout == Layout::Interlaced { 0.5 } else { 1.0 };
