@@ -55,16 +55,6 @@ static int number(const char *s) {
     return (int)v;
 }
 
-
-static VSNode *noise(VSCore *core, int frames) {
-    VSMap *a = api->createMap();
-    api->mapSetInt(a, "width", 64, maReplace);
-    api->mapSetInt(a, "height", 48, maReplace);
-    api->mapSetInt(a, "length", frames, maReplace);
-    api->mapSetInt(a, "format", pfYUV420P8, maReplace);
-    return invoke(core, "vsvknoise", "Noise", a);
-}
-
 /* ---- overlap -------------------------------------------------------------------------------------- */
 
 typedef struct {

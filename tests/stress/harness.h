@@ -46,4 +46,14 @@ static void load(VSCore *core, const char *path) {
     api->freeMap(a);
 }
 
+/* the vsvknoise test source (tests/plugins/vsvknoise.c): `frames` frames of 64x48 YUV420P8 */
+static VSNode *noise(VSCore *core, int frames) {
+    VSMap *a = api->createMap();
+    api->mapSetInt(a, "width", 64, maReplace);
+    api->mapSetInt(a, "height", 48, maReplace);
+    api->mapSetInt(a, "length", frames, maReplace);
+    api->mapSetInt(a, "format", pfYUV420P8, maReplace);
+    return invoke(core, "vsvknoise", "Noise", a);
+}
+
 #endif

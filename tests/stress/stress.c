@@ -117,12 +117,7 @@ static VSMap *ints(const char *key, int a, int b) {
 }
 
 static VSNode *build(VSCore *core, int frames) {
-    VSMap *a = api->createMap();
-    api->mapSetInt(a, "width", 64, maReplace);
-    api->mapSetInt(a, "height", 48, maReplace);
-    api->mapSetInt(a, "length", frames, maReplace);
-    api->mapSetInt(a, "format", pfYUV420P8, maReplace);
-    VSNode *n = invoke(core, "vsvknoise", "Noise", a);
+    VSNode *n = noise(core, frames);
     n = step(core, "Parallel", n, ints("radius", 1, -1));
     n = step(core, "TwoStage", n, ints("mode", fmFrameState, -1));
     n = step(core, "Fail", n, ints("fail", 5, frames - 3));
