@@ -29,9 +29,14 @@ if [ -d target/release/vsvk-python ]; then
     case $f in *.so) strip -o $K/python/$(basename $f) $f ;; *) cp -a $f $K/python/ ;; esac
   done
 fi
-# Extra files a part asks for: one path per line in scripts/device/kit-extra.txt (relative to the repo).
+# Extra files a part asks for: one path per line in scripts/device/kit-extra.txt, relative to the repo,
+# or starting with $REF/ for the set-up's folder (copied to extra/ref/...), so no machine path is named.
 if [ -f scripts/device/kit-extra.txt ]; then
-  while read -r f; do [ -n "$f" ] && [ -e "$f" ] && { mkdir -p $K/extra/$(dirname "$f"); cp -a "$f" $K/extra/"$f"; }; done < scripts/device/kit-extra.txt
+  while read -r f; do
+    [ -n "$f" ] || continue
+    case $f in '$REF/'*) src=$REF/${f#\$REF/} dst=ref/${f#\$REF/} ;; *) src=$f dst=$f ;; esac
+    [ -e "$src" ] && { mkdir -p "$K/extra/$(dirname "$dst")"; cp -a "$src" "$K/extra/$dst"; }
+  done < scripts/device/kit-extra.txt
 fi
 # perf and the libraries it needs beyond glibc, for the profile part (the device image has none).
 mkdir -p $K/perf
