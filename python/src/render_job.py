@@ -217,8 +217,8 @@ class _Writer(threading.Thread):
         self.inbox, self.events = queue.Queue(), queue.Queue()
         self.header = None
         self.segments = []
-        self.read_block = ray.remote(task.read_block).options(num_cpus=0, max_retries=0)
-        self.remove = ray.remote(task.remove).options(num_cpus=0, max_retries=0)
+        self.read_block = ray.remote(task.read_block)
+        self.remove = ray.remote(task.remove)
 
     def run(self):
         while True:
@@ -239,9 +239,10 @@ class _Writer(threading.Thread):
             self.events.put(("written", index, None))
 
     def _pinned(self, res):
+        """Task options that run it on the host of a chunk's result."""
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-        return NodeAffinitySchedulingStrategy(res["node"], soft=False)
+        return dict(num_cpus=0, max_retries=0, scheduling_strategy=NodeAffinitySchedulingStrategy(res["node"], soft=False))
 
     def _local(self, index, res):
         """The chunk's file on this host: where it lies (the same host, or a folder shared with its
@@ -251,19 +252,19 @@ class _Writer(threading.Thread):
         if not self.fetch and os.path.isfile(path) and os.path.getsize(path) == size:
             return path
         local = os.path.join(self.local_dir, f"pulled-{index:06d}{os.path.splitext(path)[1]}")
-        strategy = self._pinned(res)
+        pinned = self._pinned(res)
         offsets = list(range(0, size, BLOCK))
         with open(local, "wb") as f:
             inflight = []
             for off in offsets:
-                inflight.append(self.read_block.options(scheduling_strategy=strategy).remote(path, off, BLOCK))
+                inflight.append(self.read_block.options(**pinned).remote(path, off, BLOCK))
                 if len(inflight) >= 4:
                     f.write(self.ray.get(inflight.pop(0)))
             for ref in inflight:
                 f.write(self.ray.get(ref))
         if os.path.getsize(local) != size:
             raise RenderFailed(f"pulled {os.path.getsize(local)} bytes of {size}")
-        self.remove.options(scheduling_strategy=strategy).remote(path)
+        self.remove.options(**pinned).remote(path)
         return local
 
     def _append(self, index, path):
@@ -420,7 +421,9 @@ def _drive(ray, job, spec, opts, workers, what, chunks, count, sink, local_dir, 
         if attempts[index] > job.retries:
             tries = "\n".join(f"  attempt {i + 1}: {t}" for i, t in enumerate(failures[index]))
             raise RenderFailed(f"chunk {index} (frames {a} to {b}) failed on every attempt ({attempts[index]}):\n{tries}")
-        progress.say(f"chunk {index} (frames {a} to {b}) failed ({text.splitlines()[0] if text else 'no reason given'}); "
+        lines = text.strip().splitlines() or ["no reason given"]
+        brief = lines[0] if len(lines) == 1 else f"{lines[0]} ... {lines[-1]}"
+        progress.say(f"chunk {index} (frames {a} to {b}) failed ({brief}); "
                      f"trying again (attempt {attempts[index] + 1} of {job.retries + 1})")
         board.forget.remote(index)
         pending.insert(0, index)
@@ -505,9 +508,10 @@ def _sweep(ray, spec):
 
         here = ray.get_runtime_context().get_node_id()
         nodes = {n["NodeID"] for n in ray.nodes() if n.get("Alive")}
-        sweep = ray.remote(task.sweep).options(num_cpus=0, max_retries=0)
+        sweep = ray.remote(task.sweep)
         for n in nodes - {here}:
-            refs.append(sweep.options(scheduling_strategy=NodeAffinitySchedulingStrategy(n, soft=True)).remote(spec["tmp"], spec["job"]))
+            pinned = NodeAffinitySchedulingStrategy(n, soft=True)
+            refs.append(sweep.options(num_cpus=0, max_retries=0, scheduling_strategy=pinned).remote(spec["tmp"], spec["job"]))
         ray.wait(refs, num_returns=len(refs), timeout=10)
     except Exception:
         pass

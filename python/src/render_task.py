@@ -41,7 +41,8 @@ _FACTORY_SCRIPT = (
     "    made.set_output(0)\n"
 )
 
-_PROGRESS = re.compile(rb"Frame (\d+)/(\d+)")
+# vsvk pipe -p's progress line; what follows it on the same line is a message
+_PROGRESS = re.compile(rb"Frame (\d+)/(\d+)(?: \([^)]*\))?\s*")
 
 
 class RenderError(Exception):
@@ -140,14 +141,18 @@ class _Drain(threading.Thread):
             parts = re.split(rb"[\r\n]", pending)
             pending = parts.pop()
             for p in parts:
-                m = _PROGRESS.match(p.strip()) if self.on_progress else None
-                if m:
-                    self.on_progress(int(m.group(1)))
-                elif p.strip():
-                    self.text += p + b"\n"
-                    del self.text[: max(0, len(self.text) - 16384)]
-        if pending.strip() and not (self.on_progress and _PROGRESS.match(pending.strip())):
-            self.text += pending
+                self._line(p)
+        self._line(pending)
+
+    def _line(self, line):
+        line = line.rstrip()
+        m = _PROGRESS.match(line) if self.on_progress else None
+        if m:
+            self.on_progress(int(m.group(1)))
+            line = line[m.end():]
+        if line:
+            self.text += line + b"\n"
+            del self.text[: max(0, len(self.text) - 16384)]
 
     def message(self):
         return self.text.decode(errors="replace").strip()
@@ -236,13 +241,14 @@ def chunk(spec, index, attempt, first, last, board):
         if enc_drain:
             enc_drain.join()
         frames = f"frames {first} to {last}"
+        if enc_rc != 0:
+            # first: a failed encoder is also why vsvk pipe could not write
+            raise RenderError(f"{frames} on {where()}: the encoder exited with status {enc_rc}: {enc_drain.message()[-4000:]}")
         if rc != 0:
             text = drain.message() or f"vsvk pipe exited with status {rc}"
             if rc < 0:
                 text = f"the renderer (vsvk pipe, pid {pipe.pid}) {_signal_text(rc)}" + (f"; it said:\n{text}" if drain.message() else "")
             raise RenderError(f"{frames} on {where()}: {text}")
-        if enc_rc != 0:
-            raise RenderError(f"{frames} on {where()}: the encoder exited with status {enc_rc}: {enc_drain.message()[-4000:]}")
         if not os.path.isfile(out):
             raise RenderError(f"{frames} on {where()}: " + (f"the encoder wrote no file at {out}" if encoder else f"vsvk pipe wrote no {out}"))
         progress(count)
