@@ -123,6 +123,15 @@ def _module_root():
 def _connect(job):
     """Ray, started or joined; returns (ray, whether this call started it)."""
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    if job.address:
+        # A cluster started with `ray start` where a token exists (or given one) uses token
+        # authentication; Ray's client presents the token only in token mode, which `ray start`
+        # takes by itself where a token exists and the client does not. Ray reads the mode when
+        # it is imported.
+        token = os.environ.get("RAY_AUTH_TOKEN") or os.environ.get("RAY_AUTH_TOKEN_PATH") or os.path.isfile(
+            os.path.expanduser("~/.ray/auth_token"))
+        if token and "RAY_AUTH_MODE" not in os.environ:
+            os.environ["RAY_AUTH_MODE"] = "token"
     try:
         import ray
     except ImportError:
@@ -135,14 +144,20 @@ def _connect(job):
     if job.address:
         # Nodes with vsvk where the driver has it find it there; others need their own install.
         kw["runtime_env"] = {"env_vars": {"PYTHONPATH": f"{root}:${{PYTHONPATH}}"}}
-        ray.init(address=job.address, **kw)
+        try:
+            ray.init(address=job.address, **kw)
+        except Exception as e:
+            raise RenderFailed(f"cannot join the Ray cluster at {job.address}: {type(e).__name__}: {e}") from None
     else:
         # The local instance's processes inherit this environment: workers import vsvk from here.
         path = os.environ.get("PYTHONPATH", "")
         if root not in path.split(":"):
             os.environ["PYTHONPATH"] = f"{root}:{path}" if path else root
-        ray.init(num_cpus=os.cpu_count(), num_gpus=job.gpus, include_dashboard=False,
-                 object_store_memory=256 << 20, **kw)
+        try:
+            ray.init(address="local", num_cpus=os.cpu_count(), num_gpus=job.gpus, include_dashboard=False,
+                     object_store_memory=256 << 20, **kw)
+        except Exception as e:
+            raise RenderFailed(f"cannot start a local Ray instance: {type(e).__name__}: {e}") from None
     return ray, True
 
 

@@ -1,0 +1,34 @@
+#!/bin/bash
+# Ray for the device machine (no network there; Python 3.12): the pinned Ray
+# (tests/ecosystem/requirements-render.txt) and its dependencies, installed for CPython 3.12 on
+# x86-64 into a folder, less what `vsvk render` never imports (Ray's Java jars and its libraries
+# rllib, data, serve, train, tune, llm, workflow) and with its three big binaries stripped, packed
+# as target/ray-kit/ray-site.tar.xz (about 25 MB; the wheels are 79 MB, over the device tool's
+# 64 MiB by themselves). scripts/device/kit-extra.txt takes it into the kit; the render part
+# unpacks it and puts it on PYTHONPATH.
+# Usage: scripts/device/ray-kit.sh   (before scripts/device/kit.sh; needs the network once)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+REQ=$(grep -E '^ray==' tests/ecosystem/requirements-render.txt)
+W=target/ray-kit
+OUTFILE=$W/ray-site.tar.xz
+if [ -f $OUTFILE ] && [ "$(cat $W/version 2>/dev/null)" = "$REQ" ]; then
+  du -sh $OUTFILE
+  exit 0
+fi
+rm -rf $W/site && mkdir -p $W/wheels
+plat=(--python-version 3.12 --only-binary=:all: --platform manylinux2014_x86_64 --platform manylinux_2_17_x86_64
+  --platform manylinux_2_28_x86_64 --platform any)
+python3 -m pip download -q --disable-pip-version-check "${plat[@]}" -d $W/wheels "$REQ"
+python3 -m pip install -q --disable-pip-version-check --no-index --find-links $W/wheels --no-compile \
+  --target $W/site "${plat[@]}" "$REQ"
+(
+  cd $W/site
+  rm -rf ray/jars ray/rllib ray/data ray/serve ray/train ray/tune ray/llm ray/workflow
+  find . -name __pycache__ -prune -exec rm -rf {} +
+  strip --strip-unneeded ray/_raylet.so ray/core/src/ray/gcs/gcs_server ray/core/src/ray/raylet/raylet
+)
+tar -C $W/site -cf - . | xz -T0 -6 > $OUTFILE.tmp
+mv $OUTFILE.tmp $OUTFILE
+echo "$REQ" > $W/version
+du -sh $W/site $OUTFILE
