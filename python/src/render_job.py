@@ -71,6 +71,8 @@ class Job:
                 raise ValueError("with encode, OUT is a file whose extension names the container the segments are joined in (e.g. out.mkv)")
         if self.start is not None and self.end is not None and self.end < self.start:
             raise ValueError(f"the frame range {self.start} to {self.end} is empty")
+        if self.tmp is not None and not os.path.isdir(self.tmp):
+            raise ValueError(f"tmp: {self.tmp} is not a folder")
         if self.factory is None and self.script is None:
             raise ValueError("nothing to render: no script and no clip factory")
 
@@ -316,13 +318,14 @@ class _Progress:
         self.ray, self.board, self.count, self.on = ray, board, count, on
         self.t0 = self.last = time.monotonic()
         self.finished = 0  # frames of chunks whose result is in
+        self.closed = set()  # those chunks, whose reports on the board no longer count
         self.live = {}
         if on:
             sys.stderr.write(f"vsvk render: {plan}\nFrame 0/{count}")
             sys.stderr.flush()
 
     def done(self):
-        return min(self.count, self.finished + sum(self.live.values()))
+        return min(self.count, self.finished + sum(v for k, v in self.live.items() if k not in self.closed))
 
     def tick(self, force=False):
         if not self.on or (not force and time.monotonic() - self.last < 0.25):
@@ -397,11 +400,18 @@ def run(job):
         if first >= total or last >= total:
             raise RenderFailed(f"invalid frame range {first} to {last}: the clip has frames 0 to {total - 1}")
         chunks = plan(first, last, job.chunk, job.splits, workers)
+        saved = os.dup(1) if job.out == "-" else None
         sink = _open_out(job)
         try:
             count = _drive(ray, job, spec, opts, workers, what, chunks, last - first + 1, sink, local_dir, fetch, running)
         finally:
-            sink.close()
+            try:
+                sink.close()
+            finally:
+                if saved is not None:
+                    # vsvk.render's caller gets its standard output back
+                    os.dup2(saved, 1)
+                    os.close(saved)
         return count
     finally:
         for ref in running:
@@ -466,6 +476,7 @@ def _drive(ray, job, spec, opts, workers, what, chunks, count, sink, local_dir, 
                 results[index] = res
                 a, b = chunks[index]
                 progress.finished += b - a + 1
+                progress.closed.add(index)
                 board.forget.remote(index)
             while True:
                 try:
@@ -478,6 +489,7 @@ def _drive(ray, job, spec, opts, workers, what, chunks, count, sink, local_dir, 
                 elif kind == "lost":
                     a, b = chunks[index]
                     progress.finished -= b - a + 1
+                    progress.closed.discard(index)
                     failed(index, text)
                 else:
                     raise RenderFailed(f"writing chunk {index} to {job.out} failed: {text}")

@@ -3,17 +3,34 @@
 # (tests/ecosystem/requirements-render.txt) and its dependencies, installed for CPython 3.12 on
 # x86-64 into a folder, less what `vsvk render` never imports (Ray's Java jars and its libraries
 # rllib, data, serve, train, tune, llm, workflow) and with its three big binaries stripped, packed
-# as target/ray-kit/ray-site.tar.xz (about 25 MB; the wheels are 79 MB, over the device tool's
-# 64 MiB by themselves). scripts/device/kit-extra.txt takes it into the kit; the render part
-# unpacks it and puts it on PYTHONPATH.
-# Usage: scripts/device/ray-kit.sh   (before scripts/device/kit.sh; needs the network once)
+# as target/ray-kit/ray-site.tar.xz (28 MB; the wheels are 79 MB, over the device tool's 64 MiB by
+# themselves). The render part unpacks it and puts it on PYTHONPATH.
+# The full kit (kit.sh) is about 46 MB packed, so it cannot take Ray too: `--kit` packs a kit of
+# its own for the render part instead, .devpack/dev.tar.xz (replacing kit.sh's; about 40 MB): the
+# vsvk command and Python module, the 1.4 loader, the knlmvk and vsfeel plugins examples/gpu_chain.vpy
+# loads, and Ray. Then carry [".gl", ".devpack"] and run scripts/device/run.sh render; run kit.sh
+# again before other parts. (.gl is kit.sh's; run kit.sh once first where it is missing.)
+# Usage: scripts/device/ray-kit.sh [--kit]   (after cargo build --release; needs the network once)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 REQ=$(grep -E '^ray==' tests/ecosystem/requirements-render.txt)
 W=target/ray-kit
 OUTFILE=$W/ray-site.tar.xz
+pack_kit() {
+  local K=$W/stage/.dev REF=${VSVK_REF:-$HOME/.cache/vsvk-ref}
+  rm -rf $W/stage && mkdir -p $K/python $K/plugins $K/vk $K/extra/target/ray-kit
+  strip -o $K/vsvk target/release/vsvk
+  strip -o $K/python/vsvk.abi3.so target/release/libvsvk_python.so
+  cp -a $REF/plugins/libknlmvulkan.so $REF/plugins/vsfeel $K/plugins/
+  cp -a $REF/loader/lib/libvulkan.so* $K/vk/
+  cp $OUTFILE $K/extra/target/ray-kit/
+  mkdir -p .devpack && tar -C $W/stage -cf - .dev | xz -T0 -6 > .devpack/dev.tar.xz
+  rm -rf $W/stage
+  du -sh .devpack/dev.tar.xz
+}
 if [ -f $OUTFILE ] && [ "$(cat $W/version 2>/dev/null)" = "$REQ" ]; then
   du -sh $OUTFILE
+  if [ "${1:-}" = --kit ]; then pack_kit; fi
   exit 0
 fi
 rm -rf $W/site && mkdir -p $W/wheels
@@ -32,3 +49,4 @@ tar -C $W/site -cf - . | xz -T0 -6 > $OUTFILE.tmp
 mv $OUTFILE.tmp $OUTFILE
 echo "$REQ" > $W/version
 du -sh $W/site $OUTFILE
+if [ "${1:-}" = --kit ]; then pack_kit; fi

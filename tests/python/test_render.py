@@ -111,7 +111,7 @@ def test_y4m_on_a_local_instance_equals_pipe():
     s = script()
     out = os.path.join(SCRATCH, "local.y4m")
     t = time.monotonic()
-    rc, _, err = vsvk("render", "-c", "y4m", "--chunk", "7", "--cpus-per-worker", "1", "-p", s, out)
+    rc, _, err = vsvk("render", "-c", "y4m", "--chunk", "7", "--cpus-per-worker", "1", "--workers", "2", "-p", s, out)
     assert rc == 0, err
     assert "9 chunk(s) of frames 0 to 59, 2 worker(s) at once" in err, err
     assert "Output 60 frames in" in err, err

@@ -6,14 +6,14 @@
 #  2. a local Ray instance (no --address) with 1, 2 and 4 workers: only 1-GPU machines are lent for
 #     now, so several workers share the one GPU (--workers-per-gpu) rather than 1, 2, 4 GPUs;
 #  3. the cluster path: a head started here with `ray start --head`, joined with --address.
-# Needs Ray in the kit: scripts/device/ray-kit.sh before scripts/device/kit.sh (kit-extra.txt lists
-# target/ray-kit/ray-site.tar.xz). Environment: RENDER_FRAMES (default 120), RENDER_CHUNK (30),
-# RENDER_SIZE (3840x2160). About 3 minutes; run it with PART_TIMEOUT_render=600.
+# Needs Ray in the kit, which the full kit has no room for: `scripts/device/ray-kit.sh --kit` packs
+# a kit of its own for this part (see there). Environment: RENDER_FRAMES (default 120),
+# RENDER_CHUNK (30), RENDER_SIZE (3840x2160). A few minutes; run it with PART_TIMEOUT_render=600.
 set -u
 OUTDIR=${1:-/tmp/out/render}
 mkdir -p "$OUTDIR"
 SITE=$KIT/extra/target/ray-kit/ray-site.tar.xz
-[ -f "$SITE" ] || { echo "render: $SITE is missing: run scripts/device/ray-kit.sh before scripts/device/kit.sh"; exit 1; }
+[ -f "$SITE" ] || { echo "render: $SITE is missing: pack the kit with scripts/device/ray-kit.sh --kit"; exit 1; }
 rm -rf /tmp/ray-site && mkdir -p /tmp/ray-site && tar -C /tmp/ray-site -xJf "$SITE" || exit 1
 export PYTHONPATH=/tmp/ray-site${PYTHONPATH:+:$PYTHONPATH}
 export VSVK_REF=$KIT VSVK_PYTHON_MODULE=$PYMOD/vsvk.abi3.so RAY_USAGE_STATS_ENABLED=0
@@ -51,7 +51,7 @@ measure() {
   local t0=$(date +%s%N)
   "$@" - 2>"$OUTDIR/$name.err" | md5sum | cut -c1-16 > "$OUTDIR/$name.md5"
   local rc=${PIPESTATUS[0]} ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-  local fps=$(grep -o 'Output [0-9]* frames in [0-9.]* seconds ([0-9.]* fps)' "$OUTDIR/$name.err" | grep -o '([0-9.]* fps)' | tr -d '(a-z ')
+  local fps=$(grep -o 'Output [0-9]* frames in [0-9.]* seconds ([0-9.]* fps)' "$OUTDIR/$name.err" | grep -o '([0-9.]* fps)' | tr -d '()a-z ')
   awk -v n="$name" -v rc=$rc -v ms=$ms -v f=$FRAMES -v r="${fps:-?}" -v m="$(cat "$OUTDIR/$name.md5")" 'BEGIN {
     printf "%-22s rc=%d  wall %7.2f s  %7.2f fps (wall)  %7s fps (rendering)  md5 %s\n", n, rc, ms / 1000, f * 1000 / ms, r, m }'
   [ $rc = 0 ] || tail -20 "$OUTDIR/$name.err"
