@@ -3,6 +3,10 @@
 two workers render at once, every output is compared byte for byte with `vsvk pipe`'s of the same
 script. One test starts its own local instance (no --address). Needs Ray in this Python
 (scripts/setup.sh installs it) and ffmpeg. The last line is "N passed, M failed".
+
+Two test hooks of vsvk render (environment of the driver): VSVK_RENDER_PID_DIR=DIR makes each
+task write `chunk-INDEX-ATTEMPT` there with its Ray worker's pid and its renderer's, which the
+fault test kills; VSVK_RENDER_FETCH=1 pulls every chunk through Ray as from another host.
 """
 import os
 import shutil
