@@ -127,7 +127,7 @@ def render_end_to_end(venv, work):
     env = vulkan_env()
     script = HERE / "vstools_gpu.vpy"
     out = work / "render-vsvk.y4m"
-    r = run([venv / "bin" / "vsvk", "render", "-c", "y4m", "--chunk", "3", "--cpus-per-worker", "1", script, out],
+    r = run([venv / "bin" / "vsvk", "render", "-c", "y4m", "--chunk", "3", "--cpus-per-worker", "1", "--workers", "2", script, out],
             env=env, capture_output=True, text=True)
     if r.returncode != 0:
         return [f"vsvk render failed ({r.returncode}):\n{r.stderr}"]
