@@ -39,7 +39,8 @@ class Job:
         self.out, self.script, self.factory, self.output, self.args = out, script, factory, output, list(args)
         self.y4m, self.start, self.end, self.chunk, self.splits, self.encode = y4m, start, end, chunk, splits, encode
         self.address, self.workers, self.cpus_per_worker = address, workers, cpus_per_worker
-        self.workers_per_gpu, self.gpus, self.retries, self.tmp, self.progress = workers_per_gpu, gpus, retries, tmp, progress
+        self.workers_per_gpu, self.gpus, self.retries = workers_per_gpu, gpus, retries
+        self.tmp, self.progress = tmp, progress
         self.check()
 
     def check(self):
@@ -66,9 +67,11 @@ class Job:
             except ValueError as e:
                 raise ValueError(f"encode: {e}") from None
             if not argv or not any("{out}" in a for a in argv):
-                raise ValueError("encode needs a command with {out} where the segment file goes, e.g. \"ffmpeg -i - -c:v ffv1 {out}\"")
+                raise ValueError("encode needs a command with {out} where the segment file goes, "
+                                 "e.g. \"ffmpeg -i - -c:v ffv1 {out}\"")
             if self.out in ("-", "--") or not os.path.splitext(self.out)[1]:
-                raise ValueError("with encode, OUT is a file whose extension names the container the segments are joined in (e.g. out.mkv)")
+                raise ValueError("with encode, OUT is a file whose extension names the container the segments "
+                                 "are joined in (e.g. out.mkv)")
         if self.start is not None and self.end is not None and self.end < self.start:
             raise ValueError(f"the frame range {self.start} to {self.end} is empty")
         if self.tmp is not None and not os.path.isdir(self.tmp):
@@ -137,7 +140,8 @@ def _connect(job):
     try:
         import ray
     except ImportError:
-        raise RenderFailed(f"vsvk render needs Ray in the Python it runs in ({sys.executable}): pip install ray") from None
+        raise RenderFailed(f"vsvk render needs Ray in the Python it runs in ({sys.executable}): "
+                           "pip install ray") from None
     if ray.is_initialized():
         return ray, False
     root = _module_root()
@@ -203,7 +207,8 @@ def _probe(ray, job, spec, opts):
             raise RenderFailed(f"the script failed {_describe(ray, e)}") from None
         except ray.exceptions.RayError as e:
             if attempt == job.retries:
-                raise RenderFailed(f"reading the output clip's properties failed on every attempt: {_describe(ray, e)}") from None
+                raise RenderFailed("reading the output clip's properties failed on every attempt: "
+                                   f"{_describe(ray, e)}") from None
 
 
 def _check_clip(info, job):
@@ -246,7 +251,8 @@ class _Writer(threading.Thread):
             try:
                 path = self._local(index, res)
             except Exception as e:
-                self.events.put(("lost", index, f"its result could not be fetched from {res['host']}: {_describe(self.ray, e)}"))
+                why = f"its result could not be fetched from {res['host']}: {_describe(self.ray, e)}"
+                self.events.put(("lost", index, why))
                 continue
             try:
                 self._append(index, path)
@@ -259,7 +265,8 @@ class _Writer(threading.Thread):
         """Task options that run it on the host of a chunk's result."""
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-        return dict(num_cpus=0, max_retries=0, scheduling_strategy=NodeAffinitySchedulingStrategy(res["node"], soft=False))
+        strategy = NodeAffinitySchedulingStrategy(res["node"], soft=False)
+        return dict(num_cpus=0, max_retries=0, scheduling_strategy=strategy)
 
     def _local(self, index, res):
         """The chunk's file on this host: where it lies (the same host, or a folder shared with its
@@ -300,7 +307,8 @@ class _Writer(threading.Thread):
                     self.header = own
                     self.sink.write(re.sub(rb"XLENGTH=\d+", b"XLENGTH=%d" % self.total, head))
                 elif own != self.header:
-                    raise RenderFailed(f"chunk {index}'s y4m header differs from the first chunk's: {head.decode().strip()}")
+                    raise RenderFailed(f"chunk {index}'s y4m header differs from the first chunk's: "
+                                       f"{head.decode().strip()}")
             while True:
                 block = f.read(BLOCK)
                 if not block:
@@ -403,7 +411,8 @@ def run(job):
         saved = os.dup(1) if job.out == "-" else None
         sink = _open_out(job)
         try:
-            count = _drive(ray, job, spec, opts, workers, what, chunks, last - first + 1, sink, local_dir, fetch, running)
+            count = _drive(ray, job, spec, opts, workers, what, chunks, last - first + 1, sink, local_dir, fetch,
+                           running)
         finally:
             try:
                 sink.close()
@@ -428,7 +437,8 @@ def run(job):
 def _drive(ray, job, spec, opts, workers, what, chunks, count, sink, local_dir, fetch, running):
     board = ray.remote(task.Board).options(num_cpus=0).remote()
     remote = ray.remote(task.chunk).options(max_retries=0, **opts)
-    progress = _Progress(ray, board, count, job.progress, f"{len(chunks)} chunk(s) of frames {chunks[0][0]} to {chunks[-1][1]}, {what}")
+    plan_text = f"{len(chunks)} chunk(s) of frames {chunks[0][0]} to {chunks[-1][1]}, {what}"
+    progress = _Progress(ray, board, count, job.progress, plan_text)
     writer = _Writer(ray, job, sink, count, local_dir, fetch)
     writer.start()
     window = max(2 * workers, workers + 1)  # chunks handed out past the one being written
@@ -445,7 +455,8 @@ def _drive(ray, job, spec, opts, workers, what, chunks, count, sink, local_dir, 
         failures[index].append(text)
         if attempts[index] > job.retries:
             tries = "\n".join(f"  attempt {i + 1}: {t}" for i, t in enumerate(failures[index]))
-            raise RenderFailed(f"chunk {index} (frames {a} to {b}) failed on every attempt ({attempts[index]}):\n{tries}")
+            raise RenderFailed(f"chunk {index} (frames {a} to {b}) failed on every attempt ({attempts[index]}):"
+                               f"\n{tries}")
         lines = text.strip().splitlines() or ["no reason given"]
         brief = lines[0] if len(lines) == 1 else f"{lines[0]} ... {lines[-1]}"
         progress.say(f"chunk {index} (frames {a} to {b}) failed ({brief}); "
@@ -517,7 +528,8 @@ def _join(job, segments, local_dir):
     with open(listing, "w") as f:
         for s in segments:
             f.write("file '" + s.replace("'", "'\\''") + "'\n")
-    argv = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "concat", "-safe", "0", "-i", listing, "-map", "0", "-c", "copy", job.out]
+    argv = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "concat", "-safe", "0", "-i", listing,
+            "-map", "0", "-c", "copy", job.out]
     try:
         r = subprocess.run(argv, capture_output=True, text=True)
     except OSError as e:
@@ -538,7 +550,8 @@ def _sweep(ray, spec):
         sweep = ray.remote(task.sweep)
         for n in nodes - {here}:
             pinned = NodeAffinitySchedulingStrategy(n, soft=True)
-            refs.append(sweep.options(num_cpus=0, max_retries=0, scheduling_strategy=pinned).remote(spec["tmp"], spec["job"]))
+            opts = dict(num_cpus=0, max_retries=0, scheduling_strategy=pinned)
+            refs.append(sweep.options(**opts).remote(spec["tmp"], spec["job"]))
         ray.wait(refs, num_returns=len(refs), timeout=10)
     except Exception:
         pass

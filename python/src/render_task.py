@@ -70,7 +70,8 @@ def _gpu_device():
     if gid.startswith("GPU-"):
         return gid
     try:
-        r = subprocess.run(["nvidia-smi", "--query-gpu=index,uuid", "--format=csv,noheader"], capture_output=True, text=True, timeout=30)
+        query = ["nvidia-smi", "--query-gpu=index,uuid", "--format=csv,noheader"]
+        r = subprocess.run(query, capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.SubprocessError):
         return gid
     for line in r.stdout.splitlines():
@@ -219,7 +220,8 @@ def chunk(spec, index, attempt, first, last, board):
     pipe = encoder = None
     try:
         if spec["encode"]:
-            pipe = subprocess.Popen(_pipe_args(spec, script, "-", extra), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+            argv = _pipe_args(spec, script, "-", extra)
+            pipe = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
             argv = [a.replace("{out}", out) for a in shlex.split(spec["encode"])]
             try:
                 encoder = subprocess.Popen(argv, stdin=pipe.stdout, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -228,7 +230,8 @@ def chunk(spec, index, attempt, first, last, board):
                 raise RenderError(f"on {where()}: cannot run the encoder {argv[0]}: {e}") from None
             pipe.stdout.close()
         else:
-            pipe = subprocess.Popen(_pipe_args(spec, script, out, extra), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+            argv = _pipe_args(spec, script, out, extra)
+            pipe = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
         _record_pids(spec, index, attempt, pipe)
         drain = _Drain(pipe.stderr, progress)
         drain.start()
@@ -243,14 +246,17 @@ def chunk(spec, index, attempt, first, last, board):
         frames = f"frames {first} to {last}"
         if enc_rc != 0:
             # first: a failed encoder is also why vsvk pipe could not write
-            raise RenderError(f"{frames} on {where()}: the encoder exited with status {enc_rc}: {enc_drain.message()[-4000:]}")
+            raise RenderError(f"{frames} on {where()}: the encoder exited with status {enc_rc}: "
+                              f"{enc_drain.message()[-4000:]}")
         if rc != 0:
             text = drain.message() or f"vsvk pipe exited with status {rc}"
             if rc < 0:
-                text = f"the renderer (vsvk pipe, pid {pipe.pid}) {_signal_text(rc)}" + (f"; it said:\n{text}" if drain.message() else "")
+                said = f"; it said:\n{text}" if drain.message() else ""
+                text = f"the renderer (vsvk pipe, pid {pipe.pid}) {_signal_text(rc)}{said}"
             raise RenderError(f"{frames} on {where()}: {text}")
         if not os.path.isfile(out):
-            raise RenderError(f"{frames} on {where()}: " + (f"the encoder wrote no file at {out}" if encoder else f"vsvk pipe wrote no {out}"))
+            missing = f"the encoder wrote no file at {out}" if encoder else f"vsvk pipe wrote no {out}"
+            raise RenderError(f"{frames} on {where()}: {missing}")
         progress(count)
     except BaseException:
         for p in (pipe, encoder):
@@ -263,7 +269,8 @@ def chunk(spec, index, attempt, first, last, board):
             _remove(f)
     import ray
 
-    return {"path": out, "size": os.path.getsize(out), "node": ray.get_runtime_context().get_node_id(), "host": socket.gethostname()}
+    node = ray.get_runtime_context().get_node_id()
+    return {"path": out, "size": os.path.getsize(out), "node": node, "host": socket.gethostname()}
 
 
 def read_block(path, offset, length):

@@ -24,7 +24,7 @@ import runner
 try:
     import ray
 except ImportError:
-    sys.exit(f"test_render: Ray is missing in {sys.executable} (scripts/setup.sh installs it: python3 -m pip install ray)")
+    sys.exit(f"test_render: Ray is missing in {sys.executable} (scripts/setup.sh installs it)")
 
 VSVK = os.path.join(os.path.dirname(os.path.realpath(vs.__file__)), "vsvk")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -76,7 +76,8 @@ def script(name="s.vpy", text=SCRIPT):
 
 
 def vsvk(*args, env=None, timeout=300):
-    r = subprocess.run([VSVK, *map(str, args)], capture_output=True, env=dict(os.environ, **(env or {})), timeout=timeout)
+    env = dict(os.environ, **(env or {}))
+    r = subprocess.run([VSVK, *map(str, args)], capture_output=True, env=env, timeout=timeout)
     return r.returncode, r.stdout, r.stderr.decode(errors="replace")
 
 
@@ -177,7 +178,8 @@ def test_a_killed_worker_and_a_killed_renderer_are_retried():
     assert "chunk 4 (frames 40 to 49) failed (frames 40 to 49 on worker" in err and "SIGKILL" in err, err
     assert read(out) == pipe_bytes(s, "-c", "y4m", "-a", "frames=80")
     assert os.path.exists(os.path.join(pids, "chunk-1-1")) and os.path.exists(os.path.join(pids, "chunk-4-1"))
-    leftovers = [n for n in os.listdir(tempfile.gettempdir()) if n.startswith("vsvk-render-") and not n.startswith("vsvk-render-test")]
+    leftovers = [n for n in os.listdir(tempfile.gettempdir())
+                 if n.startswith("vsvk-render-") and not n.startswith("vsvk-render-test")]
     assert not leftovers, leftovers
 
 
@@ -239,22 +241,25 @@ def test_encoded_segments_join_to_the_same_frames():
         raise AssertionError("ffmpeg is missing (scripts/setup.sh installs it)")
     s = script()
     out = os.path.join(SCRATCH, "joined.mkv")
-    rc, _, err = render("--chunk", "11", "--encode", "ffmpeg -hide_banner -loglevel error -f yuv4mpegpipe -i - -c:v ffv1 -y {out}",
-                        s, out, env={"VSVK_RENDER_FETCH": "1"})
+    encode = "ffmpeg -hide_banner -loglevel error -f yuv4mpegpipe -i - -c:v ffv1 -y {out}"
+    rc, _, err = render("--chunk", "11", "--encode", encode, s, out, env={"VSVK_RENDER_FETCH": "1"})
     assert rc == 0, err
     whole = os.path.join(SCRATCH, "whole.mkv")
     rc, _, err = vsvk("pipe", "-c", "y4m", s, os.path.join(SCRATCH, "whole.y4m"))
     assert rc == 0, err
-    subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", os.path.join(SCRATCH, "whole.y4m"), "-c:v", "ffv1", whole], check=True)
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", os.path.join(SCRATCH, "whole.y4m"), "-c:v", "ffv1", whole],
+                   check=True)
 
     def decoded(path):
-        return subprocess.run(["ffmpeg", "-v", "error", "-i", path, "-f", "rawvideo", "-"], capture_output=True, check=True).stdout
+        argv = ["ffmpeg", "-v", "error", "-i", path, "-f", "rawvideo", "-"]
+        return subprocess.run(argv, capture_output=True, check=True).stdout
 
     got = decoded(out)
     assert len(got) == 60 * 64 * 48 * 3 // 2 * 2
     assert got == decoded(whole) == pipe_bytes(s)
-    count = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
-                            "stream=nb_read_frames", "-of", "csv=p=0", out], capture_output=True, text=True, check=True).stdout
+    probe = ["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+             "stream=nb_read_frames", "-of", "csv=p=0", out]
+    count = subprocess.run(probe, capture_output=True, text=True, check=True).stdout
     assert count.strip() == "60", count
 
 
@@ -297,7 +302,8 @@ def test_gpu_script_and_vsvk_device():
     rc, out, err = vsvk("devices", env={"VSVK_DEVICE": "0"})
     assert rc == 0 and b"the core uses:" in out, (out, err)
     rc, out, err = vsvk("devices", env={"VSVK_DEVICE": "GPU-" + "ab" * 16})
-    assert b"the core has no device: VSVK_DEVICE=GPU-abab" in out and b"names no Vulkan device (present: 0: " in out, out
+    assert b"the core has no device: VSVK_DEVICE=GPU-abab" in out, out
+    assert b"names no Vulkan device (present: 0: " in out, out
     gpu = os.path.join(ROOT, "examples", "gpu_chain.vpy")
     args = ["-a", "width=192", "-a", "height=108", "-a", "frames=16", "-c", "y4m"]
     out = os.path.join(SCRATCH, "gpu.y4m")

@@ -24,12 +24,17 @@ ARGS=(-c y4m -a width=${SIZE%x*} -a height=${SIZE#*x} -a frames=$FRAMES)
 SCRIPT=examples/gpu_chain.vpy
 GPUS=$(nvidia-smi -L 2>/dev/null | wc -l)
 echo "GPUs on this host: $GPUS (only 1-GPU machines are lent now: several workers share one GPU below)"
+# Ray counts NVIDIA GPUs through NVML itself; nvidia-smi's count is given too, so that a miss there
+# shows as a wrong device below rather than as a CPU-only run
+GPUARG=(); [ "$GPUS" -gt 0 ] && GPUARG=(--gpus $GPUS)
+export GPUS
 
 echo "--- 1. the device a Ray task's core takes"
 [ "$GPUS" -gt 0 ] && $KIT/vsvk python - <<'PY' 2>&1 | grep -v '^\s*$' | tail -8
 import os, subprocess, sys
 import ray, vsvk
-ray.init(address="local", include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+ray.init(address="local", num_gpus=int(os.environ["GPUS"]), include_dashboard=False, logging_level="ERROR",
+         log_to_driver=False)
 task = sys.modules["vsvk._render_task"]
 
 @ray.remote(num_gpus=1)
@@ -62,12 +67,13 @@ rm -f "$OUTDIR/times.txt"
 echo "--- 2. $SCRIPT at $SIZE, $FRAMES frames, chunks of $CHUNK; a local Ray instance"
 measure pipe $KIT/vsvk pipe -p "${ARGS[@]}" $SCRIPT
 for w in 1 2 4; do
-  measure "render-$w-worker" $KIT/vsvk render -p --chunk $CHUNK --workers-per-gpu $w "${ARGS[@]}" $SCRIPT
+  measure "render-$w-worker" $KIT/vsvk render -p "${GPUARG[@]}" --chunk $CHUNK --workers-per-gpu $w "${ARGS[@]}" $SCRIPT
   grep -h 'chunk(s) of frames' "$OUTDIR/render-$w-worker.err" | head -1
 done
 
 echo "--- 3. the cluster path: ray start --head here, then vsvk render --address"
-ray start --head --port 6399 --include-dashboard=false --disable-usage-stats > "$OUTDIR/head.log" 2>&1 || tail -20 "$OUTDIR/head.log"
+ray start --head --port 6399 --num-gpus $GPUS --include-dashboard=false --disable-usage-stats > "$OUTDIR/head.log" 2>&1 ||
+  tail -20 "$OUTDIR/head.log"
 ADDR=$(grep -o "ray start --address='[^']*'" "$OUTDIR/head.log" | head -1 | cut -d"'" -f2)
 echo "head at ${ADDR:-?}"
 measure render-cluster-2 $KIT/vsvk render -p --address "${ADDR:-127.0.0.1:6399}" --chunk $CHUNK --workers-per-gpu 2 "${ARGS[@]}" $SCRIPT
