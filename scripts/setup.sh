@@ -194,6 +194,15 @@ if ! "$PY" -c 'import numpy' >/dev/null 2>&1; then
   "$PY" -c 'import numpy' >/dev/null 2>&1 || die "NumPy is still missing for $PY"
 fi
 have_cmd ffmpeg && have_cmd ffprobe || apt_install ffmpeg
+# vsvk render's tests (tests/python/test_render.py) run Ray in that Python: the pinned version.
+RAY_REQ=$(grep -E '^ray==' "$(dirname "$0")/../tests/ecosystem/requirements-render.txt")
+if ! "$PY" -c "import ray, sys; sys.exit(ray.__version__ != '${RAY_REQ#ray==}')" >/dev/null 2>&1; then
+  say "installing $RAY_REQ for $PY"
+  # (Debian's own python3 refuses pip without --break-system-packages, and has no Ray package)
+  "$PY" -m pip install -q --disable-pip-version-check "$RAY_REQ" >&2 ||
+    "$PY" -m pip install -q --disable-pip-version-check --break-system-packages "$RAY_REQ" >&2 ||
+    die "could not install $RAY_REQ for $PY (vsvk render's tests need it)"
+fi
 
 # compileGPUShader links shaderc statically: one archive merged from Debian's libshaderc_combined.a
 # (which, unlike upstream's, lacks glslang and SPIRV-Tools) and the glslang and SPIRV-Tools archives,

@@ -6,6 +6,8 @@ usage: vsvk COMMAND [ARGS]
 
 commands:
   pipe SCRIPT OUT|-     run a script and write its output clip's frames (see vsvk pipe --help)
+  render SCRIPT OUT|-   the same in chunks rendered by Ray worker processes, on a local Ray
+                        instance or a cluster (--address), one worker per GPU (see vsvk render --help)
   devices               list the Vulkan devices and which one the core would use
   plugins [-v] [--load PATH]...
                         list the loaded plugins and their files (autoloaded from the
@@ -25,6 +27,7 @@ pub fn main(py: Python<'_>, args: &[String]) -> i32 {
     let rest = &args[1..];
     match cmd.as_str() {
         "pipe" => crate::pipe::main(py, rest),
+        "render" => render(py, rest),
         "devices" => devices(),
         "plugins" => plugins(rest),
         "version" | "--version" | "-v" => version(py),
@@ -38,6 +41,18 @@ pub fn main(py: Python<'_>, args: &[String]) -> i32 {
             eprintln!("vsvk: unknown command {other}\n");
             eprint!("{USAGE}{}", crate::frontends::USAGE);
             2
+        }
+    }
+}
+
+/// `vsvk render`: written in Python (python/src/render_*.py), as Ray's API is.
+fn render(py: Python<'_>, args: &[String]) -> i32 {
+    let run = || -> PyResult<i32> { py.import("vsvk._render_cli")?.call_method1("main", (args.to_vec(),))?.extract() };
+    match run() {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("vsvk render: {}", crate::convert::exception_text(py, &e));
+            1
         }
     }
 }

@@ -193,5 +193,26 @@ fn vsvk_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let code = std::ffi::CString::new(include_str!("internals.py")).expect("no NULs in the source");
     let code = pyo3::types::PyCode::compile(py, &code, c"vsvk/internals.py", pyo3::types::code::PyCodeInput::File)?;
     code.run(Some(&globals), None)?;
+    // `vsvk render` and vsvk.render (chunked rendering on Ray): modules of their own, which Ray's
+    // workers import by these names to run the tasks; Ray itself is imported only when one runs.
+    embedded_module(m, "_render_task", c"vsvk/render_task.py", include_str!("render_task.py"))?;
+    let job = embedded_module(m, "_render", c"vsvk/render_job.py", include_str!("render_job.py"))?;
+    embedded_module(m, "_render_cli", c"vsvk/render_cli.py", include_str!("render_cli.py"))?;
+    m.setattr("render", job.getattr("render")?)?;
     Ok(())
+}
+
+/// A Python module `vsvk.NAME` from source built into the extension, registered in sys.modules so
+/// that `import vsvk.NAME` (and unpickling what refers to it) finds it once vsvk is imported.
+fn embedded_module<'py>(parent: &Bound<'py, PyModule>, name: &str, file: &std::ffi::CStr, source: &str) -> PyResult<Bound<'py, PyModule>> {
+    let py = parent.py();
+    let full = format!("vsvk.{name}");
+    let m = PyModule::new(py, &full)?;
+    m.setattr("__file__", file.to_string_lossy().as_ref())?;
+    py.import("sys")?.getattr("modules")?.set_item(&full, &m)?;
+    let code = std::ffi::CString::new(source).expect("no NULs in the source");
+    let code = pyo3::types::PyCode::compile(py, &code, file, pyo3::types::code::PyCodeInput::File)?;
+    code.run(Some(&m.dict()), None)?;
+    parent.setattr(name, &m)?;
+    Ok(m)
 }

@@ -437,6 +437,9 @@ fn run(py: Python<'_>, o: &Options) -> PyResult<i32> {
     }
     if let Err(e) = py.detach(|| sink.flush()) {
         if status == 0 {
+            if o.progress {
+                eprintln!();
+            }
             eprintln!("vsvk pipe: writing the output failed: {e}");
             status = 1;
         }

@@ -4,7 +4,8 @@
 1. A fresh venv (Python 3.12) gets vsvk's wheel and what vs-jetpack's users install
    (tests/ecosystem/requirements.txt: R81's `vapoursynth`, vsjetpack, plugin wheels).
 2. End to end: `vsvk pipe` of tests/ecosystem/vstools_gpu.vpy (vstools and GPU plugins; lavapipe
-   where there is no GPU) writes every frame, and the bytes equal R81's vspipe's.
+   where there is no GPU) writes every frame, and the bytes equal R81's vspipe's; `vsvk render` of
+   it on Ray (tests/ecosystem/requirements-render.txt) writes the same bytes.
 3. vs-jetpack's own test suite, from its sdist on PyPI (the version requirements.txt pins), runs
    three times in that venv: on R81; on vsvk's module (`vsvk frontend vsvk`, then VSVK_FRONTEND=r81
    for the run on R81); and R81's module on
@@ -66,6 +67,8 @@ def make_venv(work, wheel):
     pip = [py, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
     run(pip + ["-r", HERE / "requirements.txt"], check=True)
     run(pip + ["--no-deps", wheel], check=True)
+    # Ray, for vsvk render from the wheel (render_end_to_end)
+    run(pip + ["-r", HERE / "requirements-render.txt"], check=True)
     # R81's vspipe embeds Python through VSScript, which must be told this venv's Python once.
     run([py, "-m", "vapoursynth", "config"], check=True, env=dict(os.environ, VSVK_FRONTEND="r81"))
     return venv
@@ -116,6 +119,22 @@ def pipe_end_to_end(venv, work):
                 f"vsvk pipe's output differs from R81's: sha256 {hashlib.sha256(a).hexdigest()[:16]} against {hashlib.sha256(b).hexdigest()[:16]}"
             )
     return failures
+
+
+def render_end_to_end(venv, work):
+    """vsvk render from the wheel: Ray's workers import vsvk from the venv; the chunks joined are
+    vsvk pipe's bytes (pipe_end_to_end's output)."""
+    env = vulkan_env()
+    script = HERE / "vstools_gpu.vpy"
+    out = work / "render-vsvk.y4m"
+    r = run([venv / "bin" / "vsvk", "render", "-c", "y4m", "--chunk", "3", "--cpus-per-worker", "1", "--workers", "2", script, out],
+            env=env, capture_output=True, text=True)
+    if r.returncode != 0:
+        return [f"vsvk render failed ({r.returncode}):\n{r.stderr}"]
+    if out.read_bytes() != (work / "pipe-vsvk.y4m").read_bytes():
+        return ["vsvk render wrote other bytes than vsvk pipe"]
+    say("vsvk render (3 chunks of 3, 3, 2 frames on 2 workers) wrote vsvk pipe's bytes")
+    return []
 
 
 def frontend_switch(venv):
@@ -239,6 +258,9 @@ def main():
         f = pipe_end_to_end(venv, work)
         checks += 1
         failures += f
+        if not f:
+            failures += render_end_to_end(venv, work)
+            checks += 1
     if not a.skip_suite:
         f, n = suite(venv, work)
         checks += 2 * n

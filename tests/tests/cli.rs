@@ -503,10 +503,14 @@ fn devices_plugins_and_version() {
 
 /// Runs one of the module's test files (tests/python, through the vsvk command); every test passes.
 fn python_tests(file: &str, envs: &[(&str, &str)]) {
+    python_tests_within(file, envs, LIMIT)
+}
+
+fn python_tests_within(file: &str, envs: &[(&str, &str)], limit: Duration) {
     let root = reference::workspace_root();
     let mut cmd = Command::new(vsvk());
     cmd.args(["python", file]).current_dir(&root).envs(envs.iter().copied());
-    let r = finish(spawn(cmd), LIMIT);
+    let r = finish(spawn(cmd), limit);
     let out = String::from_utf8_lossy(&r.stdout);
     assert!(r.ok(), "{out}\n{}", r.describe());
     let last = out.lines().last().unwrap_or("");
@@ -528,6 +532,14 @@ fn python_environment_tests() {
 #[test]
 fn python_object_model_tests() {
     python_tests("tests/python/test_object_model.py", &[]);
+}
+
+#[test]
+fn render_on_ray_tests() {
+    // vsvk render on a local Ray instance of two workers (Ray from scripts/setup.sh); about a
+    // minute and a half alone, more beside the other tests on a small machine
+    let expect = if vulkan_usable(&reference::workspace_root()) { "1" } else { "0" };
+    python_tests_within("tests/python/test_render.py", &[("VSVK_EXPECT_VULKAN", expect)], Duration::from_secs(600));
 }
 
 /// Whether the core finds a Vulkan device it can use.

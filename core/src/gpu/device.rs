@@ -385,6 +385,35 @@ pub fn auto_choice(infos: &[DeviceInfo]) -> Option<usize> {
         .map(|(i, _)| i)
 }
 
+/// VSVK_DEVICE: the device a core takes when nothing selected one (setVulkanDevice wins), by its
+/// index in the enumeration order or by its UUID (32 hex digits; dashes and nvidia-smi's `GPU-`
+/// prefix allowed, so that a process manager that hands out GPUs by UUID, as Ray and CUDA do, can
+/// name the same card to Vulkan). None when unset or empty.
+pub fn env_choice(infos: &[DeviceInfo]) -> Option<Result<usize, String>> {
+    let v = std::env::var("VSVK_DEVICE").ok().filter(|v| !v.trim().is_empty())?;
+    Some(parse_device_choice(&v, infos))
+}
+
+fn parse_device_choice(v: &str, infos: &[DeviceInfo]) -> Result<usize, String> {
+    let v = v.trim();
+    let present = || {
+        let list: Vec<String> =
+            infos.iter().enumerate().map(|(i, d)| format!("{i}: {} uuid {}", d.name, d.uuid.iter().map(|b| format!("{b:02x}")).collect::<String>())).collect();
+        if list.is_empty() { "none".to_string() } else { list.join(", ") }
+    };
+    if let Ok(i) = v.parse::<usize>() {
+        return if i < infos.len() { Ok(i) } else { Err(format!("VSVK_DEVICE={v}: there is no Vulkan device {i} (present: {})", present())) };
+    }
+    let hex: String = v.strip_prefix("GPU-").unwrap_or(v).chars().filter(|c| *c != '-').collect::<String>().to_ascii_lowercase();
+    if hex.len() != 2 * vk::UUID_SIZE || !hex.chars().all(|c| c.is_ascii_hexdigit()) {
+        return Err(format!("VSVK_DEVICE={v}: expected a device index or a UUID of 32 hex digits"));
+    }
+    infos
+        .iter()
+        .position(|d| d.uuid.iter().map(|b| format!("{b:02x}")).collect::<String>() == hex)
+        .ok_or_else(|| format!("VSVK_DEVICE={v} names no Vulkan device (present: {})", present()))
+}
+
 /// One of the core's queues with the lock every submission to it must hold.
 pub struct Queue {
     pub family: u32,
@@ -478,7 +507,11 @@ impl Device {
             return Err("No Vulkan devices found".into());
         }
         let infos: Vec<DeviceInfo> = pds.iter().map(|&pd| instance.describe(pd)).collect();
-        let chosen = if index < 0 {
+        let chosen = if let Some(named) = (index < 0).then(|| env_choice(&infos)).flatten() {
+            let i = named?;
+            infos[i].usable.clone()?;
+            i
+        } else if index < 0 {
             auto_choice(&infos).ok_or_else(|| {
                 let reasons: Vec<String> = infos.iter().filter_map(|i| i.usable.clone().err()).collect();
                 format!("No usable Vulkan device found ({})", reasons.join("; "))
@@ -838,3 +871,39 @@ fn load_functions(instance: &Instance, device: &ash::Device) -> Result<Box<VSVul
     Ok(table)
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn info(name: &str, uuid_byte: u8) -> DeviceInfo {
+        DeviceInfo {
+            name: name.into(),
+            api_version: DEVICE_VERSION,
+            device_type: vk::PhysicalDeviceType::DISCRETE_GPU,
+            device_memory: 0,
+            usable: Ok(()),
+            uuid: [uuid_byte; vk::UUID_SIZE],
+            luid: [0; vk::LUID_SIZE],
+            node_mask: 0,
+            luid_valid: false,
+            mesa: false,
+        }
+    }
+
+    #[test]
+    fn vsvk_device_names_a_device_by_index_or_uuid() {
+        let infos = [info("a", 0x11), info("b", 0xab)];
+        assert_eq!(parse_device_choice("1", &infos), Ok(1));
+        assert_eq!(parse_device_choice(" 0 ", &infos), Ok(0));
+        assert_eq!(parse_device_choice(&"ab".repeat(16), &infos), Ok(1));
+        // nvidia-smi's spelling: GPU- and dashes, any case
+        assert_eq!(parse_device_choice("GPU-ABABABAB-ABAB-ABAB-ABAB-ABABABABABAB", &infos), Ok(1));
+        let e = parse_device_choice("2", &infos).unwrap_err();
+        assert!(e.contains("no Vulkan device 2") && e.contains("1: b uuid abab"), "{e}");
+        let e = parse_device_choice(&"cd".repeat(16), &infos).unwrap_err();
+        assert!(e.contains("names no Vulkan device"), "{e}");
+        let e = parse_device_choice("GPU-12", &infos).unwrap_err();
+        assert!(e.contains("32 hex digits"), "{e}");
+    }
+}
