@@ -143,6 +143,21 @@ fn interior(wins: &[Window], n: usize) -> (Range<usize>, isize, Window) {
     (lo..hi, d, m)
 }
 
+/// A horizontal pass: its windows and, worked out once a frame, their interior run.
+pub(super) struct Across {
+    wins: Vec<Window>,
+    run: Range<usize>,
+    d: isize,
+    m: Window,
+}
+
+impl Across {
+    fn new(wins: Vec<Window>, n: usize) -> Across {
+        let (run, d, m) = interior(&wins, n);
+        Across { wins, run, d, m }
+    }
+}
+
 /// Horizontal centres in quarters: left-sited locations (0, 2, 4) on the even sample, the others
 /// half-way to the next.
 fn centre_h(location: u8) -> impl Fn(usize) -> i64 {
@@ -174,7 +189,7 @@ fn centre_v(location: u8, parity: Option<i64>) -> impl Fn(usize) -> i64 {
 pub(crate) unsafe fn downsample(src: Src, dst: Dst, samples: Samples, s: &Siting) {
     debug_assert!(covers(samples, s, src.width, src.height));
     let (w, h) = (src.width, src.height);
-    let h_wins = if s.ssw == 1 { Some(windows(w, w / 2, centre_h(s.location)).expect("covered sizes")) } else { None };
+    let h_wins = if s.ssw == 1 { Some(Across::new(windows(w, w / 2, centre_h(s.location)).expect("covered sizes"), w)) } else { None };
     let parities: &[Option<i64>] = if s.fields { &[Some(0), Some(1)] } else { &[None] };
     for &parity in parities {
         let (rows, first, step) = match parity {
@@ -197,7 +212,7 @@ pub(crate) unsafe fn downsample(src: Src, dst: Dst, samples: Samples, s: &Siting
             unsafe {
                 let row = |y: usize| src.ptr.offset(y as isize * src.stride);
                 let out = dst.ptr.offset(y_out as isize * dst.stride);
-                row_down(ys.map(row), out, w, samples, vw, h_wins.as_deref());
+                row_down(ys.map(row), out, w, samples, vw, h_wins.as_ref());
             }
         }
     }
@@ -208,7 +223,7 @@ pub(crate) unsafe fn downsample(src: Src, dst: Dst, samples: Samples, s: &Siting
 /// # Safety
 /// The rows hold `w` samples, the output `w >> ssw`, of `samples`' type, suitably aligned.
 #[inline(never)]
-unsafe fn row_down(rows: [*const u8; 4], out: *mut u8, w: usize, samples: Samples, vw: Option<([u16; 4], usize)>, h_wins: Option<&[Window]>) {
+unsafe fn row_down(rows: [*const u8; 4], out: *mut u8, w: usize, samples: Samples, vw: Option<([u16; 4], usize)>, h_wins: Option<&Across>) {
     let n_out = if h_wins.is_some() { w / 2 } else { w };
     // SAFETY: as the caller promises.
     let row = |p: *const u8| unsafe { std::slice::from_raw_parts(p, w * samples.bytes()) };
@@ -310,7 +325,7 @@ mod bytemuck_lite {
 
 /// The loops, each compiled for the wider instruction sets where the machine has them.
 mod kernels {
-    use super::{interior, Window};
+    use super::Across;
     use crate::stdlib::neighbour::plane::multiversion;
 
     /// Rounds `s / 2^shift` half to even (zimg's last step at 8 bits).
@@ -338,8 +353,8 @@ mod kernels {
     multiversion!(pub(super) fn narrow_u8 => narrow_u8_impl(v: &[u16], out: &mut [u8], shift: u32));
 
     #[inline(always)]
-    fn horizontal_u8_impl(v: &[u16], wins: &[Window], out: &mut [u8], shift: u32) {
-        let (run, d, Window { w, .. }) = interior(wins, v.len());
+    fn horizontal_u8_impl(v: &[u16], a: &Across, out: &mut [u8], shift: u32) {
+        let (run, d, w, wins) = (a.run.clone(), a.d, a.m.w, &a.wins[..]);
         let from = (2 * run.start as isize + d) as usize;
         let src = &v[from..from + 2 * run.len() + 2];
         for ((o, p), q) in out[run.clone()].iter_mut().zip(src.chunks_exact(2)).zip(src[2..].chunks_exact(2)) {
@@ -353,7 +368,7 @@ mod kernels {
             out[i] = rne(s, shift);
         }
     }
-    multiversion!(pub(super) fn horizontal_u8 => horizontal_u8_impl(v: &[u16], wins: &[Window], out: &mut [u8], shift: u32));
+    multiversion!(pub(super) fn horizontal_u8 => horizontal_u8_impl(v: &[u16], a: &Across, out: &mut [u8], shift: u32));
 
     #[inline(always)]
     fn vertical_u16_impl(rows: [&[u16]; 4], w: [u16; 4], max: u16, out: &mut [u16]) {
@@ -367,8 +382,8 @@ mod kernels {
     multiversion!(pub(super) fn vertical_u16 => vertical_u16_impl(rows: [&[u16]; 4], w: [u16; 4], max: u16, out: &mut [u16]));
 
     #[inline(always)]
-    fn horizontal_u16_impl(v: &[u16], wins: &[Window], out: &mut [u16], max: u16) {
-        let (run, d, Window { w, .. }) = interior(wins, v.len());
+    fn horizontal_u16_impl(v: &[u16], a: &Across, out: &mut [u16], max: u16) {
+        let (run, d, w, wins) = (a.run.clone(), a.d, a.m.w, &a.wins[..]);
         let from = (2 * run.start as isize + d) as usize;
         let src = &v[from..from + 2 * run.len() + 2];
         let (w, max) = (w.map(u32::from), max as u32);
@@ -382,7 +397,7 @@ mod kernels {
             out[i] = ((s + 8) >> 4).min(max) as u16;
         }
     }
-    multiversion!(pub(super) fn horizontal_u16 => horizontal_u16_impl(v: &[u16], wins: &[Window], out: &mut [u16], max: u16));
+    multiversion!(pub(super) fn horizontal_u16 => horizontal_u16_impl(v: &[u16], a: &Across, out: &mut [u16], max: u16));
 
     /// zimg's order: the even places of the window in one chain, the odd in another (three taps:
     /// the odd chain is one product).
@@ -417,8 +432,8 @@ mod kernels {
     multiversion!(pub(super) fn vertical_f32 => vertical_f32_impl(rows: [&[f32]; 4], w: [u16; 4], four: bool, out: &mut [f32]));
 
     #[inline(always)]
-    fn horizontal_f32_impl(v: &[f32], wins: &[Window], out: &mut [f32]) {
-        let (run, d, m) = interior(wins, v.len());
+    fn horizontal_f32_impl(v: &[f32], a: &Across, out: &mut [f32]) {
+        let (run, d, m, wins) = (a.run.clone(), a.d, a.m, &a.wins[..]);
         let from = (2 * run.start as isize + d) as usize;
         let src = &v[from..from + 2 * run.len() + 2];
         let w = sixteenths(m.w);
@@ -438,5 +453,5 @@ mod kernels {
             out[i] = if win.taps == 4 { taps4(w, std::array::from_fn(|t| v[win.start + t])) } else { taps3(w, std::array::from_fn(|t| v[win.start + t])) };
         }
     }
-    multiversion!(pub(super) fn horizontal_f32 => horizontal_f32_impl(v: &[f32], wins: &[Window], out: &mut [f32]));
+    multiversion!(pub(super) fn horizontal_f32 => horizontal_f32_impl(v: &[f32], a: &Across, out: &mut [f32]));
 }
