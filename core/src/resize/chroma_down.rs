@@ -12,10 +12,12 @@
 //!   8 bits: zimg works on the samples shifted up to 16 bits, where both passes are exact, and
 //!   rounds to 8 bits half to even at the end: that is the exact weighted sum over 256 (or 16
 //!   with one pass), rounded half to even.
-//! - single precision: an output reads a window of four source samples from the first with a
-//!   nonzero weight (moved back at the far edge, zero weights included); the window's samples at
-//!   even and at odd places feed two chains of fused multiply-adds, added at the end. Half
-//!   precision is widened first and rounded back last.
+//! - single precision: an output reads the samples under its tent (three where it is centred on
+//!   a sample, else four), the window moved inside the plane at the edges, zero weights included;
+//!   the window's samples at even and at odd places feed two chains of fused multiply-adds, added
+//!   at the end. Half precision is widened first, rounded to half between the passes and at the
+//!   end. Only a NaN's sign and payload may differ from zimg's (which NaN an operation passes on
+//!   follows the compiler's operand order); the merges clamp a NaN mask away anyway.
 //!
 //! The float arithmetic is that of zimg's AVX2 and AVX-512 code; elsewhere `covers` says no and
 //! zimg does the work.
