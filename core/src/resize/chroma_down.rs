@@ -17,7 +17,8 @@
 //!   the window's samples at even and at odd places feed two chains of fused multiply-adds, added
 //!   at the end. Half precision is widened first, rounded to half between the passes and at the
 //!   end. Only a NaN's sign and payload may differ from zimg's (which NaN an operation passes on
-//!   follows the compiler's operand order); the merges clamp a NaN mask away anyway.
+//!   follows the compiler's operand order): MaskedMerge clamps a NaN mask away, PreMultiply gives NaN
+//!   either way.
 //!
 //! The float arithmetic is that of zimg's AVX2 and AVX-512 code; elsewhere `covers` says no and
 //! zimg does the work.
