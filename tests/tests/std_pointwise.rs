@@ -657,6 +657,67 @@ fn masks_sited_by_chroma_location() {
     ]);
 }
 
+/// The single-plane path that brings a full-size mask down to 4:2:0, 4:2:2 and 4:4:0 chroma
+/// (core/src/resize/chroma_down.rs) against R81 on every sample family it takes, each chroma
+/// location, progressive and field-based masks, chroma planes of odd width and fields of odd
+/// chroma height, on noise and on extremes: masks of only black and white (every integer depth),
+/// float masks far outside 0..1 (negative, above one). Gray masks, `first_plane`, premultiplied
+/// merges and PreMultiply all take the path.
+#[test]
+fn masks_brought_down_by_the_fast_path() {
+    let id = |ssh: u32, float: bool, bits: u32| format_id(3, float, bits, 0, ssh).to_string();
+    let formats: Vec<(String, &str)> = vec![
+        ("YUV420P8".into(), "Gray8"),
+        ("YUV420P10".into(), "Gray10"),
+        ("YUV420P16".into(), "Gray16"),
+        ("YUV420PS".into(), "GrayS"),
+        ("YUV420PH".into(), "GrayH"),
+        ("YUV422P8".into(), "Gray8"),
+        ("YUV422P16".into(), "Gray16"),
+        ("YUV422PS".into(), "GrayS"),
+        ("YUV440P8".into(), "Gray8"),
+        (id(1, false, 16), "Gray16"),
+        (id(1, true, 32), "GrayS"),
+    ];
+    let gray_id = |g: &str| match g {
+        "Gray8" => format_id(1, false, 8, 0, 0),
+        "Gray10" => format_id(1, false, 10, 0, 0),
+        "Gray16" => format_id(1, false, 16, 0, 0),
+        "GrayS" => format_id(1, true, 32, 0, 0),
+        _ => format_id(1, true, 16, 0, 0),
+    };
+    let mut cases = Vec::new();
+    for (f, g) in &formats {
+        let float = g.ends_with('S') || g.ends_with('H');
+        // black and white only, or floats from -1.5 to 2.5
+        let extreme = if float { "std.Expr:@clips:expr='x 4 * 1.5 -" } else { "std.Binarize" };
+        for loc in 0..=5 {
+            // 98 wide: chroma 49 wide; 60 high: fields of 30 rows, 15 of chroma
+            let (w, h) = if loc % 2 == 0 { (98, 60) } else { (102, 44) };
+            for fb in [0, 2] {
+                for ext in [false, true] {
+                    let (sl, sf) = (format!("std.SetFrameProps:_ChromaLocation={loc}"), format!("std.SetFrameProps:_FieldBased={fb}"));
+                    let gray = noise(gray_id(g), w, h, 3 + loc);
+                    let (mask, m) = if ext { (format!("{gray},{extreme},{sf}"), 5) } else { (format!("{gray},{sf}"), 4) };
+                    // $1 the source at `loc`, $2 its inverse, $m the gray mask with `fb`
+                    let head = format!("{sl},std.Invert,{mask}");
+                    cases.push(sized(f, w, h, 2, &format!("{head},std.MaskedMerge:@:clipa=$1:clipb=$2:mask=${m}")));
+                    let own = if ext { format!("{extreme},{sf}") } else { sf.clone() };
+                    let p = if ext { 4 } else { 3 };
+                    cases.push(sized(f, w, h, 2, &format!("{sl},std.Invert,{own},std.MaskedMerge:@:clipa=$1:clipb=$2:mask=${p}:first_plane=1:planes=1:planes=2")));
+                    if !float {
+                        cases.push(sized(f, w, h, 2, &format!("{head},std.MaskedMerge:@:clipa=$1:clipb=$2:mask=${m}:premultiplied=1")));
+                    }
+                    if !g.ends_with('H') {
+                        cases.push(sized(f, w, h, 2, &format!("{head},std.PreMultiply:@:clip=$1:alpha=${m}")));
+                    }
+                }
+            }
+        }
+    }
+    check_all(&cases);
+}
+
 #[test]
 fn masked_merge_errors() {
     check_errors(&[

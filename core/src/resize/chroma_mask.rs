@@ -4,13 +4,16 @@
 //! whose three planes are the mask, converted to the clip's format with the clip's
 //! `_ChromaLocation` (missing or out of range: left; the mask's own is only checked) and, where the mask's `_FieldBased` says
 //! interlaced (1 or 2) and the format halves the height at most, field by field. So it is zimg's
-//! bilinear graph, the same one our resize namespace builds.
+//! bilinear graph, the same one our resize namespace builds. Where `chroma_down` covers the format
+//! it computes the one chroma plane both planes share without zimg (zimg converts three planes of a
+//! whole frame, one a copy and one the other's twin); zimg's graph does the rest.
 use std::ffi::c_int;
 use std::sync::Arc;
 
 use parking_lot::Mutex;
 use vsvk_plugin_api::abi::*;
 
+use super::chroma_down::{self, Dst, Samples, Siting, Src};
 use super::zimg_sys::*;
 use super::{default_params, run_graph, zimg_format, Graph, Planes, Resolved};
 use crate::core::Core;
@@ -18,20 +21,67 @@ use crate::format;
 use crate::frame::Frame;
 
 /// The zimg graphs one filter needs (a frame's chroma location and field order pick one), built
-/// once each.
+/// once each, and the buffers of the fast path's planes, kept for the next frame.
 #[derive(Default)]
 pub(crate) struct ChromaMask {
     graphs: Mutex<Vec<((c_int, c_int), Arc<Graph>)>>,
+    spare: Mutex<Vec<Vec<u64>>>,
 }
 
 /// The chroma locations zimg knows (left, center, top left, top, bottom left, bottom).
 const LOCATIONS: std::ops::RangeInclusive<i64> = 0..=5;
 
+/// The mask at the chroma planes' size: one plane of ours (`chroma_down`), or planes 1 and 2 of
+/// a frame zimg wrote.
+pub(crate) enum Resampled<'a> {
+    Plane { owner: &'a ChromaMask, buf: Vec<u64>, stride: isize, width: usize, height: usize },
+    Frame(Frame),
+}
+
+/// Where a chroma plane of the mask lies.
+#[derive(Clone, Copy)]
+pub(crate) struct PlaneView {
+    pub ptr: *const u8,
+    pub stride: isize,
+    pub width: usize,
+    pub height: usize,
+}
+
+impl Resampled<'_> {
+    /// The mask for chroma plane `p` (1 or 2), valid while `self` lives.
+    pub(crate) fn view(&self, p: usize) -> PlaneView {
+        match self {
+            Resampled::Plane { buf, stride, width, height, .. } => PlaneView { ptr: buf.as_ptr().cast(), stride: *stride, width: *width, height: *height },
+            Resampled::Frame(f) => {
+                let pl = &f.planes()[p];
+                PlaneView { ptr: f.read_ptr(p as i32).expect("plane exists"), stride: pl.stride, width: pl.width as usize, height: pl.height as usize }
+            }
+        }
+    }
+}
+
+impl Drop for Resampled<'_> {
+    fn drop(&mut self) {
+        if let Resampled::Plane { owner, buf, .. } = self {
+            owner.spare.lock().push(std::mem::take(buf));
+        }
+    }
+}
+
+/// The fast path's name for a format's samples.
+fn samples_of(fmt: &VSVideoFormat) -> Samples {
+    match (fmt.sampleType, fmt.bytesPerSample) {
+        (st, 4) if st == stFloat => Samples::F32,
+        (st, _) if st == stFloat => Samples::F16,
+        (_, 1) => Samples::U8,
+        _ => Samples::U16 { max: ((1u32 << fmt.bitsPerSample) - 1) as u16 },
+    }
+}
+
 impl ChromaMask {
-    /// Plane 0 of `mask` (the clip's size) resampled into planes 1 and 2 of a new frame of
-    /// `fmt`, a subsampled YUV format of the mask's sample type (plane 0 of the result is left
-    /// as it comes).
-    pub(crate) fn resample(&self, mask: &Frame, fmt: &VSVideoFormat, chroma_location: i64, field_based: i64, core: &Arc<Core>) -> Result<Frame, String> {
+    /// Plane 0 of `mask` (the clip's size) resampled to the chroma planes of `fmt`, a subsampled
+    /// YUV format of the mask's sample type.
+    pub(crate) fn resample(&self, mask: &Frame, fmt: &VSVideoFormat, chroma_location: i64, field_based: i64, core: &Arc<Core>) -> Result<Resampled<'_>, String> {
         let (w, h) = (mask.width, mask.height);
         let loc = if LOCATIONS.contains(&chroma_location) { chroma_location as c_int } else { 0 };
         // the mask's own location sites nothing, but R81 refuses one zimg does not know
@@ -44,26 +94,52 @@ impl ChromaMask {
         // as progressive. Fields whose height the subsampling does not divide leave R81's last
         // chroma rows unwritten (whatever the memory held): those frames are resampled whole.
         let interlaced = matches!(field_based, 1 | 2) && fmt.subSamplingH <= 1 && h % (2 << fmt.subSamplingH) == 0;
-        let (rows, parities) = if interlaced { (h / 2, vec![ZIMG_FIELD_TOP, ZIMG_FIELD_BOTTOM]) } else { (h, vec![ZIMG_FIELD_PROGRESSIVE]) };
-        let out = Frame::new_video(fmt, w, h, &core.mem).map_err(|e| format!("MaskedMerge: {e}"))?;
         let src_ptr = mask.read_ptr(0).ok_or("the mask has no planes")?;
         let src_stride = mask.planes()[0].stride;
-        for (i, &parity) in parities.iter().enumerate() {
-            let graph = self.graph(fmt, w as u32, rows as u32, loc, parity)?;
-            let (row0, step) = if interlaced { (i as isize, 2) } else { (0, 1) };
-            // SAFETY: row `row0` lies inside the mask's plane 0.
-            let src = unsafe { src_ptr.offset(row0 * src_stride) };
-            let from: Planes<*const u8> = [(src, src_stride * step); 3];
-            let mut to: Planes<*mut u8> = [(std::ptr::null_mut(), 0); 3];
-            for (p, pl) in out.planes().iter().enumerate().take(3) {
-                // SAFETY: `out` is new and ours alone; row `row0` lies inside each plane.
-                let base = unsafe { out.write_ptr(p as i32) }.expect("plane exists");
-                // SAFETY: as above.
-                to[p] = (unsafe { base.offset(row0 * pl.stride) }, pl.stride * step);
-            }
-            run_graph(&graph, &from, &to)?;
+        let samples = samples_of(fmt);
+        // fields change nothing where the height is not resampled
+        let siting = Siting { ssw: fmt.subSamplingW as u32, ssh: fmt.subSamplingH as u32, location: loc as u8, fields: interlaced && fmt.subSamplingH == 1 };
+        let (w, h) = (w as usize, h as usize);
+        if chroma_down::covers(samples, &siting, w, h) {
+            let (cw, ch) = (w >> siting.ssw, h >> siting.ssh);
+            let stride = (cw * fmt.bytesPerSample as usize).next_multiple_of(64);
+            let mut buf = self.spare.lock().pop().unwrap_or_default();
+            buf.resize(stride * ch / 8, 0);
+            let src = Src { ptr: src_ptr, stride: src_stride, width: w, height: h };
+            let dst = Dst { ptr: buf.as_mut_ptr().cast(), stride: stride as isize };
+            // SAFETY: plane 0 of the mask holds h rows of w samples; `buf` holds ch rows of
+            // `stride` bytes, 8-byte aligned, and is ours alone.
+            unsafe { chroma_down::downsample(src, dst, samples, &siting) };
+            return Ok(Resampled::Plane { owner: self, buf, stride: stride as isize, width: cw, height: ch });
         }
-        Ok(out)
+        let out = Frame::new_video(fmt, w as i32, h as i32, &core.mem).map_err(|e| format!("MaskedMerge: {e}"))?;
+        let mut to: Planes<*mut u8> = [(std::ptr::null_mut(), 0); 3];
+        for (p, pl) in out.planes().iter().enumerate().take(3) {
+            // SAFETY: `out` is new and ours alone.
+            to[p] = (unsafe { out.write_ptr(p as i32) }.expect("plane exists"), pl.stride);
+        }
+        // SAFETY: the mask's plane 0 and the planes of `out`, of `fmt` at the mask's size.
+        unsafe { self.zimg_into((src_ptr, src_stride), w as u32, h as u32, fmt, loc, interlaced, to)? };
+        Ok(Resampled::Frame(out))
+    }
+
+    /// zimg's conversion of the mask plane at `src` into the three planes `to` of `fmt`.
+    ///
+    /// # Safety
+    /// `src` is a plane of h rows of w samples of `fmt`'s type; `to` are writable planes of
+    /// `fmt` at that size.
+    pub(crate) unsafe fn zimg_into(&self, src: (*const u8, isize), w: u32, h: u32, fmt: &VSVideoFormat, loc: c_int, interlaced: bool, to: Planes<*mut u8>) -> Result<(), String> {
+        let (rows, parities) = if interlaced { (h / 2, vec![ZIMG_FIELD_TOP, ZIMG_FIELD_BOTTOM]) } else { (h, vec![ZIMG_FIELD_PROGRESSIVE]) };
+        for (i, &parity) in parities.iter().enumerate() {
+            let graph = self.graph(fmt, w, rows, loc, parity)?;
+            let (row0, step) = if interlaced { (i as isize, 2) } else { (0, 1) };
+            // SAFETY: row `row0` lies inside every plane (the caller's contract).
+            let from: Planes<*const u8> = [(unsafe { src.0.offset(row0 * src.1) }, src.1 * step); 3];
+            // SAFETY: as above.
+            let to_rows: Planes<*mut u8> = to.map(|(ptr, stride)| (unsafe { ptr.offset(row0 * stride) }, stride * step));
+            run_graph(&graph, &from, &to_rows)?;
+        }
+        Ok(())
     }
 
     fn graph(&self, fmt: &VSVideoFormat, w: u32, h: u32, loc: c_int, parity: c_int) -> Result<Arc<Graph>, String> {
@@ -91,5 +167,142 @@ impl ChromaMask {
         let g = Arc::new(Graph { ptr, tmp_size });
         self.graphs.lock().push(((loc, parity), g.clone()));
         Ok(g)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A deterministic stream of 64-bit values (xorshift).
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+    }
+
+    /// Float samples that stress the arithmetic: noise in 0..1 and the values where rounding,
+    /// signs, overflow and NaN show.
+    fn float_sample(r: &mut Rng, extremes: bool) -> f32 {
+        const SPECIAL: [f32; 14] = [0.0, -0.0, 1.0, -1.0, 0.5, 1e-40, -1e-40, 3e38, -3e38, 1e20, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 0.999_999_94];
+        let v = r.next();
+        if extremes && v % 4 == 0 {
+            SPECIAL[(v >> 8) as usize % SPECIAL.len()]
+        } else {
+            (v >> 40) as f32 / (1u64 << 24) as f32 * if extremes { 4.0 } else { 1.0 }
+        }
+    }
+
+    /// 64-byte aligned bytes, as zimg wants its planes.
+    #[derive(Clone, Copy)]
+    #[repr(align(64))]
+    struct Block(#[allow(dead_code)] [u8; 64]);
+
+    fn aligned(n: usize) -> Vec<Block> {
+        vec![Block([0; 64]); n.div_ceil(64)]
+    }
+
+    fn bytes_mut(b: &mut [Block]) -> &mut [u8] {
+        // SAFETY: blocks are plain bytes.
+        unsafe { std::slice::from_raw_parts_mut(b.as_mut_ptr().cast(), b.len() * 64) }
+    }
+
+    /// One plane of `w` by `h` samples, rows `stride` bytes apart.
+    fn plane(fmt: &VSVideoFormat, w: usize, h: usize, stride: usize, r: &mut Rng, extremes: bool) -> Vec<Block> {
+        let mut blocks = aligned(stride * h);
+        let out = bytes_mut(&mut blocks);
+        for y in 0..h {
+            for x in 0..w {
+                let at = y * stride + x * fmt.bytesPerSample as usize;
+                let v = r.next();
+                match (fmt.sampleType == stFloat, fmt.bytesPerSample) {
+                    (true, 4) => out[at..at + 4].copy_from_slice(&float_sample(r, extremes).to_le_bytes()),
+                    (true, _) => {
+                        let h = crate::stdlib::neighbour::plane::f32_to_half(float_sample(r, extremes));
+                        out[at..at + 2].copy_from_slice(&h.to_le_bytes())
+                    }
+                    (false, 1) => out[at] = if extremes { [0, 255, 1, 254, 128][v as usize % 5] } else { v as u8 },
+                    (false, _) => {
+                        let max = (1u64 << fmt.bitsPerSample) - 1;
+                        // samples above the depth's maximum too: zimg clamps after each pass
+                        let s = if extremes { [0, max, max - 1, 65535, 1][v as usize % 5] } else if v % 8 == 0 { v >> 48 } else { (v >> 20) % (max + 1) };
+                        out[at..at + 2].copy_from_slice(&(s as u16).to_le_bytes())
+                    }
+                }
+            }
+        }
+        blocks
+    }
+
+    /// Every format family, subsampling, location, field mode and a few sizes: our plane and
+    /// zimg's plane 1, byte for byte (NaN's bits included).
+    #[test]
+    fn fast_path_is_zimg() {
+        let mut r = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut covered = 0;
+        let mut failed = Vec::new();
+        for (st, bits) in [(stInteger, 8), (stInteger, 10), (stInteger, 16), (stFloat, 32), (stFloat, 16)] {
+            for (ssw, ssh) in [(1, 1), (1, 0), (0, 1)] {
+                let fmt = format::query_video(cfYUV, st, bits, ssw, ssh).expect("a format");
+                let bps = fmt.bytesPerSample as usize;
+                for (w, h) in [(8, 8), (10, 12), (34, 20), (64, 36), (18, 16), (6, 6), (12, 24), (14, 28)] {
+                    for loc in 0..=5u8 {
+                        for fields in [false, true] {
+                            for extremes in [false, true] {
+                                let siting = Siting { ssw: ssw as u32, ssh: ssh as u32, location: loc, fields: fields && ssh == 1 };
+                                let interlaced = fields && h % (2 << ssh) == 0;
+                                if !chroma_down::covers(samples_of(&fmt), &siting, w, h) || siting.fields != (interlaced && ssh == 1) {
+                                    continue;
+                                }
+                                covered += 1;
+                                let stride = (w * bps).next_multiple_of(64);
+                                let src = plane(&fmt, w, h, stride, &mut r, extremes);
+                                let (cw, ch) = (w >> ssw, h >> ssh);
+                                let cstride = (cw * bps).next_multiple_of(64);
+                                let (mut zy, mut zu, mut zv) = (aligned(stride * h), aligned(cstride * ch), aligned(cstride * ch));
+                                let to = [(zy.as_mut_ptr().cast(), stride as isize), (zu.as_mut_ptr().cast(), cstride as isize), (zv.as_mut_ptr().cast(), cstride as isize)];
+                                // a filter's graphs are of one format and size: a new set each time
+                                let cm = ChromaMask::default();
+                                // SAFETY: the planes of `fmt` at w by h, as allocated just above.
+                                unsafe { cm.zimg_into((src.as_ptr().cast(), stride as isize), w as u32, h as u32, &fmt, loc as c_int, interlaced, to) }.expect("zimg runs");
+                                let mut ours = vec![0u64; cstride * ch / 8 + 1];
+                                let s = Src { ptr: src.as_ptr().cast(), stride: stride as isize, width: w, height: h };
+                                let d = Dst { ptr: ours.as_mut_ptr().cast(), stride: cstride as isize };
+                                // SAFETY: as above; `ours` is 8-byte aligned.
+                                unsafe { chroma_down::downsample(s, d, samples_of(&fmt), &siting) };
+                                // SAFETY: `ours` holds at least cstride * ch bytes.
+                                let ours = unsafe { std::slice::from_raw_parts(ours.as_ptr().cast::<u8>(), cstride * ch) };
+                                let zu = bytes_mut(&mut zu);
+                                // NaN is NaN: which of the NaNs an operation met it passes on depends on
+                                // the order the compiler gave its operands
+                                let same = |a: &[u8], b: &[u8]| {
+                                    let nan = |x: &[u8]| match x.len() {
+                                        4 => f32::from_le_bytes(x.try_into().unwrap()).is_nan(),
+                                        2 if st == stFloat => u16::from_le_bytes(x.try_into().unwrap()) & 0x7fff > 0x7c00,
+                                        _ => false,
+                                    };
+                                    a == b || (nan(a) && nan(b))
+                                };
+                                if let Some(y) = (0..ch).find(|y| (0..cw).any(|x| {
+                                    let at = y * cstride + x * bps..y * cstride + (x + 1) * bps;
+                                    !same(&ours[at.clone()], &zu[at])
+                                })) {
+                                    let at = (0..cw).map(|x| y * cstride + x * bps).find(|&a| !same(&ours[a..a + bps], &zu[a..a + bps])).unwrap();
+                                    let show = |b: &[u8]| if bps == 4 { format!("{:?}", f32::from_le_bytes(b[at..at + 4].try_into().unwrap())) } else { format!("{:?}", &b[at..at + bps]) };
+                                    failed.push(format!("{st}/{bits} bits {ssw},{ssh} {w}x{h} location {loc} fields {fields} extremes {extremes}: row {y} col {}: ours {} zimg {}", (at - y * cstride) / bps, show(ours), show(zu)));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(failed.is_empty(), "{} cases differ from zimg:\n{}", failed.len(), failed.join("\n"));
+        // everything but float off AVX2 machines: 5 sizes, 6 locations, 2 kinds of samples, field modes where they apply
+        assert!(covered >= 3 * 3 * 7 * 6 * 2, "only {covered} cases covered");
     }
 }

@@ -20,6 +20,7 @@ use crate::plugin::{FuncImpl, Plugin};
 use crate::scheduler::FrameCall;
 
 pub mod chroma_mask;
+pub(crate) mod chroma_down;
 pub mod zimg_sys;
 use zimg_sys::*;
 

@@ -15,7 +15,7 @@ mod edit;
 mod geometry;
 pub(crate) mod gpu;
 mod load;
-mod neighbour;
+pub(crate) mod neighbour;
 mod pointwise;
 mod props;
 mod stream;

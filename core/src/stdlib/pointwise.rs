@@ -194,6 +194,10 @@ impl PlaneRef {
         let pl = &f.planes()[p];
         PlaneRef { ptr: f.read_ptr(p as i32).expect("plane exists"), stride: pl.stride, width: pl.width as usize, height: pl.height as usize }
     }
+    /// A chroma plane of a resampled mask, which the caller keeps alive as it does frames.
+    pub(crate) fn of_view(v: crate::resize::chroma_mask::PlaneView) -> PlaneRef {
+        PlaneRef { ptr: v.ptr, stride: v.stride, width: v.width, height: v.height }
+    }
     #[inline(always)]
     pub(crate) fn row<T>(&self, y: usize) -> &[T] {
         debug_assert!(y < self.height);

@@ -478,7 +478,7 @@ fn premultiply(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Strin
         let small = if is_subsampled(&fmt) { Some(chroma.resample(fa, &fmt, chroma_location(fc), field_based(fa), core)?) } else { None };
         for p in 0..fmt.numPlanes as usize {
             let a_plane = match &small {
-                Some(f) if p > 0 => PlaneRef::new(f, p),
+                Some(f) if p > 0 => PlaneRef::of_view(f.view(p)),
                 _ => PlaneRef::new(fa, 0),
             };
             let s = PlaneRef::new(fc, p);
@@ -636,7 +636,7 @@ fn masked_merge(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
             }
             let s = [PlaneRef::new(fa, p), PlaneRef::new(fb, p)];
             let mref = match &small {
-                Some(f) if p > 0 => PlaneRef::new(f, p),
+                Some(f) if p > 0 => PlaneRef::of_view(f.view(p)),
                 _ => PlaneRef::new(fm, if single { 0 } else { p }),
             };
             let mut d = PlaneMut::new(&mut dst, p);
