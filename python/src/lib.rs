@@ -21,7 +21,9 @@ use vsvk_plugin_api::abi::*;
 pub mod cli;
 pub mod convert;
 pub mod corepy;
+pub mod cuda;
 pub mod dlpack;
+pub mod gpu_map;
 pub mod environment;
 pub mod format;
 pub mod frontends;
@@ -159,6 +161,7 @@ fn vsvk_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<props::FrameProps>()?;
     m.add_class::<frame::PlaneBuffer>()?;
     dlpack::register(m)?;
+    gpu_map::register(m)?;
     m.add_function(wrap_pyfunction!(get_output, m)?)?;
     m.add_function(wrap_pyfunction!(get_outputs, m)?)?;
     m.add_function(wrap_pyfunction!(clear_output, m)?)?;
