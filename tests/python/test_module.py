@@ -293,5 +293,37 @@ def test_set_vulkan_device():
     assert str(n + 3) in out and str(n) in out, out
 
 
+def test_gpu_map_checks_its_arguments():
+    import os
+    def f(n, src, dst, props):
+        pass
+    cpu = core.std.BlankClip(width=64, height=48, format=vs.YUV420P8)
+    def refused(args, kw, words):
+        try:
+            vs.gpu_map(*args, **kw)
+        except vs.Error as e:
+            assert all(w in str(e) for w in words), (words, str(e))
+            return str(e)
+        raise AssertionError(f'gpu_map{args, kw} was accepted')
+    refused((cpu, f), {}, ['not GPU resident', 'GPUUpload'])
+    if os.environ.get('VSVK_EXPECT_VULKAN') != '1':
+        return
+    gpu = cpu.std.GPUUpload()
+    refused((gpu, 3), {}, ['fn must be callable'])
+    refused((gpu, f), {'radius': -1}, ['radius', '-1'])
+    refused((gpu, f), {'width': 63}, ['63x48', 'subsampling'])
+    refused((gpu, f), {'height': 0}, ['positive', '64x0'])
+    # CUDA is looked for last: here (no NVIDIA driver) that is the reason, named; where a CUDA
+    # driver exists this check is the device part's (scripts/device/parts/torch.sh)
+    try:
+        import ctypes
+        ctypes.CDLL('libcuda.so.1')
+        return
+    except OSError:
+        pass
+    refused((gpu, f), {}, ['gpu_map needs CUDA', 'libcuda.so.1'])
+    assert set(vs.gpu_map_stats()) >= {'frames', 'host_waits', 'input_copies', 'memory_imports'}
+
+
 if __name__ == '__main__':
     runner.main(globals())
