@@ -215,7 +215,7 @@ fn load_cuda() -> Result<Cuda, String> {
         if lib.is_null() {
             let e = dlerror();
             let why = if e.is_null() { String::new() } else { CStr::from_ptr(e).to_string_lossy().into_owned() };
-            return Err(format!("the CUDA driver (libcuda.so.1) cannot be loaded: {why}"));
+            return Err(format!("the CUDA driver (libcuda.so.1), which cannot be loaded: {why}"));
         }
         macro_rules! sym {
             ($name:literal) => {{
@@ -268,6 +268,16 @@ fn load_cuda() -> Result<Cuda, String> {
             }
         }
         Err(format!("no CUDA device is the core's Vulkan device ({})", crate::vulkan::c_text(&info.deviceName)))
+    }
+}
+
+/// Why `who` cannot run, from cuda()'s error: "X needs the CUDA driver (...), which ..." where the
+/// driver is missing, "X: ..." for any other failure.
+pub fn needs(who: &str, e: &str) -> String {
+    if e.starts_with("the CUDA driver (") {
+        format!("{who} needs {e}")
+    } else {
+        format!("{who}: {e}")
     }
 }
 

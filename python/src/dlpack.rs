@@ -122,7 +122,7 @@ pub fn dtype(float: bool, bytes: i32) -> (u8, u8, &'static str) {
 /// A "dltensor" capsule over a (height, width) plane at device address `data` with a row stride
 /// of `stride` bytes, owned by `owner` until the consumer's deleter runs.
 pub fn capsule<'py>(py: Python<'py>, data: CuDevicePtr, height: i32, width: i32, stride: isize, float: bool, bytes: i32, owner: Owner) -> PyResult<Bound<'py, PyAny>> {
-    let cu = cuda().map_err(err)?;
+    let cu = cuda().map_err(|e| err(crate::cuda::needs("DLPack hand-off", &e)))?;
     let ctx = Box::new(TensorCtx { shape: [height as i64, width as i64], strides: [(stride / bytes as isize) as i64, 1], owner });
     let ctx = Box::into_raw(ctx);
     let (code, bits, _) = dtype(float, bytes);
@@ -276,7 +276,7 @@ impl GPUPlane {
     }
 
     fn __dlpack_device__(&self) -> PyResult<(i32, i32)> {
-        let cu = cuda().map_err(err)?;
+        let cu = cuda().map_err(|e| err(crate::cuda::needs("DLPack hand-off", &e)))?;
         Ok((KDL_CUDA, cu.ordinal))
     }
 
@@ -292,7 +292,7 @@ impl GPUPlane {
         copy: Option<bool>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let _ = max_version; // the legacy capsule, which every consumer takes
-        let cu = cuda().map_err(err)?;
+        let cu = cuda().map_err(|e| err(crate::cuda::needs("DLPack hand-off", &e)))?;
         if let Some(d) = dl_device {
             if d != (KDL_CUDA, cu.ordinal) {
                 return Err(PyBufferError::new_err(format!("the plane lives on CUDA device {}, not on {d:?}", cu.ordinal)));

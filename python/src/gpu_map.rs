@@ -503,7 +503,7 @@ fn gpu_map<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let node = crate::node::node_from_py(clip).ok_or_else(|| err("gpu_map: clip must be a VideoNode"))?;
     let vi = output_info(&node, r#fn, format, width, height, radius)?;
-    let cu = cuda().map_err(|e| err(format!("gpu_map needs CUDA: {e}")))?;
+    let cu = cuda().map_err(|e| err(crate::cuda::needs("gpu_map", &e)))?;
     let core = crate::core()?;
     let info = crate::vulkan::core_info(&core).map_err(err)?;
     if info.exportHandleType != crate::cuda::VK_OPAQUE_FD || info.semaphoreExportHandleType != crate::cuda::VK_OPAQUE_FD {

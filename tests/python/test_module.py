@@ -321,7 +321,7 @@ def test_gpu_map_checks_its_arguments():
         return
     except OSError:
         pass
-    refused((gpu, f), {}, ['gpu_map needs CUDA', 'libcuda.so.1'])
+    refused((gpu, f), {}, ['gpu_map needs the CUDA driver (libcuda.so.1)'])
     assert set(vs.gpu_map_stats()) >= {'frames', 'host_waits', 'input_copies', 'memory_imports'}
 
 
