@@ -19,17 +19,23 @@
 #ifndef VSVK_VULKAN_IMPORT4_H
 #define VSVK_VULKAN_IMPORT4_H
 
+/* vsvkFindImportAPI needs dladdr, which glibc declares only under _GNU_SOURCE, and that has to be
+   defined before the first system header: define it at the top of the file (or on the command
+   line) when this header is not the first one included. */
+#ifndef _WIN32
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dlfcn.h>
+#if defined(__GLIBC__) && !defined(__USE_GNU)
+#error "VSVulkanImport4.h needs dladdr: define _GNU_SOURCE before including any system header"
+#endif
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 #include "VapourSynth4.h"
 #include "VSVulkan4.h"
-
-#ifndef _WIN32
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* dladdr */
-#endif
-#include <dlfcn.h>
-#endif
 
 #define VSVK_IMPORT_API_VERSION 1
 

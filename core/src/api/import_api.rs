@@ -55,8 +55,6 @@ unsafe extern "C" fn import_gpu_timeline(c: *mut VSCore, handle_type: c_int, han
 struct Callback(unsafe extern "C" fn(*mut c_void), *mut c_void);
 // SAFETY: the header tells callers the callback may run on any thread.
 unsafe impl Send for Callback {}
-// SAFETY: as above; it runs once.
-unsafe impl Sync for Callback {}
 
 #[allow(clippy::too_many_arguments)]
 unsafe extern "C" fn new_imported_gpu_frame(

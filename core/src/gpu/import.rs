@@ -22,6 +22,10 @@ const DMA_BUF: i32 = vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT.as_raw() as 
 #[derive(Debug)]
 pub enum ImportError {
     NoExport,
+    NoSemaphoreImport,
+    BadFd(i32),
+    ZeroSize,
+    SemaphoreHandleType(i32),
     HandleType(i32),
     MemoryType(u32),
     Driver(&'static str, vk::Result),
@@ -31,7 +35,11 @@ pub enum ImportError {
 impl std::fmt::Display for ImportError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            ImportError::NoExport => write!(f, "the core's Vulkan device has no external memory and semaphore fd support (exportHandleType is 0)"),
+            ImportError::NoExport => write!(f, "the core's Vulkan device cannot import memory: its driver lacks VK_KHR_external_memory_fd (exportHandleType is 0)"),
+            ImportError::NoSemaphoreImport => write!(f, "the core's Vulkan device cannot import semaphores: its driver lacks VK_KHR_external_semaphore_fd (semaphoreExportHandleType is 0); wait on the foreign side and publish no timeline instead"),
+            ImportError::BadFd(fd) => write!(f, "handle {fd} is not an open file descriptor"),
+            ImportError::SemaphoreHandleType(t) => write!(f, "semaphore handle type {t} cannot be imported: only opaque fds of timeline semaphores (VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT, 1) can"),
+            ImportError::ZeroSize => write!(f, "size is 0: pass the exported allocation's size"),
             ImportError::HandleType(t) if *t == DMA_BUF => write!(f, "dma-buf import needs VK_EXT_external_memory_dma_buf, which the core's device does not enable (its extensions are fixed); export an opaque fd instead"),
             ImportError::HandleType(t) => write!(f, "handle type {t} cannot be imported: only opaque fds (VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT, 1) can"),
             ImportError::MemoryType(i) => write!(f, "memory type {i} does not exist or cannot hold frame planes on this device"),
@@ -60,20 +68,32 @@ impl Drop for ImportedMemory {
 
 /// Runs the foreign owner's callback when the last plane of an imported frame is gone, i.e. when
 /// every consumer's work on it has completed and the memory may be written again.
-pub struct Release(Option<Box<dyn FnOnce() + Send + Sync>>);
+pub struct Release(std::sync::Mutex<Option<Box<dyn FnOnce() + Send>>>);
 
 impl Release {
-    pub fn new(f: impl FnOnce() + Send + Sync + 'static) -> Arc<Release> {
-        Arc::new(Release(Some(Box::new(f))))
+    pub fn new(f: impl FnOnce() + Send + 'static) -> Arc<Release> {
+        Arc::new(Release(std::sync::Mutex::new(Some(Box::new(f)))))
+    }
+
+    /// For a frame that was never made: its memory was never the core's, so its owner is not told.
+    fn disarm(&self) {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).take();
     }
 }
 
 impl Drop for Release {
     fn drop(&mut self) {
-        if let Some(f) = self.0.take() {
+        if let Some(f) = self.0.get_mut().unwrap_or_else(|p| p.into_inner()).take() {
             f();
         }
     }
+}
+
+/// Whether `fd` names an open file: Vulkan's import of a closed one is undefined behaviour, where
+/// this is a clear error. (That an open fd is an allocation of this GPU only the driver can tell.)
+fn is_open_fd(fd: i32) -> bool {
+    // SAFETY: F_GETFD only reads the descriptor's flags; any integer is a valid argument.
+    fd >= 0 && unsafe { libc::fcntl(fd, libc::F_GETFD) } != -1
 }
 
 /// A probe buffer's memory requirements for planes over external memory.
@@ -96,6 +116,12 @@ pub fn import_memory(dev: &Arc<Device>, handle_type: i32, fd: i32, size: u64, ty
     }
     if dev.memory_fd.is_none() {
         return Err(ImportError::NoExport);
+    }
+    if size == 0 {
+        return Err(ImportError::ZeroSize);
+    }
+    if !is_open_fd(fd) {
+        return Err(ImportError::BadFd(fd));
     }
     let (probe, req) = plane_buffer(dev, 4096)?;
     // SAFETY: unused.
@@ -120,9 +146,12 @@ pub fn import_memory(dev: &Arc<Device>, handle_type: i32, fd: i32, size: u64, ty
 /// Imports a timeline semaphore exported as an opaque fd (consumed on success only).
 pub fn import_timeline(dev: &Arc<Device>, handle_type: i32, fd: i32) -> Result<Arc<Timeline>, ImportError> {
     if handle_type != vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD.as_raw() as i32 {
-        return Err(ImportError::HandleType(handle_type));
+        return Err(ImportError::SemaphoreHandleType(handle_type));
     }
-    let sfd = dev.semaphore_fd.as_ref().ok_or(ImportError::NoExport)?;
+    let sfd = dev.semaphore_fd.as_ref().ok_or(ImportError::NoSemaphoreImport)?;
+    if !is_open_fd(fd) {
+        return Err(ImportError::BadFd(fd));
+    }
     let sem = dev.create_timeline().map_err(|_| ImportError::Driver("vkCreateSemaphore", vk::Result::ERROR_UNKNOWN))?;
     let info = vk::ImportSemaphoreFdInfoKHR::default().semaphore(sem).handle_type(vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD).fd(fd);
     // SAFETY: a semaphore of this device, not in use; the fd is consumed on success.
@@ -154,8 +183,37 @@ pub fn imported_frame(
     producer: Option<(Arc<Timeline>, u64)>,
     release: Option<Arc<Release>>,
 ) -> Result<Frame, ImportError> {
+    let made = frame_over(dev, stats, fmt, width, height, planes, producer, release.clone());
+    if made.is_err() {
+        if let Some(r) = &release {
+            r.disarm();
+        }
+    }
+    made
+}
+
+#[allow(clippy::too_many_arguments)]
+fn frame_over(
+    dev: &Arc<Device>,
+    stats: &Arc<MemStats>,
+    fmt: &VSVideoFormat,
+    width: i32,
+    height: i32,
+    planes: Vec<PlaneAt>,
+    producer: Option<(Arc<Timeline>, u64)>,
+    release: Option<Arc<Release>>,
+) -> Result<Frame, ImportError> {
+    if !crate::format::is_valid_video(fmt) {
+        return Err(ImportError::Layout("the format is not a valid video format".into()));
+    }
     if planes.len() != fmt.numPlanes as usize {
         return Err(ImportError::Layout(format!("the format has {} planes, {} were given", fmt.numPlanes, planes.len())));
+    }
+    if width <= 0 || height <= 0 {
+        return Err(ImportError::Layout(format!("dimensions {width}x{height}: both must be positive")));
+    }
+    if width % (1 << fmt.subSamplingW) != 0 || height % (1 << fmt.subSamplingH) != 0 {
+        return Err(ImportError::Layout(format!("dimensions {width}x{height} are not whole multiples of the format's subsampling")));
     }
     let mut made = Vec::new();
     for (p, at) in planes.into_iter().enumerate() {
