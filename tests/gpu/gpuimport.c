@@ -26,6 +26,7 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -439,13 +440,21 @@ static int errors_scenario(void) {
     REFUSED("closedfd", ia->importGPUMemory(core, opaque, closed, x.size, (int)x.type, err, sizeof err));
     REFUSED("zerosize", ia->importGPUMemory(core, opaque, fd, 0, (int)x.type, err, sizeof err));
     REFUSED("memorytype", ia->importGPUMemory(core, opaque, fd, x.size, 99, err, sizeof err));
+    /* A file that no Vulkan device exported: the driver refuses it (lavapipe closing what it was
+       given, which the specification does not allow; the core hands it a duplicate). */
+    int stranger = memfd_create("not-vulkan", MFD_CLOEXEC);
+    CHECK(stranger >= 0 && ftruncate(stranger, (off_t)x.size) == 0, "memfd_create");
+    REFUSED("notvulkan", ia->importGPUMemory(core, opaque, stranger, x.size, (int)x.type, err, sizeof err));
     /* a refused import leaves the fd with its caller */
-    printf("fd still open after refusals: %d\n", fd_open(fd));
+    printf("fds still open after refusals: %d %d\n", fd_open(fd), fd_open(stranger));
+    close(stranger);
 
     VSGPUImportedMemory *mem = ia->importGPUMemory(core, opaque, fd, x.size, (int)x.type, err, sizeof err);
     if (!mem)
         close(fd);
     CHECK(mem, "importGPUMemory: %s", err);
+    /* a successful import consumes the fd */
+    printf("fd closed after the import: %d\n", !fd_open(fd));
 
     REFUSED("timelinetype", ia->importGPUTimeline(core, VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_SYNC_FD_BIT, 0, err, sizeof err));
     VSVulkanCoreInfo ci;

@@ -89,11 +89,49 @@ impl Drop for Release {
     }
 }
 
-/// Whether `fd` names an open file: Vulkan's import of a closed one is undefined behaviour, where
-/// this is a clear error. (That an open fd is an allocation of this GPU only the driver can tell.)
-fn is_open_fd(fd: i32) -> bool {
-    // SAFETY: F_GETFD only reads the descriptor's flags; any integer is a valid argument.
-    fd >= 0 && unsafe { libc::fcntl(fd, libc::F_GETFD) } != -1
+/// Runs a Vulkan import on a duplicate of `fd`, so the caller's fd is consumed on success and left
+/// alone on failure whatever the driver does: the specification leaves the fd with the application
+/// when an import fails, but lavapipe closes it, and a caller closing it again could close an fd
+/// another thread has just been given. A closed or negative fd is refused here, before Vulkan,
+/// whose import of one is undefined behaviour.
+fn on_duplicate<T>(fd: i32, import: impl FnOnce(i32) -> Result<T, ImportError>) -> Result<T, ImportError> {
+    if fd < 0 {
+        return Err(ImportError::BadFd(fd));
+    }
+    // SAFETY: F_DUPFD_CLOEXEC on any integer either fails (EBADF) or makes a new descriptor.
+    let dup = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 0) };
+    if dup < 0 {
+        return Err(ImportError::BadFd(fd));
+    }
+    let id = identity(dup);
+    match import(dup) {
+        Ok(v) => {
+            // SAFETY: the caller's fd, which a successful import consumes (the driver owns `dup`).
+            unsafe { libc::close(fd) };
+            Ok(v)
+        }
+        Err(e) => {
+            // Still ours unless the driver closed it; the number may have been reused since, so
+            // only the same open file is closed.
+            if id.is_some() && identity(dup) == id {
+                // SAFETY: the duplicate made above, which the failed import left open.
+                unsafe { libc::close(dup) };
+            }
+            Err(e)
+        }
+    }
+}
+
+/// The open file behind an fd: (device, inode), None when it is not open.
+fn identity(fd: i32) -> Option<(u64, u64)> {
+    let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
+    // SAFETY: fstat writes a stat into the buffer or fails without touching it.
+    if unsafe { libc::fstat(fd, st.as_mut_ptr()) } != 0 {
+        return None;
+    }
+    // SAFETY: initialised by the successful fstat.
+    let st = unsafe { st.assume_init() };
+    Some((st.st_dev, st.st_ino))
 }
 
 /// A probe buffer's memory requirements for planes over external memory.
@@ -120,9 +158,6 @@ pub fn import_memory(dev: &Arc<Device>, handle_type: i32, fd: i32, size: u64, ty
     if size == 0 {
         return Err(ImportError::ZeroSize);
     }
-    if !is_open_fd(fd) {
-        return Err(ImportError::BadFd(fd));
-    }
     let (probe, req) = plane_buffer(dev, 4096)?;
     // SAFETY: unused.
     unsafe { dev.device.destroy_buffer(probe, None) };
@@ -135,11 +170,13 @@ pub fn import_memory(dev: &Arc<Device>, handle_type: i32, fd: i32, size: u64, ty
             .find(|&i| fits(i) && props.memory_types[i as usize].property_flags.contains(vk::MemoryPropertyFlags::DEVICE_LOCAL))
             .ok_or(ImportError::MemoryType(u32::MAX))?,
     };
-    let mut import = vk::ImportMemoryFdInfoKHR::default().handle_type(vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD).fd(fd);
-    let mut flags = vk::MemoryAllocateFlagsInfo::default().flags(vk::MemoryAllocateFlags::DEVICE_ADDRESS);
-    let ai = vk::MemoryAllocateInfo::default().allocation_size(size).memory_type_index(type_index).push_next(&mut import).push_next(&mut flags);
-    // SAFETY: a valid allocate info; the driver takes the fd on success.
-    let memory = unsafe { dev.device.allocate_memory(&ai, None) }.map_err(|r| ImportError::Driver("vkAllocateMemory (import)", r))?;
+    let memory = on_duplicate(fd, |fd| {
+        let mut import = vk::ImportMemoryFdInfoKHR::default().handle_type(vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD).fd(fd);
+        let mut flags = vk::MemoryAllocateFlagsInfo::default().flags(vk::MemoryAllocateFlags::DEVICE_ADDRESS);
+        let ai = vk::MemoryAllocateInfo::default().allocation_size(size).memory_type_index(type_index).push_next(&mut import).push_next(&mut flags);
+        // SAFETY: a valid allocate info; the driver takes the fd on success.
+        unsafe { dev.device.allocate_memory(&ai, None) }.map_err(|r| ImportError::Driver("vkAllocateMemory (import)", r))
+    })?;
     Ok(Arc::new(ImportedMemory { dev: dev.clone(), memory, size, type_index, memory_id: dev.next_memory_id.fetch_add(1, std::sync::atomic::Ordering::Relaxed) }))
 }
 
@@ -149,16 +186,16 @@ pub fn import_timeline(dev: &Arc<Device>, handle_type: i32, fd: i32) -> Result<A
         return Err(ImportError::SemaphoreHandleType(handle_type));
     }
     let sfd = dev.semaphore_fd.as_ref().ok_or(ImportError::NoSemaphoreImport)?;
-    if !is_open_fd(fd) {
-        return Err(ImportError::BadFd(fd));
-    }
     let sem = dev.create_timeline().map_err(|_| ImportError::Driver("vkCreateSemaphore", vk::Result::ERROR_UNKNOWN))?;
-    let info = vk::ImportSemaphoreFdInfoKHR::default().semaphore(sem).handle_type(vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD).fd(fd);
-    // SAFETY: a semaphore of this device, not in use; the fd is consumed on success.
-    if let Err(r) = unsafe { sfd.import_semaphore_fd(&info) } {
+    let imported = on_duplicate(fd, |fd| {
+        let info = vk::ImportSemaphoreFdInfoKHR::default().semaphore(sem).handle_type(vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD).fd(fd);
+        // SAFETY: a semaphore of this device, not in use; the fd is consumed on success.
+        unsafe { sfd.import_semaphore_fd(&info) }.map_err(|r| ImportError::Driver("vkImportSemaphoreFdKHR", r))
+    });
+    if let Err(e) = imported {
         // SAFETY: unused.
         unsafe { dev.device.destroy_semaphore(sem, None) };
-        return Err(ImportError::Driver("vkImportSemaphoreFdKHR", r));
+        return Err(e);
     }
     Ok(Arc::new(Timeline { dev: dev.clone(), sem, pool_submitted: None }))
 }
