@@ -117,6 +117,7 @@ pub struct Cuda {
     destroy_memory: unsafe extern "C" fn(CuExternalMemory) -> CuResult,
     mem_free: unsafe extern "C" fn(CuDevicePtr) -> CuResult,
     import_semaphore: unsafe extern "C" fn(*mut CuExternalSemaphore, *const ExternalSemaphoreHandleDesc) -> CuResult,
+    destroy_semaphore: unsafe extern "C" fn(CuExternalSemaphore) -> CuResult,
     wait_semaphores: unsafe extern "C" fn(*const CuExternalSemaphore, *const SemaphoreParams, c_uint, CuStream) -> CuResult,
     signal_semaphores: unsafe extern "C" fn(*const CuExternalSemaphore, *const SemaphoreParams, c_uint, CuStream) -> CuResult,
     stream_create: unsafe extern "C" fn(*mut CuStream, c_uint) -> CuResult,
@@ -241,6 +242,7 @@ fn load_cuda() -> Result<Cuda, String> {
             destroy_memory: sym!("cuDestroyExternalMemory"),
             mem_free: sym!("cuMemFree_v2"),
             import_semaphore: sym!("cuImportExternalSemaphore"),
+            destroy_semaphore: sym!("cuDestroyExternalSemaphore"),
             wait_semaphores: sym!("cuWaitExternalSemaphoresAsync"),
             signal_semaphores: sym!("cuSignalExternalSemaphoresAsync"),
             stream_create: sym!("cuStreamCreate"),
@@ -298,8 +300,9 @@ struct MemoryImport {
 
 struct SemaphoreImport {
     semaphore: CuExternalSemaphore,
-    /// keeps the VkSemaphore alive, so its handle value (the key) cannot be reused
-    _timeline: Arc<vsvk::gpu::exec::Timeline>,
+    /// keeps the VkSemaphore alive, so its handle value (the key) cannot be reused; when this is
+    /// the last reference the import is forgotten (forget_unused_semaphores)
+    timeline: Arc<vsvk::gpu::exec::Timeline>,
 }
 
 #[derive(Default)]
@@ -427,6 +430,29 @@ pub fn release_memory(cu: &Cuda, memory_id: u64) {
     }
 }
 
+/// Drops the imports of timelines only this cache still holds (no plane names them, no filter
+/// signals them any more). Kept, they would hold their semaphores, and the Vulkan device through
+/// them, for the life of the process: one set per script reload. A wait a consumer queued on one
+/// may still be pending on a stream we do not know (DLPack's), and CUDA wants those finished
+/// before the destroy, so the context is synchronised first: a host wait, but only when a new
+/// timeline is imported and garbage is there, not per frame.
+fn forget_unused_semaphores(cu: &Cuda, im: &mut Imports) {
+    let unused: Vec<u64> = im.semaphores.iter().filter(|(_, s)| Arc::strong_count(&s.timeline) == 1).map(|(k, _)| *k).collect();
+    if unused.is_empty() {
+        return;
+    }
+    // SAFETY: a plain driver call with the context current.
+    if cu.with_ctx(|| cu.check(unsafe { (cu.ctx_synchronize)() }, "cuCtxSynchronize")).is_err() {
+        return;
+    }
+    for k in unused {
+        if let Some(s) = im.semaphores.remove(&k) {
+            // SAFETY: an import of ours that no queued work uses (see above).
+            let _ = cu.with_ctx(|| cu.check(unsafe { (cu.destroy_semaphore)(s.semaphore) }, "cuDestroyExternalSemaphore"));
+        }
+    }
+}
+
 /// A VkSemaphore's handle value (a non-dispatchable handle is a u64).
 pub fn semaphore_key(t: &vsvk::gpu::exec::Timeline) -> u64 {
     // SAFETY: ash's handle types are transparent wrappers of the u64 handle.
@@ -440,6 +466,7 @@ pub fn import_semaphore(cu: &Cuda, timeline: &Arc<vsvk::gpu::exec::Timeline>) ->
     if let Some(s) = im.semaphores.get(&key) {
         return Some(s.semaphore);
     }
+    forget_unused_semaphores(cu, &mut im);
     let (kind, fd) = vsvk::gpu::export::export_semaphore(&timeline.dev, timeline.sem).ok()?;
     if kind != VK_OPAQUE_FD {
         // SAFETY: ours, not consumed.
@@ -455,6 +482,6 @@ pub fn import_semaphore(cu: &Cuda, timeline: &Arc<vsvk::gpu::exec::Timeline>) ->
         unsafe { close(fd) };
         return None;
     }
-    im.semaphores.insert(key, SemaphoreImport { semaphore: sem, _timeline: timeline.clone() });
+    im.semaphores.insert(key, SemaphoreImport { semaphore: sem, timeline: timeline.clone() });
     Some(sem)
 }

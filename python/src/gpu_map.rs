@@ -541,7 +541,7 @@ fn gpu_map<'py>(
         stream_obj: stream_obj.unbind(),
         dev,
         transfer,
-        stats: Arc::new(MemStats::default()),
+        stats: core.mem.clone(),
         timeline,
         sem,
         stream,

@@ -23,6 +23,7 @@ pub mod convert;
 pub mod corepy;
 pub mod cuda;
 pub mod dlpack;
+pub mod gpu_import;
 pub mod gpu_map;
 pub mod environment;
 pub mod format;
@@ -161,6 +162,7 @@ fn vsvk_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<props::FrameProps>()?;
     m.add_class::<frame::PlaneBuffer>()?;
     dlpack::register(m)?;
+    gpu_import::register(m)?;
     gpu_map::register(m)?;
     m.add_function(wrap_pyfunction!(get_output, m)?)?;
     m.add_function(wrap_pyfunction!(get_outputs, m)?)?;

@@ -325,5 +325,35 @@ def test_gpu_map_checks_its_arguments():
     assert set(vs.gpu_map_stats()) >= {'frames', 'host_waits', 'input_copies', 'memory_imports'}
 
 
+def test_gpu_import_checks_its_arguments():
+    import os
+    def refused(f, args, words):
+        try:
+            f(*args)
+        except vs.Error as e:
+            assert all(w in str(e) for w in words), (words, str(e))
+            return
+        raise AssertionError(f'{f.__name__}{args} was accepted')
+    fd = os.memfd_create('vsvk-test')
+    os.ftruncate(fd, 65536)
+    try:
+        refused(vs.gpu_import, (-1, 65536), ['gpu_import', 'handle -1 is not an open file descriptor'])
+        refused(vs.gpu_import, (fd, 0), ['size is 0'])
+        closed = os.dup(fd)
+        os.close(closed)
+        refused(vs.gpu_import, (closed, 65536), [f'handle {closed} is not an open file descriptor'])
+        if os.environ.get('VSVK_EXPECT_VULKAN') != '1':
+            return
+        refused(vs.gpu_import, (fd, 65536, 1000), ['memory type 1000 does not exist'])
+        # a file no Vulkan device exported: the driver says no (lavapipe; on other drivers the
+        # import of a foreign fd is undefined, so this runs on lavapipe only), and the fd stays ours
+        if 'llvmpipe' in core.vulkan_device_info['name']:
+            refused(vs.gpu_import, (fd, 65536), ['vkAllocateMemory (import) failed'])
+            refused(vs.gpu_import_timeline, (fd,), ['cannot import semaphores'])
+        assert os.fstat(fd).st_size == 65536
+    finally:
+        os.close(fd)
+
+
 if __name__ == '__main__':
     runner.main(globals())

@@ -105,7 +105,7 @@ impl Exportable {
             memory,
             alloc_size: req.size,
             type_index,
-            memory_id: dev.next_memory_id.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            memory_id: super::device::new_memory_id(),
             mapped,
         })
     }
@@ -182,7 +182,7 @@ impl GpuPlane {
             dev: dev.clone(),
             backing: Some(Backing::Pooled(b)),
             size: size as u64,
-            memory_id: dev.next_memory_id.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            memory_id: super::device::new_memory_id(),
             producer: Mutex::new(Producer::default()),
             owner: AtomicU8::new(OWNER_CORE),
         })

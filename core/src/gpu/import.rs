@@ -122,6 +122,14 @@ fn on_duplicate<T>(fd: i32, import: impl FnOnce(i32) -> Result<T, ImportError>) 
     }
 }
 
+/// What can be said of an fd and a size without a device: an open descriptor, a size above 0.
+pub fn check_handle(fd: i32, size: u64) -> Result<(), ImportError> {
+    if size == 0 {
+        return Err(ImportError::ZeroSize);
+    }
+    identity(fd).map(|_| ()).ok_or(ImportError::BadFd(fd))
+}
+
 /// The open file behind an fd: (device, inode), None when it is not open.
 fn identity(fd: i32) -> Option<(u64, u64)> {
     let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
@@ -155,9 +163,7 @@ pub fn import_memory(dev: &Arc<Device>, handle_type: i32, fd: i32, size: u64, ty
     if dev.memory_fd.is_none() {
         return Err(ImportError::NoExport);
     }
-    if size == 0 {
-        return Err(ImportError::ZeroSize);
-    }
+    check_handle(fd, size)?;
     let (probe, req) = plane_buffer(dev, 4096)?;
     // SAFETY: unused.
     unsafe { dev.device.destroy_buffer(probe, None) };
@@ -177,7 +183,7 @@ pub fn import_memory(dev: &Arc<Device>, handle_type: i32, fd: i32, size: u64, ty
         // SAFETY: a valid allocate info; the driver takes the fd on success.
         unsafe { dev.device.allocate_memory(&ai, None) }.map_err(|r| ImportError::Driver("vkAllocateMemory (import)", r))
     })?;
-    Ok(Arc::new(ImportedMemory { dev: dev.clone(), memory, size, type_index, memory_id: dev.next_memory_id.fetch_add(1, std::sync::atomic::Ordering::Relaxed) }))
+    Ok(Arc::new(ImportedMemory { dev: dev.clone(), memory, size, type_index, memory_id: super::device::new_memory_id() }))
 }
 
 /// Imports a timeline semaphore exported as an opaque fd (consumed on success only).
