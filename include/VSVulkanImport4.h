@@ -11,7 +11,10 @@
  * (its last reference is gone, and with it every submission that read it), so the foreign side
  * may write the memory again.
  *
- * Handles: an fd is consumed by a successful import only; close it yourself when an import fails.
+ * Handles: an fd is consumed by a successful import only; close it yourself when an import fails
+ * (the core imports a duplicate, so this holds whatever the driver does on failure). That the fd
+ * is an allocation of this GPU, of exactly `size`, and that an imported semaphore is a timeline,
+ * cannot be checked: Vulkan leaves importing anything else undefined.
  * Only opaque fds are imported: dma-bufs would need VK_EXT_external_memory_dma_buf, which the
  * core's device does not enable. cudaMalloc'd memory cannot be exported at all; allocate with
  * cuMemCreate and a POSIX fd handle type and export with cuMemExportToShareableHandle.
@@ -61,7 +64,8 @@ typedef struct VSVKIMPORTAPI {
        counted VSGPUTimeline: release it with VSVULKANAPI::freeGPUTimeline. */
     VSGPUTimeline *(VS_CC *importGPUTimeline)(VSCore *core, int handleType, int handle, char *errorMessage, int errorMessageSize);
     /* planes: one per plane of format. timeline may be NULL (the memory is ready now); else value
-       must be one whose signal is already on its way. release (may be NULL) gets userData once. */
+       must be one whose signal is already on its way. release (may be NULL) gets userData once,
+       on any thread, when the frame is gone; never when this call fails (NULL returned). */
     VSFrame *(VS_CC *newImportedGPUFrame)(const VSVideoFormat *format, int width, int height, const VSVulkanImportedPlane *planes,
                                           VSGPUTimeline *timeline, uint64_t value, VSGPUImportRelease release, void *userData,
                                           const VSFrame *propSrc, VSCore *core, char *errorMessage, int errorMessageSize);
