@@ -96,6 +96,11 @@ unsafe extern "C" fn new_imported_gpu_frame(
         }
         let producer = (!t.is_null()).then(|| {
             let tl = timeline("newImportedGPUFrame", t);
+            // the guide's rule for setGPUPlaneProducer holds here too: nothing would ever release
+            // a consumer waiting for a value the pool has not submitted
+            if tl.pool_submitted.as_ref().is_some_and(|sub| value > sub.load(std::sync::atomic::Ordering::Acquire)) {
+                super::fatal("newImportedGPUFrame published a value on an exec pool's timeline that the pool has not submitted");
+            }
             // SAFETY: a VSGPUTimeline is an Arc<Timeline> pointer; the frame takes its own reference.
             unsafe {
                 Arc::increment_strong_count(tl as *const Timeline);

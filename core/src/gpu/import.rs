@@ -287,11 +287,11 @@ fn frame_over(
             unsafe { dev.device.destroy_buffer(buffer, None) };
             return Err(ImportError::Driver("vkBindBufferMemory", r));
         }
-        let g = GpuPlane::imported(dev, buffer, at.memory.clone(), release.clone(), size);
-        if let Some((t, v)) = &producer {
-            g.set_producer(Some(t.clone()), *v);
-        }
-        made.push((g, at.stride));
+        made.push((GpuPlane::imported(dev, buffer, at.memory.clone(), release.clone(), size), at.stride));
+    }
+    // Only now: a plane dropped on a refusal above would wait for its producer on the host.
+    if let Some((t, v)) = &producer {
+        made.iter().for_each(|(g, _)| g.set_producer(Some(t.clone()), *v));
     }
     Frame::from_gpu_planes(fmt, width, height, stats, made).map_err(|e| ImportError::Layout(format!("{e:?}")))
 }
