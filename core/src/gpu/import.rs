@@ -216,6 +216,7 @@ pub struct PlaneAt {
 /// A GPU frame whose planes are the given ranges of imported memory, with `producer` (a value
 /// whose signal the foreign side has already queued) as every plane's producer pair; `release`
 /// runs once the frame's last plane is gone.
+#[allow(clippy::too_many_arguments)]
 pub fn imported_frame(
     dev: &Arc<Device>,
     stats: &Arc<MemStats>,
