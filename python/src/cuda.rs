@@ -352,21 +352,19 @@ pub fn import_memory(cu: &Cuda, e: &vsvk::gpu::export::ExportedPlane) -> Result<
         return Err(format!("exportGPUPlane gave handle type {}, not an opaque fd", e.handle_type));
     }
     let (memory, base) = cu.with_ctx(|| {
-        let mut desc = ExternalMemoryHandleDesc {
+        let desc = ExternalMemoryHandleDesc {
             kind: CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD,
             handle: [e.fd as u32 as u64, 0],
             size: e.memory_size,
-            flags: CUDA_EXTERNAL_MEMORY_DEDICATED, // vsvk's exportable planes are dedicated allocations
+            // vsvk's exportable planes are always dedicated allocations (gpu::frame), and CUDA
+            // requires the flag to say so: no second try without it, which would hide a mismatch
+            // and reuse an fd a failed import might have taken
+            flags: CUDA_EXTERNAL_MEMORY_DEDICATED,
             reserved: [0; 16],
         };
         let mut memory: CuExternalMemory = std::ptr::null_mut();
         // SAFETY: a valid descriptor; the fd is consumed on success only.
-        let mut r = unsafe { (cu.import_memory)(&mut memory, &desc) };
-        if r != 0 {
-            desc.flags = 0;
-            // SAFETY: as above.
-            r = unsafe { (cu.import_memory)(&mut memory, &desc) };
-        }
+        let r = unsafe { (cu.import_memory)(&mut memory, &desc) };
         if let Err(m) = cu.check(r, "cuImportExternalMemory") {
             // SAFETY: not consumed by a failed import.
             unsafe { close(e.fd) };
