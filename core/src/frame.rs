@@ -315,6 +315,31 @@ impl Frame {
         Ok(Ok(fr))
     }
 
+    /// A GPU resident video frame whose planes already exist (memory another API exported):
+    /// `planes[p]` is plane p's storage and row stride in bytes.
+    pub fn from_gpu_planes(f: &VSVideoFormat, w: i32, h: i32, stats: &Arc<MemStats>, planes: Vec<(crate::gpu::frame::GpuPlane, isize)>) -> Result<Frame, FrameError> {
+        if !format::is_valid_video(f) || planes.len() != f.numPlanes as usize {
+            return Err(FrameError::BadFormat);
+        }
+        if w <= 0 || h <= 0 {
+            return Err(FrameError::BadDimensions(w, h));
+        }
+        if w % (1 << f.subSamplingW) != 0 || h % (1 << f.subSamplingH) != 0 {
+            return Err(FrameError::Subsampling(w, h));
+        }
+        let planes = planes
+            .into_iter()
+            .enumerate()
+            .map(|(p, (g, stride))| {
+                let (pw, ph) = format::plane_dims(f, w, h, p);
+                Plane { buf: Arc::new(Buffer::new_gpu(g.size as usize, g, stats)), offset: 0, stride, width: pw, height: ph }
+            })
+            .collect();
+        let mut fr = Frame::assemble(FrameFormat::Video(*f), w, h, planes);
+        fr.residency = nrGPU;
+        Ok(fr)
+    }
+
     /// A GPU resident video frame: the CPU frame's layout, each plane's `stride * height` bytes
     /// coming from `alloc` instead of host memory (a CPU frame of the size is never allocated).
     pub fn new_gpu_video(

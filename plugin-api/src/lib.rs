@@ -10,6 +10,8 @@
 //! [`plugin`] or [`filter`], which catch panics and turn errors into the core's error strings.
 pub mod abi;
 pub mod vulkan;
+#[allow(non_snake_case, non_camel_case_types)]
+pub mod import;
 
 pub mod api;
 pub mod error;

@@ -9,9 +9,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 REF=${VSVK_REF:-$HOME/.cache/vsvk-ref}
 K=.dev
-grep -qx '/.dev/' .git/info/exclude 2>/dev/null || echo /.dev/ >> .git/info/exclude
-grep -qx '/.devpack/' .git/info/exclude 2>/dev/null || echo /.devpack/ >> .git/info/exclude
-grep -qx '/.gl/' .git/info/exclude 2>/dev/null || echo /.gl/ >> .git/info/exclude
+EXCL=$(git rev-parse --git-path info/exclude)  # a worktree's .git is a file
+grep -qx '/.dev/' "$EXCL" 2>/dev/null || echo /.dev/ >> "$EXCL"
+grep -qx '/.devpack/' "$EXCL" 2>/dev/null || echo /.devpack/ >> "$EXCL"
+grep -qx '/.gl/' "$EXCL" 2>/dev/null || echo /.gl/ >> "$EXCL"
 rm -rf $K; mkdir -p $K/ref $K/plugins $K/vk $K/lib $K/ours $K/python
 strip -o $K/libvsvk.so target/release/libvsvk.so
 cp -a $REF/x/vapoursynth/libvapoursynth.so.4 $REF/x/vapoursynth/libvapoursynthfilters*.so $K/ref/

@@ -293,5 +293,67 @@ def test_set_vulkan_device():
     assert str(n + 3) in out and str(n) in out, out
 
 
+def test_gpu_map_checks_its_arguments():
+    import os
+    def f(n, src, dst, props):
+        pass
+    cpu = core.std.BlankClip(width=64, height=48, format=vs.YUV420P8)
+    def refused(args, kw, words):
+        try:
+            vs.gpu_map(*args, **kw)
+        except vs.Error as e:
+            assert all(w in str(e) for w in words), (words, str(e))
+            return str(e)
+        raise AssertionError(f'gpu_map{args, kw} was accepted')
+    refused((cpu, f), {}, ['not GPU resident', 'GPUUpload'])
+    if os.environ.get('VSVK_EXPECT_VULKAN') != '1':
+        return
+    gpu = cpu.std.GPUUpload()
+    refused((gpu, 3), {}, ['fn must be callable'])
+    refused((gpu, f), {'radius': -1}, ['radius', '-1'])
+    refused((gpu, f), {'width': 63}, ['63x48', 'subsampling'])
+    refused((gpu, f), {'height': 0}, ['positive', '64x0'])
+    # CUDA is looked for last: here (no NVIDIA driver) that is the reason, named; where a CUDA
+    # driver exists this check is the device part's (scripts/device/parts/torch.sh)
+    try:
+        import ctypes
+        ctypes.CDLL('libcuda.so.1')
+        return
+    except OSError:
+        pass
+    refused((gpu, f), {}, ['gpu_map needs the CUDA driver (libcuda.so.1)'])
+    assert set(vs.gpu_map_stats()) >= {'frames', 'host_waits', 'input_copies', 'memory_imports'}
+
+
+def test_gpu_import_checks_its_arguments():
+    import os
+    def refused(f, args, words):
+        try:
+            f(*args)
+        except vs.Error as e:
+            assert all(w in str(e) for w in words), (words, str(e))
+            return
+        raise AssertionError(f'{f.__name__}{args} was accepted')
+    fd = os.memfd_create('vsvk-test')
+    os.ftruncate(fd, 65536)
+    try:
+        refused(vs.gpu_import, (-1, 65536), ['gpu_import', 'handle -1 is not an open file descriptor'])
+        refused(vs.gpu_import, (fd, 0), ['size is 0'])
+        closed = os.dup(fd)
+        os.close(closed)
+        refused(vs.gpu_import, (closed, 65536), [f'handle {closed} is not an open file descriptor'])
+        if os.environ.get('VSVK_EXPECT_VULKAN') != '1':
+            return
+        refused(vs.gpu_import, (fd, 65536, 1000), ['memory type 1000 does not exist'])
+        # a file no Vulkan device exported: the driver says no (lavapipe; on other drivers the
+        # import of a foreign fd is undefined, so this runs on lavapipe only), and the fd stays ours
+        if 'llvmpipe' in core.vulkan_device_info['name']:
+            refused(vs.gpu_import, (fd, 65536), ['vkAllocateMemory (import) failed'])
+            refused(vs.gpu_import_timeline, (fd,), ['cannot import semaphores'])
+        assert os.fstat(fd).st_size == 65536
+    finally:
+        os.close(fd)
+
+
 if __name__ == '__main__':
     runner.main(globals())

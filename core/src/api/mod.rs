@@ -11,6 +11,7 @@ mod map_api;
 pub(crate) mod node_api;
 mod plugin_api;
 pub mod vulkan_api;
+mod import_api;
 
 /// Runs `f`, turning a panic into a fatal error naming the entry point: unwinding into C is
 /// undefined, and a panic here means our own invariant broke.

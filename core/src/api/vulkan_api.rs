@@ -31,7 +31,7 @@ fn set_err(err: *mut c_char, size: c_int, msg: &str) {
 
 /// A failure: the message goes to the caller's buffer as is (as R81's do), or to stderr naming
 /// the call when there is no buffer.
-fn fail(call: &str, err: *mut c_char, size: c_int, msg: &str) {
+pub(super) fn fail(call: &str, err: *mut c_char, size: c_int, msg: &str) {
     if err.is_null() || size <= 0 {
         eprintln!("vsvk: {call}: {msg}");
     }
@@ -45,7 +45,7 @@ type Tl = *mut VSGPUTimeline;
 type Pool = *mut VSGPUExecPool;
 type Ctx = *mut VSGPUExecContext;
 
-fn core<'a>(call: &str, c: C) -> &'a Core {
+pub(super) fn core<'a>(call: &str, c: C) -> &'a Core {
     if c.is_null() {
         fatal(&format!("{call}: core is NULL"));
     }
@@ -61,7 +61,7 @@ fn frame<'a>(call: &str, f: F) -> &'a Frame {
     unsafe { Frame::borrow_raw(f) }
 }
 
-fn device(call: &str, c: C, e: E, s: c_int) -> Option<Arc<Device>> {
+pub(super) fn device(call: &str, c: C, e: E, s: c_int) -> Option<Arc<Device>> {
     let core = core(call, c);
     match core.gpu.device(core) {
         Ok(d) => Some(d),
@@ -72,7 +72,7 @@ fn device(call: &str, c: C, e: E, s: c_int) -> Option<Arc<Device>> {
     }
 }
 
-fn timeline<'a>(call: &str, t: Tl) -> &'a Timeline {
+pub(super) fn timeline<'a>(call: &str, t: Tl) -> &'a Timeline {
     if t.is_null() {
         fatal(&format!("{call}: timeline is NULL"));
     }

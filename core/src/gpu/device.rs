@@ -475,7 +475,6 @@ pub struct Device {
     pub pool: super::pool::Pool,
     /// Exec pools alive on this device, for memory pressure sweeps.
     pub exec_pools: Mutex<Vec<std::sync::Weak<super::exec::PoolInner>>>,
-    pub next_memory_id: std::sync::atomic::AtomicU64,
     /// Bytes that submitted but unfinished work on compute pools retains (the in-flight budget).
     pub inflight_bytes: AtomicI64,
     /// Host staging instead of direct mapped uploads even where plane memory is host visible.
@@ -676,7 +675,6 @@ impl Device {
             submissions: std::sync::atomic::AtomicU64::new(0),
             pool,
             exec_pools: Mutex::new(Vec::new()),
-            next_memory_id: std::sync::atomic::AtomicU64::new(1),
             inflight_bytes: AtomicI64::new(0),
             force_staging,
             instance,
@@ -871,6 +869,13 @@ fn load_functions(instance: &Instance, device: &ash::Device) -> Result<Box<VSVul
     Ok(table)
 }
 
+/// A memoryId for a new allocation (VSVulkanExportedMemory). Process wide rather than per device,
+/// so that caches of foreign imports keyed by it (the Python module's CUDA imports) cannot take
+/// one core's allocation for another's.
+pub fn new_memory_id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
 
 #[cfg(test)]
 mod tests {

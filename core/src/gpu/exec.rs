@@ -32,6 +32,14 @@ impl Timeline {
     pub fn new(dev: &Arc<Device>, pool_submitted: Option<Arc<AtomicU64>>) -> Result<Arc<Timeline>, String> {
         Ok(Arc::new(Timeline { dev: dev.clone(), sem: dev.create_timeline()?, pool_submitted }))
     }
+
+    /// The counter's value now, without waiting; None when it cannot be read (device loss). A
+    /// reset force-signals timelines to the maximum, which callers reaping work must not take for
+    /// completion: they see u64::MAX and check the device.
+    pub fn reached(&self) -> Option<u64> {
+        // SAFETY: a live semaphore of this device.
+        unsafe { self.dev.device.get_semaphore_counter_value(self.sem) }.ok()
+    }
 }
 
 impl Drop for Timeline {

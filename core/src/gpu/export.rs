@@ -19,18 +19,28 @@ pub struct ExportedPlane {
     pub fd: i32,
 }
 
+/// exportGPUPlane: the allocation behind a plane, which is the foreign API's from then on (see
+/// gpu::frame's owners).
 pub fn export_plane(f: &Frame, plane: i32) -> Result<ExportedPlane, String> {
     let g = gpu_plane(f, plane).ok_or("The frame is not GPU resident or the plane does not exist")?;
-    let fdx = g.dev.memory_fd.as_ref().ok_or("this device cannot export memory (exportHandleType is 0)")?;
-    let e = g.exportable().ok_or(
-        "the plane is not in exportable memory (GPUUpload's frames are not): take the frame with getExportableFrameFilter, which hands out exportable copies",
-    )?;
+    g.exportable().ok_or(NOT_EXPORTABLE)?;
     let _ = g.owner.compare_exchange(
         super::frame::OWNER_CORE,
         super::frame::OWNER_FOREIGN_FRESH,
         std::sync::atomic::Ordering::Relaxed,
         std::sync::atomic::Ordering::Relaxed,
     );
+    export_memory(g)
+}
+
+const NOT_EXPORTABLE: &str =
+    "the plane is not in exportable memory (GPUUpload's frames are not): take the frame with getExportableFrameFilter, which hands out exportable copies";
+
+/// The allocation behind a plane as an opaque fd, its owner left as it is: for the core's own
+/// interop (the Python module's gpu_map), which tracks when the foreign side is done itself.
+pub fn export_memory(g: &super::frame::GpuPlane) -> Result<ExportedPlane, String> {
+    let fdx = g.dev.memory_fd.as_ref().ok_or("this device cannot export memory (exportHandleType is 0)")?;
+    let e = g.exportable().ok_or(NOT_EXPORTABLE)?;
     let info = vk::MemoryGetFdInfoKHR::default().memory(e.memory).handle_type(vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD);
     // SAFETY: exportable memory of this device.
     let fd = unsafe { fdx.get_memory_fd(&info) }.map_err(|r| format!("vkGetMemoryFdKHR failed (VkResult {})", r.as_raw()))?;

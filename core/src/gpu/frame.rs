@@ -105,7 +105,7 @@ impl Exportable {
             memory,
             alloc_size: req.size,
             type_index,
-            memory_id: dev.next_memory_id.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            memory_id: super::device::new_memory_id(),
             mapped,
         })
     }
@@ -124,6 +124,8 @@ impl Exportable {
 enum Backing {
     Pooled(PooledBuffer),
     Exportable(Exportable),
+    /// A buffer over memory another API exported (gpu::import), which it keeps alive.
+    Imported(vk::Buffer, Arc<super::import::ImportedMemory>, Option<Arc<super::import::Release>>),
 }
 
 /// Who may touch a plane: the core's side, or a foreign API it was handed to.
@@ -180,16 +182,30 @@ impl GpuPlane {
             dev: dev.clone(),
             backing: Some(Backing::Pooled(b)),
             size: size as u64,
-            memory_id: dev.next_memory_id.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            memory_id: super::device::new_memory_id(),
             producer: Mutex::new(Producer::default()),
             owner: AtomicU8::new(OWNER_CORE),
         })
+    }
+
+    /// A plane over imported memory: `buffer` is bound to it, and the plane's memory identity is
+    /// the import's.
+    pub fn imported(dev: &Arc<Device>, buffer: vk::Buffer, memory: Arc<super::import::ImportedMemory>, release: Option<Arc<super::import::Release>>, size: u64) -> GpuPlane {
+        GpuPlane {
+            dev: dev.clone(),
+            memory_id: memory.memory_id,
+            backing: Some(Backing::Imported(buffer, memory, release)),
+            size,
+            producer: Mutex::new(Producer::default()),
+            owner: AtomicU8::new(OWNER_CORE),
+        }
     }
 
     pub fn buffer(&self) -> vk::Buffer {
         match self.backing.as_ref() {
             Some(Backing::Pooled(b)) => b.buffer,
             Some(Backing::Exportable(e)) => e.buffer,
+            Some(Backing::Imported(b, ..)) => *b,
             None => vk::Buffer::null(),
         }
     }
@@ -207,7 +223,7 @@ impl GpuPlane {
                 (!p.is_null() && b.region.flags().contains(vk::MemoryPropertyFlags::HOST_COHERENT)).then_some(p)
             }
             Some(Backing::Exportable(e)) => (!e.mapped.is_null()).then_some(e.mapped),
-            None => None,
+            Some(Backing::Imported(..)) | None => None,
         }
     }
     pub fn producer(&self) -> Producer {
@@ -247,6 +263,13 @@ impl Drop for GpuPlane {
                 } else if let Some(e) = self.dev.pool.keep_exportable(self.size, e) {
                     e.destroy(&self.dev);
                 }
+            }
+            Some(Backing::Imported(buffer, memory, release)) => {
+                // SAFETY: the plane's own buffer; its producer was waited out above and every
+                // reader held the frame until its work completed.
+                unsafe { self.dev.device.destroy_buffer(buffer, None) };
+                drop(release); // the frame's last plane tells the foreign owner it may reuse the memory
+                drop(memory);
             }
             None => {}
         }
