@@ -43,6 +43,12 @@ struct Instance<F> {
 
 /// Creates the filter and returns it under `clip`.
 pub fn create<F: Filter>(out: &mut Out, core: Core, spec: Spec, filter: F) {
+    create_with_mode(out, core, spec, filter, fmParallel)
+}
+
+/// [`create`] with another filter mode: `fmUnordered` for a source whose state (a decoder) only
+/// one thread may drive at a time.
+pub fn create_with_mode<F: Filter>(out: &mut Out, core: Core, spec: Spec, filter: F, mode: c_int) {
     let lengths: Vec<i32> = spec.inputs.iter().map(|n| n.video_info().map_or(1, |v| v.numFrames)).collect();
     let deps: Vec<VSFilterDependency> = spec
         .inputs
@@ -63,7 +69,7 @@ pub fn create<F: Filter>(out: &mut Out, core: Core, spec: Spec, filter: F) {
             &spec.info,
             Some(get_frame::<F>),
             Some(free::<F>),
-            fmParallel,
+            mode,
             flags,
             deps.as_ptr(),
             deps.len() as c_int,
@@ -88,14 +94,15 @@ unsafe extern "C" fn get_frame<F: Filter>(
     let a = api::api();
     let r = catch_unwind(AssertUnwindSafe(|| -> Result<*const VSFrame> {
         let reqs = inst.filter.requests(n, &inst.lengths);
-        if reason == arInitial {
+        // a filter that needs no input frames (a source) makes its frame straight away
+        if reason == arInitial && !reqs.is_empty() {
             for (i, m) in reqs {
                 // SAFETY: a node of this filter, within the call.
                 unsafe { (a.requestFrameFilter)(m, inst.inputs[i].as_ptr(), ctx) };
             }
             return Ok(std::ptr::null());
         }
-        if reason != arAllFramesReady {
+        if reason != arAllFramesReady && reason != arInitial {
             return Ok(std::ptr::null());
         }
         // SAFETY: every one of these was requested and is ready; each call gives a reference.
