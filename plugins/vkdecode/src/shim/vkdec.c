@@ -29,6 +29,10 @@ typedef struct PacketId {
     int64_t pos, pts, index;
 } PacketId;
 
+/* Frames out of the decoder but not trusted yet: the decoder's reordering depth plus its
+ * frame threads bound these; more means a stream this plugin cannot follow. */
+#define MAX_PENDING 64
+
 typedef struct Cached {
     int64_t n;
     AVFrame *frame;
@@ -52,10 +56,13 @@ struct VkdSource {
     int64_t *frame_key;    /* frame n -> packet index of the keyframe decoding starts from */
     int64_t *sorted_pts;   /* frame n -> pts */
     uint8_t *damaged;      /* frame n could not be decoded; damage_reason says why */
+    uint8_t *done;         /* packet i's frame is settled since the last seek */
     char damage_reason[256];
 
     /* decoding state: packets up to next_send - 1 went to the decoder since the last seek */
-    int64_t next_send, start_key, last_out;
+    int64_t next_send, start_key, last_out, frontier;
+    Cached pending[MAX_PENDING];
+    int npending;
     int eof_sent, demux_eof;
 
     Cached *cache;
@@ -152,7 +159,8 @@ static int build_index(VkdSource *s, char *err, int errlen) {
     s->frame_packet = malloc((size_t)kept * sizeof(int64_t));
     s->frame_key = malloc((size_t)kept * sizeof(int64_t));
     s->damaged = calloc((size_t)kept, 1);
-    if (!s->ids || !s->sorted_pts || !s->frame_packet || !s->frame_key || !s->damaged)
+    s->done = calloc((size_t)kept, 1);
+    if (!s->ids || !s->sorted_pts || !s->frame_packet || !s->frame_key || !s->damaged || !s->done)
         return say(err, errlen, "out of memory"), VKD_INTERNAL;
     for (int64_t i = 0; i < kept; i++) {
         s->ids[i] = (PacketId){v[i].pos, v[i].pts, i};
@@ -257,11 +265,6 @@ static int describe_format(VkdSource *s, enum AVPixelFormat f, char *err, int er
 
 /* ---- decoding --------------------------------------------------------------------------------- */
 
-static void cache_drop(VkdSource *s, int64_t n) {
-    for (int i = 0; i < s->cache_size; i++)
-        if (s->cache[i].frame && s->cache[i].n == n) av_frame_free(&s->cache[i].frame);
-}
-
 static AVFrame *cache_get(VkdSource *s, int64_t n) {
     for (int i = 0; i < s->cache_size; i++)
         if (s->cache[i].frame && s->cache[i].n == n) {
@@ -281,31 +284,77 @@ static void cache_put(VkdSource *s, int64_t n, AVFrame *f) {
     s->cache[slot] = (Cached){n, f, ++s->clock};
 }
 
-/* The decoder rejected data at or before packet `at` (decode order): frames not yet shown
- * whose packets lie from a few packets before it (frame threads report late) up to the next
- * keyframe depend on it. */
-static void mark_damage(VkdSource *s, int64_t at, const char *why) {
-    int64_t from = at - (s->dec->thread_count > 1 ? s->dec->thread_count : 1);
-    if (from < s->start_key) from = s->start_key;
-    int64_t to = at + 1;
-    while (to < s->npackets && !s->packets[to].key) to++;
-    for (int64_t i = from < 0 ? 0 : from; i < to; i++) {
+/* Frames leave the decoder in presentation order but are trusted only once every packet before
+ * theirs in decode order (their possible references) has come out clean: until then they wait
+ * in `pending`. A frame that never came out although a later one did is missing. */
+
+static void pending_drop(VkdSource *s, int64_t n) {
+    for (int i = 0; i < s->npending; i++)
+        if (s->pending[i].n == n) {
+            av_frame_free(&s->pending[i].frame);
+            s->pending[i--] = s->pending[--s->npending];
+        }
+}
+
+/* Packet `i`'s frame is settled (out, missing or damaged): move the frontier and confirm. */
+static void settle(VkdSource *s, int64_t i) {
+    s->done[i] = 1;
+    while (s->frontier < s->npackets && s->done[s->frontier]) s->frontier++;
+    for (int k = 0; k < s->npending; k++)
+        if (s->frame_packet[s->pending[k].n] < s->frontier) {
+            cache_put(s, s->pending[k].n, s->pending[k].frame);
+            s->pending[k--] = s->pending[--s->npending];
+        }
+}
+
+/* Frames whose packets lie in [from, to) are damaged: dropped if waiting, settled if not out.
+ * All are marked before any is settled, since settling confirms what waits. */
+static void damage_packets(VkdSource *s, int64_t from, int64_t to) {
+    if (from < s->frontier) from = s->frontier; /* trusted frames stay trusted */
+    if (to <= from) return;
+    for (int64_t i = from; i < to; i++) {
         int64_t f = frame_of_pts(s, s->packets[i].pts);
-        if (f > s->last_out) {
+        if (!s->damaged[f]) {
             s->damaged[f] = 1;
-            cache_drop(s, f);
+            pending_drop(s, f);
         }
     }
+    for (int64_t i = from; i < to - 1; i++) s->done[i] = 1;
+    settle(s, to - 1);
+}
+
+static void damage_frame(VkdSource *s, int64_t f) {
+    damage_packets(s, s->frame_packet[f], s->frame_packet[f] + 1);
+}
+
+/* Bad data at packet `at` (decode order): the frames not yet trusted whose packets lie from
+ * `from` up to the next keyframe after `at` may depend on it. */
+static void mark_damage(VkdSource *s, int64_t from, int64_t at, const char *why) {
+    int64_t to = at + 1;
+    while (to < s->npackets && !s->packets[to].key) to++;
     snprintf(s->damage_reason, sizeof s->damage_reason, "%s", why);
+    damage_packets(s, from, to);
+}
+
+/* How many packets late frame threads report an error: the packet that failed may be any of
+ * those still being decoded. */
+static int64_t report_lag(const VkdSource *s) {
+    return s->dec->thread_count > 1 ? s->dec->thread_count : 0;
 }
 
 /* Positions the demuxer and decoder at keyframe packet k: the next packet read is packet k. */
 static int seek_to(VkdSource *s, int64_t k, char *err, int errlen) {
     avcodec_flush_buffers(s->dec);
+    for (int i = 0; i < s->npending; i++) av_frame_free(&s->pending[i].frame);
+    s->npending = 0;
+    memset(s->done, 0, (size_t)s->npackets);
     s->next_send = -1;
     s->eof_sent = s->demux_eof = 0;
-    s->last_out = -1;
-    s->start_key = k;
+    s->start_key = s->frontier = k;
+    s->last_out = frame_of_pts(s, s->packets[k].pts) - 1;
+    /* nothing to wait for before the start, nor for leading pictures that cannot be decoded from it */
+    for (int64_t i = 0; i < s->npackets; i++)
+        if (i < k || s->packets[i].pts < s->packets[k].pts) s->done[i] = 1;
     const Packet *p = &s->packets[k];
     int is_ts = !strcmp(s->fmt->iformat->name, "mpegts");
     int is_mkv = !strncmp(s->fmt->iformat->name, "matroska", 8);
@@ -356,24 +405,35 @@ static int check_geometry(VkdSource *s, const AVFrame *f, int64_t n) {
     return 0;
 }
 
-/* A frame out of the decoder: numbered by its pts, then cached (leading pictures of the start
- * keyframe and frames the decoder flags as concealed are not). */
+/* A frame out of the decoder, numbered by its pts. Leading pictures of the start keyframe are
+ * dropped; a frame the decoder flags as concealed damages what follows it up to the next key. */
 static void take_frame(VkdSource *s, AVFrame *f) {
     int64_t pts = f->pts != AV_NOPTS_VALUE ? f->pts : f->best_effort_timestamp;
     int64_t n = frame_of_pts(s, pts);
-    if (n < 0 || pts < s->packets[s->start_key].pts) { av_frame_unref(f); return; }
-    if (n > s->last_out) s->last_out = n;
+    if (n < 0 || pts < s->packets[s->start_key].pts || n <= s->last_out || s->done[s->frame_packet[n]]) { av_frame_unref(f); return; }
+    for (int64_t j = s->last_out + 1; j < n; j++)
+        if (!s->done[s->frame_packet[j]]) {
+            snprintf(s->damage_reason, sizeof s->damage_reason, "the decoder produced no picture for it");
+            damage_frame(s, j);
+        }
+    s->last_out = n;
     if ((f->flags & AV_FRAME_FLAG_CORRUPT) || f->decode_error_flags) {
-        mark_damage(s, s->frame_packet[n], "the decoder concealed errors in this frame or one it references");
-        s->damaged[n] = 1;
         av_frame_unref(f);
+        mark_damage(s, s->frame_packet[n], s->frame_packet[n], "the decoder concealed errors in this frame or one it references");
         return;
     }
-    if (s->info.width && !check_geometry(s, f, n)) { av_frame_unref(f); return; }
+    if (s->info.width && !check_geometry(s, f, n)) { av_frame_unref(f); damage_frame(s, n); return; }
     AVFrame *keep = av_frame_alloc();
-    if (!keep) { av_frame_unref(f); return; }
+    if (!keep || s->npending == MAX_PENDING) {
+        av_frame_free(&keep);
+        av_frame_unref(f);
+        snprintf(s->damage_reason, sizeof s->damage_reason, "the decoder holds back more than %d frames", MAX_PENDING);
+        damage_frame(s, n);
+        return;
+    }
     av_frame_move_ref(keep, f);
-    cache_put(s, n, keep);
+    s->pending[s->npending++] = (Cached){n, keep, 0};
+    settle(s, s->frame_packet[n]);
 }
 
 /* Decodes forward until frame n is out (or shown to be missing). */
@@ -381,14 +441,21 @@ static int decode_to(VkdSource *s, int64_t n, char *err, int errlen) {
     char e[128];
     for (;;) {
         if (cache_get(s, n)) return VKD_OK;
-        if (s->damaged[n] || s->last_out > n) break;
+        if (s->damaged[n]) break;
         int r = avcodec_receive_frame(s->dec, s->frame);
         if (r == 0) { take_frame(s, s->frame); continue; }
-        if (r == AVERROR_EOF) break;
+        if (r == AVERROR_EOF) {
+            /* everything is out: what is missing never comes, what waits is trusted */
+            snprintf(s->damage_reason, sizeof s->damage_reason, "the decoder produced no picture for it");
+            for (int64_t i = s->frontier; i < s->npackets; i++)
+                if (!s->done[i]) damage_frame(s, frame_of_pts(s, s->packets[i].pts));
+            s->last_out = s->info.frames - 1;
+            break;
+        }
         if (r != AVERROR(EAGAIN)) {
             char why[200];
             snprintf(why, sizeof why, "the decoder rejected the stream near packet %lld (%s)", (long long)s->next_send, averr(r, e, sizeof e));
-            mark_damage(s, s->next_send, why);
+            mark_damage(s, s->next_send - report_lag(s), s->next_send, why);
             continue;
         }
         if (s->eof_sent) break;
@@ -403,7 +470,7 @@ static int decode_to(VkdSource *s, int64_t n, char *err, int errlen) {
         if (r < 0 && r != AVERROR(EAGAIN)) {
             char why[200];
             snprintf(why, sizeof why, "the decoder rejected packet %lld (%s)", (long long)at, averr(r, e, sizeof e));
-            mark_damage(s, at, why);
+            mark_damage(s, at - report_lag(s), at, why);
         }
     }
     if (cache_get(s, n)) return VKD_OK;
@@ -576,5 +643,7 @@ void vkd_close(VkdSource *s) {
     free(s->frame_key);
     free(s->sorted_pts);
     free(s->damaged);
+    free(s->done);
+    for (int i = 0; i < s->npending; i++) av_frame_free(&s->pending[i].frame);
     free(s);
 }
