@@ -41,10 +41,11 @@ pub fn apply(p: &mut PropsMut<'_>, m: &Meta, time_base: (i32, i32)) {
     if m.primaries != UNSPECIFIED && (1..=22).contains(&m.primaries) && m.primaries != 3 {
         p.set_int("_Primaries", m.primaries as i64);
     }
-    // FFmpeg: 1 MPEG (limited), 2 JPEG (full); VapourSynth: 0 full, 1 limited
+    // FFmpeg: 1 MPEG (limited), 2 JPEG (full). API 4.2's `_Range` (0 limited, 1 full), which
+    // R81 also shows under the older name `_ColorRange` (0 full, 1 limited).
     match m.range {
-        1 => p.set_int("_ColorRange", 1),
-        2 => p.set_int("_ColorRange", 0),
+        1 => p.set_int("_Range", 0),
+        2 => p.set_int("_Range", 1),
         _ => {}
     }
     // FFmpeg counts from 1 (left) in VapourSynth's order

@@ -29,7 +29,7 @@ pub struct Info {
     pub ssh: i32,
     pub planes: i32,
     pub frames: i64,
-    /// 0/1 when the rate varies.
+    /// 0/0 when the rate varies.
     pub fps: (i64, i64),
     pub time_base: (i32, i32),
     pub threads: i32,

@@ -61,6 +61,7 @@ struct VkdSource {
 
     /* decoding state: packets up to next_send - 1 went to the decoder since the last seek */
     int64_t next_send, start_key, last_out, frontier;
+    int64_t want; /* the frame vkd_frame is after */
     Cached pending[MAX_PENDING];
     int npending;
     int eof_sent, demux_eof;
@@ -202,22 +203,24 @@ static void reduce(int64_t *num, int64_t *den) {
     if (a > 1) { *num /= a; *den /= a; }
 }
 
-/* An exact rate when every frame lasts the same; else the container's average when it agrees
- * with the timestamps; else 0/1, which VapourSynth reads as a variable rate. */
+/* An exact rate when every frame lasts the shortest frame's duration or a whole multiple of it
+ * (gaps: frames lost to a cut); else the container's average when it agrees with the
+ * timestamps (millisecond clocks round 1001/24000); else 0/0, VapourSynth's variable rate. */
 static void frame_rate(VkdSource *s) {
     AVStream *st = s->fmt->streams[s->stream];
     int64_t n = s->info.frames, tn = st->time_base.num, td = st->time_base.den;
-    s->info.fps_num = 0;
-    s->info.fps_den = 1;
+    s->info.fps_num = s->info.fps_den = 0;
     if (n < 2) {
         AVRational r = st->avg_frame_rate.num > 0 ? st->avg_frame_rate : st->r_frame_rate;
         if (r.num > 0 && r.den > 0) { s->info.fps_num = r.num; s->info.fps_den = r.den; }
         return;
     }
-    int64_t d = s->sorted_pts[1] - s->sorted_pts[0];
-    int same = 1;
-    for (int64_t i = 2; i < n && same; i++) same = s->sorted_pts[i] - s->sorted_pts[i - 1] == d;
-    if (same && d > 0) {
+    int64_t d = INT64_MAX;
+    for (int64_t i = 1; i < n; i++)
+        if (s->sorted_pts[i] - s->sorted_pts[i - 1] < d) d = s->sorted_pts[i] - s->sorted_pts[i - 1];
+    int whole = d > 0;
+    for (int64_t i = 1; i < n && whole; i++) whole = (s->sorted_pts[i] - s->sorted_pts[i - 1]) % d == 0;
+    if (whole) {
         s->info.fps_num = td;
         s->info.fps_den = tn * d;
         reduce(&s->info.fps_num, &s->info.fps_den);
@@ -274,11 +277,14 @@ static AVFrame *cache_get(VkdSource *s, int64_t n) {
     return NULL;
 }
 
+/* Least recently used out, never the frame being decoded for (`want`): the cache has a slot
+ * beyond what the user asked for so that one always exists. */
 static void cache_put(VkdSource *s, int64_t n, AVFrame *f) {
-    int slot = 0;
+    int slot = -1;
     for (int i = 0; i < s->cache_size; i++) {
         if (!s->cache[i].frame) { slot = i; break; }
-        if (s->cache[i].used < s->cache[slot].used) slot = i;
+        if (s->cache[i].n == s->want) continue;
+        if (slot < 0 || s->cache[i].used < s->cache[slot].used) slot = i;
     }
     av_frame_free(&s->cache[slot].frame);
     s->cache[slot] = (Cached){n, f, ++s->clock};
@@ -439,6 +445,7 @@ static void take_frame(VkdSource *s, AVFrame *f) {
 /* Decodes forward until frame n is out (or shown to be missing). */
 static int decode_to(VkdSource *s, int64_t n, char *err, int errlen) {
     char e[128];
+    s->want = n;
     for (;;) {
         if (cache_get(s, n)) return VKD_OK;
         if (s->damaged[n]) break;
@@ -552,6 +559,7 @@ int vkd_open(const char *path, const VkdOptions *opt, VkdSource **out, char *err
     if (!s) return say(err, errlen, "out of memory"), VKD_INTERNAL;
     s->stream = -1;
     s->next_send = -1;
+    s->want = -1;
     int r = avformat_open_input(&s->fmt, path, NULL, NULL);
     if (r < 0) {
         int code = r == AVERROR(ENOENT) || r == AVERROR(EACCES) || r == AVERROR(EISDIR) ? VKD_NOT_FOUND : VKD_INVALID;
@@ -589,7 +597,7 @@ int vkd_open(const char *path, const VkdOptions *opt, VkdSource **out, char *err
     s->pkt = av_packet_alloc();
     s->frame = av_frame_alloc();
     s->dec = avcodec_alloc_context3(codec);
-    s->cache_size = opt && opt->cache > 0 ? opt->cache : 16;
+    s->cache_size = (opt && opt->cache > 0 ? opt->cache : 16) + 1;
     s->cache = calloc((size_t)s->cache_size, sizeof *s->cache);
     if (!s->pkt || !s->frame || !s->dec || !s->cache) {
         say(err, errlen, "out of memory");

@@ -32,7 +32,7 @@ typedef struct VkdInfo {
     int bits, ssw, ssh;   /* bits per sample, log2 chroma subsampling */
     int planes;
     int64_t frames;
-    int64_t fps_num, fps_den; /* 0/1 when the frame rate varies */
+    int64_t fps_num, fps_den; /* 0/0 when the frame rate varies */
     int tb_num, tb_den;
     int threads;          /* what the decoder actually uses */
 } VkdInfo;
