@@ -18,6 +18,7 @@ pub mod frame;
 pub mod pool;
 pub mod shader;
 pub mod transfer;
+pub mod video;
 
 pub use device::Device;
 
