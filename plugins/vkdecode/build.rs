@@ -23,6 +23,7 @@ fn main() {
     println!("cargo:rerun-if-changed={}", ffmpeg.join("lib/libavcodec.a").display());
     cc::Build::new()
         .file("src/shim/vkdec.c")
+        .file("src/shim/hwdec.c")
         .include(ffmpeg.join("include"))
         .include(&vulkan_headers)
         .flag_if_supported("-std=c11")

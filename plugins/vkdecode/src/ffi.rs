@@ -15,6 +15,9 @@ pub const VKD_RGB: c_int = 2;
 pub struct VkdOptions {
     pub threads: c_int,
     pub cache: c_int,
+    pub hw: c_int,
+    pub hw_index: c_int,
+    pub hw_uuid: [u8; 16],
 }
 
 #[repr(C)]
@@ -35,6 +38,7 @@ pub struct VkdInfo {
     pub tb_num: c_int,
     pub tb_den: c_int,
     pub threads: c_int,
+    pub hw: c_int,
 }
 
 #[repr(C)]
@@ -54,7 +58,23 @@ pub struct VkdFrame {
     pub chroma_location: c_int,
     pub interlaced: c_int,
     pub top_field_first: c_int,
+    pub hw: c_int,
     pub hold: *mut c_void,
+}
+
+#[repr(C)]
+pub struct VkdHwTarget {
+    pub handle_type: c_int,
+    pub fd: c_int,
+    pub memory_id: u64,
+    pub memory_size: u64,
+    pub memory_type: u32,
+    pub offset: u64,
+    pub size: u64,
+    pub stride: u64,
+    pub width: c_int,
+    pub height: c_int,
+    pub signal_value: u64,
 }
 
 #[repr(C)]
@@ -68,4 +88,6 @@ extern "C" {
     pub fn vkd_frame(s: *mut VkdSource, n: i64, out: *mut VkdFrame, err: *mut c_char, errlen: c_int) -> c_int;
     pub fn vkd_release(hold: *mut c_void);
     pub fn vkd_close(s: *mut VkdSource);
+    pub fn vkd_hw_set_timeline(s: *mut VkdSource, handle_type: c_int, fd: c_int, err: *mut c_char, errlen: c_int) -> c_int;
+    pub fn vkd_hw_copy(s: *mut VkdSource, hold: *mut c_void, t: *const VkdHwTarget, err: *mut c_char, errlen: c_int) -> c_int;
 }

@@ -4,7 +4,7 @@
 //! Decoding is FFmpeg's (a minimal static build, scripts/setup-ffmpeg.sh), driven by a small C
 //! shim (src/shim) that owns the demuxer, the packet index, seeking and the decoded-frame cache;
 //! `source` is its safe face, `filter` the VapourSynth filter, `upload` the copy onto the core's
-//! GPU and `props` the frame properties. plugins/README.md says what it decodes and how.
+//! GPU, `vkvideo` the Vulkan Video path and `props` the frame properties. plugins/README.md says what it decodes and how.
 use vsvk_plugin_api::plugin::Registrar;
 
 mod error;
@@ -13,6 +13,7 @@ mod filter;
 mod props;
 pub mod source;
 mod upload;
+mod vkvideo;
 
 pub use error::DecodeError;
 

@@ -33,6 +33,32 @@ pub struct Info {
     pub fps: (i64, i64),
     pub time_base: (i32, i32),
     pub threads: i32,
+    /// Pictures are Vulkan images on FFmpeg's device: [`Source::copy_hw`] takes them out.
+    pub hw: bool,
+}
+
+/// The GPU to decode on with Vulkan Video: its index in the loader's list and its UUID.
+#[derive(Clone, Copy, Debug)]
+pub struct HwDevice {
+    pub index: i32,
+    pub uuid: [u8; 16],
+}
+
+/// Where [`Source::copy_hw`] puts a picture: an exported plane of a core GPU frame, luma rows then
+/// interleaved chroma rows, `stride` bytes apart; `signal` is signalled on the timeline given to
+/// [`Source::set_timeline`] once the copy is done.
+pub struct HwTarget {
+    pub handle_type: i32,
+    pub fd: std::os::fd::OwnedFd,
+    pub memory_id: u64,
+    pub memory_size: u64,
+    pub memory_type: u32,
+    pub offset: u64,
+    pub size: u64,
+    pub stride: u64,
+    pub width: i32,
+    pub height: i32,
+    pub signal: u64,
 }
 
 pub struct Options {
@@ -40,6 +66,7 @@ pub struct Options {
     pub threads: i32,
     /// Decoded frames kept for random access.
     pub cache: i32,
+    pub hw: Option<HwDevice>,
 }
 
 pub struct Source {
@@ -59,7 +86,13 @@ fn text(buf: &[c_char]) -> String {
 impl Source {
     pub fn open(path: &Path, opt: &Options) -> Result<Source, DecodeError> {
         let c = CString::new(path.as_os_str().as_encoded_bytes()).map_err(|_| DecodeError::Invalid("the path contains a NUL".into()))?;
-        let o = VkdOptions { threads: opt.threads, cache: opt.cache };
+        let o = VkdOptions {
+            threads: opt.threads,
+            cache: opt.cache,
+            hw: opt.hw.is_some() as i32,
+            hw_index: opt.hw.map_or(0, |h| h.index),
+            hw_uuid: opt.hw.map_or([0; 16], |h| h.uuid),
+        };
         let mut raw = std::ptr::null_mut();
         let mut err = [0 as c_char; 512];
         // SAFETY: valid path, options, out pointer and error buffer for the call.
@@ -89,6 +122,7 @@ impl Source {
             fps: (i.fps_num, i.fps_den),
             time_base: (i.tb_num, i.tb_den),
             threads: i.threads,
+            hw: i.hw != 0,
         };
         Ok(Source { raw, info })
     }
@@ -108,10 +142,55 @@ impl Source {
             return Err(DecodeError::from_code(r, text(&err)));
         }
         let d = Decoded { raw: f, planes: self.info.planes, ssw: self.info.ssw, ssh: self.info.ssh, bytes: if self.info.bits > 8 { 2 } else { 1 } };
-        if d.raw.width != self.info.width || d.raw.height != self.info.height || (0..d.planes as usize).any(|p| d.raw.data[p].is_null() || d.raw.linesize[p] < 0) {
+        let unusable = d.raw.hw == 0 && (0..d.planes as usize).any(|p| d.raw.data[p].is_null() || d.raw.linesize[p] < 0);
+        if d.raw.width != self.info.width || d.raw.height != self.info.height || unusable {
             return Err(DecodeError::Internal(format!("frame {n} came back {}x{} with unusable planes", d.raw.width, d.raw.height)));
         }
         Ok(d)
+    }
+}
+
+impl Source {
+    /// The core timeline [`Source::copy_hw`] signals (an exported handle, taken over).
+    pub fn set_timeline(&mut self, handle_type: i32, fd: std::os::fd::OwnedFd) -> Result<(), DecodeError> {
+        use std::os::fd::IntoRawFd;
+        let mut err = [0 as c_char; 512];
+        // SAFETY: our open source; the descriptor's ownership passes to the shim (it closes it on
+        // failure too).
+        let r = unsafe { vkd_hw_set_timeline(self.raw.as_ptr(), handle_type, fd.into_raw_fd(), err.as_mut_ptr(), err.len() as i32) };
+        if r != VKD_OK {
+            return Err(DecodeError::from_code(r, text(&err)));
+        }
+        Ok(())
+    }
+
+    /// Submits the copy of a Vulkan picture into `t`; `d` may be dropped as soon as this returns.
+    pub fn copy_hw(&mut self, d: &Decoded, t: HwTarget) -> Result<(), DecodeError> {
+        use std::os::fd::IntoRawFd;
+        if d.raw.hw == 0 {
+            return Err(DecodeError::Internal("a host picture given to the Vulkan copy".into()));
+        }
+        let raw = VkdHwTarget {
+            handle_type: t.handle_type,
+            fd: t.fd.into_raw_fd(),
+            memory_id: t.memory_id,
+            memory_size: t.memory_size,
+            memory_type: t.memory_type,
+            offset: t.offset,
+            size: t.size,
+            stride: t.stride,
+            width: t.width,
+            height: t.height,
+            signal_value: t.signal,
+        };
+        let mut err = [0 as c_char; 512];
+        // SAFETY: our open source and a picture it handed out (still held by `d`); the target's
+        // descriptor passes to the shim, which closes it whatever happens.
+        let r = unsafe { vkd_hw_copy(self.raw.as_ptr(), d.raw.hold, &raw, err.as_mut_ptr(), err.len() as i32) };
+        if r != VKD_OK {
+            return Err(DecodeError::from_code(r, text(&err)));
+        }
+        Ok(())
     }
 }
 
@@ -154,9 +233,10 @@ impl Decoded {
         self.planes
     }
 
-    /// Rows of plane `p`, each `width * bytes per sample` long.
+    /// Rows of plane `p`, each `width * bytes per sample` long (host pictures only).
     pub fn rows(&self, p: usize) -> impl Iterator<Item = &[u8]> + '_ {
         assert!(p < self.planes as usize, "plane {p} of {}", self.planes);
+        assert!(self.raw.hw == 0, "a Vulkan picture has no host planes");
         let (sw, sh) = if p == 0 { (0, 0) } else { (self.ssw, self.ssh) };
         let w = ((self.raw.width + (1 << sw) - 1) >> sw) as usize * self.bytes;
         let h = ((self.raw.height + (1 << sh) - 1) >> sh) as usize;

@@ -7,6 +7,7 @@
  * precede it on screen) come out right: every decoded frame is numbered by its pts, never by
  * counting. Frames before the stream's first keyframe are not part of the clip. */
 #include "vkdec.h"
+#include "hwdec.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -16,7 +17,9 @@
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
+#include <libavutil/hwcontext.h>
 #include <libavutil/pixdesc.h>
+#include <unistd.h>
 
 typedef struct Packet {
     int64_t pts, dts, pos, duration;
@@ -46,6 +49,7 @@ struct VkdSource {
     AVFrame *frame;
     int stream;
     enum AVPixelFormat pix_fmt;
+    VkdHw *hw;          /* Vulkan Video: FFmpeg's device and the copy out of its pictures */
     int plane_of[3]; /* VapourSynth plane i is data[plane_of[i]] */
     VkdInfo info;
 
@@ -243,7 +247,23 @@ static void frame_rate(VkdSource *s) {
 
 /* Planar integer formats, little endian, one component per plane: everything the software
  * decoders of these codecs produce except alpha, bit-packed and big-endian layouts. */
-static int describe_format(VkdSource *s, enum AVPixelFormat f, char *err, int errlen) {
+static int describe_hw_format(VkdSource *s, const AVFrame *f, char *err, int errlen) {
+    enum AVPixelFormat sw = ((AVHWFramesContext *)f->hw_frames_ctx->data)->sw_format;
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(sw);
+    if (!d || d->nb_components != 3 || d->log2_chroma_w != 1 || d->log2_chroma_h != 1 || d->comp[1].plane != 1 || d->comp[2].plane != 1)
+        return say(err, errlen, "the Vulkan decoder's surface format %s is not handled (4:2:0, NV12/P010 layouts are)", d ? d->name : "?"), VKD_UNSUPPORTED;
+    s->pix_fmt = AV_PIX_FMT_VULKAN;
+    s->info.planes = 3;
+    s->info.bits = d->comp[0].depth;
+    s->info.family = VKD_YUV;
+    s->info.ssw = s->info.ssh = 1;
+    s->info.hw = 1;
+    return VKD_OK;
+}
+
+static int describe_format(VkdSource *s, const AVFrame *frame, char *err, int errlen) {
+    if (frame->format == AV_PIX_FMT_VULKAN) return describe_hw_format(s, frame, err, errlen);
+    enum AVPixelFormat f = frame->format;
     const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(f);
     const char *name = d ? d->name : "unknown";
     if (!d || !(d->flags & AV_PIX_FMT_FLAG_PLANAR) || (d->flags & (AV_PIX_FMT_FLAG_BE | AV_PIX_FMT_FLAG_FLOAT | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BITSTREAM)))
@@ -490,7 +510,8 @@ static int decode_to(VkdSource *s, int64_t n, char *err, int errlen) {
 
 static void fill(const VkdSource *s, const AVFrame *f, int64_t n, VkdFrame *out) {
     memset(out, 0, sizeof *out);
-    for (int i = 0; i < s->info.planes; i++) {
+    out->hw = f->format == AV_PIX_FMT_VULKAN;
+    for (int i = 0; i < s->info.planes && !out->hw; i++) {
         out->data[i] = f->data[s->plane_of[i]];
         out->linesize[i] = f->linesize[s->plane_of[i]];
     }
@@ -545,11 +566,34 @@ void vkd_release(void *hold) {
 
 /* ---- open and close --------------------------------------------------------------------------- */
 
-static const AVCodec *pick_decoder(enum AVCodecID id) {
+static const AVCodec *pick_decoder(enum AVCodecID id, int hw) {
     /* FFmpeg's own AV1 decoder only drives hardware; dav1d decodes AV1 on the CPU */
-    if (id == AV_CODEC_ID_AV1) return avcodec_find_decoder_by_name("libdav1d");
+    if (id == AV_CODEC_ID_AV1) return hw ? avcodec_find_decoder(id) : avcodec_find_decoder_by_name("libdav1d");
     if (id == AV_CODEC_ID_H264 || id == AV_CODEC_ID_HEVC) return avcodec_find_decoder(id);
     return NULL;
+}
+
+/* Vulkan when the decoder offers it; else its first software format (FFmpeg offers the list again
+ * without Vulkan when the hwaccel cannot take the stream, and vkd_open then gives up on hw). */
+static enum AVPixelFormat pick_format(AVCodecContext *c, const enum AVPixelFormat *fmts) {
+    (void)c;
+    for (const enum AVPixelFormat *p = fmts; *p != AV_PIX_FMT_NONE; p++)
+        if (*p == AV_PIX_FMT_VULKAN) return *p;
+    for (const enum AVPixelFormat *p = fmts; *p != AV_PIX_FMT_NONE; p++) {
+        const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(*p);
+        if (d && !(d->flags & AV_PIX_FMT_FLAG_HWACCEL)) return *p;
+    }
+    return AV_PIX_FMT_NONE;
+}
+
+int vkd_hw_set_timeline(VkdSource *s, int handle_type, int fd, char *err, int errlen) {
+    if (!s->hw) { close(fd); return say(err, errlen, "not decoding with Vulkan Video"), VKD_INTERNAL; }
+    return vkd_hw_import_timeline(s->hw, handle_type, fd, err, errlen);
+}
+
+int vkd_hw_copy(VkdSource *s, void *hold, const VkdHwTarget *t, char *err, int errlen) {
+    if (!s->hw) { close(t->fd); return say(err, errlen, "not decoding with Vulkan Video"), VKD_INTERNAL; }
+    return vkd_hw_copy_frame(s->hw, hold, t, err, errlen);
 }
 
 int vkd_open(const char *path, const VkdOptions *opt, VkdSource **out, char *err, int errlen) {
@@ -584,7 +628,8 @@ int vkd_open(const char *path, const VkdOptions *opt, VkdSource **out, char *err
     const AVCodecDescriptor *cd = avcodec_descriptor_get(st->codecpar->codec_id);
     snprintf(s->info.codec, sizeof s->info.codec, "%s", cd ? cd->name : "unknown");
     snprintf(s->info.container, sizeof s->info.container, "%s", s->fmt->iformat->name);
-    const AVCodec *codec = pick_decoder(st->codecpar->codec_id);
+    int hw = opt && opt->hw;
+    const AVCodec *codec = pick_decoder(st->codecpar->codec_id, hw);
     if (!codec) {
         say(err, errlen, "%s: the video codec %s is not supported (H.264, HEVC and AV1 are)", path, s->info.codec);
         vkd_close(s);
@@ -607,6 +652,14 @@ int vkd_open(const char *path, const VkdOptions *opt, VkdSource **out, char *err
     avcodec_parameters_to_context(s->dec, st->codecpar);
     s->dec->pkt_timebase = st->time_base;
     s->dec->thread_count = opt ? opt->threads : 0;
+    if (hw) {
+        AVBufferRef *device = NULL;
+        if ((r = vkd_hw_create(&s->hw, opt->hw_index, opt->hw_uuid, &device, err, errlen))) { vkd_close(s); return r; }
+        s->dec->hw_device_ctx = device;
+        s->dec->get_format = pick_format;
+        s->dec->thread_count = 1; /* the GPU decodes; threads would only hold more surfaces */
+        s->dec->extra_hw_frames = s->cache_size + 4; /* the cache holds decoder surfaces */
+    }
     if ((r = avcodec_open2(s->dec, codec, NULL)) < 0) {
         say(err, errlen, "%s: cannot open the %s decoder: %s", path, codec->name, averr(r, e, sizeof e));
         vkd_close(s);
@@ -626,7 +679,12 @@ int vkd_open(const char *path, const VkdOptions *opt, VkdSource **out, char *err
         return r == VKD_DAMAGED ? VKD_INVALID : r;
     }
     AVFrame *f = cache_get(s, 0);
-    if ((r = describe_format(s, f->format, err, errlen))) { vkd_close(s); return r; }
+    if (s->hw && f->format != AV_PIX_FMT_VULKAN) {
+        say(err, errlen, "the GPU does not decode this stream (%s %s)", s->info.codec, av_get_pix_fmt_name(f->format));
+        vkd_close(s);
+        return VKD_UNSUPPORTED;
+    }
+    if ((r = describe_format(s, f, err, errlen))) { vkd_close(s); return r; }
     s->info.width = f->width;
     s->info.height = f->height;
     *out = s;
@@ -645,6 +703,7 @@ void vkd_close(VkdSource *s) {
     av_packet_free(&s->pkt);
     avcodec_free_context(&s->dec);
     avformat_close_input(&s->fmt);
+    vkd_hw_free(s->hw); /* after the decoder, whose frames live on its device */
     free(s->packets);
     free(s->ids);
     free(s->frame_packet);

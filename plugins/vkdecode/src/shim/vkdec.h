@@ -21,6 +21,9 @@ enum { VKD_GRAY = 0, VKD_YUV = 1, VKD_RGB = 2 };
 typedef struct VkdOptions {
     int threads;     /* decoder threads, 0: FFmpeg's choice */
     int cache;       /* decoded frames kept for random access */
+    int hw;          /* decode with Vulkan Video on physical device hw_index (the loader's order), */
+    int hw_index;    /* which must have the UUID hw_uuid (the core's GPU) */
+    uint8_t hw_uuid[16];
 } VkdOptions;
 
 typedef struct VkdInfo {
@@ -35,6 +38,7 @@ typedef struct VkdInfo {
     int64_t fps_num, fps_den; /* 0/0 when the frame rate varies */
     int tb_num, tb_den;
     int threads;          /* what the decoder actually uses */
+    int hw;               /* pictures are Vulkan images: use vkd_hw_copy, not the planes */
 } VkdInfo;
 
 typedef struct VkdFrame {
@@ -49,8 +53,22 @@ typedef struct VkdFrame {
     int range;               /* AVColorRange: 0 unknown, 1 limited, 2 full */
     int chroma_location;     /* AVChromaLocation: 0 unknown, 1 left, 2 center, 3 top left, ... */
     int interlaced, top_field_first;
+    int hw;                  /* a Vulkan picture: data[] is empty, vkd_hw_copy reads it */
     void *hold;              /* the decoder's reference to the planes; vkd_release gives it back */
 } VkdFrame;
+
+/* Where vkd_hw_copy puts a picture: a plane of a core GPU frame (exportGPUPlane) laid out as
+ * `height` luma rows then height/2 rows of interleaved chroma, `stride` bytes apart. */
+typedef struct VkdHwTarget {
+    int handle_type;          /* VkExternalMemoryHandleTypeFlagBits of fd */
+    int fd;                   /* the exported memory; the shim owns (and closes) it from the call on */
+    uint64_t memory_id, memory_size;
+    uint32_t memory_type;
+    uint64_t offset, size;    /* the plane within that memory */
+    uint64_t stride;
+    int width, height;
+    uint64_t signal_value;    /* signalled on the imported timeline once the copy is done */
+} VkdHwTarget;
 
 typedef struct VkdSource VkdSource;
 
@@ -59,6 +77,11 @@ const VkdInfo *vkd_info(const VkdSource *s);
 /* Frame n (0-based, presentation order). On success the caller owns out->hold. */
 int vkd_frame(VkdSource *s, int64_t n, VkdFrame *out, char *err, int errlen);
 void vkd_release(void *hold);
+/* The core timeline (exportGPUSemaphore) that vkd_hw_copy signals; the shim owns fd from the call on. */
+int vkd_hw_set_timeline(VkdSource *s, int handle_type, int fd, char *err, int errlen);
+/* Submits the copy of a Vulkan picture (vkd_frame's hold) into the target; hold may be released
+ * right after this returns. */
+int vkd_hw_copy(VkdSource *s, void *hold, const VkdHwTarget *t, char *err, int errlen);
 void vkd_close(VkdSource *s);
 
 #endif
