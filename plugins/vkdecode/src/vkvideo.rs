@@ -148,8 +148,9 @@ impl VideoPath {
         }
         let timeline = Timeline(raw, *gpu);
         let mut ex = VSVulkanExportedSemaphore::default();
-        // SAFETY: our timeline's semaphore; the handle comes back to us.
+        // SAFETY: our live timeline.
         let sem = unsafe { (t.getGPUTimelineSemaphore)(raw) };
+        // SAFETY: the core's own semaphore, a valid out struct and error buffer; the handle is ours.
         if unsafe { (t.exportGPUSemaphore)(core.as_ptr(), sem, &mut ex, e.as_mut_ptr(), e.len() as i32) } != 0 {
             return Err(Error::Core { call: "exportGPUSemaphore", message: text(&e) });
         }
