@@ -7,7 +7,7 @@
  *
  * FFmpeg's frame protocol (hwcontext_vulkan.h): under lock_frame, a submission reading the image
  * waits every sem[i] at sem_value[i], signals it at sem_value[i] + 1, and records the layout and
- * access it leaves. FFmpeg's next decode into the image then waits for the copy, so the AVFrame can
+ * access it leaves (here: those it found, restored after the copy). FFmpeg's next decode into the image then waits for the copy, so the AVFrame can
  * go back to the decoder's pool as soon as the copy is submitted: nothing is held past that. */
 #include "hwdec.h"
 
@@ -252,6 +252,18 @@ int vkd_hw_copy_frame(VkdHw *h, const AVFrame *f, const VkdHwTarget *t, char *er
         .imageExtent = {(uint32_t)t->width / 2, (uint32_t)rows_c, 1}};
     h->vkCmdCopyImageToBuffer(cmd, vkf->img[0], VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buf, 1, &luma);
     h->vkCmdCopyImageToBuffer(cmd, vkf->img[multiplane ? 0 : 1], VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buf, 1, &chroma);
+    /* Back to the layout FFmpeg recorded: decodes already submitted may reference this picture
+     * (it can be a reference of pictures decoded before it is shown) with that layout. */
+    for (int i = 0; i < nimg; i++) {
+        VkImageMemoryBarrier2 b = ib[i];
+        ib[i].srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
+        ib[i].srcAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT;
+        ib[i].dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+        ib[i].dstAccessMask = b.srcAccessMask;
+        ib[i].oldLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+        ib[i].newLayout = b.oldLayout;
+    }
+    h->vkCmdPipelineBarrier2(cmd, &dep);
     h->vkEndCommandBuffer(cmd);
 
     VkSemaphoreSubmitInfo waits[2], signals[3];
@@ -272,11 +284,7 @@ int vkd_hw_copy_frame(VkdHw *h, const AVFrame *f, const VkdHwTarget *t, char *er
     r = h->vkQueueSubmit2(h->queue, 1, &si, h->fence[slot]);
     h->vk->unlock_queue(h->dc, h->family, 0);
     if (!r)
-        for (int i = 0; i < nimg; i++) {
-            vkf->sem_value[i]++;
-            vkf->layout[i] = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-            vkf->access[i] = VK_ACCESS_TRANSFER_READ_BIT;
-        }
+        for (int i = 0; i < nimg; i++) vkf->sem_value[i]++; /* layout and access are as they were */
     fc->unlock_frame(hwfc, vkf);
     if (r) return say(err, errlen, "vkQueueSubmit2 (the copy out of the decoder's picture)", r), VKD_INTERNAL;
     return VKD_OK;
