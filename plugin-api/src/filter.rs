@@ -79,6 +79,32 @@ pub fn create_with_mode<F: Filter>(out: &mut Out, core: Core, spec: Spec, filter
     };
 }
 
+/// Creates the filter and hands its node back instead of returning it under `clip`: for a filter
+/// that only another filter of the plugin reads.
+pub fn create_node<F: Filter>(core: Core, spec: Spec, filter: F, mode: c_int) -> Result<Node> {
+    let lengths: Vec<i32> = spec.inputs.iter().map(|n| n.video_info().map_or(1, |v| v.numFrames)).collect();
+    let deps: Vec<VSFilterDependency> = spec
+        .inputs
+        .iter()
+        .zip(&lengths)
+        .map(|(n, &len)| VSFilterDependency { source: n.as_ptr(), requestPattern: if len == spec.info.numFrames { rpStrictSpatial } else { rpGeneral } })
+        .collect();
+    let name = CString::new(spec.name.clone()).expect("filter names have no NUL");
+    let inst = Box::new(Instance { name: spec.name, inputs: spec.inputs, lengths, filter });
+    let flags = if spec.gpu_output { ffGPUOutput } else { 0 };
+    let a = api::api();
+    // SAFETY: as in create_with_mode; on success the core owns the instance and gives us a node
+    // reference (a failure is a critical error of the core's, and the instance is lost with it).
+    let node = unsafe {
+        (a.createVideoFilterEx2)(name.as_ptr(), &spec.info, Some(get_frame::<F>), Some(free::<F>), mode, flags, deps.as_ptr(), deps.len() as c_int, Box::into_raw(inst).cast(), core.as_ptr())
+    };
+    if node.is_null() {
+        return Err(crate::Error::Core { call: "createVideoFilterEx2", message: "the core refused the filter".into() });
+    }
+    // SAFETY: a new node reference, ours.
+    Ok(unsafe { Node::from_raw(node) })
+}
+
 unsafe extern "C" fn get_frame<F: Filter>(
     n: c_int,
     reason: c_int,

@@ -20,14 +20,15 @@ use vsvk_plugin_api::{Error, Result};
 use crate::props;
 use crate::source::{describe, Family, Info, Options, Source};
 use crate::upload::Uploader;
-use crate::vkvideo::{self, VideoPath};
+use crate::vkvideo::{self, Crossing, Splitter};
 
 pub const ARGS: &str = "source:data;threads:int:opt;cache:int:opt;gpu:int:opt;hwdec:int:opt;";
 
 enum Output {
     Host,
     Upload(Uploader),
-    Video(VideoPath),
+    /// Carrier frames for [`Split`] (vkvideo.rs).
+    Video(Crossing),
 }
 
 /// The decoder, and the timeline value of the last picture it handed to the Vulkan copy.
@@ -56,12 +57,11 @@ impl Filter for SourceFilter {
         let meta = decoded.meta();
         if let Output::Video(v) = &self.output {
             let value = dec.signalled + 1;
-            let carrier = v.take(&mut dec.source, decoded, value)?;
+            let mut carrier = v.take(&mut dec.source, decoded, value)?;
             dec.signalled = value;
             drop(dec);
-            let mut f = v.split(&carrier, &self.format, w, h, core)?;
-            props::apply(&mut f.props_mut(), &meta, self.info.time_base);
-            return Ok(f.freeze());
+            props::apply(&mut carrier.props_mut(), &meta, self.info.time_base);
+            return Ok(carrier.freeze());
         }
         drop(dec);
         let mut f = match &self.output {
@@ -82,6 +82,21 @@ impl Filter for SourceFilter {
     }
 }
 
+/// The clip of the Vulkan Video path: each carrier of the decoder filter split into Y, U and V.
+struct Split {
+    splitter: Splitter,
+    format: VSVideoFormat,
+    width: i32,
+    height: i32,
+}
+
+impl Filter for Split {
+    fn get_frame(&self, _n: i32, frames: Vec<Frame>, _core: Core) -> Result<Frame> {
+        let carrier = frames.first().ok_or_else(|| Error::invalid("no carrier frame"))?;
+        Ok(self.splitter.split(carrier, &self.format, self.width, self.height)?.freeze())
+    }
+}
+
 fn vs_format(core: Core, i: &Info) -> Result<VSVideoFormat> {
     let family = match i.family {
         Family::Gray => cfGray,
@@ -98,7 +113,7 @@ fn vs_format(core: Core, i: &Info) -> Result<VSVideoFormat> {
 }
 
 /// Opens `path` for Vulkan Video decode on the core's GPU, or says why not.
-fn open_on_gpu(gpu: &Gpu, path: &str, opt: &Options) -> std::result::Result<(Source, VideoPath), String> {
+fn open_on_gpu(gpu: &Gpu, path: &str, opt: &Options) -> std::result::Result<(Source, Crossing), String> {
     let dev = vkvideo::hw_device(gpu)?;
     let mut src = Source::open(&PathBuf::from(path), &Options { hw: Some(dev), ..*opt }).map_err(|e| e.to_string())?;
     if !src.info().hw {
@@ -106,8 +121,8 @@ fn open_on_gpu(gpu: &Gpu, path: &str, opt: &Options) -> std::result::Result<(Sou
     }
     // what may be alive at once: the cache, the pictures waiting to be trusted, the references
     let surfaces = opt.cache as i64 + 1 + 16;
-    let path = VideoPath::new(gpu, &mut src, surfaces).map_err(|e| e.to_string())?;
-    Ok((src, path))
+    let crossing = Crossing::new(gpu, &mut src, surfaces).map_err(|e| e.to_string())?;
+    Ok((src, crossing))
 }
 
 pub fn create(args: &Args, out: &mut Out, core: Core) -> Result<()> {
@@ -166,6 +181,15 @@ pub fn create(args: &Args, out: &mut Out, core: Core) -> Result<()> {
     core.log(mtInformation, &format!("vkdec.Source: {path}: {}, {}: {how}", describe(&info), Core::format_name(&format)));
 
     let vi = VSVideoInfo { format, fpsNum: info.fps.0, fpsDen: info.fps.1, width: info.width, height: info.height, numFrames: frames };
+    let (w, h, bits) = (info.width, info.height, info.bits);
+    if let Output::Video(c) = &output {
+        let carriers = VSVideoInfo { format: c.carrier, height: h + h / 2, ..vi };
+        let f = SourceFilter { decoder: Mutex::new(Decoder { source, signalled: 0 }), info, format, output };
+        let decoder = filter::create_node(core, Spec { name: "SourceDecoder".into(), info: carriers, inputs: Vec::new(), gpu_output: true }, f, fmUnordered)?;
+        let split = Split { splitter: Splitter::new(gpu.as_ref().expect("the video path has a GPU"), bits)?, format, width: w, height: h };
+        filter::create(out, core, Spec { name: "Source".into(), info: vi, inputs: vec![decoder], gpu_output: true }, split);
+        return Ok(());
+    }
     let gpu_output = !matches!(output, Output::Host);
     let f = SourceFilter { decoder: Mutex::new(Decoder { source, signalled: 0 }), info, format, output };
     filter::create_with_mode(out, core, Spec { name: "Source".into(), info: vi, inputs: Vec::new(), gpu_output }, f, fmUnordered);

@@ -6,16 +6,18 @@
 //! cross over the way the guide prescribes for a second device: per frame the core exports the
 //! plane of a carrier frame (a Gray frame holding the luma rows, then the interleaved chroma rows,
 //! as NV12/P010 store them), FFmpeg's device copies the picture into it and signals a timeline of
-//! ours that the core exported once; the carrier's producer pair names that value. A compute pass on
-//! the core's queue (this filter's exec pool) then splits the carrier into the clip's Y, U and V
-//! planes, shifting P010's high-aligned samples down, and publishes their producer pairs.
+//! ours that the core exported once; the carrier's producer pair names that value. The carriers are
+//! the frames of an inner filter (the decoder); a second filter, the clip the user gets, splits each
+//! carrier into Y, U and V with a compute pass on the core's queue (its exec pool), shifting P010's
+//! high-aligned samples down, and publishes their producer pairs. Two filters, because an exported
+//! plane is the foreign API's until a frame holding it is returned from getFrame: the filter that
+//! exports a plane may not also record work on it.
 //! The decoder's picture goes back to FFmpeg as soon as the copy is submitted (FFmpeg's next write
 //! to it waits for the copy), so the decoder's surface pool only holds what its cache holds.
 use std::ffi::c_char;
 use std::os::fd::{FromRawFd, OwnedFd};
 
 use vsvk_plugin_api::abi::*;
-use vsvk_plugin_api::api::Core;
 use vsvk_plugin_api::frame::{Frame, FrameMut};
 use vsvk_plugin_api::gpu::{ExecPool, Gpu, PipelineId};
 use vsvk_plugin_api::vulkan::*;
@@ -118,25 +120,39 @@ impl Drop for Reservation {
     }
 }
 
-pub struct VideoPath {
+/// The decoder's side: the timeline its copies signal and the carrier format.
+pub struct Crossing {
     gpu: Gpu,
     timeline: Timeline,
-    pool: ExecPool,
-    split: PipelineId,
-    carrier: VSVideoFormat,
-    bits: i32,
+    pub carrier: VSVideoFormat,
     _reservation: Option<Reservation>,
 }
 
 // SAFETY: the timeline and reservation handles are only given back to the core's thread-safe
-// functions; the pool is Send + Sync itself.
-unsafe impl Send for VideoPath {}
-unsafe impl Sync for VideoPath {}
+// functions.
+unsafe impl Send for Crossing {}
+unsafe impl Sync for Crossing {}
 
-impl VideoPath {
+/// The clip's side: the exec pool and pipeline of the split.
+pub struct Splitter {
+    gpu: Gpu,
+    pool: ExecPool,
+    split: PipelineId,
+    bits: i32,
+}
+
+impl Splitter {
+    pub fn new(gpu: &Gpu, bits: i32) -> Result<Splitter> {
+        let mut pool = gpu.exec_pool()?;
+        let split = pool.pipeline(SPLIT, 2, 32)?;
+        Ok(Splitter { gpu: *gpu, pool, split, bits })
+    }
+}
+
+impl Crossing {
     /// Sets up the crossing for `src`, which decodes with Vulkan Video; `surfaces` is how many
     /// decoder pictures may be alive at once (its cache and its reference pictures).
-    pub fn new(gpu: &Gpu, src: &mut Source, surfaces: i64) -> Result<VideoPath> {
+    pub fn new(gpu: &Gpu, src: &mut Source, surfaces: i64) -> Result<Crossing> {
         let info = src.info().clone();
         let core = gpu.core();
         let t = gpu.table();
@@ -160,19 +176,17 @@ impl VideoPath {
         let carrier = core
             .query_video_format(cfGray, stInteger, if info.bits > 8 { 16 } else { 8 }, 0, 0)
             .ok_or_else(|| Error::invalid("no Gray format for the decoder's pictures"))?;
-        let mut pool = gpu.exec_pool()?;
-        let split = pool.pipeline(SPLIT, 2, 32)?;
         let bytes = surfaces * picture_bytes(&info) as i64;
         // SAFETY: valid core and error buffer; the reservation is ours until dropped.
         let res = unsafe { (t.reserveGPUMemory)(core.as_ptr(), bytes, e.as_mut_ptr(), e.len() as i32) };
         let _reservation = (!res.is_null()).then_some(Reservation(res, *gpu));
-        Ok(VideoPath { gpu: *gpu, timeline, pool, split, carrier, bits: info.bits, _reservation })
+        Ok(Crossing { gpu: *gpu, timeline, carrier, _reservation })
     }
 
     /// Copies `d` out of the decoder (with `src` locked: the copy runs on its device) into a
     /// carrier frame and gives the picture back; `value` is this picture's timeline value, larger
-    /// than every earlier one.
-    pub fn take(&self, src: &mut Source, d: Decoded, value: u64) -> Result<Frame> {
+    /// than every earlier one. The carrier is for returning from getFrame, nothing else.
+    pub fn take(&self, src: &mut Source, d: Decoded, value: u64) -> Result<FrameMut> {
         let info = src.info();
         let (w, h) = (info.width, info.height);
         let carrier = self.gpu.new_frame(&self.carrier, w, h + h / 2, None)?;
@@ -201,12 +215,15 @@ impl VideoPath {
         drop(d); // back to the decoder's pool: its next write to the picture waits for the copy
         // SAFETY: our frame and timeline; the copy just submitted signals `value`.
         unsafe { (t.setGPUPlaneProducer)(carrier.as_ptr(), 0, self.timeline.0, value) };
-        Ok(carrier.freeze())
+        Ok(carrier)
     }
+}
 
-    /// The clip's frame from a carrier: Y, U and V split on the core's queue.
-    pub fn split(&self, carrier: &Frame, format: &VSVideoFormat, w: i32, h: i32, _core: Core) -> Result<FrameMut> {
-        let mut out = self.gpu.new_frame(format, w, h, None)?;
+impl Splitter {
+    /// The clip's frame from a carrier (with the carrier's properties): Y, U and V split on the
+    /// core's queue.
+    pub fn split(&self, carrier: &Frame, format: &VSVideoFormat, w: i32, h: i32) -> Result<FrameMut> {
+        let mut out = self.gpu.new_frame(format, w, h, Some(carrier))?;
         let src = self.gpu.plane(carrier, 0)?;
         let wide = (self.bits > 8) as u32;
         let bytes = 1 + wide;
