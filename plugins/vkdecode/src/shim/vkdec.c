@@ -40,6 +40,7 @@ typedef struct Cached {
     int64_t n;
     AVFrame *frame;
     uint64_t used;
+    int handed; /* vkd_frame returned it: the core's own cache has it now */
 } Cached;
 
 struct VkdSource {
@@ -297,17 +298,23 @@ static AVFrame *cache_get(VkdSource *s, int64_t n) {
     return NULL;
 }
 
-/* Least recently used out, never the frame being decoded for (`want`): the cache has a slot
- * beyond what the user asked for so that one always exists. */
+/* Frames already handed out go first (least recently used of them), then the least recently
+ * used of the rest: the core asks for frames in parallel and out of order, and the ones it has not
+ * had yet are the ones it is about to ask for; evicting them would mean decoding them again from
+ * their keyframe. Never the frame being decoded for (`want`): the cache has a slot beyond what the
+ * user asked for so that one always exists. */
 static void cache_put(VkdSource *s, int64_t n, AVFrame *f) {
     int slot = -1;
     for (int i = 0; i < s->cache_size; i++) {
-        if (!s->cache[i].frame) { slot = i; break; }
-        if (s->cache[i].n == s->want) continue;
-        if (slot < 0 || s->cache[i].used < s->cache[slot].used) slot = i;
+        const Cached *c = &s->cache[i];
+        if (!c->frame) { slot = i; break; }
+        if (c->n == s->want) continue;
+        if (slot < 0) { slot = i; continue; }
+        const Cached *b = &s->cache[slot];
+        if (c->handed > b->handed || (c->handed == b->handed && c->used < b->used)) slot = i;
     }
     av_frame_free(&s->cache[slot].frame);
-    s->cache[slot] = (Cached){n, f, ++s->clock};
+    s->cache[slot] = (Cached){n, f, ++s->clock, 0};
 }
 
 /* Frames leave the decoder in presentation order but are trusted only once every packet before
@@ -458,7 +465,7 @@ static void take_frame(VkdSource *s, AVFrame *f) {
         return;
     }
     av_frame_move_ref(keep, f);
-    s->pending[s->npending++] = (Cached){n, keep, 0};
+    s->pending[s->npending++] = (Cached){n, keep, 0, 0};
     settle(s, s->frame_packet[n]);
 }
 
@@ -552,6 +559,8 @@ int vkd_frame(VkdSource *s, int64_t n, VkdFrame *out, char *err, int errlen) {
         if (r) return r;
         f = cache_get(s, n);
     }
+    for (int i = 0; i < s->cache_size; i++)
+        if (s->cache[i].frame == f) s->cache[i].handed = 1;
     AVFrame *ref = av_frame_clone(f); /* the caller's own reference: the cache may drop its one */
     if (!ref) return say(err, errlen, "out of memory"), VKD_INTERNAL;
     fill(s, ref, n, out);
