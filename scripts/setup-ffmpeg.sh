@@ -7,11 +7,12 @@
 # Both are pinned by the versions below; bumping one rebuilds it (the stamp files name the version).
 # Debian 12's FFmpeg 5.1 is too old for what the plugin needs: its Vulkan hwaccel predates Vulkan Video.
 
-FFMPEG_VERSION=7.1.5-0+deb13u1
+# Debian versions as apt names them (FFmpeg's carries the epoch 7:; file names and stamps do not)
+FFMPEG_VERSION=7:7.1.5-0+deb13u1
 DAV1D_VERSION=1.5.1-1
 
 ffmpeg_ok() {
-  [ "$(cat "$REF/ffmpeg/.version" 2>/dev/null)" = "$FFMPEG_VERSION" ] && [ -f "$REF/ffmpeg/lib/libavcodec.a" ]
+  [ "$(cat "$REF/ffmpeg/.version" 2>/dev/null)" = "${FFMPEG_VERSION#*:}" ] && [ -f "$REF/ffmpeg/lib/libavcodec.a" ]
 }
 dav1d_ok() {
   [ "$(cat "$REF/dav1d/.version" 2>/dev/null)" = "$DAV1D_VERSION" ] && [ -f "$REF/dav1d/lib/libdav1d.a" ]
@@ -47,7 +48,7 @@ if ! dav1d_ok; then
   (
     cd "$dir"
     meson setup build --prefix="$REF/dav1d" --libdir=lib --buildtype=release --default-library=static \
-      -Db_staticpic=true -Denable_tools=false -Denable_tests=false -Denable_examples=false >/dev/null
+      -Db_staticpic=true -Denable_tools=false -Denable_tests=false -Denable_examples=false >/dev/null || exit 1
     ninja -C build install >build.log 2>&1 || { tail -20 build.log >&2; exit 1; }
   ) || die "the dav1d build failed"
   echo "$DAV1D_VERSION" > "$REF/dav1d/.version"
@@ -58,7 +59,7 @@ if ! ffmpeg_ok; then
   have_cmd nasm || apt_install nasm
   have_cmd make && have_cmd gcc || apt_install build-essential
   fetch_trixie_source ffmpeg "$FFMPEG_VERSION"
-  say "building FFmpeg $FFMPEG_VERSION (minimal, static; about a minute on 2 cores)"
+  say "building FFmpeg ${FFMPEG_VERSION#*:} (minimal, static; two to three minutes on 2 cores)"
   dir=$(unpack_orig ffmpeg "$FFMPEG_VERSION")
   rm -rf "$REF/ffmpeg"
   (
@@ -75,9 +76,10 @@ if ! ffmpeg_ok; then
       --enable-parser=h264,hevc,av1 \
       --enable-decoder=h264,hevc,av1,libdav1d --enable-libdav1d \
       --enable-vulkan --enable-hwaccel=h264_vulkan,hevc_vulkan,av1_vulkan \
-      --enable-bsf=h264_mp4toannexb,hevc_mp4toannexb,av1_frame_split,av1_frame_merge >/dev/null
+      --enable-bsf=h264_mp4toannexb,hevc_mp4toannexb,av1_frame_split,av1_frame_merge >/dev/null ||
+      { tail -3 ffbuild/config.log >&2; exit 1; }
     { make -j"$(nproc)" && make install; } >build.log 2>&1 || { tail -20 build.log >&2; exit 1; }
   ) || die "the FFmpeg build failed (its config.log is in $dir)"
-  echo "$FFMPEG_VERSION" > "$REF/ffmpeg/.version"
+  echo "${FFMPEG_VERSION#*:}" > "$REF/ffmpeg/.version"
   rm -rf "$dir"
 fi
