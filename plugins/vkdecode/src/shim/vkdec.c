@@ -70,6 +70,7 @@ struct VkdSource {
     Cached pending[MAX_PENDING];
     int npending;
     int eof_sent, demux_eof;
+    int drained; /* the decoder said AVERROR_EOF: nothing more comes out until a seek */
 
     Cached *cache;
     int cache_size;
@@ -382,7 +383,7 @@ static int seek_to(VkdSource *s, int64_t k, char *err, int errlen) {
     s->npending = 0;
     memset(s->done, 0, (size_t)s->npackets);
     s->next_send = -1;
-    s->eof_sent = s->demux_eof = 0;
+    s->eof_sent = s->demux_eof = s->drained = 0;
     s->start_key = s->frontier = k;
     s->last_out = frame_of_pts(s, s->packets[k].pts) - 1;
     /* nothing to wait for before the start, nor for leading pictures that cannot be decoded from it */
@@ -479,6 +480,7 @@ static int decode_to(VkdSource *s, int64_t n, char *err, int errlen) {
         int r = avcodec_receive_frame(s->dec, s->frame);
         if (r == 0) { take_frame(s, s->frame); continue; }
         if (r == AVERROR_EOF) {
+            s->drained = 1;
             /* everything is out: what is missing never comes, what waits is trusted */
             snprintf(s->damage_reason, sizeof s->damage_reason, "the decoder produced no picture for it");
             for (int64_t i = s->frontier; i < s->npackets; i++)
@@ -549,8 +551,15 @@ int vkd_frame(VkdSource *s, int64_t n, VkdFrame *out, char *err, int errlen) {
         if (s->damaged[n]) return say(err, errlen, "frame %lld is damaged: %s", (long long)n, s->damage_reason), VKD_DAMAGED;
         int64_t k = s->frame_key[n];
         /* Linear reads go on decoding; anything else seeks. Decoding on is right when the
-         * keyframe n needs was already sent and n has not been shown yet. */
-        int go_on = s->next_send >= 0 && !s->eof_sent && k <= s->next_send && n > s->last_out && k >= s->start_key;
+         * keyframe n needs was already sent and n has not come out yet, or came out and waits to
+         * be trusted (frame threads and reordering keep several waiting: seeking for one of those
+         * would decode its GOP again). At the end of the file the decoder, once told, gives up to
+         * a frame-thread count of pictures one after the other: going on is right until it has
+         * said it is drained. */
+        int waiting = 0;
+        for (int i = 0; i < s->npending && !waiting; i++) waiting = s->pending[i].n == n;
+        int go_on = s->next_send >= 0 && k <= s->next_send && k >= s->start_key &&
+                    (waiting || (!s->drained && n > s->last_out));
         if (!go_on) {
             int r = seek_to(s, k, err, errlen);
             if (r) return r;
