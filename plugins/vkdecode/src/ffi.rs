@@ -87,6 +87,7 @@ extern "C" {
     pub fn vkd_info(s: *const VkdSource) -> *const VkdInfo;
     pub fn vkd_frame(s: *mut VkdSource, n: i64, out: *mut VkdFrame, err: *mut c_char, errlen: c_int) -> c_int;
     pub fn vkd_release(hold: *mut c_void);
+    pub fn vkd_seeks(s: *const VkdSource) -> i64;
     pub fn vkd_close(s: *mut VkdSource);
     pub fn vkd_hw_set_timeline(s: *mut VkdSource, handle_type: c_int, fd: c_int, err: *mut c_char, errlen: c_int) -> c_int;
     pub fn vkd_hw_copy(s: *mut VkdSource, hold: *mut c_void, t: *const VkdHwTarget, err: *mut c_char, errlen: c_int) -> c_int;

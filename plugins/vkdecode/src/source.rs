@@ -131,6 +131,12 @@ impl Source {
         &self.info
     }
 
+    /// Seeks made so far, the one at open included.
+    pub fn seeks(&self) -> i64 {
+        // SAFETY: our open source.
+        unsafe { vkd_seeks(self.raw.as_ptr()) }
+    }
+
     /// Frame `n` in presentation order.
     pub fn frame(&mut self, n: i64) -> Result<Decoded, DecodeError> {
         // SAFETY: all-zero is a valid VkdFrame (null pointers, zero numbers).

@@ -67,6 +67,7 @@ struct VkdSource {
     /* decoding state: packets up to next_send - 1 went to the decoder since the last seek */
     int64_t next_send, start_key, last_out, frontier;
     int64_t want; /* the frame vkd_frame is after */
+    int64_t seeks;
     Cached pending[MAX_PENDING];
     int npending;
     int eof_sent, demux_eof;
@@ -378,6 +379,7 @@ static int64_t report_lag(const VkdSource *s) {
 
 /* Positions the demuxer and decoder at keyframe packet k: the next packet read is packet k. */
 static int seek_to(VkdSource *s, int64_t k, char *err, int errlen) {
+    s->seeks++;
     avcodec_flush_buffers(s->dec);
     for (int i = 0; i < s->npending; i++) av_frame_free(&s->pending[i].frame);
     s->npending = 0;
@@ -575,6 +577,10 @@ int vkd_frame(VkdSource *s, int64_t n, VkdFrame *out, char *err, int errlen) {
     fill(s, ref, n, out);
     out->hold = ref;
     return VKD_OK;
+}
+
+int64_t vkd_seeks(const VkdSource *s) {
+    return s->seeks;
 }
 
 void vkd_release(void *hold) {

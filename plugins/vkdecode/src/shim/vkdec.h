@@ -77,6 +77,8 @@ const VkdInfo *vkd_info(const VkdSource *s);
 /* Frame n (0-based, presentation order). On success the caller owns out->hold. */
 int vkd_frame(VkdSource *s, int64_t n, VkdFrame *out, char *err, int errlen);
 void vkd_release(void *hold);
+/* Seeks made so far (the one at open included): linear reads should make no more. */
+int64_t vkd_seeks(const VkdSource *s);
 /* The core timeline (exportGPUSemaphore) that vkd_hw_copy signals; the shim owns fd from the call on. */
 int vkd_hw_set_timeline(VkdSource *s, int handle_type, int fd, char *err, int errlen);
 /* Submits the copy of a Vulkan picture (vkd_frame's hold) into the target; hold may be released
