@@ -1,6 +1,6 @@
 #!/bin/bash
 # Builds the pip wheel (target/wheels/vsvk-*.whl): maturin packs the Python module (python/) with the
-# core library (libvsvk.so), vsvk's own plugins (the vk plugin) and the C headers, staged here from
+# core library (libvsvk.so), vsvk's own plugins (vk, vkdec) and the C headers, staged here from
 # the workspace's release build, and the `vsvk` command as a console script. The wheel is abi3
 # (CPython 3.11+) and manylinux: it needs only glibc and libstdc++ of the system, and the system's
 # Vulkan loader where a GPU is used, as R81's does.
@@ -22,6 +22,7 @@ mkdir -p "$pkg/plugins" "$pkg/include"
 # The release profile keeps debug information for profiling; the wheel does without it.
 strip --strip-debug -o "$pkg/libvsvk.so" target/release/libvsvk.so
 strip --strip-debug -o "$pkg/plugins/libvsvk_vk.so" target/release/libvsvk_vk.so
+strip --strip-debug -o "$pkg/plugins/libvsvk_vkdecode.so" target/release/libvsvk_vkdecode.so
 cp include/*.h "$pkg/include/"
 
 out=target/wheels

@@ -8,6 +8,8 @@
 #   plugins/            the plugins from the plugin wheels, kept out of the core's autoload folder
 #   loader/lib          a Vulkan 1.4 loader built from Debian trixie's vulkan-loader source package
 #   src/hdr/usr/include the Vulkan 1.4 headers (trixie's libvulkan-dev)
+#   ffmpeg/, dav1d/     FFmpeg 7.1.5 and dav1d, static and minimal, for plugins/vkdecode
+#                       (scripts/setup-ffmpeg.sh)
 #   wheels/, src/, apt/ downloads and apt state of this script
 # On the machine: lavapipe (mesa-vulkan-drivers from bookworm-backports), cmake, and the static
 # shaderc/glslang/SPIRV-Tools libraries compileGPUShader links (libshaderc-dev, glslang-dev, spirv-tools).
@@ -176,6 +178,11 @@ if [ ! -f "$REF/loader/lib/libvulkan.so.1" ] || [ ! -f "$REF/src/hdr/usr/include
   )
   [ -f "$REF/loader/lib/libvulkan.so.1" ] || die "the Vulkan loader build left no $REF/loader/lib/libvulkan.so.1"
 fi
+
+# ---- FFmpeg for the vkdecode plugin (static, minimal, from trixie's source) ---------------------------
+
+# shellcheck source=scripts/setup-ffmpeg.sh
+. "$(dirname "$0")/setup-ffmpeg.sh"
 
 # ---- tools the tests use --------------------------------------------------------------------------------
 

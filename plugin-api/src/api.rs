@@ -36,6 +36,13 @@ impl Core {
         self.0
     }
 
+    /// A message in the core's log (`mtInformation`, `mtWarning`, ...).
+    pub fn log(self, level: std::ffi::c_int, msg: &str) {
+        let c = std::ffi::CString::new(msg.replace('\0', " ")).expect("NULs replaced");
+        // SAFETY: a valid core and a terminated string, copied by the core.
+        unsafe { (api().logMessage)(level, c.as_ptr(), self.0) };
+    }
+
     /// `queryVideoFormat`: the format with these properties, if the core knows one.
     pub fn query_video_format(self, color_family: i32, sample_type: i32, bits: i32, ssw: i32, ssh: i32) -> Option<VSVideoFormat> {
         let mut f = VSVideoFormat::default();

@@ -43,6 +43,12 @@ struct Instance<F> {
 
 /// Creates the filter and returns it under `clip`.
 pub fn create<F: Filter>(out: &mut Out, core: Core, spec: Spec, filter: F) {
+    create_with_mode(out, core, spec, filter, fmParallel)
+}
+
+/// [`create`] with another filter mode: `fmUnordered` for a source whose state (a decoder) only
+/// one thread may drive at a time.
+pub fn create_with_mode<F: Filter>(out: &mut Out, core: Core, spec: Spec, filter: F, mode: c_int) {
     let lengths: Vec<i32> = spec.inputs.iter().map(|n| n.video_info().map_or(1, |v| v.numFrames)).collect();
     let deps: Vec<VSFilterDependency> = spec
         .inputs
@@ -63,7 +69,7 @@ pub fn create<F: Filter>(out: &mut Out, core: Core, spec: Spec, filter: F) {
             &spec.info,
             Some(get_frame::<F>),
             Some(free::<F>),
-            fmParallel,
+            mode,
             flags,
             deps.as_ptr(),
             deps.len() as c_int,
@@ -71,6 +77,32 @@ pub fn create<F: Filter>(out: &mut Out, core: Core, spec: Spec, filter: F) {
             core.as_ptr(),
         )
     };
+}
+
+/// Creates the filter and hands its node back instead of returning it under `clip`: for a filter
+/// that only another filter of the plugin reads.
+pub fn create_node<F: Filter>(core: Core, spec: Spec, filter: F, mode: c_int) -> Result<Node> {
+    let lengths: Vec<i32> = spec.inputs.iter().map(|n| n.video_info().map_or(1, |v| v.numFrames)).collect();
+    let deps: Vec<VSFilterDependency> = spec
+        .inputs
+        .iter()
+        .zip(&lengths)
+        .map(|(n, &len)| VSFilterDependency { source: n.as_ptr(), requestPattern: if len == spec.info.numFrames { rpStrictSpatial } else { rpGeneral } })
+        .collect();
+    let name = CString::new(spec.name.clone()).expect("filter names have no NUL");
+    let inst = Box::new(Instance { name: spec.name, inputs: spec.inputs, lengths, filter });
+    let flags = if spec.gpu_output { ffGPUOutput } else { 0 };
+    let a = api::api();
+    // SAFETY: as in create_with_mode; on success the core owns the instance and gives us a node
+    // reference (a failure is a critical error of the core's, and the instance is lost with it).
+    let node = unsafe {
+        (a.createVideoFilterEx2)(name.as_ptr(), &spec.info, Some(get_frame::<F>), Some(free::<F>), mode, flags, deps.as_ptr(), deps.len() as c_int, Box::into_raw(inst).cast(), core.as_ptr())
+    };
+    if node.is_null() {
+        return Err(crate::Error::Core { call: "createVideoFilterEx2", message: "the core refused the filter".into() });
+    }
+    // SAFETY: a new node reference, ours.
+    Ok(unsafe { Node::from_raw(node) })
 }
 
 unsafe extern "C" fn get_frame<F: Filter>(
@@ -88,14 +120,15 @@ unsafe extern "C" fn get_frame<F: Filter>(
     let a = api::api();
     let r = catch_unwind(AssertUnwindSafe(|| -> Result<*const VSFrame> {
         let reqs = inst.filter.requests(n, &inst.lengths);
-        if reason == arInitial {
+        // a filter that needs no input frames (a source) makes its frame straight away
+        if reason == arInitial && !reqs.is_empty() {
             for (i, m) in reqs {
                 // SAFETY: a node of this filter, within the call.
                 unsafe { (a.requestFrameFilter)(m, inst.inputs[i].as_ptr(), ctx) };
             }
             return Ok(std::ptr::null());
         }
-        if reason != arAllFramesReady {
+        if reason != arAllFramesReady && reason != arInitial {
             return Ok(std::ptr::null());
         }
         // SAFETY: every one of these was requested and is ready; each call gives a reference.

@@ -138,6 +138,20 @@ impl FrameMut {
         // SAFETY: as above.
         unsafe { (api().getStride)(self.0, plane) }
     }
+    /// Row `y` of a CPU plane as bytes (the visible samples only); `None` for GPU frames.
+    pub fn row_bytes_mut(&mut self, plane: i32, y: usize) -> Option<&mut [u8]> {
+        let h = self.height(plane) as usize;
+        let w = self.width(plane) as usize * self.format().bytesPerSample as usize;
+        assert!(y < h, "row {y} of a plane {h} high");
+        // SAFETY: we own the frame. getWritePtr is fatal on GPU frames, so ask first.
+        if unsafe { (api().getFrameResidency)(self.0) } == nrGPU {
+            return None;
+        }
+        // SAFETY: our CPU frame.
+        let p = unsafe { (api().getWritePtr)(self.0, plane) };
+        // SAFETY: row y lies inside the plane, `w` bytes of it visible; `&mut self` is exclusive.
+        (!p.is_null()).then(|| unsafe { std::slice::from_raw_parts_mut(p.offset(y as isize * self.stride(plane)), w) })
+    }
     pub fn props_mut(&mut self) -> PropsMut<'_> {
         // SAFETY: we own the frame.
         PropsMut(unsafe { (api().getFramePropertiesRW)(self.0) }, std::marker::PhantomData)
@@ -184,6 +198,11 @@ impl PropsMut<'_> {
     pub fn set_float(&mut self, k: &str, v: f64) {
         // SAFETY: as above.
         unsafe { (api().mapSetFloat)(self.0, key(k).as_ptr(), v, maReplace) };
+    }
+    /// A UTF-8 string property (`_PictType`).
+    pub fn set_str(&mut self, k: &str, v: &str) {
+        // SAFETY: as above; the core copies `len` bytes.
+        unsafe { (api().mapSetData)(self.0, key(k).as_ptr(), v.as_ptr().cast(), v.len() as i32, dtUtf8, maReplace) };
     }
     /// Removes `k` if present.
     pub fn delete(&mut self, k: &str) {

@@ -80,6 +80,8 @@ fn devices() -> i32 {
         println!("no Vulkan devices");
         return 0;
     }
+    // what each video engine decodes (vkdec.Source decodes on the CPU where nothing is listed)
+    let decode = vsvk::gpu::video::decode_capabilities().unwrap_or_default();
     for (i, e) in list.iter().enumerate() {
         let v = e.apiVersion;
         println!(
@@ -93,12 +95,37 @@ fn devices() -> i32 {
             if e.usable != 0 { String::new() } else { format!(" not usable: {}", crate::vulkan::c_text(&e.unusableReason)) }
         );
         println!("   uuid {}", crate::vulkan::hex(&e.deviceUUID));
+        if let Some(c) = decode.iter().find(|c| c.uuid == e.deviceUUID) {
+            println!("   video decode: {}", decode_text(c));
+        }
     }
     match crate::core().map_err(|e| e.to_string()).and_then(|c| crate::vulkan::core_info(&c)) {
         Ok(info) => println!("the core uses: {}", crate::vulkan::c_text(&info.deviceName)),
         Err(e) => println!("the core has no device: {e}"),
     }
     0
+}
+
+/// `H.264 8-bit up to 4096x4096, H.265 8/10-bit up to 8192x8192` (bit depths of one size merged).
+fn decode_text(c: &vsvk::gpu::video::DecodeCaps) -> String {
+    if c.decode_queue_family.is_none() {
+        return "none (no video decode queue)".into();
+    }
+    let mut parts: Vec<(String, Vec<u32>, (u32, u32))> = Vec::new();
+    for p in &c.profiles {
+        match parts.iter_mut().find(|(codec, _, size)| codec == p.codec && *size == (p.max_width, p.max_height)) {
+            Some(e) => e.1.push(p.bits),
+            None => parts.push((p.codec.to_string(), vec![p.bits], (p.max_width, p.max_height))),
+        }
+    }
+    if parts.is_empty() {
+        return "a decode queue, but no 4:2:0 H.264, H.265 or AV1 profile".into();
+    }
+    parts
+        .iter()
+        .map(|(codec, bits, (w, h))| format!("{codec} {}-bit up to {w}x{h}", bits.iter().map(|b| b.to_string()).collect::<Vec<_>>().join("/")))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn plugins(args: &[String]) -> i32 {

@@ -9,22 +9,25 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 REF=${VSVK_REF:-$HOME/.cache/vsvk-ref}
 K=.dev
-EXCL=$(git rev-parse --git-path info/exclude)  # a worktree's .git is a file
-grep -qx '/.dev/' "$EXCL" 2>/dev/null || echo /.dev/ >> "$EXCL"
-grep -qx '/.devpack/' "$EXCL" 2>/dev/null || echo /.devpack/ >> "$EXCL"
-grep -qx '/.gl/' "$EXCL" 2>/dev/null || echo /.gl/ >> "$EXCL"
+# VSVK_KIT_LEAN=1 leaves out R81, its plugins, the wheel and perf: a kit for parts that run only our
+# core and our plugins (decode), small enough to travel beside large test streams.
+LEAN=${VSVK_KIT_LEAN:-}
+EXCLUDE=$(git rev-parse --git-path info/exclude) # .git is a file in a worktree
+for p in /.dev/ /.devpack/ /.gl/; do grep -qx "$p" "$EXCLUDE" 2>/dev/null || echo "$p" >> "$EXCLUDE"; done
 rm -rf $K; mkdir -p $K/ref $K/plugins $K/vk $K/lib $K/ours $K/python
 strip -o $K/libvsvk.so target/release/libvsvk.so
-cp -a $REF/x/vapoursynth/libvapoursynth.so.4 $REF/x/vapoursynth/libvapoursynthfilters*.so $K/ref/
 cp -a $REF/loader/lib/libvulkan.so* $K/vk/
-for p in libknlmvulkan.so bm3dvk2.so eedi3vk2.so nnedi3vk vsfeel cas.so; do cp -a $REF/plugins/$p $K/plugins/; done
+if [ -z "$LEAN" ]; then
+  cp -a $REF/x/vapoursynth/libvapoursynth.so.4 $REF/x/vapoursynth/libvapoursynthfilters*.so $K/ref/
+  for p in libknlmvulkan.so bm3dvk2.so eedi3vk2.so nnedi3vk vsfeel cas.so; do cp -a $REF/plugins/$p $K/plugins/; done
+fi
 cp target/vsvk-oracle/driver $K/ 2>/dev/null || true
 # vsvk pipe against R81's vspipe: our launcher, and R81's wheel (its vspipe and Python module).
 cp target/release/vsvk $K/ 2>/dev/null && strip $K/vsvk
-mkdir -p $K/whl && cp $REF/wheels/vapoursynth-81-*.whl $K/whl/
+[ -n "$LEAN" ] || { mkdir -p $K/whl && cp $REF/wheels/vapoursynth-81-*.whl $K/whl/; }
 cp target/vsvk-oracle/*.so $K/ours/ 2>/dev/null || true
 # Our own cdylib plugins and the Python module, where built.
-for f in target/release/libvsvk_vk.so; do [ -f $f ] && strip -o $K/ours/$(basename $f) $f; done
+for f in target/release/libvsvk_vk.so target/release/libvsvk_vkdecode.so; do [ -f $f ] && strip -o $K/ours/$(basename $f) $f; done
 if [ -d target/release/vsvk-python ]; then
   for f in target/release/vsvk-python/*; do
     case $f in *.so) strip -o $K/python/$(basename $f) $f ;; *) cp -a $f $K/python/ ;; esac
@@ -41,7 +44,7 @@ if [ -f scripts/device/kit-extra.txt ]; then
 fi
 # perf and the libraries it needs beyond glibc, for the profile part (the device image has none).
 mkdir -p $K/perf
-cp -L /usr/bin/perf $K/perf/ 2>/dev/null && for l in $(ldd /usr/bin/perf | awk '$3 ~ /^\// {print $3}'); do
+[ -z "$LEAN" ] && cp -L /usr/bin/perf $K/perf/ 2>/dev/null && for l in $(ldd /usr/bin/perf | awk '$3 ~ /^\// {print $3}'); do
   case $(basename $l) in libc.so*|libm.so*|libstdc++.so*|libgcc_s.so*|libz.so*|liblzma.so*|libzstd.so*|libcrypt.so*) ;; *) cp -L $l $K/perf/ ;; esac
 done
 # glvnd and a Vulkan 1.3 loader as .debs (the device README's recipe), for the 1.3-loader check.

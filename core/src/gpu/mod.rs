@@ -19,6 +19,7 @@ pub mod import;
 pub mod pool;
 pub mod shader;
 pub mod transfer;
+pub mod video;
 
 pub use device::Device;
 
