@@ -293,6 +293,34 @@ def test_set_vulkan_device():
     assert str(n + 3) in out and str(n) in out, out
 
 
+def test_modify_frame_and_frame_eval_keep_gpu_clips_on_the_gpu():
+    import os
+    host = core.std.BlankClip(width=32, height=16, format=vs.YUV420P8, length=3, color=[10, 20, 30])
+    try:
+        gpu = host.std.GPUUpload()
+        gpu.get_frame(0)
+    except vs.Error:
+        assert os.environ.get('VSVK_EXPECT_VULKAN') != '1', 'no device where one is expected'
+        return
+    other = core.std.BlankClip(host, color=[200, 100, 50]).std.GPUUpload()
+    # the selector hands back GPU frames of a GPU clip: the result stays GPU resident, frame for frame
+    mod = gpu.std.ModifyFrame([gpu, other], lambda n, f: f[n % 2])
+    ev = gpu.std.FrameEval(lambda n: other if n == 1 else gpu)
+    for clip in (mod, ev):
+        assert clip.gpu_resident is True
+        got = [clip.std.GPUDownload().get_frame(n) for n in range(3)]
+        assert [int(f[0][0, 0]) for f in got] == [10, 200, 10]
+    assert mod.get_frame(1).gpu_resident is True
+    # a frame from the wrong memory is that frame's error naming it, not the end of the process
+    for clip in (gpu.std.ModifyFrame(host, lambda n, f: f), gpu.std.FrameEval(lambda n: host),
+                 host.std.ModifyFrame(gpu, lambda n, f: f), host.std.FrameEval(lambda n: gpu)):
+        try:
+            clip.get_frame(0)
+            raise AssertionError('a frame from the other memory was accepted')
+        except vs.Error as e:
+            assert 'GPU resident' in str(e) and ('GPUUpload' in str(e) or 'GPUDownload' in str(e)), e
+
+
 def test_gpu_map_checks_its_arguments():
     import os
     def f(n, src, dst, props):

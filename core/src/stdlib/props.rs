@@ -385,6 +385,9 @@ fn plane_stats(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Strin
 
 struct FrameEvalFilter {
     vi: VSVideoInfo,
+    /// Whether `clip` is GPU resident: the node declares what its clip does (ffGPUOutput), so a
+    /// script's GPU clip can pass through FrameEval, and a frame from elsewhere is that frame's error.
+    gpu: bool,
     func: Arc<crate::function::Function>,
     prop_src: Vec<Arc<Node>>,
 }
@@ -449,6 +452,7 @@ impl Filter for FrameEvalFilter {
             return Ok(None);
         };
         let f = call.get(&chosen.0, n).ok_or("internal error: a requested frame is missing")?;
+        residency_matches(&f, self.gpu)?;
         if self.vi.width != 0 && (f.width != self.vi.width || f.height != self.vi.height) {
             return Err("Returned frame has wrong dimensions".into());
         }
@@ -471,8 +475,9 @@ fn frame_eval(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String
         deps.push((n.clone(), rpGeneral));
     }
     let mode = if prop_src.is_empty() { fmUnordered } else { fmParallelRequests };
-    let filter = FrameEvalFilter { vi, func, prop_src };
-    set_clip(out, make_node(core, "FrameEval", MediaInfo::Video(vi), Box::new(filter), mode, deps));
+    let gpu = clip.residency() == nrGPU;
+    let filter = FrameEvalFilter { vi, gpu, func, prop_src };
+    set_clip(out, residency_node(core, "FrameEval", vi, Box::new(filter), mode, deps, gpu));
     Ok(())
 }
 
@@ -480,6 +485,8 @@ fn frame_eval(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String
 
 struct ModifyFrameFilter {
     vi: VSVideoInfo,
+    /// Whether `clip` is GPU resident (see FrameEvalFilter::gpu).
+    gpu: bool,
     clips: Vec<Arc<Node>>,
     func: Arc<crate::function::Function>,
 }
@@ -511,6 +518,7 @@ impl Filter for ModifyFrameFilter {
             Ok(Values::VideoFrame(v)) if !v.is_empty() => v[0].clone(),
             _ => return Err("Returned value not a frame".into()),
         };
+        residency_matches(&f, self.gpu)?;
         if self.vi.format.colorFamily != cfUndefined && f.video_format() != Some(&self.vi.format) {
             return Err("Returned frame has the wrong format".into());
         }
@@ -528,9 +536,28 @@ fn modify_frame(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
     let clips = a.nodes("clips");
     let func = a.function("selector").ok_or("argument selector is required")?;
     let deps = clips.iter().map(|c| (c.clone(), rpStrictSpatial)).collect();
-    let filter = ModifyFrameFilter { vi, clips, func };
-    set_clip(out, make_node(core, "ModifyFrame", MediaInfo::Video(vi), Box::new(filter), fmParallelRequests, deps));
+    let gpu = clip.residency() == nrGPU;
+    let filter = ModifyFrameFilter { vi, gpu, clips, func };
+    set_clip(out, residency_node(core, "ModifyFrame", vi, Box::new(filter), fmParallelRequests, deps, gpu));
     Ok(())
+}
+
+/// A node declared GPU resident (ffGPUOutput) where its `clip` is, since R81's `clip:vnode:all`
+/// lets a script hand FrameEval and ModifyFrame a GPU clip and the frames they return come from it.
+fn residency_node(core: &Arc<Core>, name: &str, vi: VSVideoInfo, filter: Box<dyn Filter>, mode: i32, deps: Vec<(Arc<Node>, i32)>, gpu: bool) -> Arc<Node> {
+    let creation = crate::api::creation_stack(core);
+    let flags = if gpu { ffGPUOutput } else { 0 };
+    Node::new(core.clone(), name, MediaInfo::Video(vi), crate::node::FilterImpl::Rust(filter), mode, flags, deps, creation)
+}
+
+/// A returned frame must live where the node said its frames do: the scheduler treats a mismatch
+/// as a filter's misuse (fatal), but here it is the script's function that chose the frame.
+fn residency_matches(f: &Frame, gpu: bool) -> Result<(), String> {
+    match (gpu, f.residency() == nrGPU) {
+        (true, false) => Err("Returned frame is in host memory but clip is GPU resident (std.GPUUpload it, or return a frame of a GPU clip)".into()),
+        (false, true) => Err("Returned frame is GPU resident but clip is not (std.GPUDownload it, or pass a GPU clip as clip)".into()),
+        _ => Ok(()),
+    }
 }
 
 // ---- PEMVerifier ------------------------------------------------------------------------------------
