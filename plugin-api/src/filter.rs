@@ -41,14 +41,17 @@ struct Instance<F> {
     filter: F,
 }
 
-/// Creates the filter and returns it under `clip`.
-pub fn create<F: Filter>(out: &mut Out, core: Core, spec: Spec, filter: F) {
-    create_with_mode(out, core, spec, filter, fmParallel)
+/// What both ways of creating a filter hand the core: its name, its dependencies (strict spatial
+/// where an input is as long as the output), its flags and the boxed instance `free` gets back.
+struct Prepared<F> {
+    name: CString,
+    deps: Vec<VSFilterDependency>,
+    flags: c_int,
+    info: VSVideoInfo,
+    inst: Box<Instance<F>>,
 }
 
-/// [`create`] with another filter mode: `fmUnordered` for a source whose state (a decoder) only
-/// one thread may drive at a time.
-pub fn create_with_mode<F: Filter>(out: &mut Out, core: Core, spec: Spec, filter: F, mode: c_int) {
+fn prepare<F: Filter>(spec: Spec, filter: F) -> Prepared<F> {
     let lengths: Vec<i32> = spec.inputs.iter().map(|n| n.video_info().map_or(1, |v| v.numFrames)).collect();
     let deps: Vec<VSFilterDependency> = spec
         .inputs
@@ -57,8 +60,21 @@ pub fn create_with_mode<F: Filter>(out: &mut Out, core: Core, spec: Spec, filter
         .map(|(n, &len)| VSFilterDependency { source: n.as_ptr(), requestPattern: if len == spec.info.numFrames { rpStrictSpatial } else { rpGeneral } })
         .collect();
     let name = CString::new(spec.name.clone()).expect("filter names have no NUL");
-    let inst = Box::new(Instance { name: spec.name, inputs: spec.inputs, lengths, filter });
     let flags = if spec.gpu_output { ffGPUOutput } else { 0 };
+    let info = spec.info;
+    let inst = Box::new(Instance { name: spec.name, inputs: spec.inputs, lengths, filter });
+    Prepared { name, deps, flags, info, inst }
+}
+
+/// Creates the filter and returns it under `clip`.
+pub fn create<F: Filter>(out: &mut Out, core: Core, spec: Spec, filter: F) {
+    create_with_mode(out, core, spec, filter, fmParallel)
+}
+
+/// [`create`] with another filter mode: `fmUnordered` for a source whose state (a decoder) only
+/// one thread may drive at a time.
+pub fn create_with_mode<F: Filter>(out: &mut Out, core: Core, spec: Spec, filter: F, mode: c_int) {
+    let Prepared { name, deps, flags, info, inst } = prepare(spec, filter);
     let a = api::api();
     // SAFETY: the info, dependencies and name are valid for the call; the core owns the instance
     // from here and hands it back to `free`.
@@ -66,7 +82,7 @@ pub fn create_with_mode<F: Filter>(out: &mut Out, core: Core, spec: Spec, filter
         (a.createVideoFilterEx)(
             out.as_ptr(),
             name.as_ptr(),
-            &spec.info,
+            &info,
             Some(get_frame::<F>),
             Some(free::<F>),
             mode,
@@ -82,21 +98,12 @@ pub fn create_with_mode<F: Filter>(out: &mut Out, core: Core, spec: Spec, filter
 /// Creates the filter and hands its node back instead of returning it under `clip`: for a filter
 /// that only another filter of the plugin reads.
 pub fn create_node<F: Filter>(core: Core, spec: Spec, filter: F, mode: c_int) -> Result<Node> {
-    let lengths: Vec<i32> = spec.inputs.iter().map(|n| n.video_info().map_or(1, |v| v.numFrames)).collect();
-    let deps: Vec<VSFilterDependency> = spec
-        .inputs
-        .iter()
-        .zip(&lengths)
-        .map(|(n, &len)| VSFilterDependency { source: n.as_ptr(), requestPattern: if len == spec.info.numFrames { rpStrictSpatial } else { rpGeneral } })
-        .collect();
-    let name = CString::new(spec.name.clone()).expect("filter names have no NUL");
-    let inst = Box::new(Instance { name: spec.name, inputs: spec.inputs, lengths, filter });
-    let flags = if spec.gpu_output { ffGPUOutput } else { 0 };
+    let Prepared { name, deps, flags, info, inst } = prepare(spec, filter);
     let a = api::api();
     // SAFETY: as in create_with_mode; on success the core owns the instance and gives us a node
     // reference (a failure is a critical error of the core's, and the instance is lost with it).
     let node = unsafe {
-        (a.createVideoFilterEx2)(name.as_ptr(), &spec.info, Some(get_frame::<F>), Some(free::<F>), mode, flags, deps.as_ptr(), deps.len() as c_int, Box::into_raw(inst).cast(), core.as_ptr())
+        (a.createVideoFilterEx2)(name.as_ptr(), &info, Some(get_frame::<F>), Some(free::<F>), mode, flags, deps.as_ptr(), deps.len() as c_int, Box::into_raw(inst).cast(), core.as_ptr())
     };
     if node.is_null() {
         return Err(crate::Error::Core { call: "createVideoFilterEx2", message: "the core refused the filter".into() });
