@@ -22,6 +22,7 @@
 #define VS_USE_API_43
 #include "VapourSynth4.h"
 #include "VSVulkan4.h"
+#include "die.h"
 #include "VSVulkanImport4.h"
 
 #include <dlfcn.h>
@@ -43,17 +44,6 @@ static const VSVKIMPORTAPI *ia;
 static VSCore *core;
 static VSVulkanCoreHandles handles;
 static char err[1024];
-
-static void die(const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    printf("error: ");
-    vprintf(fmt, ap);
-    printf("\n");
-    va_end(ap);
-    fflush(stdout);
-    _exit(1);
-}
 
 #define CHECK(x, ...) do { if (!(x)) die(__VA_ARGS__); } while (0)
 #define VKOK(call) do { VkResult r_ = (call); CHECK(r_ == VK_SUCCESS, "%s: VkResult %d", #call, (int)r_); } while (0)

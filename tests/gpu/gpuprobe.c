@@ -32,6 +32,7 @@
 #define VS_USE_API_43
 #include "VapourSynth4.h"
 #include "VSVulkan4.h"
+#include "die.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -50,17 +51,6 @@ static const VSVulkanFunctions *fn;
 static VSCore *core;
 static VkDevice dev;
 static char err[1024];
-
-static void die(const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    printf("error: ");
-    vprintf(fmt, ap);
-    printf("\n");
-    va_end(ap);
-    fflush(stdout);
-    _exit(1);
-}
 
 static void VS_CC log_handler(int type, const char *msg, void *data) {
     (void)data;
