@@ -196,7 +196,7 @@ impl Buffer {
 impl Clone for Buffer {
     fn clone(&self) -> Buffer {
         if self.gpu.is_some() {
-            crate::api::fatal("Copy on write of GPU resident planes is not implemented");
+            crate::fatal::fatal("Copy on write of GPU resident planes is not implemented");
         }
         let b = Buffer::allocate(self.len, &self.stats, false);
         // SAFETY: both regions are `len` bytes long and distinct allocations.

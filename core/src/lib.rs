@@ -9,6 +9,7 @@ pub mod autoload;
 pub mod cache;
 pub mod core;
 pub mod delivery;
+mod fatal;
 pub mod format;
 pub mod frame;
 pub mod function;

@@ -240,7 +240,7 @@ pub fn invoke(plugin: &Plugin, name: &str, args: &Map) -> Map {
         if let Ok(rs) = crate::argspec::Signature::parse(&f.ret.to_string_lossy()) {
             if let Err(crate::argspec::ReturnIssue::Fatal(m)) = rs.check_returns(name, &out) {
                 core.log_message(mtFatal, &m);
-                crate::api::fatal(&m);
+                crate::fatal::fatal(&m);
             }
         }
     }
@@ -375,4 +375,19 @@ pub fn cstr_opt<'a>(p: *const std::ffi::c_char) -> Option<&'a str> {
         // SAFETY: non-null C strings from the API are NUL-terminated by contract.
         unsafe { CStr::from_ptr(p) }.to_str().ok()
     }
+}
+
+/// The chain of plugin function calls that is creating a node on this thread, innermost first,
+/// for graph inspection (empty where the core does not record it).
+pub(crate) fn creation_stack(core: &Core) -> Vec<crate::node::CreationInfo> {
+    if !core.graph_inspection() {
+        return Vec::new();
+    }
+    INVOKE_STACK.with(|s| {
+        s.borrow()
+            .iter()
+            .rev()
+            .map(|(f, id, ns, args)| crate::node::CreationInfo { function: f.clone(), plugin_id: id.clone(), plugin_ns: ns.clone(), args: args.clone() })
+            .collect()
+    })
 }

@@ -523,7 +523,7 @@ fn deliver_placeholder(ctx: &Arc<FrameCtx>) {
 fn check_output(node: &Node, f: &Frame) -> Result<(), String> {
     // Residency is part of the type: what the node declared (ffGPUOutput) is what it must return.
     if (node.flags & ffGPUOutput != 0) != (f.residency() == nrGPU) && !node.is_audio() {
-        crate::api::fatal(&if f.residency() == nrGPU {
+        crate::fatal::fatal(&if f.residency() == nrGPU {
             format!("Filter {} returned a GPU resident frame without being created with ffGPUOutput", node.name_str())
         } else {
             format!("Filter {} is declared to return GPU resident frames but returned a CPU frame", node.name_str())

@@ -29,11 +29,7 @@ pub(crate) fn guard<R>(call: &str, f: impl FnOnce() -> R) -> R {
     }
 }
 
-/// A misuse the API defines as fatal: the message names the call, then the process ends.
-pub(crate) fn fatal(msg: &str) -> ! {
-    eprintln!("vsvk: fatal: {msg}");
-    std::process::abort();
-}
+pub(crate) use crate::fatal::fatal;
 
 /// Reads a required C string argument; NULL is fatal, naming the call and the argument.
 pub(crate) fn req_str<'a>(call: &str, what: &str, p: *const c_char) -> &'a [u8] {
@@ -213,4 +209,3 @@ pub extern "C" fn getVapourSynthAPI(version: c_int) -> *const VSAPI {
     }
 }
 
-pub(crate) use node_api::creation_stack;

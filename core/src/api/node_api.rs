@@ -29,19 +29,6 @@ fn frame_ctx<'a>(call: &str, ctx: *mut VSFrameContext) -> &'a mut FrameCall<'a> 
     unsafe { FrameCall::from_raw(ctx) }
 }
 
-pub(crate) fn creation_stack(core: &Core) -> Vec<CreationInfo> {
-    if !core.graph_inspection() {
-        return Vec::new();
-    }
-    crate::plugin::INVOKE_STACK.with(|s| {
-        s.borrow()
-            .iter()
-            .rev()
-            .map(|(f, id, ns, args)| CreationInfo { function: f.clone(), plugin_id: id.clone(), plugin_ns: ns.clone(), args: args.clone() })
-            .collect()
-    })
-}
-
 /// Checks and builds a filter node; the error names the filter and what was wrong.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn make_node(
@@ -120,7 +107,7 @@ pub(crate) fn make_node(
         }
     }
     let core = core.arc();
-    let creation = creation_stack(&core);
+    let creation = crate::plugin::creation_stack(&core);
     Ok(Node::new(core, name, info, FilterImpl::C { get_frame, free, instance_data: instance }, mode, flags, dep_list, creation))
 }
 

@@ -16,7 +16,7 @@ use vsvk_plugin_api::vulkan::*;
 use super::device::{Device, Queue};
 use super::frame::gpu_plane;
 use super::{GpuBuffer, GpuMemory, DEVICE_LOST};
-use crate::api::fatal;
+use crate::fatal::fatal;
 use crate::frame::Frame;
 
 /// A reference counted timeline semaphore (`VSGPUTimeline`).

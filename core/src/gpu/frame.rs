@@ -281,7 +281,7 @@ pub fn check_core_owned(f: &Frame, call: &str) {
     for p in 0..f.num_planes() as i32 {
         if let Some(g) = gpu_plane(f, p) {
             if g.owner.load(Ordering::Relaxed) != OWNER_CORE {
-                crate::api::fatal(&format!(
+                crate::fatal::fatal(&format!(
                     "{call} called on plane {p} while a foreign API owns it: a fresh plane exported with exportGPUPlane stays the foreign API's until a frame containing it is returned from getFrame or passed to cacheFrame, and an input taken with getExportableFrameFilter is the foreign API's for good. A filter exports a plane or records work on it, never both; the filter that receives a returned frame can do the latter."
                 ));
             }

@@ -327,7 +327,7 @@ fn create_resize(name: &str, filter: c_int, input: &Map, out: &mut Map, core: &A
     let n = crate::stdlib::util::on_host(core, vec![node], |inputs| {
         let node = inputs.into_iter().next().expect("one input");
         let filter = Resizer { input: node.clone(), bob: false, vi, params: Arc::new(params), graphs: Mutex::new(Vec::new()) };
-        let creation = crate::api::creation_stack(core);
+        let creation = crate::plugin::creation_stack(core);
         Node::new(core.clone(), name, MediaInfo::Video(vi), FilterImpl::Rust(Box::new(filter)), fmParallel, 0, vec![(node, rpStrictSpatial)], creation)
     })?;
     out.set(b"clip", Value::Node(n), false).expect("clip is a valid key");
@@ -358,7 +358,7 @@ fn create_bob(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String
             resizer: Resizer { input: node.clone(), bob: true, vi, params: Arc::new(params), graphs: Mutex::new(Vec::new()) },
             tff,
         };
-        let creation = crate::api::creation_stack(core);
+        let creation = crate::plugin::creation_stack(core);
         Node::new(core.clone(), "Bob", MediaInfo::Video(vi), FilterImpl::Rust(Box::new(filter)), fmParallel, 0, vec![(node, rpGeneral)], creation)
     })?;
     out.set(b"clip", Value::Node(n), false).expect("clip is a valid key");

@@ -254,7 +254,7 @@ pub fn blank_clip(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), St
         out_vi.format = VSVideoFormat::default();
     }
     let mode = if keep { fmUnordered } else { fmParallel };
-    let creation = crate::api::creation_stack(core);
+    let creation = crate::plugin::creation_stack(core);
     let flags = if gpu { ffGPUOutput } else { 0 };
     let node = Node::new(core.clone(), "BlankClip", MediaInfo::Video(out_vi), FilterImpl::Rust(Box::new(filter)), mode, flags, Vec::new(), creation);
     set_clip(out, node);
@@ -450,7 +450,7 @@ pub fn blank_audio(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), S
         let _ = filter.keep.set(f);
     }
     let mode = if keep { fmUnordered } else { fmParallel };
-    let creation = crate::api::creation_stack(core);
+    let creation = crate::plugin::creation_stack(core);
     let node = Node::new(core.clone(), "BlankAudio", MediaInfo::Audio(ai), FilterImpl::Rust(Box::new(filter)), mode, 0, Vec::new(), creation);
     set_clip(out, node);
     Ok(())

@@ -102,7 +102,7 @@ pub(super) fn gen_node(
     let flags = if is_gpu(&inputs[0]) { ffGPUOutput } else { 0 };
     let deps = inputs.iter().cloned().zip(patterns).collect();
     let filter = Gen { inputs, requests, make };
-    let creation = crate::api::creation_stack(core);
+    let creation = crate::plugin::creation_stack(core);
     Node::new(core.clone(), name, MediaInfo::Video(vi), FilterImpl::Rust(Box::new(filter)), fmParallel, flags, deps, creation)
 }
 

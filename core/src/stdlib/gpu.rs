@@ -63,7 +63,7 @@ pub fn convert(core: &Arc<Core>, input: Arc<Node>, to_gpu: bool) -> Result<Arc<N
     let t = if to_gpu { Transfer::new(&dev, core.threads())? } else { Transfer::for_download(&dev, core.threads())? };
     let name = if to_gpu { "GPUUpload" } else { "GPUDownload" };
     let flags = if to_gpu { ffGPUOutput } else { 0 };
-    let creation = crate::api::creation_stack(core);
+    let creation = crate::plugin::creation_stack(core);
     let deps = vec![(input.clone(), rpStrictSpatial)];
     let filter = Move { input, to_gpu, t };
     let _ = make_node; // the shared helper builds CPU nodes only; GPU output needs the flag

@@ -48,7 +48,7 @@ fn props_filter(core: &Arc<Core>, name: &str, clip: Arc<Node>, edit: impl Fn(&mu
 /// input's frames do (GPU resident frames are declared so, never touched).
 fn props_only_node(core: &Arc<Core>, name: &str, vi: VSVideoInfo, filter: FnFilter, deps: Vec<(Arc<Node>, i32)>) -> Arc<Node> {
     let flags = if deps[0].0.residency() == nrGPU { ffGPUOutput } else { 0 };
-    let creation = crate::api::creation_stack(core);
+    let creation = crate::plugin::creation_stack(core);
     Node::new(core.clone(), name, MediaInfo::Video(vi), crate::node::FilterImpl::Rust(Box::new(filter)), fmParallel, flags, deps, creation)
 }
 
@@ -545,7 +545,7 @@ fn modify_frame(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
 /// A node declared GPU resident (ffGPUOutput) where its `clip` is, since R81's `clip:vnode:all`
 /// lets a script hand FrameEval and ModifyFrame a GPU clip and the frames they return come from it.
 fn residency_node(core: &Arc<Core>, name: &str, vi: VSVideoInfo, filter: Box<dyn Filter>, mode: i32, deps: Vec<(Arc<Node>, i32)>, gpu: bool) -> Arc<Node> {
-    let creation = crate::api::creation_stack(core);
+    let creation = crate::plugin::creation_stack(core);
     let flags = if gpu { ffGPUOutput } else { 0 };
     Node::new(core.clone(), name, MediaInfo::Video(vi), crate::node::FilterImpl::Rust(filter), mode, flags, deps, creation)
 }

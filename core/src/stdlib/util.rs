@@ -214,7 +214,7 @@ impl Filter for FnFilter {
 
 /// Builds a node for a built-in filter, with graph inspection's record of the call.
 pub fn make_node(core: &Arc<Core>, name: &str, info: MediaInfo, filter: Box<dyn Filter>, mode: i32, deps: Vec<(Arc<Node>, i32)>) -> Arc<Node> {
-    let creation = crate::api::creation_stack(core);
+    let creation = crate::plugin::creation_stack(core);
     Node::new(core.clone(), name, info, FilterImpl::Rust(filter), mode, 0, deps, creation)
 }
 

@@ -124,7 +124,7 @@ fn create(name: &str, input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<()
     let n = crate::stdlib::util::on_host(core, vec![node], |inputs| {
         let node = inputs.into_iter().next().expect("one input");
         let filter = TextFilter { input: node.clone(), vi, kind, alignment, scale, name };
-        let creation = crate::api::creation_stack(core);
+        let creation = crate::plugin::creation_stack(core);
         Node::new(core.clone(), name, MediaInfo::Video(vi), FilterImpl::Rust(Box::new(filter)), fmParallel, 0, vec![(node, rpStrictSpatial)], creation)
     })?;
     out.set(b"clip", Value::Node(n), false).expect("clip is a valid key");
