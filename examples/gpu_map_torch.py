@@ -176,6 +176,11 @@ def main():
           f"host_waits={d['host_waits']} input_copies={d['input_copies']} inputs_in_place={d['inputs_in_place']} "
           f"returned_copies={d['returned_copies']} memory_imports={d['memory_imports']} errors={d['errors']}; "
           f"host path per frame: 1 download wait + 1 torch read back wait, 4 copies (download, to CUDA, from CUDA, upload)")
+    # vk.Invert's frames are exportable from the start and gpu_map is their only consumer while it
+    # runs, so each input must reach CUDA in place, with no device copy
+    if d["input_copies"] or d["inputs_in_place"] != d["frames"]:
+        print(f"FAIL inputs copied: {d['input_copies']} of {d['frames']} (in place {d['inputs_in_place']})")
+        fails += 1
     if a.check_errors:
         fails += check_errors(core, torch, model, src)
     print("ok" if fails == 0 else f"FAIL {fails}")

@@ -576,14 +576,21 @@ fn complete(ctx: &Arc<FrameCtx>, result: Delivery) {
     // ready at once: only the last runs on this thread, the others go to the queue for idle
     // workers. Running them all here one after another serialised a temporal filter on whichever
     // worker finished the shared frame while the other workers had nothing to do.
+    // The last waiter is given `result` itself rather than a copy, so that a frame with one
+    // consumer reaches it as that consumer's only reference (gpu_map then hands it to CUDA in
+    // place instead of copying it).
     let mut last: Option<(Arc<FrameCtx>, i32)> = None;
-    for w in waiters {
-        if let Some(next) = hand_over(w, result.clone()) {
+    let mut waiters = waiters.into_iter().peekable();
+    let mut result = Some(result);
+    while let Some(w) = waiters.next() {
+        let r = if waiters.peek().is_some() { result.clone().expect("kept until the last") } else { result.take().expect("given once") };
+        if let Some(next) = hand_over(w, r) {
             if let Some((c, r)) = last.replace(next) {
                 schedule(c, r);
             }
         }
     }
+    drop(result);
     if let Some((c, r)) = last {
         continue_here_or_schedule(c, r);
     }
@@ -684,6 +691,50 @@ mod tests {
             assert!(Instant::now() < until, "timed out waiting for {what}");
             thread::sleep(Duration::from_millis(1));
         }
+    }
+
+    /// Makes frames of a 64x8 Gray8 clip.
+    struct Source;
+    impl crate::node::Filter for Source {
+        fn get_frame(&self, _n: i32, _r: i32, _fd: &mut *mut std::ffi::c_void, _call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
+            let fmt = crate::format::query_video(cfGray, stInteger, 8, 0, 0).expect("Gray8");
+            Frame::new_video(&fmt, 64, 8, &Arc::new(crate::frame::MemStats::default())).map(|f| Some(Arc::new(f))).map_err(|e| e.to_string())
+        }
+    }
+    /// Requests frame n of its clip spatially, lets the context's copy go, and records how many
+    /// references the frame it was handed had.
+    struct Counter {
+        clip: Arc<Node>,
+        seen: Arc<Mutex<Vec<usize>>>,
+    }
+    impl crate::node::Filter for Counter {
+        fn get_frame(&self, n: i32, reason: i32, _fd: &mut *mut std::ffi::c_void, call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
+            if reason == arInitial {
+                call.request(&self.clip, n);
+                return Ok(None);
+            }
+            let f = call.get(&self.clip, n).ok_or("missing")?;
+            call.release_early(&self.clip, n);
+            self.seen.lock().push(Arc::strong_count(&f));
+            Ok(Some(f))
+        }
+    }
+
+    #[test]
+    fn a_frame_with_one_consumer_reaches_it_as_its_only_reference() {
+        let core = crate::core::Core::new(ccfDisableAutoLoading);
+        let fmt = crate::format::query_video(cfGray, stInteger, 8, 0, 0).expect("Gray8");
+        let vi = VSVideoInfo { format: fmt, fpsNum: 1, fpsDen: 1, width: 64, height: 8, numFrames: 50 };
+        let src = Node::new(core.clone(), "Source", crate::node::MediaInfo::Video(vi), crate::node::FilterImpl::Rust(Box::new(Source)), fmParallel, 0, Vec::new(), Vec::new());
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let counter = Counter { clip: src.clone(), seen: seen.clone() };
+        let node = Node::new(core.clone(), "Counter", crate::node::MediaInfo::Video(vi), crate::node::FilterImpl::Rust(Box::new(counter)), fmParallel, 0, vec![(src, rpStrictSpatial)], Vec::new());
+        for n in 0..50 {
+            get_frame(&node, n).expect("a frame");
+        }
+        // the producer's completion ran the consumer inline on its worker, or queued it: either
+        // way the consumer holds the frame alone (no cache, the context's copy released)
+        assert_eq!(*seen.lock(), vec![1; 50]);
     }
 
     #[test]

@@ -73,7 +73,10 @@ def run(fn, stream, handle, n, src, dst, props):
         for i, t in enumerate(r):
             if not hasattr(t, '__dlpack__'):
                 raise TypeError(f'fn returned a {type(t).__name__} as plane {i}, not a tensor')
-            out.append(t.__dlpack__(stream=handle))
+            # A stream means nothing off the GPU (torch refuses one for a CPU tensor): such a
+            # tensor is exported without it, for the device check to name where it lives.
+            dev = t.__dlpack_device__() if hasattr(t, '__dlpack_device__') else (2, 0)
+            out.append(t.__dlpack__(stream=handle) if int(dev[0]) in (2, 13) else t.__dlpack__())
         return out
 "#;
 

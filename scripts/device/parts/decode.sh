@@ -58,6 +58,19 @@ PY
   rm -f /tmp/cpu.raw /tmp/gpu.raw
 done
 
+echo "--- random access on the Vulkan Video path: the same orders on both paths, cache=2 so every step back seeks"
+# SelectEvery with a shuffled permutation of offsets makes the driver ask the source for frames in
+# that order; Reverse walks back GOP by GOP; Trim+Loop jumps back at every loop.
+perm=$(python3 -c "import random; r = random.Random(7); v = list(range(120)); r.shuffle(v); print(''.join(f':offsets={o}' for o in v))")
+for f in h264-1080p.mp4 hevc10-2160p.mkv; do
+  for chain in ",std.SelectEvery:cycle=120$perm" ",std.Reverse" ",std.Trim:first=37:last=70,std.Loop:times=2"; do
+    drv "$f cpu ${chain:0:40}" "vkdec.Source:@:source='$S/$f:hwdec=0:gpu=0:cache=2$chain" --dump /tmp/cpu.raw
+    drv "$f gpu ${chain:0:40}" "vkdec.Source:@:source='$S/$f:cache=2$chain,std.GPUDownload" --dump /tmp/gpu.raw
+    if cmp -s /tmp/cpu.raw /tmp/gpu.raw && [ -s /tmp/cpu.raw ]; then echo "IDENTICAL $f ${chain:0:40} ($(stat -c %s /tmp/cpu.raw) bytes)"; else echo "DIFFERENT $f ${chain:0:40}: $(cmp /tmp/cpu.raw /tmp/gpu.raw 2>&1 | head -1)"; fi
+    rm -f /tmp/cpu.raw /tmp/gpu.raw
+  done
+done
+
 pcie() {  # pcie LABEL CHAIN...: a drv run with nvidia-smi's PCIe counters sampled every second
   nvidia-smi dmon -s t -d 1 > /tmp/dmon.txt 2>/dev/null &
   local mon=$!
