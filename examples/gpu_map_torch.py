@@ -119,6 +119,39 @@ def check_errors(core, torch, model, gpu_src):
     return fails
 
 
+def check_temporal(torch, src, down, count):
+    """radius=1: the mean of frames n-1, n, n+1 (clamped at the ends), against the same mean of
+    host frames taken from shifted clips with ModifyFrame."""
+    def mean3(a, b, c):
+        return ((a.to(torch.int32) + b + c + 1) // 3).to(torch.uint8)
+
+    def fn(n, src, dst, props):
+        for p, d in enumerate(dst):
+            d.copy_(mean3(src[0][p], src[1][p], src[2][p]))
+
+    last = down.num_frames - 1
+    prev = down[0] + down[:last]
+    nxt = down[1:] + down[last]
+
+    def host(n, f):
+        out = f[1].copy()
+        for p in range(f[1].format.num_planes):
+            t = [torch.from_numpy(np.array(x[p], copy=True)).cuda() for x in f]
+            np.copyto(np.asarray(out[p]), mean3(*t).cpu().numpy())
+        return out
+
+    gpu = vs.gpu_map(src, fn, radius=1).std.GPUDownload()
+    hostp = down.std.ModifyFrame([prev, down, nxt], host)
+    fails = 0
+    for n in list(range(count)) + [last]:
+        fg, fh = gpu.get_frame(n), hostp.get_frame(n)
+        if not all(np.array_equal(x, y) for x, y in zip(planes_of(fg), planes_of(fh))):
+            print(f"FAIL temporal frame {n} differs")
+            fails += 1
+    print(f"temporal radius=1: same {count + 1 - fails}/{count + 1} frames (the last clamped)")
+    return fails
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--size", default="1920x1080")
@@ -167,6 +200,7 @@ def main():
             print(f"FAIL frame {n} differs (max abs diff {diff})")
             fails += 1
     print(f"same {a.check - fails}/{a.check} frames at {width}x{height}")
+    fails += check_temporal(torch, src, down, a.check)
     before = vs.gpu_map_stats()
     fps_gpu = run(gpu, a.frames)
     after = vs.gpu_map_stats()

@@ -36,10 +36,18 @@ pub struct Core {
     pub max_cpu: Mutex<String>,
     /// Every node created on this core, for clearCoreCaches.
     pub nodes: Mutex<Vec<Weak<Node>>>,
+    /// The C ABI layer's tables, handed to C plugins' callbacks, and the built-ins (see wiring).
+    pub wiring: crate::wiring::Wiring,
+    /// How invoke wraps node arguments of the wrong residency in GPUUpload / GPUDownload: std
+    /// registers it with those filters, since the runtime below std cannot name them.
+    pub residency_adapter: std::sync::OnceLock<ResidencyAdapter>,
     /// The GPU half: the core's Vulkan device (lazily), shader cache.
     pub gpu: crate::gpu::CoreGpu,
     me: Weak<Core>,
 }
+
+/// invoke's automatic conversions: `args` with the nodes named in the conversions wrapped.
+pub type ResidencyAdapter = fn(&Arc<Core>, &str, &crate::map::Map, &[crate::argspec::NodeConversion]) -> Result<crate::map::Map, String>;
 
 pub fn default_threads() -> usize {
     std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
@@ -57,13 +65,16 @@ fn default_cache_budget() -> i64 {
 }
 
 impl Core {
-    pub fn new(flags: i32) -> Arc<Core> {
-        Core::with_plugin_folders(flags, &[])
+    /// A core wired by the layer that makes it (`api::wiring()`).
+    pub fn new(flags: i32, wiring: crate::wiring::Wiring) -> Arc<Core> {
+        Core::with_plugin_folders(flags, wiring, &[])
     }
     /// A core whose autoloading also reads `frontend`'s folders (see autoload::folders).
-    pub fn with_plugin_folders(flags: i32, frontend: &[std::path::PathBuf]) -> Arc<Core> {
+    pub fn with_plugin_folders(flags: i32, wiring: crate::wiring::Wiring, frontend: &[std::path::PathBuf]) -> Arc<Core> {
         let core = Arc::new_cyclic(|me| Core {
             flags,
+            wiring,
+            residency_adapter: std::sync::OnceLock::new(),
             mem: Arc::new(MemStats::default()),
             max_cache: AtomicI64::new(default_cache_budget()),
             pool: Pool::new(default_threads()),
@@ -87,8 +98,7 @@ impl Core {
             gpu: Default::default(),
             me: me.clone(),
         });
-        crate::stdlib::register(&core);
-        crate::resize::register(&core); crate::text::register(&core);
+        (wiring.builtins)(&core);
         if flags & ccfDisableAutoLoading == 0 {
             crate::autoload::autoload(&core, frontend);
         }

@@ -35,7 +35,7 @@ impl Function {
                         (out as *mut Map).cast(),
                         *data,
                         Core::as_raw(&self.core),
-                        crate::api::vsapi(),
+                        self.core.wiring.vsapi,
                     )
                 }
             }

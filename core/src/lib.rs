@@ -3,6 +3,7 @@
 //!
 //! Layering: `api` is the C ABI (checks and conversions only); `core`, `node`, `scheduler`,
 //! `frame`, `map`, `plugin` and friends are the safe layer it calls.
+pub mod wiring;
 pub mod api;
 pub mod argspec;
 pub mod autoload;

@@ -186,7 +186,7 @@ impl Drop for Node {
     fn drop(&mut self) {
         if let FilterImpl::C { free: Some(free), instance_data, .. } = self.filter {
             // SAFETY: the filter's free function is called once, with the data it was created with.
-            unsafe { free(instance_data, Core::as_raw(&self.core), crate::api::vsapi()) };
+            unsafe { free(instance_data, Core::as_raw(&self.core), self.core.wiring.vsapi) };
         }
         for (d, dep) in self.dep_refs.iter().zip(&self.deps) {
             let mut c = d.cache.lock();

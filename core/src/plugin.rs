@@ -205,7 +205,7 @@ pub fn invoke(plugin: &Plugin, name: &str, args: &Map) -> Map {
             return out;
         }
         Ok(conv) if conv.is_empty() => args,
-        Ok(conv) => match crate::stdlib::gpu::adapt(&core, name, args, &conv) {
+        Ok(conv) => match core.residency_adapter.get().ok_or_else(|| format!("{name}: a node argument needs GPUUpload or GPUDownload, and no std plugin is registered to make them")).and_then(|adapt| adapt(&core, name, args, &conv)) {
             Ok(m) => {
                 adapted = m;
                 &adapted
@@ -224,7 +224,7 @@ pub fn invoke(plugin: &Plugin, name: &str, args: &Map) -> Map {
     match &f.imp {
         FuncImpl::C { func, data } => {
             // SAFETY: the plugin's function with its data; maps outlive the call.
-            unsafe { func((args as *const Map).cast(), (&mut out as *mut Map).cast(), *data, Core::as_raw(&core), crate::api::vsapi()) };
+            unsafe { func((args as *const Map).cast(), (&mut out as *mut Map).cast(), *data, Core::as_raw(&core), core.wiring.vsapi) };
         }
         FuncImpl::Rust(func) => {
             if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| func(args, &mut out, &core))).is_err() {
@@ -282,7 +282,7 @@ fn load_file(core: &Arc<Core>, given: &Path, chosen: &Path, force_ns: Option<&st
         unsafe { lib.get(b"VapourSynthPluginInit2\0") }.map_err(|_| PluginError::NoEntryPoint(display.clone()))?;
     let plugin = Arc::new(Plugin::blank(core, cstring(&canonical.to_string_lossy()), force_ns.map(String::from), force_id.map(String::from)));
     // SAFETY: the entry point gets our plugin handle and the plugin API table for its duration.
-    unsafe { init(Plugin::as_raw(&plugin), crate::api::plugin_api()) };
+    unsafe { init(Plugin::as_raw(&plugin), core.wiring.plugin_api) };
     let Some(cfg) = plugin.config.get() else {
         return Err(PluginError::NotConfigured(display));
     };

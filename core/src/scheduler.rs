@@ -438,7 +438,7 @@ fn run(ctx: &Arc<FrameCtx>, reason: i32) -> bool {
             // SAFETY: the filter's own callback with its own instance data, as the API specifies;
             // `call` outlives the call and is the context the filter may pass back to us.
             let f = unsafe {
-                get_frame(ctx.n, reason, *instance_data, &mut frame_data, call.as_raw(), Core::as_raw(&node.core), crate::api::vsapi())
+                get_frame(ctx.n, reason, *instance_data, &mut frame_data, call.as_raw(), Core::as_raw(&node.core), node.core.wiring.vsapi)
             };
             if f.is_null() {
                 Ok(None)
@@ -722,7 +722,7 @@ mod tests {
 
     #[test]
     fn a_frame_with_one_consumer_reaches_it_as_its_only_reference() {
-        let core = crate::core::Core::new(ccfDisableAutoLoading);
+        let core = crate::core::Core::new(ccfDisableAutoLoading, crate::api::wiring());
         let fmt = crate::format::query_video(cfGray, stInteger, 8, 0, 0).expect("Gray8");
         let vi = VSVideoInfo { format: fmt, fpsNum: 1, fpsDen: 1, width: 64, height: 8, numFrames: 50 };
         let src = Node::new(core.clone(), "Source", crate::node::MediaInfo::Video(vi), crate::node::FilterImpl::Rust(Box::new(Source)), fmParallel, 0, Vec::new(), Vec::new());

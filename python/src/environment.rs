@@ -46,7 +46,7 @@ impl EnvState {
         let mut c = self.core.lock();
         live()?;
         Ok(c.get_or_insert_with(|| {
-            let core = Core::with_plugin_folders(self.flags, &folders);
+            let core = Core::with_plugin_folders(self.flags, vsvk::api::wiring(), &folders);
             // As R81's module does: warnings and worse go to stderr whatever handlers a script
             // adds (the core itself keeps messages only while no handler is installed, so the
             // autoloading's reach this one).

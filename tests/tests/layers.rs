@@ -89,3 +89,58 @@ fn the_check_sees_an_upward_edge_and_an_unplaced_crate() {
     assert!(bad[0].contains("vsvk-new is a workspace crate no layer names"), "{bad:?}");
     assert!(bad[1].contains("vsvk-plugin-api depends on vsvk-core"), "{bad:?}");
 }
+
+/// Inside the core: the C ABI layer (`api`) and the built-in plugins (`stdlib`, `resize`, `text`)
+/// sit above the runtime. The runtime's modules reach them only through what a core is wired with
+/// (core/src/wiring.rs), so none may name them.
+const CORE_ABOVE_RUNTIME: &[&str] = &["api", "stdlib", "resize", "text"];
+
+/// Each `crate::X` or `super::X` a runtime module names, X being a module above the runtime; test
+/// modules (after `#[cfg(test)]`) may use anything.
+fn upward_names(file: &str, text: &str) -> Vec<String> {
+    let body = text.split("#[cfg(test)]").next().unwrap_or("");
+    let mut out = Vec::new();
+    for (i, line) in body.lines().enumerate() {
+        let code = line.split("//").next().unwrap_or("");
+        for above in CORE_ABOVE_RUNTIME {
+            for prefix in ["crate::", "super::"] {
+                let name = format!("{prefix}{above}");
+                if code.match_indices(&name).any(|(at, _)| !code[at + name.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')) {
+                    out.push(format!("{file}:{}: names {name}", i + 1));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn runtime_files(dir: &std::path::Path, root: &std::path::Path, out: &mut Vec<(String, String)>) {
+    for e in std::fs::read_dir(dir).expect("core/src is readable").flatten() {
+        let p = e.path();
+        let rel = p.strip_prefix(root).unwrap().to_string_lossy().to_string();
+        if CORE_ABOVE_RUNTIME.iter().any(|a| rel == *a || rel == format!("{a}.rs")) {
+            continue;
+        }
+        if p.is_dir() {
+            runtime_files(&p, root, out);
+        } else if rel.ends_with(".rs") && rel != "lib.rs" {
+            out.push((rel, std::fs::read_to_string(&p).expect("readable")));
+        }
+    }
+}
+
+#[test]
+fn no_runtime_module_reaches_up_into_the_abi_layer_or_the_builtin_plugins() {
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../core/src"));
+    let mut files = Vec::new();
+    runtime_files(root, root, &mut files);
+    assert!(files.len() > 20 && files.iter().any(|(f, _)| f == "scheduler.rs"), "the runtime's files were not found: {files:?}");
+    let bad: Vec<String> = files.iter().flat_map(|(f, t)| upward_names(f, t)).collect();
+    assert!(bad.is_empty(), "runtime modules reach up (wire it through core/src/wiring.rs instead):\n{}", bad.join("\n"));
+}
+
+#[test]
+fn the_module_check_sees_an_upward_name() {
+    let text = "use crate::frame::Frame;\nfn f() { crate::api::vsapi(); }\n// crate::stdlib in a comment\nlet x = crate::textual;\n#[cfg(test)]\nmod tests { use crate::api::wiring; }\n";
+    assert_eq!(upward_names("node.rs", text), vec!["node.rs:2: names crate::api".to_string()]);
+}

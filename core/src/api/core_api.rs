@@ -20,7 +20,7 @@ fn core<'a>(call: &str, c: *mut VSCore) -> &'a Core {
 }
 
 pub unsafe extern "C" fn create_core(flags: c_int) -> *mut VSCore {
-    guard("createCore", || Arc::into_raw(Core::new(flags)) as *mut VSCore)
+    guard("createCore", || Arc::into_raw(Core::new(flags, super::wiring())) as *mut VSCore)
 }
 
 pub unsafe extern "C" fn free_core(c: *mut VSCore) {

@@ -197,6 +197,19 @@ pub fn plugin_api() -> *const VSPLUGINAPI {
     &PLUGIN_API_TABLE
 }
 
+/// What a core made through this layer is wired with: these tables for its C plugins, and the
+/// built-in plugins (Core::new takes it, so the runtime needs no way up here).
+pub fn wiring() -> crate::wiring::Wiring {
+    crate::wiring::Wiring { vsapi: vsapi(), plugin_api: plugin_api(), builtins: register_builtins }
+}
+
+/// std, resize and text, registered on every new core as R81 registers its filters library.
+fn register_builtins(core: &std::sync::Arc<crate::core::Core>) {
+    crate::stdlib::register(core);
+    crate::resize::register(core);
+    crate::text::register(core);
+}
+
 /// The library's entry point: the table for any API 4.x up to 4.3, NULL otherwise.
 #[no_mangle]
 pub extern "C" fn getVapourSynthAPI(version: c_int) -> *const VSAPI {

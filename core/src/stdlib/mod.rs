@@ -57,6 +57,7 @@ pub fn register(core: &Arc<Core>) {
     props::register(&r);
     audio::register(&r);
     gpu::register(&r);
+    let _ = core.residency_adapter.set(gpu::adapt);
     p.lock();
     core.plugins.write().push(p);
 }
