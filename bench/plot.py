@@ -48,7 +48,7 @@ def main():
         ax.set_xscale("log")
         ax.set_xlabel("vsvk fps / R81 fps (log scale; bars: median ratio, whiskers: range over repetitions)")
         m = res["machine"]
-        where = "H200 (device)" if res.get("device") else f"{m['cpus']} CPUs, lavapipe"
+        where = (m.get("gpu") or "device") if res.get("device") else f"{m['cpus']} CPUs, lavapipe"
         ax.set_title(f"{where}: {res['reps']} repetitions, {res.get('started', '')}", fontsize=9)
     fig.tight_layout()
     fig.savefig(sys.argv[1], dpi=110)

@@ -21,6 +21,8 @@ Groups (--cases takes comma separated fnmatch patterns over the case ids, or gro
   gpu    R81's GPU plugins (knlmvk.KNLMeans, bm3dvk2.BM3D, vsfeel.GaussBlur) and our vk plugin
          (libvsvk_vk.so, namespace vk; its cases are skipped when the library or the function is
          absent) between upload and download, 1080p and 2160p
+  chain  KNLMeans -> NNEDI3 -> BM3D (R81's GPU plugins in a row) and a mixed chain (CPU Median,
+         GPU KNLMeans, CPU Levels), 1080p and 2160p
   vram   a long temporal GPU chain with VS_VULKAN_MAX_VRAM_MB low (the setMaxVRAMUse knob both
          cores read) against the same chain unlimited: fps and peak VRAM (getVulkanCoreInfo)
 
@@ -190,6 +192,19 @@ def all_cases():
             cases.append(Case(f"gpu/{name.replace(' ', '-').replace('.', '-').lower()}-{res}", f"{name}, {fmt} {res}",
                               f"{loop},std.GPUUpload,{steps},std.GPUDownload", args, plugins=["@vk"], needs_vk=fn,
                               frames=20, warmup=WARMUP, bytes_per_frame=frame_bytes(fmt, w, h), directions=2))
+    # chains of several GPU plugins (temporal denoise -> doubling -> BM3D, on float gray since
+    # BM3D needs it) and a mixed chain whose CPU and GPU halves run beside each other
+    gpu3 = ["@gpu/libknlmvulkan.so", "@gpu/nnedi3vk/nnedi3vk.so", "@gpu/bm3dvk2.so"]
+    for res in ("1080p", "2160p"):
+        w, h = RES[res]
+        args, loop = noise_source("GrayS", res, "{frames}")
+        cases.append(Case(f"chain/knlm-nnedi3-bm3d-{res}", f"KNLMeans -> NNEDI3 -> BM3D, GrayS {res}",
+                          f"{loop},std.GPUUpload,knlmvk.KNLMeans:d=1:h=1.2,nnedi3vk.NNEDI3:field=1,bm3dvk2.BM3D,std.GPUDownload",
+                          args, plugins=gpu3, frames=20, warmup=WARMUP, bytes_per_frame=frame_bytes("GrayS", w, h), directions=2))
+        args, loop = noise_source("YUV420P8", res, "{frames}")
+        cases.append(Case(f"chain/mixed-{res}", f"Median (CPU) -> KNLMeans (GPU) -> Levels (CPU), YUV420P8 {res}",
+                          f"{loop},std.Median,std.GPUUpload,knlmvk.KNLMeans:h=1.2,std.GPUDownload,std.Levels:min_in=16.0:max_in=235.0:gamma=1.4",
+                          args, plugins=["@gpu/libknlmvulkan.so"], frames=20, warmup=WARMUP, bytes_per_frame=frame_bytes("YUV420P8", w, h), directions=2))
     # VRAM: four temporal KNLMeans (d=1 reads n-1, n, n+1) in a row; 256 MB is both cores' floor
     chain = "std.GPUUpload" + ",knlmvk.KNLMeans:d=1:a=1:s=1:h=1.2" * 4 + ",std.GPUDownload"
     for res in ("1080p",):
@@ -243,8 +258,14 @@ def machine():
             mem = int(next(l.split()[1] for l in f if l.startswith("MemTotal"))) >> 20
     except (OSError, StopIteration):
         pass
+    gpu = None
+    try:  # the card, so that a result says which one gave it (H100 and H200 machines both serve)
+        r = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], capture_output=True, text=True, timeout=20)
+        gpu = r.stdout.strip().splitlines()[0] if r.returncode == 0 and r.stdout.strip() else None
+    except (OSError, subprocess.TimeoutExpired):
+        pass
     return {"host": platform.node(), "cpus": os.cpu_count(), "cpu": cpu, "mem_gib": mem, "kernel": platform.release(),
-            "loadavg": open("/proc/loadavg").read().split()[:3]}
+            "loadavg": open("/proc/loadavg").read().split()[:3], "gpu": gpu}
 
 
 # ---- running -----------------------------------------------------------------------------------

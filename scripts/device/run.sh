@@ -8,7 +8,11 @@ for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
 if [ -f .devpack/dev.tar.xz ]; then tar -C /tmp -xJf .devpack/dev.tar.xz; export KIT=/tmp/.dev; else export KIT=$PWD/.dev; fi
 export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
-export CORE_OURS=$KIT/libvsvk.so CORE_REF=$KIT/ref/libvapoursynth.so.4 VK_LIB=$KIT/vk
+# The core sits in a folder of its own: beside $KIT/plugins it would autoload R81's GPU plugins
+# (a core loads the plugins folder next to its library, as R81 does), and the parts load them
+# explicitly.
+mkdir -p $KIT/core && cp $KIT/libvsvk.so $KIT/core/
+export CORE_OURS=$KIT/core/libvsvk.so CORE_REF=$KIT/ref/libvapoursynth.so.4 VK_LIB=$KIT/vk
 export DRIVER=$KIT/driver PLUGINS=$KIT/plugins OURS=$KIT/ours PYMOD=$KIT/python
 export LD_LIBRARY_PATH=$KIT/vk:$KIT/lib:${LD_LIBRARY_PATH:-}
 export PYTHONUNBUFFERED=1
