@@ -360,6 +360,16 @@ fn copy_queues_wanted() -> usize {
     std::env::var("VSVK_DOWNLOAD_QUEUES").ok().and_then(|v| v.trim().parse::<usize>().ok()).unwrap_or(1).min(8)
 }
 
+/// How many further private queues of the compute family take downloads too
+/// (VSVK_DOWNLOAD_COMPUTE_QUEUES, default 3, 0 for none): copies on one queue run one after
+/// another, each submission with its barrier and signal, and a small frame's copy costs the queue
+/// far more than the bus time it needs; the compute family has queues of its own to run them
+/// beside. On the H100 three more took a 1080p vk.Expr chain from 2,630 to 6,520 fps
+/// (docs/BENCHMARKS.md, Transfers).
+fn compute_copy_queues_wanted() -> usize {
+    std::env::var("VSVK_DOWNLOAD_COMPUTE_QUEUES").ok().and_then(|v| v.trim().parse::<usize>().ok()).unwrap_or(3).min(8)
+}
+
 /// Lists every physical device through a temporary instance.
 pub fn enumerate() -> Result<Vec<DeviceInfo>, String> {
     let inst = Instance::new()?;
@@ -568,7 +578,6 @@ impl Device {
         let compute_fam = compute_family(inst, pd).ok_or("The selected Vulkan device has no compute capable queue family")?;
         let transfer_fam =
             if std::env::var_os("VS_VULKAN_NO_TRANSFER_QUEUE").is_some() { None } else { transfer_family(inst, pd) };
-        let prio = [1.0f32];
         // Queues of the transfer family beyond the shared one, for the core's own downloads: a
         // download waits for its frame's producer on the GPU, and on one queue every copy queued
         // behind it waits too (uploads included), where the copy engines could run them.
@@ -577,7 +586,9 @@ impl Device {
             None => 0,
         };
         let tprio = vec![1.0f32; 1 + extra_copy];
-        let mut qcis = vec![vk::DeviceQueueCreateInfo::default().queue_family_index(compute_fam).queue_priorities(&prio)];
+        let extra_compute = (families(inst, pd)[compute_fam as usize].queue_count as usize).saturating_sub(1).min(compute_copy_queues_wanted());
+        let cprio = vec![1.0f32; 1 + extra_compute];
+        let mut qcis = vec![vk::DeviceQueueCreateInfo::default().queue_family_index(compute_fam).queue_priorities(&cprio)];
         if let Some(t) = transfer_fam {
             qcis.push(vk::DeviceQueueCreateInfo::default().queue_family_index(t).queue_priorities(&tprio));
         }
@@ -595,13 +606,17 @@ impl Device {
             Some(t) => Arc::new(Queue { family: t, index: 0, queue: unsafe { device.get_device_queue(t, 0) }, lock: RawMutex::INIT }),
             None => compute.clone(),
         };
-        let copy: Vec<Arc<Queue>> = (1..=extra_copy as u32)
+        let mut copy: Vec<Arc<Queue>> = (1..=extra_copy as u32)
             .map(|i| {
                 let t = transfer.family;
                 // SAFETY: created above (the family has more than `extra_copy` queues).
                 Arc::new(Queue { family: t, index: i, queue: unsafe { device.get_device_queue(t, i) }, lock: RawMutex::INIT })
             })
             .collect();
+        copy.extend((1..=extra_compute as u32).map(|i| {
+            // SAFETY: created above (the compute family has more than `extra_compute` queues).
+            Arc::new(Queue { family: compute_fam, index: i, queue: unsafe { device.get_device_queue(compute_fam, i) }, lock: RawMutex::INIT })
+        }));
 
         let gipa = instance.entry.static_fn().get_instance_proc_addr;
         let functions = match load_functions(&instance, &device) {
