@@ -1,6 +1,7 @@
 //! Nodes: a filter instance with its output description, dependencies, cache and the bookkeeping
 //! the scheduler needs. `VSNode*` is an `Arc<Node>` turned into a raw pointer.
 use std::collections::{HashMap, VecDeque};
+use std::hash::BuildHasherDefault;
 use std::ffi::{c_void, CString};
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
@@ -66,7 +67,7 @@ pub struct Node {
     /// Our own references to the dependencies, so the array above stays valid for inspection.
     dep_refs: Vec<Arc<Node>>,
     pub cache: Mutex<Cache>,
-    pub inflight: Mutex<HashMap<i32, Arc<FrameCtx>>>,
+    pub inflight: Mutex<HashMap<i32, Arc<FrameCtx>, BuildHasherDefault<FrameNumberHasher>>>,
     pub gate: Mutex<Gate>,
     pub processing_ns: AtomicI64,
     pub creation: Vec<CreationInfo>,
@@ -76,6 +77,26 @@ pub struct Node {
 // any thread in the way its filter mode allows; the scheduler enforces that mode.
 unsafe impl Send for Node {}
 unsafe impl Sync for Node {}
+
+/// Hashes a frame number for the in-flight table: one multiplication (Fibonacci hashing, which
+/// fills the high bits the table's probing uses) instead of SipHash, which the scheduler paid twice
+/// per frame per node. Frame numbers are not attacker-chosen keys.
+#[derive(Default)]
+pub struct FrameNumberHasher(u64);
+
+impl std::hash::Hasher for FrameNumberHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_i32(&mut self, n: i32) {
+        self.0 = (n as u32 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
 
 impl Node {
     #[allow(clippy::too_many_arguments)]
@@ -109,7 +130,7 @@ impl Node {
             deps: raw_deps,
             dep_refs: deps.into_iter().map(|(d, _)| d).collect(),
             cache: Mutex::new(Cache::default()),
-            inflight: Mutex::new(HashMap::new()),
+            inflight: Mutex::new(HashMap::default()),
             gate: Mutex::new(Gate::default()),
             processing_ns: AtomicI64::new(0),
             creation,

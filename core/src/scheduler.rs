@@ -14,13 +14,28 @@ use std::thread;
 use std::time::Instant;
 
 use parking_lot::{Condvar, Mutex};
+use smallvec::SmallVec;
 use vsvk_plugin_api::abi::*;
 
 use crate::core::Core;
 use crate::frame::{Frame, FrameFormat};
 use crate::node::{FilterImpl, Node};
 
-type Task = Box<dyn FnOnce() + Send>;
+/// Work for the pool: a frame context's next activation (the scheduler's own, most of the queue,
+/// kept without a heap allocation), or any other job.
+enum Task {
+    Activate(Arc<FrameCtx>, i32),
+    Call(Box<dyn FnOnce() + Send>),
+}
+
+impl Task {
+    fn run(self) {
+        match self {
+            Task::Activate(ctx, reason) => activate(ctx, reason),
+            Task::Call(f) => f(),
+        }
+    }
+}
 
 struct PoolState {
     queue: VecDeque<Task>,
@@ -85,7 +100,11 @@ impl Pool {
         self.work.notify_all();
     }
 
-    pub fn spawn(self: &Arc<Self>, task: Task) {
+    pub fn spawn(self: &Arc<Self>, job: Box<dyn FnOnce() + Send>) {
+        self.push(Task::Call(job));
+    }
+
+    fn push(self: &Arc<Self>, task: Task) {
         let mut s = self.state.lock();
         s.queue.push_back(task);
         if s.idle > 0 {
@@ -117,7 +136,7 @@ impl Pool {
             if let Some(task) = s.queue.pop_front() {
                 s.running += 1;
                 drop(s);
-                task();
+                task.run();
                 s = self.state.lock();
                 s.running -= 1;
                 if s.running == 0 && s.queue.is_empty() {
@@ -220,10 +239,10 @@ struct Fetched {
 
 #[derive(Default)]
 struct CtxState {
-    waiters: Vec<Waiter>,
+    waiters: SmallVec<[Waiter; 1]>,
     frame_data: usize,
     pending: usize,
-    fetched: Vec<Fetched>,
+    fetched: SmallVec<[Fetched; 2]>,
     dep_error: Option<String>,
 }
 
@@ -241,7 +260,7 @@ unsafe impl Sync for FrameCtx {}
 /// What a filter sees as `VSFrameContext*` during one activation.
 pub struct FrameCall<'a> {
     pub ctx: &'a FrameCtx,
-    requests: Vec<(Arc<Node>, i32)>,
+    requests: SmallVec<[(Arc<Node>, i32); 2]>,
     error: Option<String>,
 }
 
@@ -288,7 +307,8 @@ pub fn clamp_frame(node: &Node, n: i32) -> i32 {
 
 /// Requests frame `n` of `node` for `waiter`. `n` must be inside the clip.
 pub fn request(node: &Arc<Node>, n: i32, waiter: Waiter) {
-    if let Some(f) = cache_lookup(node, n) {
+    let (caching, hit) = cache_lookup(node, n);
+    if let Some(f) = hit {
         deliver(waiter, Ok(f));
         return;
     }
@@ -297,8 +317,9 @@ pub fn request(node: &Arc<Node>, n: i32, waiter: Waiter) {
         ctx.state.lock().waiters.push(waiter);
         return;
     }
-    // The frame may have landed in the cache between the lookup and taking the lock.
-    if let Some(f) = cache_lookup(node, n) {
+    // The frame may have landed in the cache between the lookup and taking the lock (a cache
+    // that was off then cannot have taken it; one turned on since is merely missed once).
+    if let Some(f) = caching.then(|| cache_lookup(node, n).1).flatten() {
         drop(inflight);
         deliver(waiter, Ok(f));
         return;
@@ -306,7 +327,7 @@ pub fn request(node: &Arc<Node>, n: i32, waiter: Waiter) {
     let ctx = Arc::new(FrameCtx {
         node: node.clone(),
         n,
-        state: Mutex::new(CtxState { waiters: vec![waiter], ..CtxState::default() }),
+        state: Mutex::new(CtxState { waiters: smallvec::smallvec![waiter], ..CtxState::default() }),
     });
     inflight.insert(n, ctx.clone());
     drop(inflight);
@@ -314,12 +335,13 @@ pub fn request(node: &Arc<Node>, n: i32, waiter: Waiter) {
     schedule(ctx, arInitial);
 }
 
-fn cache_lookup(node: &Node, n: i32) -> Option<Arc<Frame>> {
+/// Whether the node caches, and its frame n if the cache holds it.
+fn cache_lookup(node: &Node, n: i32) -> (bool, Option<Arc<Frame>>) {
     let mut c = node.cache.lock();
     if c.enabled() {
-        c.get(n)
+        (true, c.get(n))
     } else {
-        None
+        (false, None)
     }
 }
 
@@ -378,7 +400,7 @@ fn continue_here_or_schedule(ctx: Arc<FrameCtx>, reason: i32) {
 
 fn schedule(ctx: Arc<FrameCtx>, reason: i32) {
     let pool = ctx.node.core.pool.clone();
-    pool.spawn(Box::new(move || activate(ctx, reason)));
+    pool.push(Task::Activate(ctx, reason));
 }
 
 fn needs_gate(mode: i32, reason: i32) -> bool {
@@ -429,7 +451,7 @@ fn activate(ctx: Arc<FrameCtx>, reason: i32) {
 /// Calls the filter once; returns whether the frame is finished (delivered or failed).
 fn run(ctx: &Arc<FrameCtx>, reason: i32) -> bool {
     let node = &ctx.node;
-    let mut call = FrameCall { ctx, requests: Vec::new(), error: None };
+    let mut call = FrameCall { ctx, requests: SmallVec::new(), error: None };
     let mut frame_data = ctx.state.lock().frame_data as *mut c_void;
     let timing = node.core.node_timing.load(Ordering::Relaxed);
     let t0 = timing.then(Instant::now);
@@ -457,7 +479,6 @@ fn run(ctx: &Arc<FrameCtx>, reason: i32) -> bool {
     if let Some(t0) = t0 {
         node.processing_ns.fetch_add(t0.elapsed().as_nanos() as i64, Ordering::Relaxed);
     }
-    ctx.state.lock().frame_data = frame_data as usize;
     let FrameCall { requests, error, .. } = call;
     // Text given to setFilterError reaches the caller verbatim, as in R81; only errors a Rust filter
     // returns get the node's name in front.
@@ -487,7 +508,12 @@ fn run(ctx: &Arc<FrameCtx>, reason: i32) -> bool {
             true
         }
         Ok(None) if !requests.is_empty() => {
-            ctx.state.lock().pending = requests.len() + 1;
+            // frame_data matters only to a later activation, so it is kept only where one follows
+            {
+                let mut st = ctx.state.lock();
+                st.frame_data = frame_data as usize;
+                st.pending = requests.len() + 1;
+            }
             for (dep, n) in requests {
                 let from = Arc::as_ptr(&dep) as usize;
                 request(&dep, n, Waiter::Parent { ctx: ctx.clone(), from, n });
@@ -529,7 +555,9 @@ fn check_output(node: &Node, f: &Frame) -> Result<(), String> {
             format!("Filter {} is declared to return GPU resident frames but returned a CPU frame", node.name_str())
         });
     }
-    crate::gpu::frame::take_back(&node.name_str(), f)?;
+    if f.residency() == nrGPU {
+        crate::gpu::frame::take_back(&node.name_str(), f)?;
+    }
     match (&node.info, &f.format) {
         (crate::node::MediaInfo::Video(vi), FrameFormat::Video(ff)) => {
             if vi.format.colorFamily != cfUndefined && vi.format != *ff {
