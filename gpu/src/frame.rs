@@ -1,17 +1,41 @@
 //! GPU resident frame planes: a linear storage buffer (pooled, or a dedicated exportable
 //! allocation for frames handed to foreign APIs) with exactly the CPU frame's stride, and the
 //! plane's producer pair. Dropping a plane waits out its producer before the memory is reused.
+//! The frames that hold planes are the runtime's: this crate sees them through `GpuPlanes`.
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
 
 use ash::vk;
 use parking_lot::Mutex;
-use vsvk_plugin_api::abi::*;
 
 use super::device::Device;
 use super::exec::{wait_value, Timeline, WaitOutcome};
 use super::pool::PooledBuffer;
-use crate::frame::Frame;
+
+/// Something whose planes may be GPU resident: the runtime's frames, which this crate never names
+/// (they sit above it). Exec contexts hold what they read and write as `Arc<dyn GpuPlanes>` until
+/// the submission completes, and wait and publish the planes' producer pairs through it.
+pub trait GpuPlanes: Send + Sync + 'static {
+    /// How many planes there are (GPU resident or not).
+    fn plane_count(&self) -> usize;
+    /// The GPU storage of plane `p`, if it is GPU resident.
+    fn gpu_plane_at(&self, p: i32) -> Option<&GpuPlane>;
+    /// Whether this holds plane `p` outright (nothing else shares its storage).
+    fn holds_plane(&self, p: i32) -> bool;
+}
+
+/// So that the functions below take `&Arc<Frame>` as they take `&Frame`.
+impl<T: GpuPlanes + ?Sized> GpuPlanes for Arc<T> {
+    fn plane_count(&self) -> usize {
+        (**self).plane_count()
+    }
+    fn gpu_plane_at(&self, p: i32) -> Option<&GpuPlane> {
+        (**self).gpu_plane_at(p)
+    }
+    fn holds_plane(&self, p: i32) -> bool {
+        (**self).holds_plane(p)
+    }
+}
 
 /// The usage every plane buffer has: copies both ways, storage and device address.
 pub const PLANE_USAGE: vk::BufferUsageFlags = vk::BufferUsageFlags::from_raw(
@@ -277,8 +301,8 @@ impl Drop for GpuPlane {
 }
 
 /// Fatal when a recording touches a plane a foreign API owns.
-pub fn check_core_owned(f: &Frame, call: &str) {
-    for p in 0..f.num_planes() as i32 {
+pub fn check_core_owned<F: GpuPlanes + ?Sized>(f: &F, call: &str) {
+    for p in 0..f.plane_count() as i32 {
         if let Some(g) = gpu_plane(f, p) {
             if g.owner.load(Ordering::Relaxed) != OWNER_CORE {
                 crate::fatal::fatal(&format!(
@@ -291,8 +315,8 @@ pub fn check_core_owned(f: &Frame, call: &str) {
 
 /// A frame a filter returns (or caches) goes back to the core: fresh exported planes return;
 /// planes of inputs taken with getExportableFrameFilter cannot.
-pub fn take_back(name: &str, f: &Frame) -> Result<(), String> {
-    for p in 0..f.num_planes() as i32 {
+pub fn take_back<F: GpuPlanes + ?Sized>(name: &str, f: &F) -> Result<(), String> {
+    for p in 0..f.plane_count() as i32 {
         if let Some(g) = gpu_plane(f, p) {
             if g.owner.load(Ordering::Relaxed) == OWNER_FOREIGN {
                 return Err(format!(
@@ -301,7 +325,7 @@ pub fn take_back(name: &str, f: &Frame) -> Result<(), String> {
             }
         }
     }
-    for p in 0..f.num_planes() as i32 {
+    for p in 0..f.plane_count() as i32 {
         if let Some(g) = gpu_plane(f, p) {
             let _ = g.owner.compare_exchange(OWNER_FOREIGN_FRESH, OWNER_CORE, Ordering::Relaxed, Ordering::Relaxed);
         }
@@ -310,43 +334,21 @@ pub fn take_back(name: &str, f: &Frame) -> Result<(), String> {
 }
 
 /// The GPU storage of plane `p` of a frame, if it is GPU resident.
-pub fn gpu_plane(f: &Frame, p: i32) -> Option<&GpuPlane> {
-    f.plane(p).and_then(|pl| pl.buf.gpu())
+pub fn gpu_plane<F: GpuPlanes + ?Sized>(f: &F, p: i32) -> Option<&GpuPlane> {
+    f.gpu_plane_at(p)
 }
 
 /// Whether the frame holds plane `p` outright (no other frame shares its storage).
-pub fn owns_plane(f: &Frame, p: i32) -> bool {
-    let Some(pl) = f.plane(p) else { return false };
-    let own = f.planes().iter().filter(|q| Arc::ptr_eq(&q.buf, &pl.buf)).count();
-    Arc::strong_count(&pl.buf) == own
+pub fn owns_plane<F: GpuPlanes + ?Sized>(f: &F, p: i32) -> bool {
+    f.holds_plane(p)
 }
 
 /// Host waits every plane's producer pair.
-pub fn wait_frame(f: &Frame) -> Result<(), (i32, String)> {
-    for p in 0..f.num_planes() as i32 {
+pub fn wait_frame<F: GpuPlanes + ?Sized>(f: &F) -> Result<(), (i32, String)> {
+    for p in 0..f.plane_count() as i32 {
         if let Some(g) = gpu_plane(f, p) {
             g.wait_host()?;
         }
     }
     Ok(())
-}
-
-pub fn is_gpu(f: &Frame) -> bool {
-    f.residency() == nrGPU
-}
-
-/// A new GPU frame like newVideoFrame would make, properties copied from `props`.
-pub fn new_frame(
-    dev: &Arc<Device>,
-    stats: &Arc<crate::frame::MemStats>,
-    fmt: &VSVideoFormat,
-    w: i32,
-    h: i32,
-    exportable: bool,
-) -> Result<Frame, String> {
-    match Frame::new_gpu_video(fmt, w, h, stats, |len| GpuPlane::new(dev, len, exportable)) {
-        Ok(Ok(f)) => Ok(f),
-        Ok(Err(e)) => Err(format!("Failed to allocate a GPU plane: {e}")),
-        Err(e) => Err(format!("Error in frame creation: {e}")),
-    }
 }

@@ -9,12 +9,10 @@
 use std::sync::Arc;
 
 use ash::vk;
-use vsvk_plugin_api::abi::VSVideoFormat;
 
 use super::device::Device;
 use super::exec::Timeline;
 use super::frame::{GpuPlane, PLANE_USAGE};
-use crate::frame::{Frame, MemStats};
 
 const OPAQUE_FD: i32 = vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD.as_raw() as i32;
 const DMA_BUF: i32 = vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT.as_raw() as i32;
@@ -76,7 +74,7 @@ impl Release {
     }
 
     /// For a frame that was never made: its memory was never the core's, so its owner is not told.
-    fn disarm(&self) {
+    pub fn disarm(&self) {
         self.0.lock().unwrap_or_else(|p| p.into_inner()).take();
     }
 }
@@ -213,86 +211,30 @@ pub struct PlaneAt {
     pub stride: isize,
 }
 
-/// A GPU frame whose planes are the given ranges of imported memory, with `producer` (a value
-/// whose signal the foreign side has already queued) as every plane's producer pair; `release`
-/// runs once the frame's last plane is gone.
-#[allow(clippy::too_many_arguments)]
-pub fn imported_frame(
-    dev: &Arc<Device>,
-    stats: &Arc<MemStats>,
-    fmt: &VSVideoFormat,
-    width: i32,
-    height: i32,
-    planes: Vec<PlaneAt>,
-    producer: Option<(Arc<Timeline>, u64)>,
-    release: Option<Arc<Release>>,
-) -> Result<Frame, ImportError> {
-    let made = frame_over(dev, stats, fmt, width, height, planes, producer, release.clone());
-    if made.is_err() {
-        if let Some(r) = &release {
-            r.disarm();
-        }
+/// Plane `p` of an imported frame: a buffer of `size` bytes bound at `at` (which must hold it at an
+/// offset the buffer's alignment allows), keeping the import and the release alive. The frame around
+/// the planes is the runtime's (see vsvk-core's gpu::import).
+pub fn plane_over(dev: &Arc<Device>, p: usize, at: &PlaneAt, size: u64, release: Option<Arc<Release>>) -> Result<GpuPlane, ImportError> {
+    let (buffer, req) = plane_buffer(dev, size)?;
+    let bad = if req.memory_type_bits & (1 << at.memory.type_index) == 0 {
+        Some("its memory type cannot back plane buffers".to_string())
+    } else if at.offset % req.alignment != 0 {
+        Some(format!("offset {} is not a multiple of the buffer alignment {}", at.offset, req.alignment))
+    } else if at.offset.checked_add(req.size).is_none_or(|end| end > at.memory.size) {
+        Some(format!("{} bytes from offset {} pass the end of the {}-byte allocation", req.size, at.offset, at.memory.size))
+    } else {
+        None
+    };
+    if let Some(m) = bad {
+        // SAFETY: unused.
+        unsafe { dev.device.destroy_buffer(buffer, None) };
+        return Err(ImportError::Layout(format!("plane {p}: {m}")));
     }
-    made
-}
-
-#[allow(clippy::too_many_arguments)]
-fn frame_over(
-    dev: &Arc<Device>,
-    stats: &Arc<MemStats>,
-    fmt: &VSVideoFormat,
-    width: i32,
-    height: i32,
-    planes: Vec<PlaneAt>,
-    producer: Option<(Arc<Timeline>, u64)>,
-    release: Option<Arc<Release>>,
-) -> Result<Frame, ImportError> {
-    if !crate::format::is_valid_video(fmt) {
-        return Err(ImportError::Layout("the format is not a valid video format".into()));
+    // SAFETY: compatible memory, checked above.
+    if let Err(r) = unsafe { dev.device.bind_buffer_memory(buffer, at.memory.memory, at.offset) } {
+        // SAFETY: unused.
+        unsafe { dev.device.destroy_buffer(buffer, None) };
+        return Err(ImportError::Driver("vkBindBufferMemory", r));
     }
-    if planes.len() != fmt.numPlanes as usize {
-        return Err(ImportError::Layout(format!("the format has {} planes, {} were given", fmt.numPlanes, planes.len())));
-    }
-    if width <= 0 || height <= 0 {
-        return Err(ImportError::Layout(format!("dimensions {width}x{height}: both must be positive")));
-    }
-    if width % (1 << fmt.subSamplingW) != 0 || height % (1 << fmt.subSamplingH) != 0 {
-        return Err(ImportError::Layout(format!("dimensions {width}x{height} are not whole multiples of the format's subsampling")));
-    }
-    let mut made = Vec::new();
-    for (p, at) in planes.into_iter().enumerate() {
-        let (pw, ph) = crate::format::plane_dims(fmt, width, height, p);
-        let row = pw as isize * fmt.bytesPerSample as isize;
-        if at.stride < row || at.stride % fmt.bytesPerSample as isize != 0 {
-            return Err(ImportError::Layout(format!("plane {p}: stride {} is below the row's {row} bytes or not a whole number of samples", at.stride)));
-        }
-        let size = at.stride as u64 * ph as u64;
-        let (buffer, req) = plane_buffer(dev, size)?;
-        let bad = if req.memory_type_bits & (1 << at.memory.type_index) == 0 {
-            Some("its memory type cannot back plane buffers".to_string())
-        } else if at.offset % req.alignment != 0 {
-            Some(format!("offset {} is not a multiple of the buffer alignment {}", at.offset, req.alignment))
-        } else if at.offset.checked_add(req.size).is_none_or(|end| end > at.memory.size) {
-            Some(format!("{} bytes from offset {} pass the end of the {}-byte allocation", req.size, at.offset, at.memory.size))
-        } else {
-            None
-        };
-        if let Some(m) = bad {
-            // SAFETY: unused.
-            unsafe { dev.device.destroy_buffer(buffer, None) };
-            return Err(ImportError::Layout(format!("plane {p}: {m}")));
-        }
-        // SAFETY: compatible memory, checked above.
-        if let Err(r) = unsafe { dev.device.bind_buffer_memory(buffer, at.memory.memory, at.offset) } {
-            // SAFETY: unused.
-            unsafe { dev.device.destroy_buffer(buffer, None) };
-            return Err(ImportError::Driver("vkBindBufferMemory", r));
-        }
-        made.push((GpuPlane::imported(dev, buffer, at.memory.clone(), release.clone(), size), at.stride));
-    }
-    // Only now: a plane dropped on a refusal above would wait for its producer on the host.
-    if let Some((t, v)) = &producer {
-        made.iter().for_each(|(g, _)| g.set_producer(Some(t.clone()), *v));
-    }
-    Frame::from_gpu_planes(fmt, width, height, stats, made).map_err(|e| ImportError::Layout(format!("{e:?}")))
+    Ok(GpuPlane::imported(dev, buffer, at.memory.clone(), release, size))
 }

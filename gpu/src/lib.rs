@@ -1,11 +1,13 @@
-//! The GPU half: one Vulkan 1.4 device per core, brought up lazily (or chosen up front with
-//! setVulkanDevice). Layered like wgpu's core: `device` (instance, device, queues, function
-//! table), `pool` (pooled VRAM and its accounting), `exec` (timelines and exec pools), `shader`
-//! (runtime GLSL compilation), `frame` (GPU planes), `export` (interop), `transfer` (host <-> GPU
-//! copies for std.GPUUpload / std.GPUDownload). The C ABI layer (api::vulkan_api) only converts.
-use std::collections::HashMap;
+//! The GPU half of vsvk, a crate below the runtime: one Vulkan 1.4 device per core, brought up
+//! lazily (or chosen up front with setVulkanDevice). Layered like wgpu's core: `device` (instance,
+//! device, queues, function table), `pool` (pooled VRAM and its accounting), `exec` (timelines and
+//! exec pools), `shader` (runtime GLSL compilation), `frame` (GPU planes), `export` and `import`
+//! (interop), `transfer` (the availability round trip), `video` (decode capabilities). It knows
+//! nothing of frames, nodes, cores or the C ABI: what holds planes reaches it through
+//! `frame::GpuPlanes`, and what frees memory above it under pressure through `set_evictor`. The
+//! runtime (vsvk-core) builds the per-core device, frame uploads and downloads on top of it.
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Weak};
+use std::sync::{Arc, OnceLock};
 
 use ash::vk;
 use gpu_allocator::MemoryLocation;
@@ -14,140 +16,33 @@ use parking_lot::Mutex;
 pub mod device;
 pub mod exec;
 pub mod export;
+pub mod fatal;
 pub mod frame;
 pub mod import;
 pub mod pool;
 pub mod shader;
+pub mod stats;
 pub mod transfer;
 pub mod video;
 
 pub use device::Device;
 
-use crate::core::Core;
-
 pub const DEVICE_LOST: &str = "the GPU device was reset (a driver timeout or a device loss), so no further GPU work can run on this core";
 
-enum DeviceState {
-    NotYet,
-    Up(Arc<Device>),
-    Failed(String),
+/// What frees GPU memory held above this crate (the runtime's caches of GPU frames), given the
+/// device and the allocation to get down to. The runtime sets it; this crate cannot name caches.
+pub type Evictor = fn(&Arc<Device>, i64);
+
+static EVICTOR: OnceLock<Evictor> = OnceLock::new();
+
+/// Sets what `relieve` evicts through, once per process (later calls change nothing).
+pub fn set_evictor(f: Evictor) {
+    let _ = EVICTOR.set(f);
 }
 
-/// A core's GPU state.
-pub struct CoreGpu {
-    selected: Mutex<(i32, DeviceState)>,
-    /// compileGPUShader's per-core cache, by source text.
-    pub shaders: Mutex<HashMap<String, Arc<[u32]>>>,
-}
-
-impl Default for CoreGpu {
-    fn default() -> Self {
-        CoreGpu { selected: Mutex::new((-1, DeviceState::NotYet)), shaders: Mutex::new(HashMap::new()) }
-    }
-}
-
-/// The cores a device serves, for evicting their cached GPU frames under pressure.
-static CORES: Mutex<Vec<(usize, Weak<Core>)>> = Mutex::new(Vec::new());
-
-impl CoreGpu {
-    /// The core's device, created on first use.
-    pub fn device(&self, core: &Core) -> Result<Arc<Device>, String> {
-        let mut s = self.selected.lock();
-        match &s.1 {
-            DeviceState::Up(d) => return Ok(d.clone()),
-            DeviceState::Failed(e) => return Err(e.clone()),
-            DeviceState::NotYet => {}
-        }
-        let index = s.0;
-        Self::bring_up(&mut s, core, index)
-    }
-
-    fn bring_up(s: &mut (i32, DeviceState), core: &Core, index: i32) -> Result<Arc<Device>, String> {
-        s.0 = index;
-        let host_limit = core.max_cache.load(Ordering::Relaxed);
-        match Device::create(index, host_limit) {
-            Ok(d) => {
-                let key = Arc::as_ptr(&d) as usize;
-                let mut cores = CORES.lock();
-                cores.retain(|(_, c)| c.strong_count() > 0);
-                cores.push((key, Arc::downgrade(&core.arc())));
-                drop(cores);
-                s.1 = DeviceState::Up(d.clone());
-                if crate::frame::pinned_frames_requested() {
-                    core.mem.use_pinned(&d);
-                }
-                let mb = |b: i64| b >> 20;
-                core.log_message(
-                    vsvk_plugin_api::abi::mtInformation,
-                    &format!(
-                        "Vulkan device: {}, VRAM limit {} MB of {} MB budget{}, uploads {}, {}",
-                        d.name,
-                        mb(d.pool.limit.load(Ordering::Relaxed)),
-                        mb(d.budget),
-                        if d.unified { ", unified memory (shared with the host)" } else { "" },
-                        if d.force_staging || d.pool.plane_location == gpu_allocator::MemoryLocation::GpuOnly {
-                            "staged"
-                        } else if d.unified {
-                            "direct"
-                        } else {
-                            "direct (resizable BAR)"
-                        },
-                        if Arc::ptr_eq(&d.compute, &d.transfer) {
-                            "no transfer family so transfers share the compute queue".to_string()
-                        } else {
-                            format!("transfer queue family {} with {} private copy queue(s) for downloads", d.transfer.family, d.copy.len())
-                        }
-                    ),
-                );
-                Ok(d)
-            }
-            Err(e) => {
-                s.1 = DeviceState::Failed(e.clone());
-                Err(e)
-            }
-        }
-    }
-
-    /// The device if it is up already.
-    pub fn existing(&self) -> Option<Arc<Device>> {
-        match &self.selected.lock().1 {
-            DeviceState::Up(d) => Some(d.clone()),
-            _ => None,
-        }
-    }
-
-    /// setVulkanDevice: selects and brings up the device at once (an unusable or missing device
-    /// fails here with its reason, and the core has no device from then on); only before first use.
-    pub fn select(&self, core: &Core, index: i32) -> Result<(), String> {
-        let mut s = self.selected.lock();
-        match &s.1 {
-            DeviceState::Up(_) => return Err("setVulkanDevice must be called before the Vulkan device is first used".into()),
-            DeviceState::Failed(e) => return Err(format!("Vulkan device creation already failed: {e}")),
-            DeviceState::NotYet => {}
-        }
-        Self::bring_up(&mut s, core, index.max(-1)).map(|_| ())
-    }
-}
-
-/// freeCore with GPU frames still alive: they stay valid (and return their VRAM when released),
-/// but the user hears of it, as from R81.
-pub fn warn_at_free(core: &Core) {
-    if let Some(d) = core.gpu.existing() {
-        let b = d.pool.frame_bytes.load(Ordering::Relaxed);
-        if b > 0 {
-            core.log_message(vsvk_plugin_api::abi::mtWarning, &format!("Core freed but {b} bytes still allocated in GPU framebuffers"));
-        }
-    }
-}
-
-/// Whether `f` is a GPU frame whose device is over its VRAM limit (the cache then keeps no more
-/// than it must, as under host memory pressure).
-pub fn over_vram(f: &crate::frame::Frame) -> bool {
-    (0..f.num_planes() as i32).find_map(|p| frame::gpu_plane(f, p)).is_some_and(|g| g.dev.pool.over_limit())
-}
-
-/// Under pressure: evicts cached GPU frames (least valuable: every node's cached GPU frames) down
-/// to a tenth under the limit, reaps finished submissions, and hands idle buckets back.
+/// Under pressure: evicts cached GPU frames (least valuable: every node's cached GPU frames, through
+/// the evictor) down to a tenth under the limit, reaps finished submissions, and hands idle buckets
+/// back.
 pub fn relieve(dev: &Arc<Device>) {
     exec::sweep_all(dev);
     trim(dev);
@@ -156,23 +51,8 @@ pub fn relieve(dev: &Arc<Device>) {
     if dev.pool.allocated() <= target {
         return;
     }
-    let key = Arc::as_ptr(dev) as usize;
-    let cores: Vec<Arc<Core>> = CORES.lock().iter().filter(|(k, _)| *k == key).filter_map(|(_, c)| c.upgrade()).collect();
-    for core in cores {
-        let nodes: Vec<Arc<crate::node::Node>> = core.nodes.lock().iter().filter_map(Weak::upgrade).collect();
-        for n in nodes {
-            let evicted = {
-                let mut c = n.cache.lock();
-                if c.fixed_size {
-                    continue; // a size the user fixed is kept, as on the host side
-                }
-                c.evict_gpu()
-            };
-            drop(evicted);
-            if dev.pool.allocated() <= target {
-                break;
-            }
-        }
+    if let Some(evict) = EVICTOR.get() {
+        evict(dev, target);
     }
     trim(dev);
 }
