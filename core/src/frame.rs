@@ -11,7 +11,8 @@ use vsvk_plugin_api::abi::*;
 use crate::format;
 use crate::map::Map;
 
-pub const ALIGNMENT: usize = 64;
+/// Planes' alignment, the GPU crate's (its host transfer buffers become planes).
+pub use crate::gpu::pool::ALIGNMENT;
 
 /// Bytes of frame memory alive for one core, for getCoreInfo and the cache's budget, and the
 /// core's pool of freed frame buffers.
@@ -58,13 +59,9 @@ struct PooledPtr(NonNull<u8>);
 // SAFETY: a pooled pointer is an allocation owned by the pool alone.
 unsafe impl Send for PooledPtr {}
 
-/// The most bytes of freed buffers a core keeps: 1 GiB, or $VSVK_FRAME_POOL_MB (read once; for
-/// measuring how much reuse large frames need, e.g. 2160p float chains with many requests in flight).
-/// A device keeps as much idle host transfer memory (download planes, pinned frames) at most.
-pub(crate) fn pool_bytes() -> usize {
-    static BYTES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *BYTES.get_or_init(|| std::env::var("VSVK_FRAME_POOL_MB").ok().and_then(|v| v.trim().parse::<usize>().ok()).map_or(1 << 30, |mb| mb << 20))
-}
+/// The most bytes of freed buffers a core keeps, the GPU crate's (a device keeps as much idle host
+/// transfer memory at most).
+pub(crate) use crate::gpu::pool::pool_bytes;
 
 impl MemStats {
     /// Large video planes come from `dev`'s host memory from now on.

@@ -10,7 +10,8 @@ pub mod autoload;
 pub mod cache;
 pub mod core;
 pub mod delivery;
-mod fatal;
+/// Fatal misuses, from the GPU crate at the bottom (the lowest crate that needs them).
+use vsvk_gpu::fatal;
 pub mod format;
 pub mod frame;
 pub mod function;
@@ -21,5 +22,6 @@ pub mod node;
 pub mod plugin;
 pub mod resize; pub mod text;
 pub mod scheduler;
-pub mod stats;
+/// The profiling counters, the GPU crate's (most of the steps it counts are the GPU half's).
+pub use vsvk_gpu::stats;
 pub mod stdlib;

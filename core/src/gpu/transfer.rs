@@ -1,7 +1,8 @@
 //! Host <-> GPU copies: std.GPUUpload / std.GPUDownload, and GPU -> GPU copies into exportable
 //! planes for getExportableFrameFilter. Where plane memory is host visible (unified memory
 //! devices) uploads are direct copies into the mapped plane; otherwise they are staged through a
-//! host visible buffer and a copy on the transfer queue.
+//! host visible buffer and a copy on the transfer queue. The primitives over plane buffers (the
+//! host barrier, the availability round trip) are the GPU crate's, re-exported here.
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -11,6 +12,7 @@ use super::device::Device;
 use super::exec::{PoolInner, Retained, WaitOutcome};
 use super::frame::{gpu_plane, new_frame};
 use super::GpuBuffer;
+pub use vsvk_gpu::transfer::*;
 use crate::core::Core;
 use crate::frame::{Buffer, Frame};
 use crate::stats::{self, Stat};
@@ -272,37 +274,4 @@ fn plane_regions(s: &crate::frame::Plane, d: &crate::frame::Plane, bytes_per_sam
     let row = d.width as u64 * bytes_per_sample;
     let (so, doff) = (s.offset as u64, d.offset as u64);
     (0..d.height as u64).map(|y| vk::BufferCopy { src_offset: so + y * s.stride as u64, dst_offset: doff + y * d.stride as u64, size: row }).collect()
-}
-
-/// A global barrier from every device write to host (and foreign) reads.
-fn host_barrier(dev: &Device, cb: vk::CommandBuffer) {
-    let mb = [vk::MemoryBarrier2::default()
-        .src_stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)
-        .src_access_mask(vk::AccessFlags2::MEMORY_WRITE)
-        .dst_stage_mask(vk::PipelineStageFlags2::HOST)
-        .dst_access_mask(vk::AccessFlags2::HOST_READ | vk::AccessFlags2::MEMORY_READ)];
-    let dep = vk::DependencyInfo::default().memory_barriers(&mb);
-    // SAFETY: recording into a context we hold.
-    unsafe { dev.device.cmd_pipeline_barrier2(cb, &dep) };
-}
-
-/// One submission that waits the frame's producers and makes their writes available to the host;
-/// returns once it completed.
-pub fn availability_round_trip(dev: &Arc<Device>, f: &Arc<Frame>) -> Result<(), String> {
-    let pool = PoolInner::create(dev, vqTransfer, 2)?;
-    let r = round_trip(&pool, f);
-    pool.destroy();
-    r
-}
-
-fn round_trip(pool: &Arc<PoolInner>, f: &Arc<Frame>) -> Result<(), String> {
-    let slot = pool.acquire()?;
-    host_barrier(&pool.dev, slot.cb);
-    pool.reads_frame_internal(slot, f.clone());
-    let v = pool.submit(slot)?;
-    match pool.wait_value(v) {
-        WaitOutcome::Done => Ok(()),
-        WaitOutcome::Lost => Err(super::DEVICE_LOST.to_string()),
-        WaitOutcome::Failed(e) => Err(e),
-    }
 }

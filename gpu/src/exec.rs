@@ -14,10 +14,9 @@ use parking_lot::{Condvar, Mutex};
 use vsvk_plugin_api::vulkan::*;
 
 use super::device::{Device, Queue};
-use super::frame::gpu_plane;
+use super::frame::{gpu_plane, GpuPlanes};
 use super::{GpuBuffer, GpuMemory, DEVICE_LOST};
 use crate::fatal::fatal;
-use crate::frame::Frame;
 
 /// A reference counted timeline semaphore (`VSGPUTimeline`).
 pub struct Timeline {
@@ -109,7 +108,8 @@ pub fn outcome_code(o: &WaitOutcome) -> (i32, Option<String>) {
 
 /// Something a submission keeps alive until it completes.
 pub enum Retained {
-    Frame(Arc<Frame>),
+    /// A frame (the runtime's, seen through its planes).
+    Frame(Arc<dyn GpuPlanes>),
     Buffer(Box<GpuBuffer>),
     Memory(Box<GpuMemory>),
     Callback(VSGPUReleaseFunc, SendPtr),
@@ -166,7 +166,7 @@ fn release_all(list: Vec<Retained>) {
 }
 
 /// What a recording collected: frames read, planes written, retained objects, their bytes.
-type Recording = (Vec<Arc<Frame>>, Vec<(Arc<Frame>, i32)>, Vec<Retained>, u64);
+type Recording = (Vec<Arc<dyn GpuPlanes>>, Vec<(Arc<dyn GpuPlanes>, i32)>, Vec<Retained>, u64);
 
 struct Inflight {
     value: u64,
@@ -177,8 +177,8 @@ struct Inflight {
 #[derive(Default)]
 struct SlotState {
     owner: Option<ThreadId>,
-    reads: Vec<Arc<Frame>>,
-    writes: Vec<(Arc<Frame>, i32)>,
+    reads: Vec<Arc<dyn GpuPlanes>>,
+    writes: Vec<(Arc<dyn GpuPlanes>, i32)>,
     retained: Vec<Retained>,
     retained_bytes: u64,
     /// The submitted value, what it keeps alive, and the bytes that counts against the budget.
@@ -363,26 +363,26 @@ impl PoolInner {
         }
     }
 
-    pub fn reads_frame(&self, slot: &Slot, f: Arc<Frame>) {
+    pub fn reads_frame(&self, slot: &Slot, f: Arc<dyn GpuPlanes>) {
         self.check_owner(slot, "gpuExecReadsFrame");
-        super::frame::check_core_owned(&f, "gpuExecReadsFrame");
+        super::frame::check_core_owned(&*f, "gpuExecReadsFrame");
         self.state.lock()[slot.index].reads.push(f);
     }
 
     /// reads_frame for the core's own recordings, which may touch frames a foreign API owns
     /// (waitGPUFrame's availability submission, copies for getExportableFrameFilter).
-    pub fn reads_frame_internal(&self, slot: &Slot, f: Arc<Frame>) {
+    pub fn reads_frame_internal(&self, slot: &Slot, f: Arc<dyn GpuPlanes>) {
         self.check_owner(slot, "gpuExecReadsFrame");
         self.state.lock()[slot.index].reads.push(f);
     }
 
-    pub fn writes_plane(&self, slot: &Slot, f: Arc<Frame>, plane: i32) {
+    pub fn writes_plane(&self, slot: &Slot, f: Arc<dyn GpuPlanes>, plane: i32) {
         self.check_owner(slot, "gpuExecWritesPlane");
-        if gpu_plane(&f, plane).is_none() {
+        if gpu_plane(&*f, plane).is_none() {
             fatal(&format!("gpuExecWritesPlane: plane {plane} of the frame is not a GPU resident plane"));
         }
-        super::frame::check_core_owned(&f, "gpuExecWritesPlane");
-        if !super::frame::owns_plane(&f, plane) {
+        super::frame::check_core_owned(&*f, "gpuExecWritesPlane");
+        if !super::frame::owns_plane(&*f, plane) {
             fatal(&format!(
                 "gpuExecWritesPlane called on plane {plane} of a frame that shares it with another frame; a GPU plane has no copy on write, so the write would land in the other frame too. Take a new frame with the properties of the old one instead of copying it."
             ));
@@ -454,8 +454,8 @@ impl PoolInner {
         // Wait every producer pair of what is read (and of what is overwritten), one wait per
         // semaphore at its highest value.
         let mut waits: HashMap<vk::Semaphore, (u64, Arc<Timeline>)> = HashMap::new();
-        let mut add = |f: &Frame| {
-            for p in 0..f.num_planes() as i32 {
+        let mut add = |f: &dyn GpuPlanes| {
+            for p in 0..f.plane_count() as i32 {
                 if let Some(g) = gpu_plane(f, p) {
                     let pr = g.producer();
                     if let Some(t) = pr.timeline {
@@ -466,10 +466,10 @@ impl PoolInner {
             }
         };
         for f in &reads {
-            add(f);
+            add(&**f);
         }
         for (f, _) in &writes {
-            add(f);
+            add(&**f);
         }
         let wait_infos: Vec<vk::SemaphoreSubmitInfo> = waits
             .iter()

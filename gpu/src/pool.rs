@@ -15,6 +15,18 @@ pub const BLOCK_SIZE: u64 = 128 << 20;
 /// H200, which 16 MB blocks avoid at no cost to throughput.
 pub const HOST_BLOCK_SIZE: u64 = 16 << 20;
 
+/// The alignment of frame planes in host memory (the runtime's frames use this one): host transfer
+/// buffers become frame planes, so they are aligned as much.
+pub const ALIGNMENT: usize = 64;
+
+/// The most bytes of freed buffers a core keeps: 1 GiB, or $VSVK_FRAME_POOL_MB (read once; for
+/// measuring how much reuse large frames need, e.g. 2160p float chains with many requests in flight).
+/// A device keeps as much idle host transfer memory (download planes, pinned frames) at most.
+pub fn pool_bytes() -> usize {
+    static BYTES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *BYTES.get_or_init(|| std::env::var("VSVK_FRAME_POOL_MB").ok().and_then(|v| v.trim().parse::<usize>().ok()).map_or(1 << 30, |mb| mb << 20))
+}
+
 /// A region of a pooled block.
 pub struct Region {
     alloc: Allocation,
@@ -302,7 +314,7 @@ impl Pool {
         // SAFETY: a buffer just created.
         let mut req = unsafe { dev.get_buffer_memory_requirements(buffer) };
         if host_transfer {
-            req.alignment = req.alignment.max(crate::frame::ALIGNMENT as u64);
+            req.alignment = req.alignment.max(ALIGNMENT as u64);
         }
         let region = match self.alloc_region_as(req, location, required, true, host_transfer) {
             Ok(r) => r,
@@ -325,7 +337,7 @@ impl Pool {
     /// Gives a buffer back: kept in its bucket unless the pool is over its limit.
     pub fn recycle(&self, dev: &ash::Device, b: PooledBuffer) {
         let n = b.region.size() as i64;
-        let host_full = b.host_transfer && self.host_bucketed.load(Ordering::Relaxed) + n > crate::frame::pool_bytes() as i64;
+        let host_full = b.host_transfer && self.host_bucketed.load(Ordering::Relaxed) + n > pool_bytes() as i64;
         if host_full || self.over_limit() {
             self.destroy_buffer(dev, b);
             return;

@@ -6,8 +6,7 @@ use ash::vk;
 use vsvk_plugin_api::vulkan::*;
 
 use super::device::Device;
-use super::frame::gpu_plane;
-use crate::frame::Frame;
+use super::frame::{gpu_plane, GpuPlanes};
 
 pub struct ExportedPlane {
     pub memory_id: u64,
@@ -21,7 +20,7 @@ pub struct ExportedPlane {
 
 /// exportGPUPlane: the allocation behind a plane, which is the foreign API's from then on (see
 /// gpu::frame's owners).
-pub fn export_plane(f: &Frame, plane: i32) -> Result<ExportedPlane, String> {
+pub fn export_plane<F: GpuPlanes + ?Sized>(f: &F, plane: i32) -> Result<ExportedPlane, String> {
     let g = gpu_plane(f, plane).ok_or("The frame is not GPU resident or the plane does not exist")?;
     g.exportable().ok_or(NOT_EXPORTABLE)?;
     let _ = g.owner.compare_exchange(
@@ -68,8 +67,8 @@ pub fn export_semaphore(dev: &Device, sem: vk::Semaphore) -> Result<(i32, i32), 
 
 /// waitGPUFrame: host waits every producer pair, then one submission whose barrier makes the
 /// device's writes available to the host and foreign domains.
-pub fn wait_frame(f: &Arc<Frame>) -> Result<(), (i32, String)> {
-    let Some(dev) = (0..f.num_planes() as i32).find_map(|p| gpu_plane(f, p)).map(|g| g.dev.clone()) else {
+pub fn wait_frame<F: GpuPlanes>(f: &Arc<F>) -> Result<(), (i32, String)> {
+    let Some(dev) = (0..f.plane_count() as i32).find_map(|p| gpu_plane(f, p)).map(|g| g.dev.clone()) else {
         return Err((gdIncomplete, "The frame is not GPU resident".into()));
     };
     super::frame::wait_frame(f)?;
