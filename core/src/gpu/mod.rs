@@ -15,6 +15,7 @@ pub mod device;
 pub mod exec;
 pub mod export;
 pub mod frame;
+pub mod handle;
 pub mod import;
 pub mod pool;
 pub mod shader;
