@@ -102,6 +102,17 @@ pub(super) struct Program {
     pub(super) result: u16,
 }
 
+/// The program std.Expr makes of `expr` over `clips` clips on the default (compiled) path, for
+/// float output: for tests of the code generator.
+#[cfg(test)]
+pub(super) fn test_program(expr: &str, clips: usize) -> Program {
+    let mut dag = Dag::default();
+    let (root, _) = parse(expr, clips, &mut dag).expect("a valid expression");
+    let root = optimize(&mut dag, root);
+    let root = rewrite::clamp_sqrt(&mut dag, root);
+    compile(&dag, root)
+}
+
 fn compile(dag: &Dag, root: u32) -> Program {
     // post-order, each node computed once; registers reused after a value's last use
     let mut order = Vec::new();
