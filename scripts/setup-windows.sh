@@ -94,11 +94,19 @@ win_wheels() {
 }
 
 win_prefix() {
-  [ -f "$WIN/prefix/system.reg" ] && return 0
-  say "creating the Wine prefix $WIN/prefix"
-  WINEPREFIX="$WIN/prefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml=" wineboot -i >/dev/null 2>&1 ||
-    die "wineboot could not create $WIN/prefix"
-  WINEPREFIX="$WIN/prefix" wineserver -w 2>/dev/null || true
+  local shim="$WIN/prefix/drive_c/windows/system32/bcryptprimitives.dll" root
+  if [ ! -f "$WIN/prefix/system.reg" ]; then
+    say "creating the Wine prefix $WIN/prefix"
+    WINEPREFIX="$WIN/prefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml=" wineboot -i >/dev/null 2>&1 ||
+      die "wineboot could not create $WIN/prefix"
+    WINEPREFIX="$WIN/prefix" wineserver -w 2>/dev/null || true
+  fi
+  # Wine 8 lacks bcryptprimitives.dll, which every Rust program for Windows imports (tests/wine/)
+  if [ ! -f "$shim" ]; then
+    root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+    x86_64-w64-mingw32-gcc-posix -O2 -Wall -Wextra -Werror -shared -static "$root/tests/wine/bcryptprimitives.c" \
+      -o "$shim" -lbcrypt || die "could not build the Wine stand-in for bcryptprimitives.dll"
+  fi
 }
 
 if [ -z "${VSVK_SETUP_NO_WINDOWS:-}" ]; then
