@@ -99,6 +99,7 @@ const _: () = {
     assert!(std::mem::size_of::<Memcpy2d>() == 128);
 };
 
+#[cfg(unix)]
 extern "C" {
     fn dlopen(file: *const c_char, mode: c_int) -> *mut c_void;
     fn dlsym(handle: *mut c_void, name: *const c_char) -> *mut c_void;
@@ -106,6 +107,26 @@ extern "C" {
     pub fn close(fd: c_int) -> c_int;
 }
 const RTLD_NOW: c_int = 2;
+
+// This interop imports POSIX fds (CUDA's OPAQUE_FD handle types); on Windows it would take the
+// core's NT handles with CUDA's OPAQUE_WIN32 types, which is not written yet, so there the driver
+// is reported as unavailable and nothing is ever exported for CUDA (close is never reached).
+#[cfg(windows)]
+unsafe fn dlopen(_file: *const c_char, _mode: c_int) -> *mut c_void {
+    std::ptr::null_mut()
+}
+#[cfg(windows)]
+unsafe fn dlsym(_handle: *mut c_void, _name: *const c_char) -> *mut c_void {
+    std::ptr::null_mut()
+}
+#[cfg(windows)]
+unsafe fn dlerror() -> *mut c_char {
+    c"the Python module's CUDA interop is not available on Windows yet (it imports POSIX fds)".as_ptr() as *mut c_char
+}
+#[cfg(windows)]
+pub unsafe fn close(_fd: c_int) -> c_int {
+    unreachable!("no CUDA import runs on Windows")
+}
 
 pub struct Cuda {
     get_error_string: unsafe extern "C" fn(CuResult, *mut *const c_char) -> CuResult,
