@@ -642,7 +642,7 @@ mod win64_tests {
         let mut spill = k.spill_area();
         let pattern: [[u64; 2]; 10] = std::array::from_fn(|i| [0x1111_2222_3333_0000 + i as u64, 0x4444_5555_6666_0000 + i as u64]);
         let mut after = [[0u64; 2]; 10];
-        let (mut di, mut si) = (0x0d1d_0d1d_u64, 0x051_0051_u64);
+        let (mut keep_rdi, mut keep_rsi) = (0x0d1d_0d1d_u64, 0x051_0051_u64);
         let entry = k.narrow.entry as usize;
         // SAFETY: a Win64 call by hand: the stack aligned to 16 with 32 bytes of shadow space and
         // the fifth argument above it, the four others in rcx, rdx, r8 and r9; the buffers hold w
@@ -684,8 +684,8 @@ mod win64_tests {
                 in("r9") k.consts.as_ptr(),
                 in("r14") pattern.as_ptr(),
                 in("r13") after.as_mut_ptr(),
-                inout("rdi") di,
-                inout("rsi") si,
+                inout("rdi") keep_rdi,
+                inout("rsi") keep_rsi,
                 out("r15") _,
                 out("xmm6") _, out("xmm7") _, out("xmm8") _, out("xmm9") _, out("xmm10") _,
                 out("xmm11") _, out("xmm12") _, out("xmm13") _, out("xmm14") _, out("xmm15") _,
@@ -693,7 +693,7 @@ mod win64_tests {
             );
         }
         assert_eq!(after, pattern, "xmm6 to xmm15 changed across the call");
-        assert_eq!((di, si), (0x0d1d_0d1d, 0x051_0051), "rdi or rsi changed across the call");
+        assert_eq!((keep_rdi, keep_rsi), (0x0d1d_0d1d, 0x051_0051), "rdi or rsi changed across the call");
         let want: Vec<f32> = (0..w).map(|i| (12000 + 16 * i) as f32).collect();
         assert_eq!(out, want);
     }
