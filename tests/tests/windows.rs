@@ -316,3 +316,27 @@ fn the_sdk_examples_cross_build_and_load() {
     }
     assert!(out_dir.join("gpu_invert_driver_example.exe").is_file());
 }
+
+/// tests/gpu/gpuprobe.c for Windows: what a Windows user runs to check the GPU API there
+/// (`gpuprobe.exe vsvk.dll export`: NT handles, the LUID, VS_GPU_IMPORT_CHARGED_AGAIN), built
+/// warning-free. Not run: Wine 8's Vulkan (winevulkan) offers 1.3, the core needs 1.4.
+#[test]
+fn the_gpu_probe_cross_builds() {
+    prerequisites();
+    let out = cross_target().join("oracle").join("gpuprobe.exe");
+    std::fs::create_dir_all(out.parent().unwrap()).unwrap();
+    let root = reference::workspace_root();
+    let r = Command::new(CC)
+        .args(["-O2", "-Wall", "-Wextra", "-Werror"])
+        .arg(format!("-I{}", root.join("include").display()))
+        .arg(format!("-I{}", reference::ref_dir().join("src/hdr/usr/include").display()))
+        .arg(root.join("tests/gpu/gpuprobe.c"))
+        .arg("-o")
+        .arg(&out)
+        .args(["-static", "-lpthread"])
+        .output()
+        .expect("the compiler runs");
+    assert!(r.status.success() && r.stderr.is_empty(), "gpuprobe.c for Windows failed or warned:\n{}", String::from_utf8_lossy(&r.stderr));
+    let (imports, _) = pe_imports_and_export(&out, "main");
+    assert!(!imports.iter().any(|d| d.to_ascii_lowercase().contains("vulkan")), "gpuprobe.exe must take Vulkan from the core, not link it: {imports:?}");
+}
