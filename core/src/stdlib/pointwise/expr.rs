@@ -296,11 +296,11 @@ fn run_block(
                     K::Sqrt => each!(|x, _y, _z| x.sqrt()),
                     K::Tern => each!(|x, y, z| if x > 0.0 { y } else { z }),
                     K::Fma => each!(|x, y, z| x.mul_add(y, z)),
-                    K::Exp => each_n!(|x, _y| x.exp()),
-                    K::Log => each_n!(|x, _y| x.ln()),
-                    K::Sin => each_n!(|x, _y| x.sin()),
-                    K::Cos => each_n!(|x, _y| x.cos()),
-                    K::Pow => each_n!(|x, y| x.powf(y)),
+                    K::Exp => each_n!(|x, _y| super::cmath::expf(x)),
+                    K::Log => each_n!(|x, _y| super::cmath::logf(x)),
+                    K::Sin => each_n!(|x, _y| super::cmath::sinf(x)),
+                    K::Cos => each_n!(|x, _y| super::cmath::cosf(x)),
+                    K::Pow => each_n!(|x, y| super::cmath::powf(x, y)),
                     K::Load(_) | K::Const(_) => unreachable!("not an operation"),
                 }
             }
