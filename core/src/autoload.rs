@@ -197,6 +197,7 @@ extern "C" {
 /// linking the core statically it is the program, which has no `plugins` folder of its own.
 #[cfg(unix)]
 pub fn own_library() -> Option<PathBuf> {
+    use std::os::unix::ffi::OsStrExt;
     let mut info = DlInfo { fname: std::ptr::null(), fbase: std::ptr::null_mut(), sname: std::ptr::null(), saddr: std::ptr::null_mut() };
     // SAFETY: dladdr reads nothing at the address, it only looks it up; `info` is ours to fill.
     let rc = unsafe { dladdr(own_library as *const c_void, &mut info) };
