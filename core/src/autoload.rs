@@ -131,24 +131,21 @@ pub fn load_folder(core: &Arc<Core>, dir: &Path) {
 /// The folders a new core reads, in order: the `plugins` folder beside the library holding this
 /// code, `frontend` (folders a frontend found, e.g. the Python module's `sys.path` ones), the
 /// folder `$VAPOURSYNTH_EXTRA_PLUGIN_PATH`, then vsvk's own: `$VSVK_PLUGIN_PATH` (colon separated)
-/// and `$XDG_DATA_HOME/vsvk/plugins` (default `~/.local/share/vsvk/plugins`). On Windows, R81's
-/// per-user folder `%APPDATA%\VapourSynth\plugins64` follows the extra path, lists are `;`
-/// separated, and vsvk's own data folder is `%APPDATA%\vsvk\plugins`.
+/// and `$XDG_DATA_HOME/vsvk/plugins` (default `~/.local/share/vsvk/plugins`). On Windows lists are
+/// `;` separated and vsvk's own data folder is `%APPDATA%\vsvk\plugins`; R81's Windows build (its
+/// wheel, run under Wine) reads no per-user folder, `%APPDATA%\VapourSynth\plugins64` included,
+/// so neither does this.
 pub fn folders(frontend: &[PathBuf]) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = own_library().and_then(|l| l.parent().map(|d| d.join("plugins"))).into_iter().collect();
     v.extend(frontend.iter().cloned());
     if let Some(extra) = std::env::var_os("VAPOURSYNTH_EXTRA_PLUGIN_PATH").filter(|s| !s.is_empty()) {
         v.extend(extra_folders(&extra));
     }
-    let appdata = || std::env::var_os("APPDATA").filter(|s| !s.is_empty()).map(PathBuf::from);
-    if cfg!(windows) {
-        v.extend(appdata().map(|d| d.join("VapourSynth").join("plugins64")));
-    }
     if let Some(s) = std::env::var_os("VSVK_PLUGIN_PATH") {
         v.extend(std::env::split_paths(&s).filter(|p| !p.as_os_str().is_empty()));
     }
     if cfg!(windows) {
-        v.extend(appdata().map(|d| d.join("vsvk").join("plugins")));
+        v.extend(std::env::var_os("APPDATA").filter(|s| !s.is_empty()).map(|d| PathBuf::from(d).join("vsvk").join("plugins")));
         return v;
     }
     let data = std::env::var_os("XDG_DATA_HOME")
