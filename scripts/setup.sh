@@ -10,6 +10,8 @@
 #   src/hdr/usr/include the Vulkan 1.4 headers (trixie's libvulkan-dev)
 #   ffmpeg/, dav1d/     FFmpeg 7.1.5 and dav1d, static and minimal, for plugins/vkdecode
 #                       (scripts/setup-ffmpeg.sh)
+#   win/                the Windows cross build's shaderc, R81's Windows wheel and plugin wheels, and
+#                       the Wine prefix (scripts/setup-windows.sh)
 #   wheels/, src/, apt/ downloads and apt state of this script
 # On the machine: lavapipe (mesa-vulkan-drivers from bookworm-backports), cmake, and the static
 # shaderc/glslang/SPIRV-Tools libraries compileGPUShader links (libshaderc-dev, glslang-dev, spirv-tools).
@@ -183,6 +185,11 @@ fi
 
 # shellcheck source=scripts/setup-ffmpeg.sh
 . "$(dirname "$0")/setup-ffmpeg.sh"
+
+# ---- the Windows cross build and Wine (tests/tests/windows.rs) -------------------------------------------
+
+# shellcheck source=scripts/setup-windows.sh
+. "$(dirname "$0")/setup-windows.sh"
 
 # ---- tools the tests use --------------------------------------------------------------------------------
 

@@ -2,22 +2,36 @@
 //! the vsvk Python module (python/, built as libvsvk_python.so); scripts are Python, so this program
 //! only puts that module on Python's path and hands over to a Python interpreter:
 //!
-//! * the module folder holds `vsvk.abi3.so` (a link to libvsvk_python.so) and `vapoursynth.py`, an
+//! * the module folder holds `vsvk.abi3.so` (a link to libvsvk_python.so; on Windows `vsvk.pyd`) and `vapoursynth.py`, an
 //!   alias, so that scripts written for VapourSynth (`import vapoursynth as vs`) run unchanged;
 //! * `vsvk python ARGS...` runs the interpreter with ARGS, with both modules importable;
 //! * every other command runs `vsvk._main(ARGS)` in it.
 //!
 //! The interpreter replaces this process (exec), so signals such as Ctrl-C reach Python directly.
+//! Windows has no exec: there the interpreter runs as a child, in the same console (which gives it
+//! Ctrl-C too), and its exit status becomes this program's; the module is `vsvk.pyd`, a copy of
+//! vsvk_python.dll (links need a privilege there), and the default interpreter is `python`.
 //!
 //! Environment: `VSVK_PYTHON` (the interpreter, default `python3`; Python 3.11 or newer),
 //! `VSVK_PYTHON_MODULE` (the module library, default libvsvk_python.so beside this program or in
 //! ../lib/vsvk/).
 use std::ffi::OsString;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+#[cfg(unix)]
 const LIBRARY: &str = "libvsvk_python.so";
+#[cfg(windows)]
+const LIBRARY: &str = "vsvk_python.dll";
+/// The module's file name in the module folder: what Python imports as `vsvk`.
+#[cfg(unix)]
+const MODULE: &str = "vsvk.abi3.so";
+#[cfg(windows)]
+const MODULE: &str = "vsvk.pyd";
+#[cfg(unix)]
+const DEFAULT_PYTHON: &str = "python3";
+#[cfg(windows)]
+const DEFAULT_PYTHON: &str = "python";
 
 /// The alias module: `import vapoursynth` gives the vsvk module itself.
 const ALIAS: &str = "# Written by the vsvk command: scripts that import vapoursynth get vsvk.\n\
@@ -55,8 +69,7 @@ fn module_library() -> PathBuf {
 
 /// Whether `dir` already holds the links and files for `lib`.
 fn module_dir_ready(dir: &Path, lib: &Path) -> bool {
-    std::fs::read_link(dir.join("vsvk.abi3.so")).is_ok_and(|t| t == lib)
-        && std::fs::read_to_string(dir.join("vapoursynth.py")).is_ok_and(|s| s == ALIAS)
+    module_ready(&dir.join(MODULE), lib) && std::fs::read_to_string(dir.join("vapoursynth.py")).is_ok_and(|s| s == ALIAS)
 }
 
 /// Fills `dir` (created if needed); each entry is written beside its place and renamed over it, so
@@ -64,14 +77,38 @@ fn module_dir_ready(dir: &Path, lib: &Path) -> bool {
 fn make_module_dir(dir: &Path, lib: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let pid = std::process::id();
-    let link_tmp = dir.join(format!(".vsvk.abi3.so.{pid}"));
+    let link_tmp = dir.join(format!(".{MODULE}.{pid}"));
     let _ = std::fs::remove_file(&link_tmp);
-    std::os::unix::fs::symlink(lib, &link_tmp)?;
-    std::fs::rename(&link_tmp, dir.join("vsvk.abi3.so"))?;
+    put_module(lib, &link_tmp)?;
+    std::fs::rename(&link_tmp, dir.join(MODULE))?;
     let alias_tmp = dir.join(format!(".vapoursynth.py.{pid}"));
     std::fs::write(&alias_tmp, ALIAS)?;
     std::fs::rename(&alias_tmp, dir.join("vapoursynth.py"))?;
     Ok(())
+}
+
+#[cfg(unix)]
+fn module_ready(module: &Path, lib: &Path) -> bool {
+    std::fs::read_link(module).is_ok_and(|t| t == lib)
+}
+
+#[cfg(unix)]
+fn put_module(lib: &Path, at: &Path) -> std::io::Result<()> {
+    std::os::unix::fs::symlink(lib, at)
+}
+
+/// A copy is current when it has the library's size and is not older than it.
+#[cfg(windows)]
+fn module_ready(module: &Path, lib: &Path) -> bool {
+    match (std::fs::metadata(module), std::fs::metadata(lib)) {
+        (Ok(m), Ok(l)) => m.len() == l.len() && m.modified().ok() >= l.modified().ok(),
+        _ => false,
+    }
+}
+
+#[cfg(windows)]
+fn put_module(lib: &Path, at: &Path) -> std::io::Result<()> {
+    std::fs::copy(lib, at).map(|_| ())
 }
 
 /// The folder to put on Python's path: `vsvk-python/` beside the library, or a cache folder when
@@ -102,12 +139,12 @@ fn main() {
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
     let lib = module_library();
     let dir = module_dir(&lib);
-    let python = std::env::var_os("VSVK_PYTHON").filter(|p| !p.is_empty()).unwrap_or_else(|| "python3".into());
-    let mut path = dir.into_os_string();
+    let python = std::env::var_os("VSVK_PYTHON").filter(|p| !p.is_empty()).unwrap_or_else(|| DEFAULT_PYTHON.into());
+    let mut entries = vec![dir];
     if let Some(old) = std::env::var_os("PYTHONPATH").filter(|p| !p.is_empty()) {
-        path.push(":");
-        path.push(old);
+        entries.extend(std::env::split_paths(&old));
     }
+    let path = std::env::join_paths(entries).unwrap_or_else(|e| die(&format!("cannot put the module folder on PYTHONPATH: {e}")));
     let mut cmd = Command::new(&python);
     cmd.env("PYTHONPATH", path);
     if args.first().is_some_and(|a| a == "python") {
@@ -115,6 +152,22 @@ fn main() {
     } else {
         cmd.arg("-c").arg(BOOTSTRAP).args(&args);
     }
-    let err = cmd.exec();
+    let err = run(cmd);
     die(&format!("cannot run the Python interpreter {}: {err} (set VSVK_PYTHON to one, Python 3.11 or newer)", Path::new(&python).display()))
+}
+
+/// Replaces this process with the interpreter; returns only when that fails.
+#[cfg(unix)]
+fn run(mut cmd: Command) -> std::io::Error {
+    use std::os::unix::process::CommandExt;
+    cmd.exec()
+}
+
+/// Runs the interpreter and ends with its exit status; returns only when it cannot start.
+#[cfg(windows)]
+fn run(mut cmd: Command) -> std::io::Error {
+    match cmd.status() {
+        Ok(st) => std::process::exit(st.code().unwrap_or(1)),
+        Err(e) => e,
+    }
 }

@@ -19,8 +19,8 @@
 //! a colon separated list. After R81's folders come vsvk's own (`$VSVK_PLUGIN_PATH`, then
 //! `$XDG_DATA_HOME/vsvk/plugins`).
 use std::collections::HashSet;
+#[cfg(unix)]
 use std::ffi::{c_char, c_int, c_void, CStr, OsStr};
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -31,7 +31,7 @@ use crate::plugin::{self, PluginError};
 
 const MANIFEST: &str = "manifest.vs";
 const MANIFEST_HEADER: &str = "[VapourSynth Manifest V1]";
-const LIB_SUFFIX: &str = ".so";
+use plugin::LIB_SUFFIX;
 
 /// What walking a folder found, in loading order.
 #[derive(Debug, PartialEq)]
@@ -64,9 +64,20 @@ pub fn walk(dir: &Path, visited: &mut Visited, out: &mut Vec<Found>) {
     for p in entries {
         if p.is_dir() {
             walk(&p, visited, out);
-        } else if p.is_file() && p.file_name().is_some_and(|n| n.as_bytes().ends_with(LIB_SUFFIX.as_bytes())) {
+        } else if p.is_file() && p.file_name().is_some_and(|n| is_library_name(n.as_encoded_bytes())) {
             out.push(Found::Plain(p));
         }
+    }
+}
+
+/// A library's file name: `*.so` in exact case; on Windows, whose file names ignore case, `*.dll`
+/// in any case.
+fn is_library_name(name: &[u8]) -> bool {
+    let suffix = LIB_SUFFIX.as_bytes();
+    if cfg!(windows) {
+        name.len() >= suffix.len() && name[name.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
+    } else {
+        name.ends_with(suffix)
     }
 }
 
@@ -120,7 +131,10 @@ pub fn load_folder(core: &Arc<Core>, dir: &Path) {
 /// The folders a new core reads, in order: the `plugins` folder beside the library holding this
 /// code, `frontend` (folders a frontend found, e.g. the Python module's `sys.path` ones), the
 /// folder `$VAPOURSYNTH_EXTRA_PLUGIN_PATH`, then vsvk's own: `$VSVK_PLUGIN_PATH` (colon separated)
-/// and `$XDG_DATA_HOME/vsvk/plugins` (default `~/.local/share/vsvk/plugins`).
+/// and `$XDG_DATA_HOME/vsvk/plugins` (default `~/.local/share/vsvk/plugins`). On Windows lists are
+/// `;` separated and vsvk's own data folder is `%APPDATA%\vsvk\plugins`; R81's Windows build (its
+/// wheel, run under Wine) reads no per-user folder, `%APPDATA%\VapourSynth\plugins64` included,
+/// so neither does this.
 pub fn folders(frontend: &[PathBuf]) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = own_library().and_then(|l| l.parent().map(|d| d.join("plugins"))).into_iter().collect();
     v.extend(frontend.iter().cloned());
@@ -129,6 +143,10 @@ pub fn folders(frontend: &[PathBuf]) -> Vec<PathBuf> {
     }
     if let Some(s) = std::env::var_os("VSVK_PLUGIN_PATH") {
         v.extend(std::env::split_paths(&s).filter(|p| !p.as_os_str().is_empty()));
+    }
+    if cfg!(windows) {
+        v.extend(std::env::var_os("APPDATA").filter(|s| !s.is_empty()).map(|d| PathBuf::from(d).join("vsvk").join("plugins")));
+        return v;
     }
     let data = std::env::var_os("XDG_DATA_HOME")
         .filter(|s| !s.is_empty())
@@ -157,6 +175,7 @@ pub fn autoload(core: &Arc<Core>, frontend: &[PathBuf]) {
     load_found(core, found);
 }
 
+#[cfg(unix)]
 #[repr(C)]
 struct DlInfo {
     fname: *const c_char,
@@ -165,6 +184,7 @@ struct DlInfo {
     saddr: *mut c_void,
 }
 
+#[cfg(unix)]
 extern "C" {
     fn dladdr(addr: *const c_void, info: *mut DlInfo) -> c_int;
 }
@@ -172,7 +192,9 @@ extern "C" {
 /// The file of the shared object holding this code, as the loader opened it (a link is not
 /// resolved: a link named libvapoursynth.so.4 in a package stands for that package). For a program
 /// linking the core statically it is the program, which has no `plugins` folder of its own.
+#[cfg(unix)]
 pub fn own_library() -> Option<PathBuf> {
+    use std::os::unix::ffi::OsStrExt;
     let mut info = DlInfo { fname: std::ptr::null(), fbase: std::ptr::null_mut(), sname: std::ptr::null(), saddr: std::ptr::null_mut() };
     // SAFETY: dladdr reads nothing at the address, it only looks it up; `info` is ours to fill.
     let rc = unsafe { dladdr(own_library as *const c_void, &mut info) };
@@ -186,6 +208,41 @@ pub fn own_library() -> Option<PathBuf> {
         return None;
     }
     std::path::absolute(path).ok()
+}
+
+/// The DLL holding this code (vsvk.dll, or a program linking the core statically), by its module
+/// file name, which Windows gives as UTF-16 and as loaded.
+#[cfg(windows)]
+pub fn own_library() -> Option<PathBuf> {
+    use std::os::windows::ffi::OsStringExt;
+    use windows_sys::Win32::Foundation::HMODULE;
+    use windows_sys::Win32::System::LibraryLoader::{
+        GetModuleFileNameW, GetModuleHandleExW, GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS, GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
+    };
+    let mut module: HMODULE = std::ptr::null_mut();
+    let flags = GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT;
+    // SAFETY: with FROM_ADDRESS the name argument is an address inside a module (this function);
+    // UNCHANGED_REFCOUNT takes no reference, and this module stays loaded while its code runs.
+    if unsafe { GetModuleHandleExW(flags, own_library as *const u16, &mut module) } == 0 {
+        return None;
+    }
+    let mut buf = vec![0u16; 1024];
+    loop {
+        // SAFETY: `buf` has room for buf.len() UTF-16 units; the call writes at most that many.
+        let n = unsafe { GetModuleFileNameW(module, buf.as_mut_ptr(), buf.len() as u32) } as usize;
+        if n == 0 {
+            return None;
+        }
+        if n < buf.len() {
+            buf.truncate(n);
+            return Some(PathBuf::from(std::ffi::OsString::from_wide(&buf)));
+        }
+        // truncated: try again with more room (long paths reach 32767 units)
+        if buf.len() >= 65536 {
+            return None;
+        }
+        buf.resize(buf.len() * 2, 0);
+    }
 }
 
 #[cfg(test)]

@@ -4,6 +4,8 @@
 //! Layering: `api` is the C ABI (checks and conversions only); `core`, `node`, `scheduler`,
 //! `frame`, `map`, `plugin` and friends are the safe layer it calls.
 pub mod wiring;
+#[cfg(all(windows, target_env = "gnu"))]
+mod mingw_math;
 pub mod api;
 pub mod argspec;
 pub mod autoload;

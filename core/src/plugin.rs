@@ -255,28 +255,26 @@ static PLUGIN_LOADING: Mutex<()> = Mutex::new(());
 
 /// Loads one plugin library into the core (std.LoadPlugin): a plain library with CPU-specific
 /// siblings loads its best sibling.
-pub fn load(core: &Arc<Core>, path: &Path, force_ns: Option<&str>, force_id: Option<&str>) -> Result<Arc<Plugin>, PluginError> {
-    load_file(core, path, &with_best_variant(path), force_ns, force_id)
+/// `alt_search` is LoadPlugin's altsearchpath: on Windows, the DLL's dependencies are then looked
+/// for by the altered search order (the DLL's folder, then the standard order, PATH included)
+/// instead of the DLL's folder and the safe default folders; elsewhere it changes nothing.
+pub fn load(core: &Arc<Core>, path: &Path, force_ns: Option<&str>, force_id: Option<&str>, alt_search: bool) -> Result<Arc<Plugin>, PluginError> {
+    load_file(core, path, &with_best_variant(path), force_ns, force_id, alt_search)
 }
 
 /// Loads exactly the file `path`, as autoloading does (variants are the manifest's business).
 pub fn load_exact(core: &Arc<Core>, path: &Path) -> Result<Arc<Plugin>, PluginError> {
-    load_file(core, path, path, None, None)
+    load_file(core, path, path, None, None, false)
 }
 
 /// Loads `chosen` for a request that named `given` (the name messages use).
-fn load_file(core: &Arc<Core>, given: &Path, chosen: &Path, force_ns: Option<&str>, force_id: Option<&str>) -> Result<Arc<Plugin>, PluginError> {
+fn load_file(core: &Arc<Core>, given: &Path, chosen: &Path, force_ns: Option<&str>, force_id: Option<&str>, alt_search: bool) -> Result<Arc<Plugin>, PluginError> {
     let _serial = core.load_lock.lock();
     let _global = PLUGIN_LOADING.lock();
     let display = given.display().to_string();
     let path = chosen;
-    let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    // SAFETY: loading a plugin runs its initialisers; that is what loading a plugin means.
-    let lib = unsafe {
-        libloading::os::unix::Library::open(Some(&canonical), libc_flags())
-            .map(libloading::Library::from)
-            .map_err(|e| PluginError::Open { path: display.clone(), msg: dl_message(&e) })?
-    };
+    let canonical = canonical(path);
+    let lib = open_library(&canonical, alt_search).map_err(|e| PluginError::Open { path: display.clone(), msg: dl_message(&e) })?;
     // SAFETY: the symbol's type is fixed by the plugin ABI.
     let init: libloading::Symbol<VSInitPlugin> =
         unsafe { lib.get(b"VapourSynthPluginInit2\0") }.map_err(|_| PluginError::NoEntryPoint(display.clone()))?;
@@ -304,8 +302,44 @@ fn load_file(core: &Arc<Core>, given: &Path, chosen: &Path, force_ns: Option<&st
     Ok(plugin)
 }
 
-fn libc_flags() -> std::ffi::c_int {
-    libloading::os::unix::RTLD_NOW | libloading::os::unix::RTLD_LOCAL
+#[cfg(unix)]
+fn open_library(path: &Path, _alt_search: bool) -> Result<libloading::Library, libloading::Error> {
+    use libloading::os::unix::{Library, RTLD_LOCAL, RTLD_NOW};
+    // SAFETY: loading a plugin runs its initialisers; that is what loading a plugin means.
+    unsafe { Library::open(Some(path), RTLD_NOW | RTLD_LOCAL) }.map(libloading::Library::from)
+}
+
+/// Windows: LoadLibraryExW on the absolute path (the altered search order needs one), the DLL's own
+/// folder searched for its dependencies either way.
+#[cfg(windows)]
+fn open_library(path: &Path, alt_search: bool) -> Result<libloading::Library, libloading::Error> {
+    use libloading::os::windows::{Library, LOAD_LIBRARY_SEARCH_DEFAULT_DIRS, LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR, LOAD_WITH_ALTERED_SEARCH_PATH};
+    let flags = if alt_search { LOAD_WITH_ALTERED_SEARCH_PATH } else { LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_DEFAULT_DIRS };
+    // SAFETY: loading a plugin runs its initialisers; that is what loading a plugin means.
+    unsafe { Library::load_with_flags(path, flags) }.map(libloading::Library::from)
+}
+
+/// A plugin's path as the core records it: links resolved. On Windows, without the verbatim
+/// `\\?\` prefix std::fs::canonicalize adds, which would then show in the plugin's path.
+fn canonical(path: &Path) -> PathBuf {
+    let c = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    if cfg!(windows) {
+        strip_verbatim(&c)
+    } else {
+        c
+    }
+}
+
+/// `\\?\C:\x` as `C:\x`, `\\?\UNC\host\x` as `\\host\x`; other paths as they are.
+pub fn strip_verbatim(path: &Path) -> PathBuf {
+    let s = path.to_string_lossy();
+    if let Some(rest) = s.strip_prefix(r"\\?\UNC\") {
+        PathBuf::from(format!(r"\\{rest}"))
+    } else if let Some(rest) = s.strip_prefix(r"\\?\") {
+        PathBuf::from(rest)
+    } else {
+        path.to_path_buf()
+    }
 }
 
 fn dl_message(e: &libloading::Error) -> String {
@@ -348,7 +382,8 @@ fn cpu_variants() -> Vec<&'static str> {
     v
 }
 
-const LIB_SUFFIX: &str = ".so";
+/// The platform's library suffix, as R81 looks for plugins.
+pub const LIB_SUFFIX: &str = if cfg!(windows) { ".dll" } else { ".so" };
 const VARIANTS: [&str; 2] = [".zn4", ".avx2"];
 
 /// `dir/name.so` becomes `dir/name.zn4.so` or `dir/name.avx2.so` when this CPU can run it.

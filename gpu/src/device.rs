@@ -10,6 +10,8 @@ use parking_lot::lock_api::RawMutex as _;
 use parking_lot::{Mutex, RawMutex};
 use vsvk_plugin_api::vulkan::*;
 
+use super::handle;
+
 /// The lowest loader (instance) version we accept. Vulkan scopes physical-device-level and
 /// device-level functionality by the *physical device's* version together with the application's
 /// requested apiVersion, not by the loader's; a 1.1+ instance accepts any requested apiVersion.
@@ -155,8 +157,6 @@ pub const OPTIONAL_FEATURES: &[Feature] = &[
 
 const EXT_ATOMIC_FLOAT: &CStr = c"VK_EXT_shader_atomic_float";
 const EXT_ATOMIC_FLOAT2: &CStr = c"VK_EXT_shader_atomic_float2";
-const EXT_MEMORY_FD: &CStr = c"VK_KHR_external_memory_fd";
-const EXT_SEMAPHORE_FD: &CStr = c"VK_KHR_external_semaphore_fd";
 const EXT_PORTABILITY_ENUM: &CStr = c"VK_KHR_portability_enumeration";
 const EXT_DEBUG_UTILS: &CStr = c"VK_EXT_debug_utils";
 
@@ -472,8 +472,9 @@ pub struct Device {
     pub copy: Vec<Arc<Queue>>,
     pub functions: Box<VSVulkanFunctions>,
     pub get_instance_proc_addr: vk::PFN_vkGetInstanceProcAddr,
-    pub memory_fd: Option<ash::khr::external_memory_fd::Device>,
-    pub semaphore_fd: Option<ash::khr::external_semaphore_fd::Device>,
+    /// The platform's opaque handle export (gpu::handle), where the driver has it.
+    pub memory_export: Option<handle::MemoryExt>,
+    pub semaphore_export: Option<handle::SemaphoreExt>,
     pub unified: bool,
     pub budget: i64,
     pub lost: AtomicBool,
@@ -565,13 +566,13 @@ impl Device {
             want.af2 = sup.af2;
             enabled_exts.push(EXT_ATOMIC_FLOAT2.as_ptr());
         }
-        let memory_fd = has_ext(&exts, EXT_MEMORY_FD);
-        if memory_fd {
-            enabled_exts.push(EXT_MEMORY_FD.as_ptr());
+        let memory_export = has_ext(&exts, handle::EXT_MEMORY);
+        if memory_export {
+            enabled_exts.push(handle::EXT_MEMORY.as_ptr());
         }
-        let semaphore_fd = has_ext(&exts, EXT_SEMAPHORE_FD);
-        if semaphore_fd {
-            enabled_exts.push(EXT_SEMAPHORE_FD.as_ptr());
+        let semaphore_export = has_ext(&exts, handle::EXT_SEMAPHORE);
+        if semaphore_export {
+            enabled_exts.push(handle::EXT_SEMAPHORE.as_ptr());
         }
         let head = want.link();
 
@@ -627,8 +628,8 @@ impl Device {
                 return Err(e);
             }
         };
-        let memory_fd = memory_fd.then(|| ash::khr::external_memory_fd::Device::new(inst, &device));
-        let semaphore_fd = semaphore_fd.then(|| ash::khr::external_semaphore_fd::Device::new(inst, &device));
+        let memory_export = memory_export.then(|| handle::MemoryExt::new(inst, &device));
+        let semaphore_export = semaphore_export.then(|| handle::SemaphoreExt::new(inst, &device));
 
         let unified = matches!(info.device_type, vk::PhysicalDeviceType::INTEGRATED_GPU | vk::PhysicalDeviceType::CPU);
         let heap = largest_device_heap(&mem_props) as i64;
@@ -681,8 +682,8 @@ impl Device {
             copy,
             functions,
             get_instance_proc_addr: gipa,
-            memory_fd,
-            semaphore_fd,
+            memory_export,
+            semaphore_export,
             unified,
             budget,
             lost: AtomicBool::new(false),
@@ -705,15 +706,15 @@ impl Device {
     }
 
     pub fn export_memory_type(&self) -> i32 {
-        if self.memory_fd.is_some() {
-            vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD.as_raw() as i32
+        if self.memory_export.is_some() {
+            handle::MEMORY_TYPE
         } else {
             0
         }
     }
     pub fn export_semaphore_type(&self) -> i32 {
-        if self.semaphore_fd.is_some() {
-            vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD.as_raw() as i32
+        if self.semaphore_export.is_some() {
+            handle::SEMAPHORE_TYPE
         } else {
             0
         }
@@ -821,9 +822,9 @@ impl Device {
     /// Creates a timeline semaphore at 0, exportable where the device allows it.
     pub fn create_timeline(&self) -> Result<vk::Semaphore, String> {
         let mut ty = vk::SemaphoreTypeCreateInfo::default().semaphore_type(vk::SemaphoreType::TIMELINE).initial_value(0);
-        let mut export = vk::ExportSemaphoreCreateInfo::default().handle_types(vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD);
+        let mut export = vk::ExportSemaphoreCreateInfo::default().handle_types(handle::SEMAPHORE);
         let mut ci = vk::SemaphoreCreateInfo::default().push_next(&mut ty);
-        if self.semaphore_fd.is_some() {
+        if self.semaphore_export.is_some() {
             ci = ci.push_next(&mut export);
         }
         // SAFETY: a valid create info.

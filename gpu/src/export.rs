@@ -1,4 +1,5 @@
-//! Interop: exporting plane memory and timeline semaphores as opaque file descriptors, and the
+//! Interop: exporting plane memory and timeline semaphores as opaque handles (gpu::handle: fds,
+//! or NT handles on Windows), and the
 //! availability round trip of waitGPUFrame.
 use std::sync::Arc;
 
@@ -7,6 +8,7 @@ use vsvk_plugin_api::vulkan::*;
 
 use super::device::Device;
 use super::frame::{gpu_plane, GpuPlanes};
+use super::handle;
 
 pub struct ExportedPlane {
     pub memory_id: u64,
@@ -15,7 +17,8 @@ pub struct ExportedPlane {
     pub offset: u64,
     pub size: u64,
     pub handle_type: i32,
-    pub fd: i32,
+    /// An fd, or an NT HANDLE on Windows; the receiver's to close (see gpu::handle).
+    pub handle: isize,
 }
 
 /// exportGPUPlane: the allocation behind a plane, which is the foreign API's from then on (see
@@ -35,34 +38,29 @@ pub fn export_plane<F: GpuPlanes + ?Sized>(f: &F, plane: i32) -> Result<Exported
 const NOT_EXPORTABLE: &str =
     "the plane is not in exportable memory (GPUUpload's frames are not): take the frame with getExportableFrameFilter, which hands out exportable copies";
 
-/// The allocation behind a plane as an opaque fd, its owner left as it is: for the core's own
+/// The allocation behind a plane as an opaque handle, its owner left as it is: for the core's own
 /// interop (the Python module's gpu_map), which tracks when the foreign side is done itself.
 pub fn export_memory(g: &super::frame::GpuPlane) -> Result<ExportedPlane, String> {
-    let fdx = g.dev.memory_fd.as_ref().ok_or("this device cannot export memory (exportHandleType is 0)")?;
+    let x = g.dev.memory_export.as_ref().ok_or("this device cannot export memory (exportHandleType is 0)")?;
     let e = g.exportable().ok_or(NOT_EXPORTABLE)?;
-    let info = vk::MemoryGetFdInfoKHR::default().memory(e.memory).handle_type(vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD);
-    // SAFETY: exportable memory of this device.
-    let fd = unsafe { fdx.get_memory_fd(&info) }.map_err(|r| format!("vkGetMemoryFdKHR failed (VkResult {})", r.as_raw()))?;
+    let handle = handle::get_memory(x, e.memory)?;
     Ok(ExportedPlane {
         memory_id: e.memory_id,
         memory_size: e.alloc_size,
         type_index: e.type_index,
         offset: 0,
         size: g.size,
-        handle_type: vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD.as_raw() as i32,
-        fd,
+        handle_type: handle::MEMORY_TYPE,
+        handle,
     })
 }
 
-pub fn export_semaphore(dev: &Device, sem: vk::Semaphore) -> Result<(i32, i32), String> {
+pub fn export_semaphore(dev: &Device, sem: vk::Semaphore) -> Result<(i32, isize), String> {
     if sem == vk::Semaphore::null() {
         return Err("Cannot export a null semaphore".into());
     }
-    let sfd = dev.semaphore_fd.as_ref().ok_or("this device cannot export semaphores (semaphoreExportHandleType is 0)")?;
-    let info = vk::SemaphoreGetFdInfoKHR::default().semaphore(sem).handle_type(vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD);
-    // SAFETY: a semaphore of this device; the driver rejects non-exportable ones.
-    let fd = unsafe { sfd.get_semaphore_fd(&info) }.map_err(|r| format!("vkGetSemaphoreFdKHR failed (VkResult {})", r.as_raw()))?;
-    Ok((vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD.as_raw() as i32, fd))
+    let x = dev.semaphore_export.as_ref().ok_or("this device cannot export semaphores (semaphoreExportHandleType is 0)")?;
+    Ok((handle::SEMAPHORE_TYPE, handle::get_semaphore(x, sem)?))
 }
 
 /// waitGPUFrame: host waits every producer pair, then one submission whose barrier makes the

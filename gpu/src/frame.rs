@@ -72,7 +72,7 @@ impl Exportable {
         // The pool's 4 KB granularity, like pooled planes.
         let size = size.div_ceil(4096) * 4096;
         let d = &dev.device;
-        let handle = vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD;
+        let handle = super::handle::MEMORY;
         let mut ext = vk::ExternalMemoryBufferCreateInfo::default().handle_types(handle);
         let ci = dev.pool.buffer_info(size, PLANE_USAGE).push_next(&mut ext);
         // SAFETY: valid create info.
@@ -175,7 +175,7 @@ impl GpuPlane {
     /// exportable allocation when `exportable` and the device can export.
     pub fn new(dev: &Arc<Device>, size: usize, exportable: bool) -> Result<GpuPlane, String> {
         super::make_room(dev, size as i64);
-        if exportable && dev.memory_fd.is_some() {
+        if exportable && dev.memory_export.is_some() {
             let e = match dev.pool.take_exportable(size as u64) {
                 Some(e) => e,
                 None => Exportable::create(dev, size as u64).or_else(|_| {

@@ -5,7 +5,9 @@
 //!
 //! Only opaque fds: the core's device enables VK_KHR_external_memory_fd and nothing more (the
 //! guide's fixed extension set), so dma-bufs, which need VK_EXT_external_memory_dma_buf, are
-//! refused with that reason.
+//! refused with that reason. On Windows the handle is an opaque NT handle instead
+//! (VK_KHR_external_memory_win32, gpu::handle), which an import does not consume: the caller
+//! closes it, whether the import succeeded or not.
 use std::sync::Arc;
 
 use ash::vk;
@@ -13,8 +15,8 @@ use ash::vk;
 use super::device::Device;
 use super::exec::Timeline;
 use super::frame::{GpuPlane, PLANE_USAGE};
+use super::handle;
 
-const OPAQUE_FD: i32 = vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD.as_raw() as i32;
 const DMA_BUF: i32 = vk::ExternalMemoryHandleTypeFlags::DMA_BUF_EXT.as_raw() as i32;
 
 #[derive(Debug)]
@@ -33,19 +35,36 @@ pub enum ImportError {
 impl std::fmt::Display for ImportError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            ImportError::NoExport => write!(f, "the core's Vulkan device cannot import memory: its driver lacks VK_KHR_external_memory_fd (exportHandleType is 0)"),
-            ImportError::NoSemaphoreImport => write!(f, "the core's Vulkan device cannot import semaphores: its driver lacks VK_KHR_external_semaphore_fd (semaphoreExportHandleType is 0); wait on the foreign side and publish no timeline instead"),
-            ImportError::BadFd(fd) => write!(f, "handle {fd} is not an open file descriptor"),
-            ImportError::SemaphoreHandleType(t) => write!(f, "semaphore handle type {t} cannot be imported: only opaque fds of timeline semaphores (VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT, 1) can"),
+            ImportError::NoExport => write!(f, "the core's Vulkan device cannot import memory: its driver lacks {} (exportHandleType is 0)", handle::EXT_MEMORY.to_string_lossy()),
+            ImportError::NoSemaphoreImport => write!(f, "the core's Vulkan device cannot import semaphores: its driver lacks {} (semaphoreExportHandleType is 0); wait on the foreign side and publish no timeline instead", handle::EXT_SEMAPHORE.to_string_lossy()),
+            ImportError::BadFd(fd) => write!(f, "handle {fd} is not an open {}", HANDLE_NOUN),
+            ImportError::SemaphoreHandleType(t) => write!(f, "semaphore handle type {t} cannot be imported: only {} of timeline semaphores ({}) can", HANDLES_NOUN, SEMAPHORE_BIT),
             ImportError::ZeroSize => write!(f, "size is 0: pass the exported allocation's size"),
             ImportError::HandleType(t) if *t == DMA_BUF => write!(f, "dma-buf import needs VK_EXT_external_memory_dma_buf, which the core's device does not enable (its extensions are fixed); export an opaque fd instead"),
-            ImportError::HandleType(t) => write!(f, "handle type {t} cannot be imported: only opaque fds (VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT, 1) can"),
+            ImportError::HandleType(t) => write!(f, "handle type {t} cannot be imported: only {} ({}) can", HANDLES_NOUN, MEMORY_BIT),
             ImportError::MemoryType(i) => write!(f, "memory type {i} does not exist or cannot hold frame planes on this device"),
             ImportError::Driver(call, r) => write!(f, "{call} failed (VkResult {}): the handle is not an allocation (or timeline) of this GPU, or its size or memory type differs from the exporter's", r.as_raw()),
             ImportError::Layout(m) => write!(f, "{m}"),
         }
     }
 }
+
+#[cfg(not(windows))]
+const HANDLE_NOUN: &str = "file descriptor";
+#[cfg(not(windows))]
+const HANDLES_NOUN: &str = "opaque fds";
+#[cfg(not(windows))]
+const MEMORY_BIT: &str = "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT, 1";
+#[cfg(not(windows))]
+const SEMAPHORE_BIT: &str = "VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT, 1";
+#[cfg(windows)]
+const HANDLE_NOUN: &str = "handle";
+#[cfg(windows)]
+const HANDLES_NOUN: &str = "opaque NT handles";
+#[cfg(windows)]
+const MEMORY_BIT: &str = "VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_BIT, 2";
+#[cfg(windows)]
+const SEMAPHORE_BIT: &str = "VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_BIT, 2";
 
 /// Memory another API exported, imported into the core's device.
 pub struct ImportedMemory {
@@ -92,6 +111,7 @@ impl Drop for Release {
 /// when an import fails, but lavapipe closes it, and a caller closing it again could close an fd
 /// another thread has just been given. A closed or negative fd is refused here, before Vulkan,
 /// whose import of one is undefined behaviour.
+#[cfg(not(windows))]
 fn on_duplicate<T>(fd: i32, import: impl FnOnce(i32) -> Result<T, ImportError>) -> Result<T, ImportError> {
     if fd < 0 {
         return Err(ImportError::BadFd(fd));
@@ -120,7 +140,40 @@ fn on_duplicate<T>(fd: i32, import: impl FnOnce(i32) -> Result<T, ImportError>) 
     }
 }
 
+/// An NT handle is not consumed by a Vulkan import (the caller closes it either way), so it is
+/// imported as it is, once it is known to be an open handle: importing a closed one is undefined.
+#[cfg(windows)]
+fn on_duplicate<T>(h: i32, import: impl FnOnce(i32) -> Result<T, ImportError>) -> Result<T, ImportError> {
+    if !is_open_handle(h) {
+        return Err(ImportError::BadFd(h));
+    }
+    import(h)
+}
+
+/// Whether an NT handle (passed in the ABI's int: 64-bit Windows keeps handle values within 32
+/// bits, sign extended) is open in this process.
+#[cfg(windows)]
+fn is_open_handle(h: i32) -> bool {
+    let mut flags = 0u32;
+    // SAFETY: GetHandleInformation only looks the value up in the process's handle table.
+    h != 0 && h != -1 && unsafe { windows_sys::Win32::Foundation::GetHandleInformation(h as isize as windows_sys::Win32::Foundation::HANDLE, &mut flags) } != 0
+}
+
+/// What can be said of a handle and a size without a device: an open handle, a size above 0.
+#[cfg(windows)]
+pub fn check_handle(h: i32, size: u64) -> Result<(), ImportError> {
+    if size == 0 {
+        return Err(ImportError::ZeroSize);
+    }
+    if is_open_handle(h) {
+        Ok(())
+    } else {
+        Err(ImportError::BadFd(h))
+    }
+}
+
 /// What can be said of an fd and a size without a device: an open descriptor, a size above 0.
+#[cfg(not(windows))]
 pub fn check_handle(fd: i32, size: u64) -> Result<(), ImportError> {
     if size == 0 {
         return Err(ImportError::ZeroSize);
@@ -129,6 +182,7 @@ pub fn check_handle(fd: i32, size: u64) -> Result<(), ImportError> {
 }
 
 /// The open file behind an fd: (device, inode), None when it is not open.
+#[cfg(not(windows))]
 fn identity(fd: i32) -> Option<(u64, u64)> {
     let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
     // SAFETY: fstat writes a stat into the buffer or fails without touching it.
@@ -142,7 +196,7 @@ fn identity(fd: i32) -> Option<(u64, u64)> {
 
 /// A probe buffer's memory requirements for planes over external memory.
 fn plane_buffer(dev: &Device, size: u64) -> Result<(vk::Buffer, vk::MemoryRequirements), ImportError> {
-    let mut ext = vk::ExternalMemoryBufferCreateInfo::default().handle_types(vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD);
+    let mut ext = vk::ExternalMemoryBufferCreateInfo::default().handle_types(handle::MEMORY);
     let ci = dev.pool.buffer_info(size.max(1), PLANE_USAGE).push_next(&mut ext);
     // SAFETY: a valid create info.
     let b = unsafe { dev.device.create_buffer(&ci, None) }.map_err(|r| ImportError::Driver("vkCreateBuffer", r))?;
@@ -155,10 +209,10 @@ fn plane_buffer(dev: &Device, size: u64) -> Result<(vk::Buffer, vk::MemoryRequir
 /// Vulkan device (Vulkan requires the same one), else None for the first device local type that
 /// holds planes (CUDA's VMM memory). The fd is consumed on success only.
 pub fn import_memory(dev: &Arc<Device>, handle_type: i32, fd: i32, size: u64, type_index: Option<u32>) -> Result<Arc<ImportedMemory>, ImportError> {
-    if handle_type != OPAQUE_FD {
+    if handle_type != handle::MEMORY_TYPE {
         return Err(ImportError::HandleType(handle_type));
     }
-    if dev.memory_fd.is_none() {
+    if dev.memory_export.is_none() {
         return Err(ImportError::NoExport);
     }
     check_handle(fd, size)?;
@@ -175,10 +229,13 @@ pub fn import_memory(dev: &Arc<Device>, handle_type: i32, fd: i32, size: u64, ty
             .ok_or(ImportError::MemoryType(u32::MAX))?,
     };
     let memory = on_duplicate(fd, |fd| {
-        let mut import = vk::ImportMemoryFdInfoKHR::default().handle_type(vk::ExternalMemoryHandleTypeFlags::OPAQUE_FD).fd(fd);
+        #[cfg(not(windows))]
+        let mut import = vk::ImportMemoryFdInfoKHR::default().handle_type(handle::MEMORY).fd(fd);
+        #[cfg(windows)]
+        let mut import = vk::ImportMemoryWin32HandleInfoKHR::default().handle_type(handle::MEMORY).handle(fd as isize);
         let mut flags = vk::MemoryAllocateFlagsInfo::default().flags(vk::MemoryAllocateFlags::DEVICE_ADDRESS);
         let ai = vk::MemoryAllocateInfo::default().allocation_size(size).memory_type_index(type_index).push_next(&mut import).push_next(&mut flags);
-        // SAFETY: a valid allocate info; the driver takes the fd on success.
+        // SAFETY: a valid allocate info; the driver takes an fd on success (an NT handle never).
         unsafe { dev.device.allocate_memory(&ai, None) }.map_err(|r| ImportError::Driver("vkAllocateMemory (import)", r))
     })?;
     Ok(Arc::new(ImportedMemory { dev: dev.clone(), memory, size, type_index, memory_id: super::device::new_memory_id() }))
@@ -186,15 +243,24 @@ pub fn import_memory(dev: &Arc<Device>, handle_type: i32, fd: i32, size: u64, ty
 
 /// Imports a timeline semaphore exported as an opaque fd (consumed on success only).
 pub fn import_timeline(dev: &Arc<Device>, handle_type: i32, fd: i32) -> Result<Arc<Timeline>, ImportError> {
-    if handle_type != vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD.as_raw() as i32 {
+    if handle_type != handle::SEMAPHORE_TYPE {
         return Err(ImportError::SemaphoreHandleType(handle_type));
     }
-    let sfd = dev.semaphore_fd.as_ref().ok_or(ImportError::NoSemaphoreImport)?;
+    let sx = dev.semaphore_export.as_ref().ok_or(ImportError::NoSemaphoreImport)?;
     let sem = dev.create_timeline().map_err(|_| ImportError::Driver("vkCreateSemaphore", vk::Result::ERROR_UNKNOWN))?;
     let imported = on_duplicate(fd, |fd| {
-        let info = vk::ImportSemaphoreFdInfoKHR::default().semaphore(sem).handle_type(vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD).fd(fd);
-        // SAFETY: a semaphore of this device, not in use; the fd is consumed on success.
-        unsafe { sfd.import_semaphore_fd(&info) }.map_err(|r| ImportError::Driver("vkImportSemaphoreFdKHR", r))
+        #[cfg(not(windows))]
+        {
+            let info = vk::ImportSemaphoreFdInfoKHR::default().semaphore(sem).handle_type(handle::SEMAPHORE).fd(fd);
+            // SAFETY: a semaphore of this device, not in use; the fd is consumed on success.
+            unsafe { sx.import_semaphore_fd(&info) }.map_err(|r| ImportError::Driver("vkImportSemaphoreFdKHR", r))
+        }
+        #[cfg(windows)]
+        {
+            let info = vk::ImportSemaphoreWin32HandleInfoKHR::default().semaphore(sem).handle_type(handle::SEMAPHORE).handle(fd as isize);
+            // SAFETY: a semaphore of this device, not in use; the NT handle stays the caller's.
+            unsafe { sx.import_semaphore_win32_handle(&info) }.map_err(|r| ImportError::Driver("vkImportSemaphoreWin32HandleKHR", r))
+        }
     });
     if let Err(e) = imported {
         // SAFETY: unused.

@@ -19,6 +19,7 @@ pub mod exec;
 pub mod export;
 pub mod fatal;
 pub mod frame;
+pub mod handle;
 pub mod import;
 pub mod pool;
 pub mod shader;

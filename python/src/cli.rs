@@ -161,7 +161,7 @@ fn plugins(args: &[String]) -> i32 {
         let path = std::path::Path::new(&p);
         if path.is_dir() {
             vsvk::autoload::load_folder(core, path);
-        } else if let Err(e) = vsvk::plugin::load(core, path, None, None) {
+        } else if let Err(e) = vsvk::plugin::load(core, path, None, None, false) {
             eprintln!("vsvk plugins: {e}");
             status = 1;
         }

@@ -99,6 +99,7 @@ const _: () = {
     assert!(std::mem::size_of::<Memcpy2d>() == 128);
 };
 
+#[cfg(unix)]
 extern "C" {
     fn dlopen(file: *const c_char, mode: c_int) -> *mut c_void;
     fn dlsym(handle: *mut c_void, name: *const c_char) -> *mut c_void;
@@ -106,6 +107,26 @@ extern "C" {
     pub fn close(fd: c_int) -> c_int;
 }
 const RTLD_NOW: c_int = 2;
+
+// This interop imports POSIX fds (CUDA's OPAQUE_FD handle types); on Windows it would take the
+// core's NT handles with CUDA's OPAQUE_WIN32 types, which is not written yet, so there the driver
+// is reported as unavailable and nothing is ever exported for CUDA (close is never reached).
+#[cfg(windows)]
+unsafe fn dlopen(_file: *const c_char, _mode: c_int) -> *mut c_void {
+    std::ptr::null_mut()
+}
+#[cfg(windows)]
+unsafe fn dlsym(_handle: *mut c_void, _name: *const c_char) -> *mut c_void {
+    std::ptr::null_mut()
+}
+#[cfg(windows)]
+unsafe fn dlerror() -> *mut c_char {
+    c"the Python module's CUDA interop is not available on Windows yet (it imports POSIX fds)".as_ptr() as *mut c_char
+}
+#[cfg(windows)]
+pub unsafe fn close(_fd: c_int) -> c_int {
+    unreachable!("no CUDA import runs on Windows")
+}
 
 pub struct Cuda {
     get_error_string: unsafe extern "C" fn(CuResult, *mut *const c_char) -> CuResult,
@@ -343,18 +364,18 @@ pub fn use_cached(memory_id: u64) -> Option<CuDevicePtr> {
 pub fn import_memory(cu: &Cuda, e: &vsvk::gpu::export::ExportedPlane) -> Result<CuDevicePtr, String> {
     if let Some(base) = use_cached(e.memory_id) {
         // SAFETY: a new fd for an allocation imported already: ours to close.
-        unsafe { close(e.fd) };
+        unsafe { close(e.handle as i32) };
         return Ok(base);
     }
     if e.handle_type != VK_OPAQUE_FD {
         // SAFETY: ours, not consumed.
-        unsafe { close(e.fd) };
+        unsafe { close(e.handle as i32) };
         return Err(format!("exportGPUPlane gave handle type {}, not an opaque fd", e.handle_type));
     }
     let (memory, base) = cu.with_ctx(|| {
         let desc = ExternalMemoryHandleDesc {
             kind: CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD,
-            handle: [e.fd as u32 as u64, 0],
+            handle: [e.handle as u32 as u64, 0],
             size: e.memory_size,
             // vsvk's exportable planes are always dedicated allocations (gpu::frame), and CUDA
             // requires the flag to say so: no second try without it, which would hide a mismatch
@@ -367,7 +388,7 @@ pub fn import_memory(cu: &Cuda, e: &vsvk::gpu::export::ExportedPlane) -> Result<
         let r = unsafe { (cu.import_memory)(&mut memory, &desc) };
         if let Err(m) = cu.check(r, "cuImportExternalMemory") {
             // SAFETY: not consumed by a failed import.
-            unsafe { close(e.fd) };
+            unsafe { close(e.handle as i32) };
             return Err(m);
         }
         let buf = ExternalMemoryBufferDesc { offset: 0, size: e.memory_size, flags: 0, reserved: [0; 16] };
@@ -466,6 +487,8 @@ pub fn import_semaphore(cu: &Cuda, timeline: &Arc<vsvk::gpu::exec::Timeline>) ->
     }
     forget_unused_semaphores(cu, &mut im);
     let (kind, fd) = vsvk::gpu::export::export_semaphore(&timeline.dev, timeline.sem).ok()?;
+    // an fd: this module's CUDA interop is the POSIX one
+    let fd = fd as i32;
     if kind != VK_OPAQUE_FD {
         // SAFETY: ours, not consumed.
         unsafe { close(fd) };

@@ -8,8 +8,8 @@
 //!   module, on vsvk's core: libvsvk.so is preloaded, so its `getVapourSynthAPI` is the one R81's
 //!   module binds, and the plugin folders R81 would autoload (every `vapoursynth/plugins` on this
 //!   Python's path) are handed to the core through `VAPOURSYNTH_EXTRA_PLUGIN_PATH`.
+#[cfg(unix)]
 use std::ffi::OsString;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 
 use pyo3::prelude::*;
@@ -40,7 +40,7 @@ pub fn core_library(py: Python<'_>) -> Result<PathBuf, String> {
         return Ok(PathBuf::from(p));
     }
     let dir = module_dir(py).map_err(|e| format!("cannot tell where the vsvk module is: {e}"))?;
-    let lib = dir.join("libvsvk.so");
+    let lib = dir.join(CORE_LIBRARY);
     if lib.is_file() {
         Ok(lib)
     } else {
@@ -48,7 +48,21 @@ pub fn core_library(py: Python<'_>) -> Result<PathBuf, String> {
     }
 }
 
+#[cfg(unix)]
+const CORE_LIBRARY: &str = "libvsvk.so";
+#[cfg(windows)]
+const CORE_LIBRARY: &str = "vsvk.dll";
+
+/// Windows has no LD_PRELOAD: a program there gets vsvk's core by finding vsvk.dll under R81's name.
+#[cfg(windows)]
+pub fn with_core(py: Python<'_>, _args: &[String]) -> i32 {
+    let _ = py;
+    eprintln!("vsvk with-core: Windows has no library preloading; copy vsvk.dll over the libvapoursynth.dll beside the program instead");
+    2
+}
+
 /// `vsvk with-core PROGRAM [ARGS]`: replaces this process; returns only on failure.
+#[cfg(unix)]
 pub fn with_core(py: Python<'_>, args: &[String]) -> i32 {
     let Some((program, rest)) = args.split_first() else {
         eprintln!("vsvk with-core: name the program to run, e.g. `vsvk with-core vspipe script.vpy -`");
@@ -84,11 +98,13 @@ pub fn with_core(py: Python<'_>, args: &[String]) -> i32 {
         cmd.env("VAPOURSYNTH_EXTRA_PLUGIN_PATH", folders.join(std::ffi::OsStr::new(":")));
     }
     flush(py);
+    use std::os::unix::process::CommandExt;
     let err = cmd.exec();
     eprintln!("vsvk with-core: cannot run {program}: {err}");
     127
 }
 
+#[cfg(unix)]
 fn flush(py: Python<'_>) {
     if let Ok(sys) = py.import("sys") {
         for s in ["stdout", "stderr"] {

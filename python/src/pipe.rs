@@ -5,7 +5,6 @@ use std::ffi::CString;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::mem::ManuallyDrop;
-use std::os::fd::FromRawFd;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Instant;
@@ -224,11 +223,25 @@ impl Write for Sink {
     }
 }
 
+/// The process's standard output as a File, unbuffered; ManuallyDrop around it keeps it open.
+#[cfg(unix)]
+fn stdout_file() -> File {
+    use std::os::fd::FromRawFd;
+    // SAFETY: fd 1 is the process's standard output; the caller never closes this File.
+    unsafe { File::from_raw_fd(1) }
+}
+
+#[cfg(windows)]
+fn stdout_file() -> File {
+    use std::os::windows::io::{AsRawHandle, FromRawHandle};
+    // SAFETY: the process's standard output handle; the caller never closes this File.
+    unsafe { File::from_raw_handle(std::io::stdout().as_raw_handle()) }
+}
+
 fn open_sink(out: Option<&str>) -> std::io::Result<Sink> {
     Ok(match out {
         None | Some("--") => Sink::Null,
-        // SAFETY: fd 1 is the process's standard output; ManuallyDrop keeps it open afterwards.
-        Some("-") => Sink::Stdout(ManuallyDrop::new(unsafe { File::from_raw_fd(1) })),
+        Some("-") => Sink::Stdout(ManuallyDrop::new(stdout_file())),
         Some(path) => Sink::File(File::create(path)?),
     })
 }

@@ -34,7 +34,6 @@
 #include "VSVulkan4.h"
 #include "die.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -44,6 +43,27 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+/* The platform's parts: loading the core, and giving back an exported handle (an NT handle on
+   Windows, which CloseHandle closes and GetHandleInformation tells open; an fd elsewhere). */
+#ifdef _WIN32
+#include <windows.h>
+static void *open_core(const char *path) { return (void *)LoadLibraryExA(path, NULL, LOAD_WITH_ALTERED_SEARCH_PATH); }
+static void *core_symbol(void *lib, const char *name) { return (void *)GetProcAddress((HMODULE)lib, name); }
+static const char *open_error(void) { return "LoadLibraryEx failed"; }
+static int handle_open(intptr_t h) {
+    DWORD flags;
+    return h && h != (intptr_t)INVALID_HANDLE_VALUE && GetHandleInformation((HANDLE)h, &flags);
+}
+static void close_handle(intptr_t h) { CloseHandle((HANDLE)h); }
+#else
+#include <dlfcn.h>
+static void *open_core(const char *path) { return dlopen(path, RTLD_NOW | RTLD_LOCAL); }
+static void *core_symbol(void *lib, const char *name) { return dlsym(lib, name); }
+static const char *open_error(void) { return dlerror(); }
+static int handle_open(intptr_t h) { return h >= 0; }
+static void close_handle(intptr_t h) { close((int)h); }
+#endif
 
 static const VSAPI *vsapi;
 static const VSVULKANAPI *vk;
@@ -492,10 +512,10 @@ static int export_scenario(void) {
         VSVulkanExportedMemory a, b;
         CHECK(vk->exportGPUPlane(f, 0, &a, err, sizeof err) == 0, "exportGPUPlane: %s", err);
         CHECK(vk->exportGPUPlane(f, 0, &b, err, sizeof err) == 0, "exportGPUPlane: %s", err);
-        mem_ok = a.handle >= 0 && b.handle >= 0 && a.handle != b.handle && a.memoryId == b.memoryId && a.handleType == ci.exportHandleType &&
+        mem_ok = handle_open(a.handle) && handle_open(b.handle) && a.handle != b.handle && a.memoryId == b.memoryId && a.handleType == ci.exportHandleType &&
                  a.size == (VkDeviceSize)(vsapi->getStride(f, 0) * 16) && a.offset + a.size <= a.memorySize;
-        close((int)a.handle);
-        close((int)b.handle);
+        close_handle(a.handle);
+        close_handle(b.handle);
         vsapi->freeFrame(f);
     }
     if (ci.semaphoreExportHandleType) {
@@ -506,16 +526,24 @@ static int export_scenario(void) {
         VSVulkanExportedSemaphore es;
         VkSemaphore ps = vk->getGPUTimelineSemaphore(vk->gpuExecPoolTimeline(p));
         CHECK(vk->exportGPUSemaphore(core, ps, &es, err, sizeof err) == 0, "exportGPUSemaphore (pool): %s", err);
-        int ok1 = es.handle >= 0 && es.handleType == ci.semaphoreExportHandleType;
-        close((int)es.handle);
+        int ok1 = handle_open(es.handle) && es.handleType == ci.semaphoreExportHandleType;
+        close_handle(es.handle);
         VSGPUTimeline *t = vk->createGPUTimeline(core, err, sizeof err);
         CHECK(vk->exportGPUSemaphore(core, vk->getGPUTimelineSemaphore(t), &es, err, sizeof err) == 0, "exportGPUSemaphore (own): %s", err);
-        sem_ok = ok1 && es.handle >= 0;
-        close((int)es.handle);
+        sem_ok = ok1 && handle_open(es.handle);
+        close_handle(es.handle);
         vk->freeGPUTimeline(t);
         vk->freeGPUExecPool(p);
     }
+#ifdef _WIN32
+    /* Windows: opaque NT handles (VK_EXTERNAL_*_HANDLE_TYPE_OPAQUE_WIN32_BIT, 2), the adapter's LUID for
+       D3D12 and DXGI, and imports charged to the process again */
+    printf("ok export memory=%d/%d semaphore=%d/%d win32=%d luid=%d charged_again=%d\n", ci.exportHandleType != 0, mem_ok,
+           ci.semaphoreExportHandleType != 0, sem_ok, ci.exportHandleType == 2 && ci.semaphoreExportHandleType == 2, ci.deviceLUIDValid,
+           VS_GPU_IMPORT_CHARGED_AGAIN);
+#else
     printf("ok export memory=%d/%d semaphore=%d/%d\n", ci.exportHandleType != 0, mem_ok, ci.semaphoreExportHandleType != 0, sem_ok);
+#endif
     return 0;
 }
 
@@ -697,9 +725,9 @@ static int fatal(const char *what) {
 
 int main(int argc, char **argv) {
     if (argc != 3) die("usage: gpuprobe LIBCORE SCENARIO");
-    void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-    if (!lib) die("cannot load %s: %s", argv[1], dlerror());
-    const VSAPI *(*get)(int) = (const VSAPI *(*)(int))dlsym(lib, "getVapourSynthAPI");
+    void *lib = open_core(argv[1]);
+    if (!lib) die("cannot load %s: %s", argv[1], open_error());
+    const VSAPI *(*get)(int) = (const VSAPI *(*)(int))core_symbol(lib, "getVapourSynthAPI");
     if (!get) die("no getVapourSynthAPI");
     vsapi = get(VAPOURSYNTH_API_VERSION);
     if (!vsapi) die("no API 4.3");

@@ -55,7 +55,6 @@
 #endif
 #endif
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -65,6 +64,31 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+/* Loading the core: dlopen, or on Windows LoadLibraryExW on the UTF-8 path converted to UTF-16, with
+   the altered search order so that the core's own DLLs beside it (R81's filters library) are found. */
+#ifdef _WIN32
+#include <windows.h>
+static void *open_core(const char *path) {
+    wchar_t wide[32768];
+    if (!MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1, wide, 32768)) return NULL;
+    return (void *)LoadLibraryExW(wide, NULL, LOAD_WITH_ALTERED_SEARCH_PATH);
+}
+static void *core_symbol(void *lib, const char *name) { return (void *)GetProcAddress((HMODULE)lib, name); }
+static const char *open_error(void) {
+    static char msg[512];
+    DWORD e = GetLastError();
+    int n = snprintf(msg, sizeof msg, "error %lu: ", (unsigned long)e);
+    if (!FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL, e, 0, msg + n, (DWORD)(sizeof msg - n), NULL))
+        msg[n] = 0;
+    return msg;
+}
+#else
+#include <dlfcn.h>
+static void *open_core(const char *path) { return dlopen(path, RTLD_NOW | RTLD_LOCAL); }
+static void *core_symbol(void *lib, const char *name) { return dlsym(lib, name); }
+static const char *open_error(void) { return dlerror(); }
+#endif
 
 static const VSAPI *api;
 
@@ -551,9 +575,9 @@ int main(int argc, char **argv) {
     Options o;
     parse_options(argc, argv, &o);
 
-    void *lib = dlopen(o.lib, RTLD_NOW | RTLD_LOCAL);
-    if (!lib) fail("cannot load %s: %s", o.lib, dlerror());
-    VSGetVapourSynthAPI entry = (VSGetVapourSynthAPI)dlsym(lib, "getVapourSynthAPI");
+    void *lib = open_core(o.lib);
+    if (!lib) fail("cannot load %s: %s", o.lib, open_error());
+    VSGetVapourSynthAPI entry = (VSGetVapourSynthAPI)core_symbol(lib, "getVapourSynthAPI");
     if (!entry) fail("%s exports no getVapourSynthAPI", o.lib);
     api = entry(VAPOURSYNTH_API_VERSION);
     if (!api) fail("%s does not offer API %d.%d", o.lib, VAPOURSYNTH_API_MAJOR, VAPOURSYNTH_API_MINOR);

@@ -725,7 +725,7 @@ unsafe extern "C" fn export_gpu_plane(f: F, plane: c_int, out: *mut VSVulkanExpo
                         offset: x.offset,
                         size: x.size,
                         handleType: x.handle_type,
-                        handle: x.fd as isize,
+                        handle: x.handle,
                     }
                 };
                 0
@@ -743,9 +743,9 @@ unsafe extern "C" fn export_gpu_semaphore(c: C, sem: vk::Semaphore, out: *mut VS
         super::req_ptr("exportGPUSemaphore", "out", out);
         let Some(d) = device("exportGPUSemaphore", c, e, s) else { return 1 };
         match crate::gpu::export::export_semaphore(&d, sem) {
-            Ok((ty, fd)) => {
+            Ok((ty, handle)) => {
                 // SAFETY: the caller's struct.
-                unsafe { *out = VSVulkanExportedSemaphore { handleType: ty, handle: fd as isize } };
+                unsafe { *out = VSVulkanExportedSemaphore { handleType: ty, handle } };
                 0
             }
             Err(m) => {

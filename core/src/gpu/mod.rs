@@ -10,7 +10,7 @@ use std::sync::{Arc, Weak};
 
 use parking_lot::Mutex;
 
-pub use vsvk_gpu::{device, exec, export, pool, shader, video};
+pub use vsvk_gpu::{device, exec, export, handle, pool, shader, video};
 pub use vsvk_gpu::{make_room, relieve, trim, GpuBuffer, GpuMemory, Reservation, DEVICE_LOST};
 
 pub mod frame;

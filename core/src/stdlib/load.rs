@@ -19,11 +19,11 @@ pub fn load_plugin(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), S
     let path = data_arg(input, "path").ok_or("path is required")?;
     let ns = data_arg(input, "forcens");
     let id = data_arg(input, "forceid");
-    // altsearchpath only changes the DLL search order on Windows; libraries here resolve their
+    // altsearchpath only changes the DLL search order on Windows; elsewhere libraries resolve their
     // own dependencies through their rpath and the loader's usual rules.
-    let _ = input.opt_int("altsearchpath");
+    let alt_search = input.opt_int("altsearchpath").unwrap_or(0) != 0;
     // The loader's own message is complete (it names the file), so it is not prefixed.
-    if let Err(e) = plugin::load(core, Path::new(&path), ns.as_deref(), id.as_deref()) {
+    if let Err(e) = plugin::load(core, Path::new(&path), ns.as_deref(), id.as_deref(), alt_search) {
         out.set_error(&e.to_string());
     }
     Ok(())

@@ -18,6 +18,7 @@ use crate::frame::Frame;
 use crate::map::Map;
 use crate::node::{MediaInfo, Node};
 
+mod cmath;
 mod expr;
 #[cfg(target_arch = "x86_64")]
 mod expr_jit;
@@ -680,7 +681,7 @@ fn levels(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
                 .map(|x| {
                     let v = (x as f32).max(lo).min(hi);
                     let v = (v - lo) / range;
-                    let v = if g == 1.0 { v } else { v.powf(e) };
+                    let v = if g == 1.0 { v } else { cmath::powf(v, e) };
                     let o = v.mul_add(orange, olo);
                     (o + 0.5).floor().clamp(0.0, maxval as f32) as u16
                 })
@@ -734,7 +735,7 @@ fn levels(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
                             n += (v != 1.0 && !(skip_zero && v.to_bits() == 0)) as usize;
                         }
                         for &k in &idx[..n] {
-                            o[k as usize] = o[k as usize].powf(e);
+                            o[k as usize] = cmath::powf(o[k as usize], e);
                         }
                         scale_row(o, orange, olo);
                     });

@@ -102,6 +102,17 @@ pub(super) struct Program {
     pub(super) result: u16,
 }
 
+/// The program std.Expr makes of `expr` over `clips` clips on the default (compiled) path, for
+/// float output: for tests of the code generator.
+#[cfg(test)]
+pub(super) fn test_program(expr: &str, clips: usize) -> Program {
+    let mut dag = Dag::default();
+    let (root, _) = parse(expr, clips, &mut dag).expect("a valid expression");
+    let root = optimize(&mut dag, root);
+    let root = rewrite::clamp_sqrt(&mut dag, root);
+    compile(&dag, root)
+}
+
 fn compile(dag: &Dag, root: u32) -> Program {
     // post-order, each node computed once; registers reused after a value's last use
     let mut order = Vec::new();
@@ -285,11 +296,11 @@ fn run_block(
                     K::Sqrt => each!(|x, _y, _z| x.sqrt()),
                     K::Tern => each!(|x, y, z| if x > 0.0 { y } else { z }),
                     K::Fma => each!(|x, y, z| x.mul_add(y, z)),
-                    K::Exp => each_n!(|x, _y| x.exp()),
-                    K::Log => each_n!(|x, _y| x.ln()),
-                    K::Sin => each_n!(|x, _y| x.sin()),
-                    K::Cos => each_n!(|x, _y| x.cos()),
-                    K::Pow => each_n!(|x, y| x.powf(y)),
+                    K::Exp => each_n!(|x, _y| super::cmath::expf(x)),
+                    K::Log => each_n!(|x, _y| super::cmath::logf(x)),
+                    K::Sin => each_n!(|x, _y| super::cmath::sinf(x)),
+                    K::Cos => each_n!(|x, _y| super::cmath::cosf(x)),
+                    K::Pow => each_n!(|x, y| super::cmath::powf(x, y)),
                     K::Load(_) | K::Const(_) => unreachable!("not an operation"),
                 }
             }

@@ -12,6 +12,13 @@
 //!
 //! Layering: iced-x86 encodes the instructions, memmap2 provides the pages, which are written
 //! first and made executable (never both) before the kernel is used.
+//!
+//! Calling convention: the loop is written for System V's argument registers (rdi, rsi, rdx, rcx,
+//! r8) and clobbers every vector register, which System V lets a function do. On Windows the
+//! function is a Win64 one instead (`win64::enter` and `win64::leave` wrap the loop): arguments
+//! arrive in rcx, rdx, r8, r9 and on the stack above the caller's 32-byte shadow space, rdi, rsi
+//! and xmm6 to xmm15 belong to the caller and are saved and restored (rdi and rsi in that shadow
+//! space, which is the callee's to use), and the stack stays 16-byte aligned.
 use iced_x86::code_asm::asm_traits::CodeAsmVmovups;
 use iced_x86::code_asm::*;
 use vsvk_expr::K;
@@ -53,7 +60,10 @@ pub(super) enum JitError {
 /// The generated function: `n` samples (a multiple of its vector width, at least one vector)
 /// from the clips' rows at `srcs` into the row at `dst`, with the constant vectors at `consts`
 /// and room for the values that do not fit in registers at `spill`.
+#[cfg(not(windows))]
 type Entry = unsafe extern "sysv64" fn(srcs: *const *const u8, dst: *mut u8, n: usize, consts: *const Lanes, spill: *mut Lanes);
+#[cfg(windows)]
+type Entry = unsafe extern "win64" fn(srcs: *const *const u8, dst: *mut u8, n: usize, consts: *const Lanes, spill: *mut Lanes);
 
 /// One constant or spilled value: 16 lanes (the AVX2 code uses the first 8).
 type Lanes = [f32; 16];
@@ -73,8 +83,9 @@ impl Code {
         map[..bytes.len()].copy_from_slice(&bytes);
         let map = map.make_exec()?;
         // SAFETY: the pages hold the function just assembled (position independent: its only
-        // branch is relative), which follows the System V calling convention and touches only
-        // caller-saved registers.
+        // branch is relative), which follows Entry's calling convention (System V, or Win64 on
+        // Windows, where it saves the callee-saved registers it uses) and touches only registers
+        // that convention gives it.
         let entry: Entry = unsafe { std::mem::transmute::<*const u8, Entry>(map.as_ptr()) };
         Ok(Code { _map: map, entry, lanes })
     }
@@ -465,6 +476,50 @@ fn allocate<R: Copy>(prog: &Program, regs: &[R], const_loc: impl Fn(usize) -> As
     (locs, slots)
 }
 
+/// The Win64 wrapper around the System V style loop.
+#[cfg(windows)]
+mod win64 {
+    use super::*;
+
+    /// Callee-saved vector registers of Win64 (their low 128 bits; the rest is volatile), all of
+    /// which the loop may write: ymm6 to ymm11 hold values, ymm12 to ymm15 are scratch, and the
+    /// AVX-512 loop's zmm6 to zmm15 overlap them.
+    const SAVED: [AsmRegisterXmm; 10] = [xmm6, xmm7, xmm8, xmm9, xmm10, xmm11, xmm12, xmm13, xmm14, xmm15];
+    /// The frame below the return address: the ten registers, plus 8 bytes that bring rsp (8 off
+    /// a multiple of 16 at entry, the return address having been pushed) back onto a multiple of 16.
+    const FRAME: i32 = 16 * 10 + 8;
+    /// The fifth argument, from rsp after the frame is made: past the frame, the return address
+    /// and the 32-byte shadow space.
+    const ARG5: i32 = FRAME + 8 + 32;
+
+    pub(super) fn enter(a: &mut CodeAssembler) -> Result<(), IcedError> {
+        // rdi and rsi into the shadow space, the caller's home for rcx and rdx
+        a.mov(qword_ptr(rsp + 8), rdi)?;
+        a.mov(qword_ptr(rsp + 16), rsi)?;
+        a.sub(rsp, FRAME)?;
+        for (i, &x) in SAVED.iter().enumerate() {
+            a.vmovdqa(xmmword_ptr(rsp + 16 * i as i32), x)?;
+        }
+        // the loop's System V registers: rcx and rdx are read before they are overwritten
+        a.mov(rdi, rcx)?;
+        a.mov(rsi, rdx)?;
+        a.mov(rdx, r8)?;
+        a.mov(rcx, r9)?;
+        a.mov(r8, qword_ptr(rsp + ARG5))?;
+        Ok(())
+    }
+
+    pub(super) fn leave(a: &mut CodeAssembler) -> Result<(), IcedError> {
+        for (i, &x) in SAVED.iter().enumerate() {
+            a.vmovdqa(x, xmmword_ptr(rsp + 16 * i as i32))?;
+        }
+        a.add(rsp, FRAME)?;
+        a.mov(rdi, qword_ptr(rsp + 8))?;
+        a.mov(rsi, qword_ptr(rsp + 16))?;
+        Ok(())
+    }
+}
+
 impl Kernel {
     /// Compiles `prog` for clips stored as `inputs` and output stored as `out`, integer output
     /// clamped to `max`.
@@ -486,6 +541,8 @@ impl Kernel {
         macro_rules! body {
             ($g:ident, $lanes:expr) => {{
                 let mut top = $g.a.create_label();
+                #[cfg(windows)]
+                win64::enter(&mut $g.a)?;
                 $g.a.xor(eax, eax)?;
                 $g.a.set_label(&mut top)?;
                 for ins in &prog.ins {
@@ -499,6 +556,8 @@ impl Kernel {
                 $g.a.add(rax, $lanes)?;
                 $g.a.cmp(rax, rdx)?;
                 $g.a.jb(top)?;
+                #[cfg(windows)]
+                win64::leave(&mut $g.a)?;
                 $g.a.vzeroupper()?;
                 $g.a.ret()?;
                 Code::new($g.a, $lanes as usize)?
@@ -554,5 +613,88 @@ impl Kernel {
             // SAFETY: as above, for samples back..w.
             unsafe { (code.entry)(tail.as_ptr(), dst.add(back * self.out.bytes()), l, self.consts.as_ptr(), spill.as_mut_ptr()) };
         }
+    }
+}
+
+/// The Win64 wrapper checked from outside: called by hand with every callee-saved register the
+/// loop could touch holding a known value, the function must give them all back and still compute
+/// the right samples, reading its fifth argument (the spill area) from the stack.
+#[cfg(all(test, windows))]
+mod win64_tests {
+    use super::*;
+
+    #[test]
+    fn the_caller_keeps_rdi_rsi_and_xmm6_to_xmm15() {
+        if !(std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") && std::arch::is_x86_feature_detected!("f16c")) {
+            panic!("this test needs a CPU with AVX2, FMA and F16C (the JIT's own requirement)");
+        }
+        // 16 clips loaded before the first addition: more live values than the 12 value registers,
+        // so values spill and every vector register is written
+        let names = "x y z a b c d e f g h i j k l m";
+        let expr = format!("{names}{}", " +".repeat(15));
+        let prog = super::super::expr::test_program(&expr, 16);
+        let k = Kernel::compile(&prog, &[Sample::F32; 16], Sample::F32, 1.0).expect("compiles");
+        assert!(k.spills > 0, "the program was meant to spill");
+        let w = 64usize;
+        let data: Vec<Vec<f32>> = (0..16).map(|c| (0..w).map(|i| (c * 100 + i) as f32).collect()).collect();
+        let srcs: Vec<*const u8> = data.iter().map(|d| d.as_ptr() as *const u8).collect();
+        let mut out = vec![0f32; w];
+        let mut spill = k.spill_area();
+        let pattern: [[u64; 2]; 10] = std::array::from_fn(|i| [0x1111_2222_3333_0000 + i as u64, 0x4444_5555_6666_0000 + i as u64]);
+        let mut after = [[0u64; 2]; 10];
+        let (mut keep_rdi, mut keep_rsi) = (0x0d1d_0d1d_u64, 0x051_0051_u64);
+        let entry = k.narrow.entry as usize;
+        // SAFETY: a Win64 call by hand: the stack aligned to 16 with 32 bytes of shadow space and
+        // the fifth argument above it, the four others in rcx, rdx, r8 and r9; the buffers hold w
+        // samples each and the spill area comes from the kernel; r15 keeps the old stack pointer,
+        // r13 and r14 (callee-saved) the pattern and result pointers across the call.
+        unsafe {
+            std::arch::asm!(
+                "mov r15, rsp",
+                "and rsp, -16",
+                "sub rsp, 48",
+                "mov [rsp + 32], {spill}",
+                "movdqu xmm6, [r14]",
+                "movdqu xmm7, [r14 + 16]",
+                "movdqu xmm8, [r14 + 32]",
+                "movdqu xmm9, [r14 + 48]",
+                "movdqu xmm10, [r14 + 64]",
+                "movdqu xmm11, [r14 + 80]",
+                "movdqu xmm12, [r14 + 96]",
+                "movdqu xmm13, [r14 + 112]",
+                "movdqu xmm14, [r14 + 128]",
+                "movdqu xmm15, [r14 + 144]",
+                "call {entry}",
+                "movdqu [r13], xmm6",
+                "movdqu [r13 + 16], xmm7",
+                "movdqu [r13 + 32], xmm8",
+                "movdqu [r13 + 48], xmm9",
+                "movdqu [r13 + 64], xmm10",
+                "movdqu [r13 + 80], xmm11",
+                "movdqu [r13 + 96], xmm12",
+                "movdqu [r13 + 112], xmm13",
+                "movdqu [r13 + 128], xmm14",
+                "movdqu [r13 + 144], xmm15",
+                "mov rsp, r15",
+                entry = in(reg) entry,
+                spill = in(reg) spill.as_mut_ptr(),
+                in("rcx") srcs.as_ptr(),
+                in("rdx") out.as_mut_ptr(),
+                in("r8") w,
+                in("r9") k.consts.as_ptr(),
+                in("r14") pattern.as_ptr(),
+                in("r13") after.as_mut_ptr(),
+                inout("rdi") keep_rdi,
+                inout("rsi") keep_rsi,
+                out("r15") _,
+                out("xmm6") _, out("xmm7") _, out("xmm8") _, out("xmm9") _, out("xmm10") _,
+                out("xmm11") _, out("xmm12") _, out("xmm13") _, out("xmm14") _, out("xmm15") _,
+                clobber_abi("win64"),
+            );
+        }
+        assert_eq!(after, pattern, "xmm6 to xmm15 changed across the call");
+        assert_eq!((keep_rdi, keep_rsi), (0x0d1d_0d1d, 0x051_0051), "rdi or rsi changed across the call");
+        let want: Vec<f32> = (0..w).map(|i| (12000 + 16 * i) as f32).collect();
+        assert_eq!(out, want);
     }
 }
