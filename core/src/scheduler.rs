@@ -608,17 +608,19 @@ fn complete(ctx: &Arc<FrameCtx>, result: Delivery) {
     // consumer reaches it as that consumer's only reference (gpu_map then hands it to CUDA in
     // place instead of copying it).
     let mut last: Option<(Arc<FrameCtx>, i32)> = None;
-    let mut waiters = waiters.into_iter().peekable();
-    let mut result = Some(result);
-    while let Some(w) = waiters.next() {
-        let r = if waiters.peek().is_some() { result.clone().expect("kept until the last") } else { result.take().expect("given once") };
-        if let Some(next) = hand_over(w, r) {
-            if let Some((c, r)) = last.replace(next) {
-                schedule(c, r);
-            }
+    let mut ready = |next: Option<(Arc<FrameCtx>, i32)>| {
+        if let Some((c, r)) = next.and_then(|n| last.replace(n)) {
+            schedule(c, r);
         }
+    };
+    let mut waiters = waiters.into_iter();
+    let final_waiter = waiters.next_back();
+    for w in waiters {
+        ready(hand_over(w, result.clone()));
     }
-    drop(result);
+    if let Some(w) = final_waiter {
+        ready(hand_over(w, result));
+    }
     if let Some((c, r)) = last {
         continue_here_or_schedule(c, r);
     }
