@@ -67,11 +67,44 @@ pub fn trim(dev: &Device) {
     }
 }
 
+/// What an allocation past the VRAM limit does (VSVK_VRAM_MODE, an experiment for issue 23):
+/// `evict` (default) evicts every cached GPU frame, hands idle buffers back and destroys freed
+/// ones while over; `keep` evicts cached frames but keeps freed buffers for reuse; `soft` only
+/// keeps caches small (the pressure caches see) and keeps buffers; `none` ignores the limit
+/// except for reservations and failed allocations.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum VramMode {
+    Evict,
+    Keep,
+    Soft,
+    None,
+}
+
+pub fn vram_mode() -> VramMode {
+    static M: OnceLock<VramMode> = OnceLock::new();
+    *M.get_or_init(|| match std::env::var("VSVK_VRAM_MODE").as_deref().map(str::trim) {
+        Ok("keep") => VramMode::Keep,
+        Ok("soft") => VramMode::Soft,
+        Ok("none") => VramMode::None,
+        _ => VramMode::Evict,
+    })
+}
+
 /// Makes room for `bytes` more under the limit, if it can.
 pub fn make_room(dev: &Arc<Device>, bytes: i64) {
     exec::forbid_in_release("a GPU allocation");
     if dev.pool.allocated() + bytes > dev.pool.limit.load(Ordering::Relaxed) {
-        relieve(dev);
+        match vram_mode() {
+            VramMode::Evict => relieve(dev),
+            VramMode::Keep => {
+                exec::sweep_all(dev);
+                let limit = dev.pool.limit.load(Ordering::Relaxed);
+                if let Some(evict) = EVICTOR.get() {
+                    evict(dev, limit - limit / 10);
+                }
+            }
+            VramMode::Soft | VramMode::None => {}
+        }
     }
 }
 

@@ -338,7 +338,7 @@ impl Pool {
     pub fn recycle(&self, dev: &ash::Device, b: PooledBuffer) {
         let n = b.region.size() as i64;
         let host_full = b.host_transfer && self.host_bucketed.load(Ordering::Relaxed) + n > pool_bytes() as i64;
-        if host_full || self.over_limit() {
+        if host_full || (self.over_limit() && super::vram_mode() == super::VramMode::Evict) {
             self.destroy_buffer(dev, b);
             return;
         }

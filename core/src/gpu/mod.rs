@@ -139,7 +139,7 @@ pub fn warn_at_free(core: &Core) {
 /// Whether `f` is a GPU frame whose device is over its VRAM limit (the cache then keeps no more
 /// than it must, as under host memory pressure).
 pub fn over_vram(f: &crate::frame::Frame) -> bool {
-    (0..f.num_planes() as i32).find_map(|p| frame::gpu_plane(f, p)).is_some_and(|g| g.dev.pool.over_limit())
+    vsvk_gpu::vram_mode() != vsvk_gpu::VramMode::None && (0..f.num_planes() as i32).find_map(|p| frame::gpu_plane(f, p)).is_some_and(|g| g.dev.pool.over_limit())
 }
 
 

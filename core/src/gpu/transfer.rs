@@ -59,9 +59,11 @@ impl Transfer {
         Ok(Transfer { dev: dev.clone(), pool: PoolInner::create(dev, q, threads)?, down: Vec::new(), next: AtomicUsize::new(0) })
     }
 
-    /// A Transfer whose downloads go to the private copy queues, so that a download waiting on
-    /// its frame's producer holds up no upload (nor, with several queues, other downloads).
-    pub fn for_download(dev: &Arc<Device>, threads: usize) -> Result<Transfer, String> {
+    /// A Transfer whose downloads, and uploads from host transfer memory, go to the private copy
+    /// queues in turn, so that a download waiting on its frame's producer holds up no upload (nor,
+    /// with several queues, other downloads), and copies of small frames, each a submission of its
+    /// own, run beside each other rather than one after another on one queue.
+    pub fn with_copy_queues(dev: &Arc<Device>, threads: usize) -> Result<Transfer, String> {
         let mut t = Transfer::new(dev, threads)?;
         // VSVK_DOWNLOAD_RING=N: contexts per download pool (default as any pool's: the thread
         // count, 2 to 8). Each download holds one until its copy completes, so the ring caps the
@@ -75,8 +77,8 @@ impl Transfer {
         Ok(t)
     }
 
-    /// The pool a download goes to: the copy queues in turn, else the transfer queue's.
-    fn download_pool(&self) -> &Arc<PoolInner> {
+    /// The pool a copy goes to: the copy queues in turn, else the transfer queue's.
+    fn copy_pool(&self) -> &Arc<PoolInner> {
         if self.down.is_empty() {
             return &self.pool;
         }
@@ -106,17 +108,18 @@ impl Transfer {
         let pinned: Option<Vec<&GpuBuffer>> = (0..np).map(|p| src.planes()[p].buf.mapped_vk()).collect();
         if let Some(bufs) = pinned.filter(|b| b.iter().all(|b| b.get().usage.contains(vk::BufferUsageFlags::TRANSFER_SRC))) {
             let _t = stats::time(Stat::UploadStaged);
-            let slot = self.pool.acquire()?;
+            let pool = self.copy_pool();
+            let slot = pool.acquire()?;
             for (p, b) in bufs.iter().enumerate() {
                 let g = gpu_plane(&dst, p as i32).expect("GPU plane");
                 let (s, d) = (&src.planes()[p], &dst.planes()[p]);
                 let regions = plane_regions(s, d, vf.bytesPerSample as u64, plane_bytes(&dst, p) as u64);
                 // SAFETY: recording into our context; both buffers cover the regions.
                 unsafe { self.dev.device.cmd_copy_buffer(slot.cb, b.get().buffer, g.buffer(), &regions) };
-                self.pool.writes_plane(slot, dst.clone(), p as i32);
+                pool.writes_plane(slot, dst.clone(), p as i32);
             }
-            self.pool.retain(slot, "GPUUpload", Retained::Frame(src.clone()), 0);
-            self.pool.submit(slot)?;
+            pool.retain(slot, "GPUUpload", Retained::Frame(src.clone()), 0);
+            pool.submit(slot)?;
             return Ok(dst);
         }
         let all_mapped = self.direct() && (0..np).all(|p| gpu_plane(&dst, p as i32).and_then(|g| g.mapped()).is_some());
@@ -208,7 +211,7 @@ impl Transfer {
             // on the GPU behind another frame's producer.
             super::frame::wait_frame(src).map_err(|e| e.1)?;
         }
-        let pool = self.download_pool();
+        let pool = self.copy_pool();
         let slot = pool.acquire()?;
         for p in 0..np {
             let Some(g) = gpu_plane(src, p as i32) else {
@@ -225,7 +228,7 @@ impl Transfer {
         pool.reads_frame_internal(slot, src.clone());
         let v = pool.submit(slot)?;
         let t = stats::time(Stat::DownloadWait);
-        let waited = pool.wait_value(v);
+        let waited = if lend_while_waiting() { core.pool.while_blocked(|| pool.wait_value(v)) } else { pool.wait_value(v) };
         drop(t);
         match waited {
             WaitOutcome::Done => Ok(Arc::new(dst)),
@@ -256,6 +259,13 @@ impl Transfer {
         self.pool.submit(slot)?;
         Ok(dst)
     }
+}
+
+/// VSVK_DOWNLOAD_LEND=1: a download waiting for its copy lends its worker's place to a new one,
+/// so that uploads and CPU filters of other frames keep the pool's width meanwhile.
+fn lend_while_waiting() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("VSVK_DOWNLOAD_LEND").is_some_and(|v| v == "1"))
 }
 
 /// VSVK_DOWNLOAD_HOST_WAIT=1: downloads wait for their source on the host before queueing the copy.

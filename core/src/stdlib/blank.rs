@@ -46,6 +46,7 @@ struct BlankVideo {
     color: [f64; 3],
     fps: (i64, i64),
     keep: OnceLock<Arc<Frame>>,
+    keeps: bool,
     core: Arc<Core>,
     /// gpu=1 (or a GPU clip argument): frames are uploaded to the core's Vulkan device.
     gpu: Option<crate::gpu::transfer::Transfer>,
@@ -93,10 +94,16 @@ impl Filter for BlankVideo {
         if reason != arInitial {
             return Ok(None);
         }
-        if self.keep.get().is_some() {
-            return Ok(self.keep.get().cloned());
+        if let Some(f) = self.keep.get() {
+            return Ok(Some(f.clone()));
         }
-        self.make().map(Some)
+        let f = self.make()?;
+        if !self.keeps {
+            return Ok(Some(f));
+        }
+        // Two first requests may both make one; every request gets the one kept.
+        let _ = self.keep.set(f);
+        Ok(self.keep.get().cloned())
     }
 }
 
@@ -238,13 +245,13 @@ pub fn blank_clip(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), St
         color,
         fps: (vi.fpsNum, vi.fpsDen),
         keep: OnceLock::new(),
+        // The kept frame is made on the first request, not here: by then a GPUUpload made after
+        // this clip has brought up the device, and with pinned frames the frame is then in host
+        // transfer memory that uploads copy from with the copy engine.
+        keeps: keep,
         core: core.clone(),
         gpu: transfer,
     };
-    if keep {
-        let f = filter.make()?;
-        let _ = filter.keep.set(f);
-    }
     let mut out_vi = vi;
     if input.opt_int("varsize").unwrap_or(0) != 0 {
         out_vi.width = 0;

@@ -60,7 +60,7 @@ pub fn convert(core: &Arc<Core>, input: Arc<Node>, to_gpu: bool) -> Result<Arc<N
         return Ok(input);
     }
     let dev = core.gpu.device(core).map_err(|e| format!("GPU frame requested but no Vulkan device: {e}"))?;
-    let t = if to_gpu { Transfer::new(&dev, core.threads())? } else { Transfer::for_download(&dev, core.threads())? };
+    let t = Transfer::with_copy_queues(&dev, core.threads())?;
     let name = if to_gpu { "GPUUpload" } else { "GPUDownload" };
     let flags = if to_gpu { ffGPUOutput } else { 0 };
     let creation = crate::plugin::creation_stack(core);

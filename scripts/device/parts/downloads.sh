@@ -7,16 +7,18 @@
 #   both; both with VSVK_PINNED_FRAMES=1 (uploads by the copy engine too).
 set -u
 CASES=${DL_CASES:-bw/updown-1080p-8,bw/updown-2160p-16,gpu/vk-expr-1080p,gpu/vk-boxblur-1080p,gpu/bm3d-1080p,gpu/gaussblur-1080p}
+# DL_SETTINGS: the settings to compare instead of the list below, one per line ('' = default).
 i=0
 while read -r setting; do
   i=$((i+1))
   echo "--- setting $i: ${setting:-default}"
   env $setting python3 bench/run.py --device --cases "$CASES" --reps "${DL_REPS:-2}" --seconds "${DL_SECONDS:-0.6}" \
-    --budget 60 --timeout 60 --out "$1/setting$i.json" 2>&1 | grep -E '^\| (bw|gpu)/' | cut -d'|' -f2,5,7,9,11
-done <<'LIST'
+    --budget 60 --timeout 60 --out "$1/setting$i.json" 2>&1 | grep -E '^\| (bw|gpu|chain|vram|host)/' | cut -d'|' -f2,5,7,9,11
+done < <(if [ -n "${DL_SETTINGS:-}" ]; then printf '%s\n' "$DL_SETTINGS"; else cat <<'LIST'
 
 VSVK_DOWNLOAD_RING=32
 VSVK_DOWNLOAD_COMPUTE_QUEUES=3
 VSVK_DOWNLOAD_COMPUTE_QUEUES=3 VSVK_DOWNLOAD_RING=32
 VSVK_DOWNLOAD_COMPUTE_QUEUES=3 VSVK_DOWNLOAD_RING=32 VSVK_PINNED_FRAMES=1
 LIST
+fi)
