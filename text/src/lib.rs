@@ -1,50 +1,50 @@
-//! The built-in `text` namespace (plugin com.vapoursynth.text): Text, FrameNum, FrameProps,
-//! ClipInfo and CoreInfo draw text into frames with an 8x16 bitmap font (`font`).
+//! The `text` namespace (plugin com.vapoursynth.text, created by the core): Text, FrameNum,
+//! FrameProps, ClipInfo and CoreInfo draw text into frames with an 8x16 bitmap font (`font`).
+//! Built on vsvk-plugin-api alone; the core calls [`init`] at start-up to register the functions
+//! into the plugin it made.
 //!
 //! Layout, colours, wording and checks follow what the reference core (VapourSynth R81) was seen
 //! to produce: a 16-pixel margin, text wrapped at the frame's width one character at a time, lines
 //! that do not fit dropped, every character cell painted (white on black in limited range for
 //! integer formats, 1.0 on 0.0 for float), chroma painted neutral.
-use std::ffi::c_void;
-use std::sync::Arc;
-
+// the ABI's constants keep their C names (stInteger, cfYUV) and are matched on
+#![allow(non_upper_case_globals)]
 use vsvk_plugin_api::abi::*;
-
-use crate::core::Core;
-use crate::format;
-use crate::frame::Frame;
-use crate::map::{Map, Value, Values};
-use crate::node::{Filter, FilterImpl, MediaInfo, Node};
-use crate::plugin::{FuncImpl, Plugin};
-use crate::scheduler::FrameCall;
+use vsvk_plugin_api::api::Core;
+use vsvk_plugin_api::filter::{self, Filter, Spec};
+use vsvk_plugin_api::frame::{Frame, FrameMut, PlaneRowsMut};
+use vsvk_plugin_api::invoke::PluginRef;
+use vsvk_plugin_api::map::{Args, Out};
+use vsvk_plugin_api::plugin::Registrar;
+use vsvk_plugin_api::residency::on_host;
+use vsvk_plugin_api::values::{MapRead, OwnedMap, Values};
+use vsvk_plugin_api::{Error, Result};
 
 mod font;
 
 pub const TEXT_ID: &str = "com.vapoursynth.text";
+pub const NAMESPACE: &str = "text";
+/// The plugin's full name, as the core configures it.
+pub const NAME: &str = "VapourSynth Text";
 const MARGIN: i64 = 16;
 
-type Create = fn(&str, &Map, &mut Map, &Arc<Core>) -> Result<(), String>;
+/// Registers the functions into the plugin the core made (`VapourSynthPluginInit2`'s shape; the
+/// plugin is already configured).
+///
+/// # Safety
+/// `plugin` and `papi` are the core's, valid for the call.
+pub unsafe extern "C" fn init(plugin: *mut VSPlugin, papi: *const VSPLUGINAPI) {
+    // SAFETY: forwarded unchanged from the core.
+    unsafe { vsvk_plugin_api::plugin::init(plugin, papi, register) }
+}
 
-/// Registers `text` on a new core.
-pub fn register(core: &Arc<Core>) {
-    let p = Plugin::new_builtin(core, TEXT_ID, "text", "VapourSynth Text", make_version(crate::core::CORE_VERSION, 0));
-    let functions: [(&'static str, &str, Create); 5] = [
-        ("Text", "clip:vnode:all;text:data;alignment:int:opt;scale:int:opt;", create),
-        ("FrameNum", "clip:vnode:all;alignment:int:opt;scale:int:opt;", create),
-        ("FrameProps", "clip:vnode:all;props:data[]:opt;alignment:int:opt;scale:int:opt;", create),
-        ("ClipInfo", "clip:vnode:all;alignment:int:opt;scale:int:opt;", create),
-        ("CoreInfo", "clip:vnode:all:opt;alignment:int:opt;scale:int:opt;", create),
-    ];
-    for (name, args, f) in functions {
-        let imp = FuncImpl::Rust(Box::new(move |input: &Map, out: &mut Map, core: &Arc<Core>| {
-            if let Err(e) = f(name, input, out, core) {
-                out.set_error(&format!("{name}: {e}"));
-            }
-        }));
-        p.register(name, args, "clip:vnode:all;", imp).expect("built-in signatures are valid");
-    }
-    p.lock();
-    core.plugins.write().push(p);
+fn register(r: &Registrar) {
+    const RET: &str = "clip:vnode:all;";
+    r.function("Text", "clip:vnode:all;text:data;alignment:int:opt;scale:int:opt;", RET, |a, o, c| create("Text", a, o, c));
+    r.function("FrameNum", "clip:vnode:all;alignment:int:opt;scale:int:opt;", RET, |a, o, c| create("FrameNum", a, o, c));
+    r.function("FrameProps", "clip:vnode:all;props:data[]:opt;alignment:int:opt;scale:int:opt;", RET, |a, o, c| create("FrameProps", a, o, c));
+    r.function("ClipInfo", "clip:vnode:all;alignment:int:opt;scale:int:opt;", RET, |a, o, c| create("ClipInfo", a, o, c));
+    r.function("CoreInfo", "clip:vnode:all:opt;alignment:int:opt;scale:int:opt;", RET, |a, o, c| create("CoreInfo", a, o, c));
 }
 
 /// What a filter writes.
@@ -57,16 +57,14 @@ enum Kind {
 }
 
 struct TextFilter {
-    input: Arc<Node>,
     vi: VSVideoInfo,
     kind: Kind,
     alignment: i64,
     scale: i64,
-    name: &'static str,
 }
 
 /// 8..16-bit integer or 16/32-bit float: the formats text can be drawn into.
-fn check_format(f: &VSVideoFormat) -> Result<(), String> {
+fn check_format(f: &VSVideoFormat) -> Result<()> {
     let ok = match f.sampleType {
         stInteger => (8..=16).contains(&f.bitsPerSample),
         _ => f.bitsPerSample == 16 || f.bitsPerSample == 32,
@@ -74,67 +72,55 @@ fn check_format(f: &VSVideoFormat) -> Result<(), String> {
     if ok {
         Ok(())
     } else {
-        Err(format!("Input clip must be 8..16 bit integer or 16-32 bit float, passed {}.", format::video_name(f).unwrap_or_default()))
+        Err(Error::invalid(format!("Input clip must be 8..16 bit integer or 16-32 bit float, passed {}.", Core::format_name(f))))
     }
 }
 
-fn create(name: &str, input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
-    let name: &'static str = match name {
-        "Text" => "Text",
-        "FrameNum" => "FrameNum",
-        "FrameProps" => "FrameProps",
-        "ClipInfo" => "ClipInfo",
-        _ => "CoreInfo",
-    };
-    let node = match input.get_node(b"clip", 0) {
-        Ok(n) => n.clone(),
+fn create(name: &'static str, args: &Args, out: &mut Out, core: Core) -> Result<()> {
+    let node = match args.get_node("clip", 0) {
+        Ok(n) => n,
         // CoreInfo without a clip draws on std.BlankClip's default clip
         Err(_) => {
-            let std = core.plugin_by_ns("std").ok_or("std is missing")?;
-            let r = crate::plugin::invoke(&std, "BlankClip", &Map::new());
-            if let Some(e) = r.error() {
-                return Err(e.to_string_lossy().into_owned());
-            }
-            r.get_node(b"clip", 0).map_err(|_| "BlankClip returned no clip".to_string())?.clone()
+            let std = PluginRef::by_id(core, "com.vapoursynth.std").ok_or_else(|| Error::invalid("std is missing"))?;
+            let r = std.invoke("BlankClip", &OwnedMap::new())?;
+            r.get_node("clip", 0).map_err(|_| Error::invalid("BlankClip returned no clip"))?
         }
     };
-    let vi = *node.video_info().ok_or("only video clips are supported")?;
-    let alignment = input.get_int(b"alignment", 0).unwrap_or(7);
+    let vi = node.video_info().map_err(|_| Error::invalid("only video clips are supported"))?;
+    let alignment = args.get_int("alignment", 0).unwrap_or(7);
     if !(1..=9).contains(&alignment) {
-        return Err("alignment must be between 1 and 9 (think numpad)".into());
+        return Err(Error::invalid("alignment must be between 1 and 9 (think numpad)"));
     }
-    let scale = input.get_int(b"scale", 0).unwrap_or(1);
+    let scale = args.get_int("scale", 0).unwrap_or(1);
     if !(1..=65536).contains(&scale) {
-        return Err("scale must be a positive integer no larger than 65536".into());
+        return Err(Error::invalid("scale must be a positive integer no larger than 65536"));
     }
     if vi.format.colorFamily != cfUndefined {
         check_format(&vi.format)?;
     }
     let kind = match name {
-        "Text" => Kind::Text(input.get_data(b"text", 0).map(|d| d.as_bytes().to_vec()).unwrap_or_default()),
+        "Text" => Kind::Text(args.get_data("text", 0).map(|d| d.bytes).unwrap_or_default()),
         "FrameNum" => Kind::FrameNum,
-        "FrameProps" => Kind::FrameProps(match input.get(b"props") {
-            Ok(Values::Data(v)) => Some(v.iter().map(|d| d.as_bytes().to_vec()).collect()),
+        "FrameProps" => Kind::FrameProps(match args.values("props") {
+            Some(Values::Data(v)) => Some(v.into_iter().map(|d| d.bytes).collect()),
             _ => None,
         }),
         "ClipInfo" => Kind::ClipInfo,
         _ => Kind::CoreInfo,
     };
     // drawn in host memory: a GPU clip is downloaded for it and the result uploaded again
-    let n = crate::stdlib::util::on_host(core, vec![node], |inputs| {
-        let node = inputs.into_iter().next().expect("one input");
-        let filter = TextFilter { input: node.clone(), vi, kind, alignment, scale, name };
-        let creation = crate::plugin::creation_stack(core);
-        Node::new(core.clone(), name, MediaInfo::Video(vi), FilterImpl::Rust(Box::new(filter)), fmParallel, 0, vec![(node, rpStrictSpatial)], creation)
+    let n = on_host(core, vec![node], |inputs| {
+        let spec = Spec { name: name.into(), info: vi, inputs, gpu_output: false };
+        filter::create_node(core, spec, TextFilter { vi, kind, alignment, scale }, fmParallel)
     })?;
-    out.set(b"clip", Value::Node(n), false).expect("clip is a valid key");
+    out.set_node("clip", n);
     Ok(())
 }
 
 // ---- the texts ----------------------------------------------------------------------------------------
 
-fn int_prop(props: &Map, key: &str) -> Option<i64> {
-    props.get_int(key.as_bytes(), 0).ok()
+fn int_prop(props: &impl MapRead, key: &str) -> Option<i64> {
+    props.get_int(key, 0).ok()
 }
 
 /// C's "%f".
@@ -234,17 +220,17 @@ fn field_name(v: Option<i64>) -> &'static str {
 
 fn clip_info(vi: &VSVideoInfo, f: &Frame) -> Vec<u8> {
     let props = f.props();
-    let ff = f.video_format().copied().unwrap_or_default();
+    let ff = f.video_format().unwrap_or_default();
     let vary = |constant: bool| if constant { "" } else { " (may vary)" };
     let mut s = String::from("Clip info:\n");
-    s += &format!("Width: {} px{}\n", f.width, vary(vi.width > 0));
-    s += &format!("Height: {} px{}\n", f.height, vary(vi.height > 0));
-    match (int_prop(props, "_SARNum"), int_prop(props, "_SARDen")) {
+    s += &format!("Width: {} px{}\n", f.width(0), vary(vi.width > 0));
+    s += &format!("Height: {} px{}\n", f.height(0), vary(vi.height > 0));
+    match (int_prop(&props, "_SARNum"), int_prop(&props, "_SARDen")) {
         (Some(n), Some(d)) => s += &format!("Sample aspect ratio: {n}:{d}\n"),
         _ => s += "Sample aspect ratio: Unknown\n",
     }
     s += &format!("Length: {} frames\n", vi.numFrames);
-    let vname = if vi.format.colorFamily == cfUndefined { "Undefined".to_string() } else { format::video_name(&vi.format).unwrap_or_default() };
+    let vname = if vi.format.colorFamily == cfUndefined { "Undefined".to_string() } else { Core::format_name(&vi.format) };
     s += &format!("Format name: {vname}{}\n", vary(vi.format.colorFamily != cfUndefined));
     let family = match ff.colorFamily {
         cfGray => "Gray",
@@ -256,16 +242,16 @@ fn clip_info(vi: &VSVideoInfo, f: &Frame) -> Vec<u8> {
     s += &format!("Sample type: {}\n", if ff.sampleType == stInteger { "Integer" } else { "Float" });
     s += &format!("Bits per sample: {}\n", ff.bitsPerSample);
     s += &format!("Subsampling Height/Width: {}x/{}x\n", 1 << ff.subSamplingH, 1 << ff.subSamplingW);
-    s += &format!("Matrix: {}\n", matrix_name(int_prop(props, "_Matrix")));
-    s += &format!("Primaries: {}\n", primaries_name(int_prop(props, "_Primaries")));
-    s += &format!("Transfer: {}\n", transfer_name(int_prop(props, "_Transfer")));
-    s += &format!("Range: {}\n", range_name(int_prop(props, "_Range")));
-    s += &format!("Chroma Location: {}\n", chromaloc_name(int_prop(props, "_ChromaLocation")));
-    s += &format!("Field handling: {}\n", field_name(int_prop(props, "_FieldBased")));
+    s += &format!("Matrix: {}\n", matrix_name(int_prop(&props, "_Matrix")));
+    s += &format!("Primaries: {}\n", primaries_name(int_prop(&props, "_Primaries")));
+    s += &format!("Transfer: {}\n", transfer_name(int_prop(&props, "_Transfer")));
+    s += &format!("Range: {}\n", range_name(int_prop(&props, "_Range")));
+    s += &format!("Chroma Location: {}\n", chromaloc_name(int_prop(&props, "_ChromaLocation")));
+    s += &format!("Field handling: {}\n", field_name(int_prop(&props, "_FieldBased")));
     let mut out = s.into_bytes();
     out.extend_from_slice(b"Picture type: ");
-    match props.get_data(b"_PictType", 0) {
-        Ok(d) => out.extend_from_slice(d.as_bytes()),
+    match props.get_data("_PictType", 0) {
+        Ok(d) => out.extend_from_slice(&d.bytes),
         Err(_) => out.extend_from_slice(b"Unknown"),
     }
     out.push(b'\n');
@@ -275,7 +261,7 @@ fn clip_info(vi: &VSVideoInfo, f: &Frame) -> Vec<u8> {
     } else {
         s += "Fps: Unknown\n";
     }
-    match (int_prop(props, "_DurationNum"), int_prop(props, "_DurationDen")) {
+    match (int_prop(&props, "_DurationNum"), int_prop(&props, "_DurationDen")) {
         (Some(n), Some(d)) => s += &format!("Frame duration: {n}/{d} ({})\n", fixed(n as f64 / d as f64)),
         _ => s += "Frame duration: Unknown\n",
     }
@@ -288,20 +274,20 @@ fn frame_props(f: &Frame, only: &Option<Vec<Vec<u8>>>) -> Vec<u8> {
     let mut out = b"Frame properties:\n".to_vec();
     let keys: Vec<Vec<u8>> = match only {
         Some(list) => list.clone(),
-        None => props.keys().map(|k| k.to_bytes().to_vec()).collect(),
+        None => props.keys().into_iter().map(String::into_bytes).collect(),
     };
     for key in keys {
         out.extend_from_slice(&key);
         out.push(b':');
-        match props.get(&key) {
-            Err(_) => out.extend_from_slice(b" <no such property>"),
-            Ok(v) => {
+        match std::str::from_utf8(&key).ok().and_then(|k| props.values(k)) {
+            None => out.extend_from_slice(b" <no such property>"),
+            Some(v) => {
                 let items: Vec<Vec<u8>> = match v {
                     Values::Int(a) => a.iter().map(|i| i.to_string().into_bytes()).collect(),
                     Values::Float(a) => a.iter().map(|x| fixed(*x).into_bytes()).collect(),
                     Values::Data(a) => a
                         .iter()
-                        .map(|d| if d.hint == dtBinary { format!("<binary data ({} bytes)>", d.len()).into_bytes() } else { d.as_bytes().to_vec() })
+                        .map(|d| if d.hint == dtBinary { format!("<binary data ({} bytes)>", d.bytes.len()).into_bytes() } else { d.bytes.clone() })
                         .collect(),
                     Values::VideoFrame(a) | Values::AudioFrame(a) => a.iter().map(|_| b"<frame>".to_vec()).collect(),
                     Values::VideoNode(a) | Values::AudioNode(a) => a.iter().map(|_| b"<node>".to_vec()).collect(),
@@ -319,13 +305,12 @@ fn frame_props(f: &Frame, only: &Option<Vec<Vec<u8>>>) -> Vec<u8> {
 }
 
 /// getCoreInfo's version text, then the figures that change as the core runs.
-fn core_info(core: &Core) -> Vec<u8> {
-    let mut out = core.version_string.as_bytes().to_vec();
+fn core_info(core: Core) -> Vec<u8> {
+    let info = core.info();
+    let mut out = info.version.into_bytes();
     let figures = format!(
         "\nThreads: {}\nMaximum framebuffer cache size: {} bytes\nUsed framebuffer cache size: {} bytes",
-        core.threads(),
-        core.max_cache.load(std::sync::atomic::Ordering::Relaxed),
-        core.mem.used.load(std::sync::atomic::Ordering::Relaxed)
+        info.threads, info.max_cache, info.used_cache
     );
     out.extend_from_slice(figures.as_bytes());
     out
@@ -366,44 +351,109 @@ fn layout_lines(text: &[u8], per_line: usize) -> Vec<&[u8]> {
     lines
 }
 
-#[derive(Clone, Copy)]
-enum Sample {
-    U8(u8),
-    U16(u16),
-    F32(f32),
-}
-
-/// Foreground, background and chroma values for a format.
-fn colours(f: &VSVideoFormat) -> (Sample, Sample, Sample) {
+/// Foreground, background and chroma values for a format, as samples of T.
+fn colours<T: FromBits>(f: &VSVideoFormat) -> (T, T, T) {
     match (f.sampleType, f.bytesPerSample) {
-        (stInteger, 1) => (Sample::U8(235), Sample::U8(16), Sample::U8(128)),
         (stInteger, _) => {
             let s = f.bitsPerSample - 8;
-            (Sample::U16(235 << s), Sample::U16(16 << s), Sample::U16(128 << s))
+            (T::from_bits(235 << s), T::from_bits(16 << s), T::from_bits(128 << s))
         }
-        (_, 2) => (Sample::U16(0x3C00), Sample::U16(0), Sample::U16(0)),
-        _ => (Sample::F32(1.0), Sample::F32(0.0), Sample::F32(0.0)),
+        // half: 1.0 and 0.0
+        (_, 2) => (T::from_bits(0x3C00), T::from_bits(0), T::from_bits(0)),
+        _ => (T::from_bits(1.0f32.to_bits()), T::from_bits(0), T::from_bits(0)),
     }
 }
 
-/// Writes one sample. Safety: `row` points into a writable row holding at least `x + 1` samples of
-/// the sample's type.
-unsafe fn put(row: *mut u8, x: usize, v: Sample) {
-    match v {
-        Sample::U8(v) => *row.add(x) = v,
-        Sample::U16(v) => *row.cast::<u16>().add(x) = v,
-        Sample::F32(v) => *row.cast::<f32>().add(x) = v,
+/// A sample type made from its bit pattern.
+trait FromBits: Copy {
+    fn from_bits(b: u32) -> Self;
+}
+impl FromBits for u8 {
+    fn from_bits(b: u32) -> u8 {
+        b as u8
+    }
+}
+impl FromBits for u16 {
+    fn from_bits(b: u32) -> u16 {
+        b as u16
+    }
+}
+impl FromBits for f32 {
+    fn from_bits(b: u32) -> f32 {
+        f32::from_bits(b)
     }
 }
 
-fn draw(name: &str, f: &mut Frame, text: &[u8], alignment: i64, scale: i64) -> Result<(), String> {
-    let (w, h) = (f.width as i64, f.height as i64);
+/// Where the lines go.
+struct Layout<'a> {
+    lines: Vec<&'a [u8]>,
+    w: i64,
+    top: i64,
+    alignment: i64,
+    scale: i64,
+}
+
+impl Layout<'_> {
+    /// Each non-empty line with its left edge, top edge and width in pixels.
+    fn boxes(&self) -> impl Iterator<Item = (&[u8], i64, i64, i64)> + '_ {
+        let (cw, ch) = (8 * self.scale, 16 * self.scale);
+        self.lines.iter().enumerate().filter(|(_, l)| !l.is_empty()).map(move |(li, line)| {
+            let len = line.len() as i64 * cw;
+            let left = match self.alignment {
+                1 | 4 | 7 => MARGIN,
+                2 | 5 | 8 => (self.w - len) / 2,
+                _ => self.w - MARGIN - len,
+            };
+            (*line, left, self.top + li as i64 * ch, len)
+        })
+    }
+}
+
+/// Paints one plane: glyphs, or for YUV chroma (`chroma` gives its subsampling) the neutral value
+/// over each line's box.
+fn paint<T: FromBits>(rows: &mut PlaneRowsMut<'_, T>, l: &Layout, chroma: Option<(i32, i32)>, fmt: &VSVideoFormat) {
+    let (fg, bg, neutral) = colours::<T>(fmt);
+    let ch = 16 * l.scale;
+    let scale = l.scale;
+    for (line, left, y0, len) in l.boxes() {
+        if let Some((ssw, ssh)) = chroma {
+            let (x_a, x_b) = ((left >> ssw) as usize, ((left + len) >> ssw) as usize);
+            let (y_a, y_b) = ((y0 >> ssh) as usize, ((y0 + ch) >> ssh) as usize);
+            let (pw, ph) = (rows.width, rows.height);
+            for y in y_a..y_b.min(ph) {
+                let row = rows.row_mut(y);
+                for x in x_a..x_b.min(pw) {
+                    row[x] = neutral;
+                }
+            }
+            continue;
+        }
+        for (ci, &c) in line.iter().enumerate() {
+            let glyph = &font::GLYPHS[c as usize];
+            let x0 = left + ci as i64 * 8 * scale;
+            for (gy, &bits) in glyph.iter().enumerate() {
+                for sy in 0..scale {
+                    // the text box lies inside the frame (checked by `draw`)
+                    let row = rows.row_mut((y0 + gy as i64 * scale + sy) as usize);
+                    for gx in 0..8 {
+                        let v = if bits & (0x80 >> gx) != 0 { fg } else { bg };
+                        let x = (x0 + gx * scale) as usize;
+                        row[x..x + scale as usize].fill(v);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn draw(f: &mut FrameMut, text: &[u8], alignment: i64, scale: i64) -> Result<()> {
+    let (w, h) = (f.width(0) as i64, f.height(0) as i64);
     let (cw, ch) = (8 * scale, 16 * scale);
     if w < 2 * MARGIN + cw || h < 2 * MARGIN + ch {
-        return Err(format!("{name}: frame size must be at least {}x{} pixels.", 2 * MARGIN + cw, 2 * MARGIN + ch));
+        return Err(Error::invalid(format!("frame size must be at least {}x{} pixels.", 2 * MARGIN + cw, 2 * MARGIN + ch)));
     }
-    let fmt = *f.video_format().expect("video frame");
-    check_format(&fmt).map_err(|e| format!("{name}: {e}"))?;
+    let fmt = f.format();
+    check_format(&fmt)?;
     let per_line = ((w - 2 * MARGIN) / cw) as usize;
     let max_lines = ((h - 2 * MARGIN) / ch) as usize;
     let mut lines = layout_lines(text, per_line);
@@ -414,94 +464,32 @@ fn draw(name: &str, f: &mut Frame, text: &[u8], alignment: i64, scale: i64) -> R
         4..=6 => (h - block) / 2,
         _ => h - MARGIN - block,
     };
-    let (fg, bg, neutral) = colours(&fmt);
-    let chroma_planes = fmt.colorFamily == cfYUV;
-    for (li, line) in lines.iter().enumerate() {
-        if line.is_empty() {
-            continue;
-        }
-        let len = line.len() as i64 * cw;
-        let left = match alignment {
-            1 | 4 | 7 => MARGIN,
-            2 | 5 | 8 => (w - len) / 2,
-            _ => w - MARGIN - len,
-        };
-        let y0 = top + li as i64 * ch;
-        for p in 0..fmt.numPlanes as usize {
-            let pl = f.planes()[p].clone();
-            // SAFETY: the frame is a fresh copy owned by this filter.
-            let base = unsafe { f.write_ptr(p as i32) }.expect("plane exists");
-            let (ssw, ssh) = if p > 0 { (fmt.subSamplingW, fmt.subSamplingH) } else { (0, 0) };
-            if p > 0 && chroma_planes {
-                let (x_a, x_b) = ((left >> ssw) as usize, ((left + len) >> ssw) as usize);
-                let (y_a, y_b) = ((y0 >> ssh) as usize, ((y0 + ch) >> ssh) as usize);
-                for y in y_a..y_b.min(pl.height as usize) {
-                    // SAFETY: row y lies inside the plane.
-                    let row = unsafe { base.offset(y as isize * pl.stride) };
-                    for x in x_a..x_b.min(pl.width as usize) {
-                        // SAFETY: x is inside the row.
-                        unsafe { put(row, x, neutral) };
-                    }
-                }
-                continue;
-            }
-            for (ci, &c) in line.iter().enumerate() {
-                let glyph = &font::GLYPHS[c as usize];
-                let x0 = left + ci as i64 * cw;
-                for gy in 0..16 {
-                    let bits = glyph[gy];
-                    for sy in 0..scale {
-                        let y = (y0 + gy as i64 * scale + sy) as isize;
-                        // SAFETY: the text box lies inside the frame (checked above).
-                        let row = unsafe { base.offset(y * pl.stride) };
-                        for gx in 0..8 {
-                            let v = if bits & (0x80 >> gx) != 0 { fg } else { bg };
-                            for sx in 0..scale {
-                                // SAFETY: as above.
-                                unsafe { put(row, (x0 + gx * scale + sx) as usize, v) };
-                            }
-                        }
-                    }
-                }
-            }
+    let layout = Layout { lines, w, top, alignment, scale };
+    for p in 0..fmt.numPlanes {
+        let chroma = (p > 0 && fmt.colorFamily == cfYUV).then_some((fmt.subSamplingW, fmt.subSamplingH));
+        let host = || Error::invalid("internal error: the frame is not in host memory");
+        match (fmt.sampleType, fmt.bytesPerSample) {
+            (stInteger, 1) => paint::<u8>(&mut f.plane_mut(p).ok_or_else(host)?, &layout, chroma, &fmt),
+            (_, 2) => paint::<u16>(&mut f.plane_mut(p).ok_or_else(host)?, &layout, chroma, &fmt),
+            _ => paint::<f32>(&mut f.plane_mut(p).ok_or_else(host)?, &layout, chroma, &fmt),
         }
     }
     Ok(())
 }
 
-impl TextFilter {
-    fn make(&self, n: i32, src: &Frame, core: &Arc<Core>) -> Result<Frame, String> {
+impl Filter for TextFilter {
+    fn get_frame(&self, n: i32, frames: Vec<Frame>, core: Core) -> Result<Frame> {
+        let src = frames.into_iter().next().ok_or_else(|| Error::invalid("internal error: a requested frame is missing"))?;
         let text: Vec<u8> = match &self.kind {
             Kind::Text(t) => t.clone(),
             Kind::FrameNum => n.to_string().into_bytes(),
-            Kind::FrameProps(only) => frame_props(src, only),
-            Kind::ClipInfo => clip_info(&self.vi, src),
+            Kind::FrameProps(only) => frame_props(&src, only),
+            Kind::ClipInfo => clip_info(&self.vi, &src),
             Kind::CoreInfo => core_info(core),
         };
-        let mut f = src.shallow_copy();
-        draw(self.name, &mut f, &text, self.alignment, self.scale)?;
-        Ok(f)
-    }
-}
-
-impl Filter for TextFilter {
-    fn get_frame(&self, n: i32, reason: i32, _fd: &mut *mut c_void, call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
-        if reason == arInitial {
-            call.request(&self.input, n);
-            return Ok(None);
-        }
-        if reason != arAllFramesReady {
-            return Ok(None);
-        }
-        let src = call.get(&self.input, n).ok_or("internal error: a requested frame is missing")?;
-        let core = call.core().clone();
-        match self.make(n, &src, &core) {
-            Ok(f) => Ok(Some(Arc::new(f))),
-            Err(e) => {
-                call.set_error(e);
-                Ok(None)
-            }
-        }
+        let mut f = FrameMut::copy_of(core, &src);
+        draw(&mut f, &text, self.alignment, self.scale)?;
+        Ok(f.freeze())
     }
 }
 
