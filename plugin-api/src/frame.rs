@@ -1,6 +1,5 @@
 //! Frames: owned references to read-only frames ([`Frame`]) and to frames being made
 //! ([`FrameMut`]), their geometry, and their properties.
-use std::ffi::CString;
 
 use crate::abi::*;
 use crate::api::{api, Core};
@@ -298,8 +297,8 @@ impl Drop for FrameMut {
     }
 }
 
-fn key(k: &str) -> CString {
-    CString::new(k).unwrap_or_else(|_| CString::new("invalid-key").expect("no NUL"))
+fn key(k: &str) -> crate::values::Key {
+    crate::values::Key::new(k).unwrap_or_else(|| crate::values::Key::new("invalid-key").expect("no NUL"))
 }
 
 /// A frame's properties, read only.

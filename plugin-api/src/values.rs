@@ -11,9 +11,38 @@ use crate::frame::Frame;
 use crate::function::Function;
 use crate::node::Node;
 
-/// A key as the ABI wants it; `None` for a key with a NUL, which no map can hold.
-fn ckey(key: &str) -> Option<CString> {
-    CString::new(key).ok()
+/// A key as the ABI wants it, terminated: short keys (all real ones) on the stack, so that
+/// reading or writing a property costs no allocation per frame.
+pub(crate) enum Key {
+    Short([u8; 64]),
+    Long(CString),
+}
+
+impl Key {
+    /// `None` for a key with a NUL, which no map can hold.
+    pub(crate) fn new(key: &str) -> Option<Key> {
+        let b = key.as_bytes();
+        if b.contains(&0) {
+            return None;
+        }
+        if b.len() < 64 {
+            let mut buf = [0u8; 64];
+            buf[..b.len()].copy_from_slice(b);
+            Some(Key::Short(buf))
+        } else {
+            CString::new(key).ok().map(Key::Long)
+        }
+    }
+    pub(crate) fn as_ptr(&self) -> *const std::ffi::c_char {
+        match self {
+            Key::Short(b) => b.as_ptr().cast(),
+            Key::Long(c) => c.as_ptr(),
+        }
+    }
+}
+
+fn ckey(key: &str) -> Option<Key> {
+    Key::new(key)
 }
 
 fn fail(key: &str, e: MapError) -> Error {
@@ -190,8 +219,13 @@ pub trait MapRead {
         Ok(if p.is_null() || n == 0 { Vec::new() } else { unsafe { std::slice::from_raw_parts(p, n) }.to_vec() })
     }
 
-    /// Every value of a key, typed; `None` when absent.
+    /// Every value of a key, typed; `None` when absent. Literal: what is stored under this very
+    /// key (for `_ColorRange`, which the core's getters of types and counts read as a view of
+    /// `_Range`, the values stored under the literal key, never ints).
     fn values(&self, key: &str) -> Option<Values> {
+        if key == LEGACY_RANGE {
+            return literal_legacy_range(self);
+        }
         let n = self.num_elements(key);
         let v = match self.value_type(key) {
             t if t == ptInt && n == 0 => Values::Int(Vec::new()),
@@ -208,6 +242,37 @@ pub trait MapRead {
         };
         Some(v)
     }
+}
+
+/// The pre-API-4.2 name of `_Range`. The core (as R81) stores ints set under it in `_Range` (0
+/// and 1 swapped) and describes `_Range` when asked its type or count, while its other getters
+/// read the literal key, which holds only non-int values.
+const LEGACY_RANGE: &str = "_ColorRange";
+
+/// The values stored under the literal `_ColorRange`, found by reading each element with each
+/// literal getter (an empty literal key reads as absent).
+fn literal_legacy_range<M: MapRead + ?Sized>(m: &M) -> Option<Values> {
+    let k = LEGACY_RANGE;
+    if m.get_float(k, 0).is_ok() {
+        return Some(Values::Float((0..).map_while(|i| m.get_float(k, i).ok()).collect()));
+    }
+    if m.get_data(k, 0).is_ok() {
+        return Some(Values::Data((0..).map_while(|i| m.get_data(k, i).ok()).collect()));
+    }
+    if let Ok(f) = m.get_frame(k, 0) {
+        let audio = f.frame_type() == mtAudio;
+        let v: Vec<Frame> = (0..).map_while(|i| m.get_frame(k, i).ok()).collect();
+        return Some(if audio { Values::AudioFrame(v) } else { Values::VideoFrame(v) });
+    }
+    if let Ok(n) = m.get_node(k, 0) {
+        let audio = n.media_type() == mtAudio;
+        let v: Vec<Node> = (0..).map_while(|i| m.get_node(k, i).ok()).collect();
+        return Some(if audio { Values::AudioNode(v) } else { Values::VideoNode(v) });
+    }
+    if m.get_function(k, 0).is_ok() {
+        return Some(Values::Function((0..).map_while(|i| m.get_function(k, i).ok()).collect()));
+    }
+    None
 }
 
 /// Writing a map. `append` adds to the key's values (of the same type); otherwise the key's
@@ -291,29 +356,30 @@ pub trait MapWrite: MapRead {
         written(key, unsafe { (api().mapConsumeFunction)(self.map_mut_ptr(), k.as_ptr(), f.into_raw(), mode(append)) })
     }
 
-    /// Every value of `v` under `key`, replacing what was there.
+    /// Every value of `v` under `key`, replacing what was there: the first value replaces, the
+    /// others are appended (as a C plugin would store them, so the core's `_ColorRange` view of
+    /// `_Range` applies as it does to any plugin), ints and floats as whole arrays.
     fn put_values(&mut self, key: &str, v: Values) -> Result<()> {
-        self.delete_key(key);
         match v {
             Values::Int(a) if a.is_empty() => self.set_empty(key, ptInt),
             Values::Float(a) if a.is_empty() => self.set_empty(key, ptFloat),
             Values::Int(a) => self.put_ints(key, &a),
             Values::Float(a) => self.put_floats(key, &a),
-            Values::Data(a) => each(self, key, ptData, a, |m, k, d| m.put_data(k, &d.bytes, d.hint, true)),
-            Values::VideoNode(a) => each(self, key, ptVideoNode, a, |m, k, n| m.put_node(k, n, true)),
-            Values::AudioNode(a) => each(self, key, ptAudioNode, a, |m, k, n| m.put_node(k, n, true)),
-            Values::VideoFrame(a) => each(self, key, ptVideoFrame, a, |m, k, f| m.put_frame(k, f, true)),
-            Values::AudioFrame(a) => each(self, key, ptAudioFrame, a, |m, k, f| m.put_frame(k, f, true)),
-            Values::Function(a) => each(self, key, ptFunction, a, |m, k, f| m.put_function(k, f, true)),
+            Values::Data(a) => each(self, key, ptData, a, |m, k, d, app| m.put_data(k, &d.bytes, d.hint, app)),
+            Values::VideoNode(a) => each(self, key, ptVideoNode, a, |m, k, n, app| m.put_node(k, n, app)),
+            Values::AudioNode(a) => each(self, key, ptAudioNode, a, |m, k, n, app| m.put_node(k, n, app)),
+            Values::VideoFrame(a) => each(self, key, ptVideoFrame, a, |m, k, f, app| m.put_frame(k, f, app)),
+            Values::AudioFrame(a) => each(self, key, ptAudioFrame, a, |m, k, f, app| m.put_frame(k, f, app)),
+            Values::Function(a) => each(self, key, ptFunction, a, |m, k, f, app| m.put_function(k, f, app)),
         }
     }
 }
 
-fn each<M: MapWrite + ?Sized, T>(m: &mut M, key: &str, pt: c_int, items: Vec<T>, put: impl Fn(&mut M, &str, T) -> Result<()>) -> Result<()> {
+fn each<M: MapWrite + ?Sized, T>(m: &mut M, key: &str, pt: c_int, items: Vec<T>, put: impl Fn(&mut M, &str, T, bool) -> Result<()>) -> Result<()> {
     if items.is_empty() {
         return m.set_empty(key, pt);
     }
-    items.into_iter().try_for_each(|x| put(m, key, x))
+    items.into_iter().enumerate().try_for_each(|(i, x)| put(m, key, x, i > 0))
 }
 
 fn mode(append: bool) -> c_int {

@@ -28,6 +28,8 @@ struct PropsFilter<E> {
 }
 
 impl<E: Fn(&mut PropsMut<'_>) + Send + Sync + 'static> Filter for PropsFilter<E> {
+    const SPATIAL: bool = true;
+
     fn get_frame(&self, _n: i32, frames: Vec<Frame>, core: Core) -> Result<Frame> {
         let src = frames.into_iter().next().ok_or_else(|| Error::invalid("internal error: a requested frame is missing"))?;
         let mut f = FrameMut::copy_of(core, &src);

@@ -478,6 +478,8 @@ fn draw(f: &mut FrameMut, text: &[u8], alignment: i64, scale: i64) -> Result<()>
 }
 
 impl Filter for TextFilter {
+    const SPATIAL: bool = true;
+
     fn get_frame(&self, n: i32, frames: Vec<Frame>, core: Core) -> Result<Frame> {
         let src = frames.into_iter().next().ok_or_else(|| Error::invalid("internal error: a requested frame is missing"))?;
         let text: Vec<u8> = match &self.kind {
