@@ -43,6 +43,19 @@ impl Core {
         unsafe { (api().logMessage)(level, c.as_ptr(), self.0) };
     }
 
+    /// `getCoreInfo`: the version text, thread count and frame cache figures now.
+    pub fn info(self) -> CoreInfo {
+        let mut i = std::mem::MaybeUninit::<crate::abi::VSCoreInfo>::uninit();
+        // SAFETY: a valid out pointer the core fills completely.
+        let i = unsafe {
+            (api().getCoreInfo)(self.0, i.as_mut_ptr());
+            i.assume_init()
+        };
+        // SAFETY: the version text is a terminated string the core keeps; copied here.
+        let version = if i.versionString.is_null() { String::new() } else { unsafe { std::ffi::CStr::from_ptr(i.versionString) }.to_string_lossy().into_owned() };
+        CoreInfo { version, core: i.core, api: i.api, threads: i.numThreads, max_cache: i.maxFramebufferSize, used_cache: i.usedFramebufferSize }
+    }
+
     /// `queryVideoFormat`: the format with these properties, if the core knows one.
     pub fn query_video_format(self, color_family: i32, sample_type: i32, bits: i32, ssw: i32, ssh: i32) -> Option<VSVideoFormat> {
         let mut f = VSVideoFormat::default();
@@ -62,4 +75,16 @@ impl Core {
         // SAFETY: the core wrote a terminated string into the buffer.
         unsafe { std::ffi::CStr::from_ptr(buf.as_ptr()) }.to_string_lossy().into_owned()
     }
+}
+
+/// What `getCoreInfo` tells, owned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CoreInfo {
+    pub version: String,
+    pub core: i32,
+    pub api: i32,
+    pub threads: i32,
+    /// The frame cache's limit and use, in bytes.
+    pub max_cache: i64,
+    pub used_cache: i64,
 }

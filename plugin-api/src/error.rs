@@ -19,6 +19,26 @@ pub enum Error {
     /// A shader the core could not compile, with the compiler's log.
     #[error("shader compilation failed: {0}")]
     Shader(String),
+    /// A map read or write that failed (`values`).
+    #[error("key {key}: {error}")]
+    Map { key: String, error: MapError },
+}
+
+/// Why a map access failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum MapError {
+    #[error("not set")]
+    Missing,
+    #[error("holds another type")]
+    WrongType,
+    #[error("index out of range")]
+    Index,
+    #[error("the map holds an error")]
+    HasError,
+    #[error("invalid key")]
+    InvalidKey,
+    #[error("not written (invalid key or another type)")]
+    NotWritten,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

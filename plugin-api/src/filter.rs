@@ -15,6 +15,11 @@ use crate::map::Out;
 use crate::node::Node;
 
 pub trait Filter: Send + Sync + 'static {
+    /// Frame n of every input (its last frame where it is shorter), in input order, whatever
+    /// [`Filter::requests`] says: the layer then asks for them without building a list per
+    /// frame, which counts for filters as cheap as a property change.
+    const SPATIAL: bool = false;
+
     /// The input frames output frame `n` needs, as (input index, frame number). The default is
     /// frame `n` of every input, or its last frame when it is shorter.
     fn requests(&self, n: i32, lengths: &[i32]) -> Vec<(usize, i32)> {
@@ -126,6 +131,22 @@ unsafe extern "C" fn get_frame<F: Filter>(
     let inst = unsafe { &*(data as *const Instance<F>) };
     let a = api::api();
     let r = catch_unwind(AssertUnwindSafe(|| -> Result<*const VSFrame> {
+        if F::SPATIAL {
+            let at = |len: i32| n.min(len - 1).max(0);
+            if reason == arInitial {
+                for (node, &len) in inst.inputs.iter().zip(&inst.lengths) {
+                    // SAFETY: a node of this filter, within the call.
+                    unsafe { (a.requestFrameFilter)(at(len), node.as_ptr(), ctx) };
+                }
+                return Ok(std::ptr::null());
+            }
+            if reason != arAllFramesReady {
+                return Ok(std::ptr::null());
+            }
+            // SAFETY: every one of these was requested and is ready; each call gives a reference.
+            let frames = inst.inputs.iter().zip(&inst.lengths).map(|(node, &len)| unsafe { Frame::from_raw((a.getFrameFilter)(at(len), node.as_ptr(), ctx)) }).collect();
+            return Ok(inst.filter.get_frame(n, frames, Core(core))?.into_raw());
+        }
         let reqs = inst.filter.requests(n, &inst.lengths);
         // a filter that needs no input frames (a source) makes its frame straight away
         if reason == arInitial && !reqs.is_empty() {

@@ -1,10 +1,10 @@
 //! Frames: owned references to read-only frames ([`Frame`]) and to frames being made
 //! ([`FrameMut`]), their geometry, and their properties.
-use std::ffi::CString;
 
 use crate::abi::*;
 use crate::api::{api, Core};
 use crate::error::{Error, Result};
+use crate::values::{MapRead, MapWrite};
 
 /// One reference to a frame that nobody writes any more.
 pub struct Frame(*const VSFrame);
@@ -59,6 +59,43 @@ impl Frame {
         // SAFETY: as above.
         PropsRef(unsafe { (api().getFramePropertiesRO)(self.0) }, std::marker::PhantomData)
     }
+    /// `mtVideo` or `mtAudio`.
+    pub fn frame_type(&self) -> i32 {
+        // SAFETY: we hold a reference.
+        unsafe { (api().getFrameType)(self.0) }
+    }
+    /// The format of a video frame; `None` for audio frames.
+    pub fn video_format(&self) -> Option<VSVideoFormat> {
+        if self.frame_type() != mtVideo {
+            return None;
+        }
+        // SAFETY: we hold a reference to a video frame.
+        let p = unsafe { (api().getVideoFrameFormat)(self.0) };
+        // SAFETY: a format the frame holds, copied.
+        (!p.is_null()).then(|| unsafe { *p })
+    }
+    /// The format of an audio frame; `None` for video frames.
+    pub fn audio_format(&self) -> Option<VSAudioFormat> {
+        if self.frame_type() != mtAudio {
+            return None;
+        }
+        // SAFETY: we hold a reference to an audio frame.
+        let p = unsafe { (api().getAudioFrameFormat)(self.0) };
+        // SAFETY: a format the frame holds, copied.
+        (!p.is_null()).then(|| unsafe { *p })
+    }
+    /// Samples per channel of an audio frame (`getFrameLength`).
+    pub fn length(&self) -> i32 {
+        // SAFETY: we hold a reference.
+        unsafe { (api().getFrameLength)(self.0) }
+    }
+    /// One channel of an audio frame as samples of T (the format's sample type).
+    pub fn channel<T: Copy>(&self, ch: i32) -> &[T] {
+        let f = self.audio_format().expect("an audio frame");
+        assert!(ch >= 0 && ch < f.numChannels && std::mem::size_of::<T>() == f.bytesPerSample as usize, "channel {ch} as {} byte samples", std::mem::size_of::<T>());
+        // SAFETY: an audio frame we hold; the channel holds `length` samples of T.
+        unsafe { std::slice::from_raw_parts((api().getReadPtr)(self.0, ch).cast::<T>(), self.length() as usize) }
+    }
 }
 
 impl Clone for Frame {
@@ -90,6 +127,49 @@ impl<T: Copy> PlaneRows<'_, T> {
         // SAFETY: row y lies inside the plane, which holds `width` samples of T per row.
         unsafe { std::slice::from_raw_parts(self.ptr.offset(y as isize * self.stride).cast(), self.width) }
     }
+    /// Every row, top to bottom.
+    pub fn rows(&self) -> impl Iterator<Item = &[T]> + '_ {
+        (0..self.height).map(move |y| self.row(y))
+    }
+    /// Bytes from one row to the next.
+    pub fn stride(&self) -> isize {
+        self.stride
+    }
+}
+
+/// Writable rows of one CPU plane of a frame being made.
+pub struct PlaneRowsMut<'a, T> {
+    ptr: *mut u8,
+    stride: isize,
+    pub width: usize,
+    pub height: usize,
+    _f: std::marker::PhantomData<&'a mut [T]>,
+}
+
+impl<T: Copy> PlaneRowsMut<'_, T> {
+    pub fn row(&self, y: usize) -> &[T] {
+        assert!(y < self.height, "row {y} of a plane {} high", self.height);
+        // SAFETY: row y lies inside the plane, which holds `width` samples of T per row.
+        unsafe { std::slice::from_raw_parts(self.ptr.offset(y as isize * self.stride).cast(), self.width) }
+    }
+    pub fn row_mut(&mut self, y: usize) -> &mut [T] {
+        assert!(y < self.height, "row {y} of a plane {} high", self.height);
+        // SAFETY: as above; `&mut self` makes the row exclusive.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.offset(y as isize * self.stride).cast(), self.width) }
+    }
+    /// Every row, top to bottom, writable at once (rows never overlap: stride >= row bytes).
+    pub fn rows_mut(&mut self) -> impl Iterator<Item = &mut [T]> + '_ {
+        let (ptr, stride, w) = (self.ptr, self.stride, self.width);
+        // SAFETY: distinct rows of the plane, each `w` samples of T, borrowed from `&mut self`.
+        (0..self.height).map(move |y| unsafe { std::slice::from_raw_parts_mut(ptr.offset(y as isize * stride).cast::<T>(), w) })
+    }
+    pub fn stride(&self) -> isize {
+        self.stride
+    }
+    /// The first sample, for kernels that walk the plane by stride themselves.
+    pub fn as_mut_ptr(&mut self) -> *mut T {
+        self.ptr.cast()
+    }
 }
 
 /// A frame this filter is making: the only reference, so it may be written.
@@ -108,8 +188,9 @@ impl FrameMut {
         }
         Ok(FrameMut(p))
     }
-    /// A copy sharing every plane (`copyFrame`), for changing properties only: planes of a copy
-    /// must not be written (the GPU has no copy on write).
+    /// A copy sharing every plane (`copyFrame`). CPU planes of the copy may be written (the core
+    /// copies a shared plane on its first write); GPU planes must not be (the GPU has no copy on
+    /// write), so for GPU frames this is for changing properties only.
     pub fn copy_of(core: Core, f: &Frame) -> FrameMut {
         // SAFETY: we hold a reference to `f`.
         FrameMut(unsafe { (api().copyFrame)(f.0, core.0) })
@@ -152,6 +233,51 @@ impl FrameMut {
         // SAFETY: row y lies inside the plane, `w` bytes of it visible; `&mut self` is exclusive.
         (!p.is_null()).then(|| unsafe { std::slice::from_raw_parts_mut(p.offset(y as isize * self.stride(plane)), w) })
     }
+    /// Plane `plane` as writable rows of T; `None` for GPU frames. T must be the format's sample
+    /// size.
+    pub fn plane_mut<T: Copy>(&mut self, plane: i32) -> Option<PlaneRowsMut<'_, T>> {
+        let f = self.format();
+        assert_eq!(std::mem::size_of::<T>(), f.bytesPerSample as usize, "plane {plane} read as the wrong sample size");
+        // SAFETY: we own the frame. getWritePtr is fatal on GPU frames, so ask first.
+        if unsafe { (api().getFrameResidency)(self.0) } == nrGPU {
+            return None;
+        }
+        // SAFETY: our CPU frame.
+        let p = unsafe { (api().getWritePtr)(self.0, plane) };
+        (!p.is_null()).then(|| PlaneRowsMut { ptr: p, stride: self.stride(plane), width: self.width(plane) as usize, height: self.height(plane) as usize, _f: std::marker::PhantomData })
+    }
+    /// Plane `plane` read only (a CPU frame's planes; `None` for GPU frames).
+    pub fn plane<T: Copy>(&self, plane: i32) -> Option<PlaneRows<'_, T>> {
+        // SAFETY: we own the frame.
+        let p = unsafe { (api().getReadPtr)(self.0, plane) };
+        (!p.is_null()).then(|| PlaneRows { ptr: p, stride: self.stride(plane), width: self.width(plane) as usize, height: self.height(plane) as usize, _f: std::marker::PhantomData })
+    }
+    /// A CPU audio frame (`newAudioFrame`) of `samples` samples per channel, with `props`'
+    /// properties.
+    pub fn new_audio(core: Core, f: &VSAudioFormat, samples: i32, props: Option<&Frame>) -> Result<FrameMut> {
+        // SAFETY: valid format pointer, core from the core.
+        let p = unsafe { (api().newAudioFrame)(f, samples, props.map_or(std::ptr::null(), |f| f.0), core.0) };
+        if p.is_null() {
+            return Err(Error::Core { call: "newAudioFrame", message: "no frame".into() });
+        }
+        Ok(FrameMut(p))
+    }
+    /// One channel of an audio frame being made, writable.
+    pub fn channel_mut<T: Copy>(&mut self, ch: i32) -> &mut [T] {
+        // SAFETY: we own the frame.
+        let (fp, len) = unsafe { ((api().getAudioFrameFormat)(self.0), (api().getFrameLength)(self.0)) };
+        assert!(!fp.is_null(), "an audio frame");
+        // SAFETY: non-null format of our frame.
+        let f = unsafe { *fp };
+        assert!(ch >= 0 && ch < f.numChannels && std::mem::size_of::<T>() == f.bytesPerSample as usize, "channel {ch} as {} byte samples", std::mem::size_of::<T>());
+        // SAFETY: our audio frame; the channel holds `len` samples of T; `&mut self` is exclusive.
+        unsafe { std::slice::from_raw_parts_mut((api().getWritePtr)(self.0, ch).cast::<T>(), len as usize) }
+    }
+    /// The properties, read only.
+    pub fn props(&self) -> PropsRef<'_> {
+        // SAFETY: we own the frame.
+        PropsRef(unsafe { (api().getFramePropertiesRO)(self.0) }, std::marker::PhantomData)
+    }
     pub fn props_mut(&mut self) -> PropsMut<'_> {
         // SAFETY: we own the frame.
         PropsMut(unsafe { (api().getFramePropertiesRW)(self.0) }, std::marker::PhantomData)
@@ -171,8 +297,8 @@ impl Drop for FrameMut {
     }
 }
 
-fn key(k: &str) -> CString {
-    CString::new(k).unwrap_or_else(|_| CString::new("invalid-key").expect("no NUL"))
+fn key(k: &str) -> crate::values::Key {
+    crate::values::Key::new(k).unwrap_or_else(|| crate::values::Key::new("invalid-key").expect("no NUL"))
 }
 
 /// A frame's properties, read only.
@@ -208,5 +334,23 @@ impl PropsMut<'_> {
     pub fn delete(&mut self, k: &str) {
         // SAFETY: as above.
         unsafe { (api().mapDeleteKey)(self.0, key(k).as_ptr()) };
+    }
+}
+
+impl MapRead for PropsRef<'_> {
+    fn map_ptr(&self) -> *const VSMap {
+        self.0
+    }
+}
+
+impl MapRead for PropsMut<'_> {
+    fn map_ptr(&self) -> *const VSMap {
+        self.0
+    }
+}
+
+impl MapWrite for PropsMut<'_> {
+    fn map_mut_ptr(&mut self) -> *mut VSMap {
+        self.0
     }
 }

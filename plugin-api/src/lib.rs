@@ -6,7 +6,11 @@
 //! results, [`node`] and [`frame`] wrap clips and frames, [`filter`] turns a Rust [`filter::Filter`]
 //! into a core filter, [`gpu`] runs compute work on the core's Vulkan device (exec pools as a guard,
 //! shaders compiled through the core, pipelines with push descriptors and push constants), and
-//! [`error::Error`] is what they all fail with. Every entry point from the core goes through
+//! [`error::Error`] is what they all fail with. [`values`] reads and writes any map (every value
+//! type, keys, errors: arguments, results, frame properties, [`values::OwnedMap`]), [`function`]
+//! calls and makes function references, [`invoke`] calls other plugins' functions, and
+//! [`residency`] runs host-memory filters on GPU clips. The core's built-in namespaces (text)
+//! are written on this layer too and registered into their plugin through [`plugin::init`]. Every entry point from the core goes through
 //! [`plugin`] or [`filter`], which catch panics and turn errors into the core's error strings.
 pub mod abi;
 pub mod vulkan;
@@ -17,9 +21,13 @@ pub mod api;
 pub mod error;
 pub mod filter;
 pub mod frame;
+pub mod function;
 pub mod gpu;
+pub mod invoke;
 pub mod map;
 pub mod node;
 pub mod plugin;
+pub mod residency;
+pub mod values;
 
 pub use error::{Error, Result};

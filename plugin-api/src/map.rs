@@ -3,12 +3,14 @@
 //! The core has already checked every argument against the function's argument string (its
 //! types, arrays, optional entries), so what remains here is reading them typed: a wrong type
 //! can only mean that the string and the code disagree, which is reported as an argument error.
-use std::ffi::{c_int, CStr, CString};
+use std::ffi::{c_int, CString};
 
 use crate::abi::*;
 use crate::api::api;
 use crate::error::{Error, Result};
 use crate::node::Node;
+pub use crate::function::{Function, Value};
+use crate::values::{MapRead, MapWrite};
 
 fn ckey(key: &str) -> CString {
     CString::new(key).expect("argument names have no NUL")
@@ -157,56 +159,8 @@ impl<'a> Args<'a> {
         if err != 0 || p.is_null() {
             return Err(Self::wrong(key, "a function"));
         }
-        Ok(Some(Function(p)))
-    }
-}
-
-/// A script function handed in as an argument.
-pub struct Function(*mut VSFunction);
-
-impl Function {
-    /// Calls it with `x` (and `y`) as ints and returns what it put under `val`: an int, a float,
-    /// or its error.
-    pub fn call_xy(&self, x: i64, y: Option<i64>) -> Result<Value, String> {
-        let a = api();
-        // SAFETY: maps we create and free here; the function reference is ours.
-        unsafe {
-            let inp = (a.createMap)();
-            let out = (a.createMap)();
-            (a.mapSetInt)(inp, c"x".as_ptr(), x, maReplace);
-            if let Some(y) = y {
-                (a.mapSetInt)(inp, c"y".as_ptr(), y, maReplace);
-            }
-            (a.callFunction)(self.0, inp, out);
-            let e = (a.mapGetError)(out);
-            let r = if !e.is_null() {
-                Err(CStr::from_ptr(e).to_string_lossy().into_owned())
-            } else {
-                let mut err: c_int = 0;
-                match (a.mapGetType)(out, c"val".as_ptr()) {
-                    t if t == ptInt => Ok(Value::Int((a.mapGetInt)(out, c"val".as_ptr(), 0, &mut err))),
-                    t if t == ptFloat => Ok(Value::Float((a.mapGetFloat)(out, c"val".as_ptr(), 0, &mut err))),
-                    _ => Ok(Value::None),
-                }
-            };
-            (a.freeMap)(inp);
-            (a.freeMap)(out);
-            r
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Value {
-    Int(i64),
-    Float(f64),
-    None,
-}
-
-impl Drop for Function {
-    fn drop(&mut self) {
-        // SAFETY: we own this reference.
-        unsafe { (api().freeFunction)(self.0) }
+        // SAFETY: the reference is ours.
+        Ok(Some(unsafe { Function::from_raw(p) }))
     }
 }
 
@@ -234,5 +188,23 @@ impl<'a> Out<'a> {
     pub fn set_node(&mut self, key: &str, node: Node) {
         // SAFETY: valid map and key; the reference is handed over.
         unsafe { (api().mapConsumeNode)(self.map, ckey(key).as_ptr(), node.into_raw(), maReplace) };
+    }
+}
+
+impl MapRead for Args<'_> {
+    fn map_ptr(&self) -> *const VSMap {
+        self.map
+    }
+}
+
+impl MapRead for Out<'_> {
+    fn map_ptr(&self) -> *const VSMap {
+        self.map
+    }
+}
+
+impl MapWrite for Out<'_> {
+    fn map_mut_ptr(&mut self) -> *mut VSMap {
+        self.map
     }
 }

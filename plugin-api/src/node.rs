@@ -1,5 +1,5 @@
 //! Clips: an owned node reference, released on drop.
-use crate::abi::{VSNode, VSVideoInfo, mtVideo};
+use crate::abi::{mtAudio, mtVideo, VSAudioInfo, VSNode, VSVideoInfo};
 use crate::api::api;
 use crate::error::{Error, Result};
 
@@ -38,6 +38,38 @@ impl Node {
             }
             Ok(*(api().getVideoInfo)(self.0))
         }
+    }
+
+    /// `mtVideo` or `mtAudio`.
+    pub fn media_type(&self) -> i32 {
+        // SAFETY: we hold a reference to the node.
+        unsafe { (api().getNodeType)(self.0) }
+    }
+
+    /// The clip's audio info; an error for video clips.
+    pub fn audio_info(&self) -> Result<VSAudioInfo> {
+        if self.media_type() != mtAudio {
+            return Err(Error::invalid("an audio clip is needed, not a video clip"));
+        }
+        // SAFETY: we hold a reference to an audio node.
+        Ok(unsafe { *(api().getAudioInfo)(self.0) })
+    }
+
+    /// `nrGPU` when the clip's frames are GPU resident, else `nrCPU`.
+    pub fn residency(&self) -> i32 {
+        // SAFETY: we hold a reference to the node.
+        unsafe { (api().getNodeResidency)(self.0) }
+    }
+
+    /// The filter's name (`getNodeName`).
+    pub fn name(&self) -> String {
+        // SAFETY: we hold a reference; the name is copied at once.
+        let p = unsafe { (api().getNodeName)(self.0) };
+        if p.is_null() {
+            return String::new();
+        }
+        // SAFETY: a terminated string of the core's.
+        unsafe { std::ffi::CStr::from_ptr(p) }.to_string_lossy().into_owned()
     }
 }
 

@@ -70,6 +70,10 @@ unsafe extern "C" fn call(in_: *const VSMap, out: *mut VSMap, user: *mut c_void,
     }
 }
 
+/// The shape of `VapourSynthPluginInit2`: what the core calls to have a plugin register its
+/// functions (built-in namespaces export one under a plain Rust name).
+pub type InitFn = unsafe extern "C" fn(*mut VSPlugin, *const VSPLUGINAPI);
+
 /// Runs a plugin's init function, catching panics.
 ///
 /// # Safety

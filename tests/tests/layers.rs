@@ -13,8 +13,13 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("vsvk-zimg", &[]),
     // the GPU half, below the runtime: it knows no frame, node, core or C ABI
     ("vsvk-gpu", &["vsvk-plugin-api"]),
-    // the core: runtime, C ABI, the layer over the GPU half, std/resize/text
-    ("vsvk-core", &["vsvk-plugin-api", "vsvk-expr", "vsvk-zimg", "vsvk-gpu"]),
+    // built-in namespaces written on the plugin API alone, linked into the core, which registers
+    // them at start-up: text, and the std filters moved so far (the rest of std is still the core's)
+    ("vsvk-text", &["vsvk-plugin-api"]),
+    ("vsvk-std", &["vsvk-plugin-api"]),
+    // the core: runtime, C ABI, the layer over the GPU half, std's remaining modules and resize,
+    // the built-ins' wiring
+    ("vsvk-core", &["vsvk-plugin-api", "vsvk-expr", "vsvk-zimg", "vsvk-gpu", "vsvk-text", "vsvk-std"]),
     // plugins load on R81 as on vsvk: the plugin API only, never the core
     ("vsvk-vk", &["vsvk-plugin-api", "vsvk-expr"]),
     ("vsvk-vkdecode", &["vsvk-plugin-api"]),
@@ -92,10 +97,14 @@ fn the_check_sees_an_upward_edge_and_an_unplaced_crate() {
     assert!(bad[1].contains("vsvk-plugin-api depends on vsvk-core"), "{bad:?}");
 }
 
-/// Inside the core: the C ABI layer (`api`) and the built-in plugins (`stdlib`, `resize`, `text`)
-/// sit above the runtime. The runtime's modules reach them only through what a core is wired with
+/// Inside the core: the C ABI layer (`api`) and the built-in plugins (`stdlib`, `resize`) sit
+/// above the runtime. The runtime's modules reach them only through what a core is wired with
 /// (core/src/wiring.rs), so none may name them.
-const CORE_ABOVE_RUNTIME: &[&str] = &["api", "stdlib", "resize", "text"];
+const CORE_ABOVE_RUNTIME: &[&str] = &["api", "stdlib", "resize"];
+
+/// The built-in namespaces' own crates: only the C ABI layer registers them (api::wiring), so no
+/// runtime module may name them either.
+const BUILTIN_CRATES: &[&str] = &["vsvk_text", "vsvk_std"];
 
 /// Each `crate::X` or `super::X` a runtime module names, X being a module above the runtime; test
 /// modules (after `#[cfg(test)]`) may use anything.
@@ -104,6 +113,11 @@ fn upward_names(file: &str, text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for (i, line) in body.lines().enumerate() {
         let code = line.split("//").next().unwrap_or("");
+        for krate in BUILTIN_CRATES {
+            if code.match_indices(krate).any(|(at, _)| !code[at + krate.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')) {
+                out.push(format!("{file}:{}: names {krate}", i + 1));
+            }
+        }
         for above in CORE_ABOVE_RUNTIME {
             for prefix in ["crate::", "super::"] {
                 let name = format!("{prefix}{above}");
@@ -143,8 +157,8 @@ fn no_runtime_module_reaches_up_into_the_abi_layer_or_the_builtin_plugins() {
 
 #[test]
 fn the_module_check_sees_an_upward_name() {
-    let text = "use crate::frame::Frame;\nfn f() { crate::api::vsapi(); }\n// crate::stdlib in a comment\nlet x = crate::textual;\n#[cfg(test)]\nmod tests { use crate::api::wiring; }\n";
-    assert_eq!(upward_names("node.rs", text), vec!["node.rs:2: names crate::api".to_string()]);
+    let text = "use crate::frame::Frame;\nfn f() { crate::api::vsapi(); }\n// crate::stdlib in a comment\nlet x = crate::textual;\nlet y = vsvk_text::init;\n#[cfg(test)]\nmod tests { use crate::api::wiring; }\n";
+    assert_eq!(upward_names("node.rs", text), vec!["node.rs:2: names crate::api".to_string(), "node.rs:5: names vsvk_text".to_string()]);
 }
 
 /// The GPU crate sits below the runtime: the crate graph keeps it from depending on vsvk-core, and

@@ -203,3 +203,24 @@ fn errors() {
         one("YUV420P8", 40, 62, "text.ClipInfo:scale=2"),
     ]);
 }
+
+/// Graph inspection records the filters of the built-in crates (text, and the std filters that
+/// moved to vsvk-std) as R81 records its own: node name, creation function, plugin identifier and
+/// namespace, argument keys (tests/oracle/creation.c).
+#[test]
+fn graph_inspection_records_them_as_r81_does() {
+    use std::process::Command;
+    use vsvk_tests::{oracle::compile_into, process, reference};
+    let probe = compile_into(&reference::target_dir().join("vsvk-creation"), "creation", "tests/oracle/creation.c", false, &[])
+        .unwrap_or_else(|e| panic!("cannot build the probe: {e}"));
+    let run = |core: &std::path::Path| {
+        let mut cmd = Command::new(&probe);
+        cmd.arg(core);
+        let out = process::run(cmd, std::time::Duration::from_secs(60));
+        assert!(out.success() && out.stdout.ends_with("end\n"), "the probe failed on {}: {}", core.display(), out.describe());
+        out.stdout
+    };
+    let want = run(&reference_core());
+    assert!(want.contains("0: Text com.vapoursynth.text text args clip text"), "unexpected on R81:\n{want}");
+    assert_eq!(run(&our_core()), want);
+}

@@ -204,10 +204,27 @@ pub fn wiring() -> crate::wiring::Wiring {
 }
 
 /// std, resize and text, registered on every new core as R81 registers its filters library.
+/// The namespaces written on vsvk-plugin-api (text) register their functions through the
+/// VSPLUGINAPI table into a plugin the core configures, as a plugin library's init would.
 fn register_builtins(core: &std::sync::Arc<crate::core::Core>) {
-    crate::stdlib::register(core);
+    // one std plugin, two halves: the core's functions, then vsvk-std's
+    let std = crate::stdlib::plugin(core);
+    // SAFETY: a live plugin of this core and the layer's own table, valid for the call.
+    unsafe { vsvk_std::init(crate::plugin::Plugin::as_raw(&std), plugin_api()) };
+    std.lock();
+    core.plugins.write().push(std);
     crate::resize::register(core);
-    crate::text::register(core);
+    builtin_crate(core, vsvk_text::TEXT_ID, vsvk_text::NAMESPACE, vsvk_text::NAME, vsvk_text::init);
+}
+
+/// A built-in plugin whose functions come from a crate on the plugin layer: the core creates and
+/// configures it, `init` registers the functions (through registerFunction), then it is locked.
+fn builtin_crate(core: &std::sync::Arc<crate::core::Core>, id: &str, ns: &str, name: &str, init: vsvk_plugin_api::plugin::InitFn) {
+    let p = crate::plugin::Plugin::new_builtin(core, id, ns, name, make_version(crate::core::CORE_VERSION, 0));
+    // SAFETY: a live plugin of this core and the layer's own table, valid for the call.
+    unsafe { init(crate::plugin::Plugin::as_raw(&p), plugin_api()) };
+    p.lock();
+    core.plugins.write().push(p);
 }
 
 /// The library's entry point: the table for any API 4.x up to 4.3, NULL otherwise.

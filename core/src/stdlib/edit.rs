@@ -28,7 +28,6 @@ pub fn register(r: &super::Registrar) {
     r.add("SeparateFields", "clip:vnode:all;tff:int:opt;modify_duration:int:opt;", "clip:vnode:all;", separate_fields);
     r.add("DoubleWeave", "clip:vnode:all;tff:int:opt;", "clip:vnode:all;", double_weave);
     r.add("AverageFrames", "clips:vnode[]:all;weights:float[];scale:float:opt;scenechange:int:opt;planes:int[]:opt;", "clip:vnode:all;", average::average_frames);
-    r.add("SetFieldBased", "clip:vnode:all;value:int;", "clip:vnode:all;", set_field_based);
     r.add("SetVideoCache", "clip:vnode:all;mode:int:opt;fixedsize:int:opt;maxsize:int:opt;maxhistory:int:opt;", "", set_video_cache);
 }
 
@@ -489,26 +488,6 @@ fn assume_fps(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String
         let props = unsafe { f.props_mut() };
         props.set_int("_DurationNum", fden);
         props.set_int("_DurationDen", fnum);
-        Ok(Arc::new(f))
-    });
-    set_clip(out, node);
-    Ok(())
-}
-
-fn set_field_based(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
-    let a = Args(input);
-    let clip = a.node("clip")?;
-    let vi = vinfo(&clip)?;
-    let value = a.int("value").unwrap_or(-1);
-    if !(0..=2).contains(&value) {
-        return Err("value must be 0, 1 or 2".into());
-    }
-    let node = props_node(core, "SetFieldBased", vi, clip, move |f, _| {
-        let f = f.shallow_copy();
-        // SAFETY: `f` is new and ours alone.
-        let props = unsafe { f.props_mut() };
-        props.delete(b"_Field");
-        props.set_int("_FieldBased", value);
         Ok(Arc::new(f))
     });
     set_clip(out, node);

@@ -43,8 +43,10 @@ impl Registrar<'_> {
     }
 }
 
-/// Registers `std` on a new core.
-pub fn register(core: &Arc<Core>) {
+/// Makes `std` on a new core with the functions that live in the core (the runtime's own and the
+/// modules not yet moved to vsvk-std), unlocked: the caller has vsvk-std register the rest, then
+/// locks it and adds it to the core ([`finish`]).
+pub fn plugin(core: &Arc<Core>) -> Arc<Plugin> {
     let p = Plugin::new_builtin(core, STD_ID, "std", "VapourSynth Core Functions", make_version(crate::core::CORE_VERSION, 0));
     let r = Registrar { plugin: &p };
     blank::register(&r);
@@ -58,6 +60,5 @@ pub fn register(core: &Arc<Core>) {
     audio::register(&r);
     gpu::register(&r);
     let _ = core.residency_adapter.set(gpu::adapt);
-    p.lock();
-    core.plugins.write().push(p);
+    p
 }

@@ -18,9 +18,6 @@ use crate::scheduler::FrameCall;
 const BAD_PROP_NAME: &str = "'prop' must be a valid property name, a letter or underscore followed by letters, digits and underscores";
 
 pub fn register(r: &super::Registrar) {
-    r.add("SetFrameProp", "clip:vnode:all;prop:data;intval:int[]:opt;floatval:float[]:opt;data:data[]:opt;", "clip:vnode:all;", set_frame_prop);
-    r.add("SetFrameProps", "clip:vnode:all;any", "clip:vnode:all;", set_frame_props);
-    r.add("RemoveFrameProps", "clip:vnode:all;props:data[]:opt;", "clip:vnode:all;", remove_frame_props);
     r.add("CopyFrameProps", "clip:vnode:all;prop_src:vnode:all;props:data[]:opt;", "clip:vnode:all;", copy_frame_props);
     r.add("ClipToProp", "clip:vnode:all;mclip:vnode:all;prop:data:opt;", "clip:vnode:all;", clip_to_prop);
     r.add("PropToClip", "clip:vnode:all;prop:data:opt;index:int:opt;", "clip:vnode:all;", prop_to_clip);
@@ -31,18 +28,6 @@ pub fn register(r: &super::Registrar) {
 }
 
 // ---- shared pieces ------------------------------------------------------------------------------
-
-/// A filter whose frame n is frame n of `clip` with its properties changed by `edit`.
-fn props_filter(core: &Arc<Core>, name: &str, clip: Arc<Node>, edit: impl Fn(&mut Map) + Send + Sync + 'static) -> Arc<Node> {
-    let vi = *clip.video_info().expect("video clip");
-    // props_node: the frames stay where they live (a GPU clip's output is GPU resident too)
-    super::geometry::props_node(core, name, vi, clip, move |frame, _| {
-        let f = frame.shallow_copy();
-        // SAFETY: `f` is new and ours alone.
-        edit(unsafe { f.props_mut() });
-        Ok(Arc::new(f))
-    })
-}
 
 /// A node whose frames are its first input's with other properties: its output lives where that
 /// input's frames do (GPU resident frames are declared so, never touched).
@@ -94,93 +79,7 @@ fn row_u32(f: &Frame, p: usize, y: usize, out: &mut Vec<u32>) {
     }
 }
 
-// ---- SetFrameProp, SetFrameProps, RemoveFrameProps, CopyFrameProps ------------------------------------
-
-fn set_frame_prop(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
-    let a = Args(input);
-    let clip = a.node("clip")?;
-    let prop = a.string("prop").unwrap_or_default();
-    if !is_valid_key(prop.as_bytes()) {
-        return Err(BAD_PROP_NAME.into());
-    }
-    let given: Vec<&str> = ["intval", "floatval", "data"].into_iter().filter(|k| a.contains(k)).collect();
-    if given.is_empty() {
-        return Err("one of 'intval', 'floatval', or 'data' must be passed.".into());
-    }
-    if given.len() > 1 {
-        return Err("only one of 'intval', 'floatval', and 'data' can be passed.".into());
-    }
-    let values = input.get(given[0].as_bytes()).map_err(|e| e.to_string())?.clone();
-    let node = props_filter(core, "SetFrameProp", clip, move |props| {
-        let _ = props.set_values(prop.as_bytes(), values.clone());
-    });
-    set_clip(out, node);
-    Ok(())
-}
-
-fn set_frame_props(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
-    let clip = Args(input).node("clip")?;
-    let mut values: Vec<(Vec<u8>, Values)> = Vec::new();
-    for (k, v) in input.iter() {
-        if k.to_bytes() == b"clip" {
-            continue;
-        }
-        if matches!(v, Values::Function(_) | Values::VideoNode(_) | Values::AudioNode(_)) {
-            return Err(format!("nodes and functions cannot be stored as frame properties ('{}')", k.to_string_lossy()));
-        }
-        values.push((k.to_bytes().to_vec(), v.clone()));
-    }
-    let node = props_filter(core, "SetFrameProps", clip, move |props| {
-        for (k, v) in &values {
-            let _ = props.set_values(k, v.clone());
-        }
-    });
-    set_clip(out, node);
-    Ok(())
-}
-
-/// Glob matching as RemoveFrameProps does it: `*` any run of characters, `?` any one character.
-fn glob_match(pattern: &[u8], name: &[u8]) -> bool {
-    let (mut p, mut n) = (0usize, 0usize);
-    let mut star: Option<(usize, usize)> = None;
-    while n < name.len() {
-        if p < pattern.len() && (pattern[p] == b'?' || pattern[p] == name[n]) {
-            p += 1;
-            n += 1;
-        } else if p < pattern.len() && pattern[p] == b'*' {
-            star = Some((p, n));
-            p += 1;
-        } else if let Some((sp, sn)) = star {
-            p = sp + 1;
-            n = sn + 1;
-            star = Some((sp, sn + 1));
-        } else {
-            return false;
-        }
-    }
-    while p < pattern.len() && pattern[p] == b'*' {
-        p += 1;
-    }
-    p == pattern.len()
-}
-
-fn remove_frame_props(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
-    let a = Args(input);
-    let clip = a.node("clip")?;
-    let patterns = a.strings("props");
-    let node = props_filter(core, "RemoveFrameProps", clip, move |props| match &patterns {
-        None => props.clear(),
-        Some(pats) => {
-            let doomed: Vec<Vec<u8>> =
-                props.keys().map(|k| k.to_bytes().to_vec()).filter(|k| pats.iter().any(|p| glob_match(p.as_bytes(), k))).collect();
-            for k in doomed {
-                props.delete_key(&k);
-            }
-        }
-    });
-    set_clip(out, node);
-    Ok(())
-}
+// ---- CopyFrameProps (SetFrameProp, SetFrameProps and RemoveFrameProps are vsvk-std's) ---------------
 
 fn copy_frame_props(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
     let a = Args(input);
@@ -642,20 +541,6 @@ fn pem_verifier(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn globs() {
-        assert!(glob_match(b"*", b"Foo"));
-        assert!(glob_match(b"F*", b"FooBar"));
-        assert!(glob_match(b"*o*", b"_Fo"));
-        assert!(!glob_match(b"?oo", b"FooBar"));
-        assert!(glob_match(b"?oo", b"Foo"));
-        assert!(glob_match(b"Foo*Bar*", b"FooBar"));
-        assert!(!glob_match(b"F*r", b"Foo"));
-        assert!(glob_match(b"*?", b"a"));
-        assert!(!glob_match(b"*?", b""));
-        assert!(!glob_match(b"Ba[rz]", b"Bar"));
-    }
 
     #[test]
     fn halves() {

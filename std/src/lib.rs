@@ -1,0 +1,28 @@
+//! The `std` namespace's filters written on vsvk-plugin-api alone. The core creates the std plugin
+//! (com.vapoursynth.std), registers into it what needs the runtime (LoadPlugin, SetMaxCPU,
+//! GPUUpload/GPUDownload, ...) and the std modules not yet moved here, then calls [`init`], which
+//! registers this crate's functions into the same plugin through the VSPLUGINAPI table. Functions
+//! move here module by module; each keeps R81's argument string character for character.
+//!
+//! Moved so far: `props` (SetFieldBased, SetFrameProp, SetFrameProps, RemoveFrameProps).
+// the ABI's constants keep their C names (stInteger, cfYUV) and are matched on
+#![allow(non_upper_case_globals)]
+
+use vsvk_plugin_api::abi::{VSPlugin, VSPLUGINAPI};
+use vsvk_plugin_api::plugin::Registrar;
+
+mod props;
+pub mod util;
+
+/// Registers this crate's functions into the std plugin the core made and configured.
+///
+/// # Safety
+/// `plugin` and `papi` are the core's, valid for the call.
+pub unsafe extern "C" fn init(plugin: *mut VSPlugin, papi: *const VSPLUGINAPI) {
+    // SAFETY: forwarded unchanged from the core.
+    unsafe { vsvk_plugin_api::plugin::init(plugin, papi, register) }
+}
+
+fn register(r: &Registrar) {
+    props::register(r);
+}

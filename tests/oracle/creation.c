@@ -1,0 +1,98 @@
+/* Graph inspection of the built-in namespaces' filters: makes a core with graph inspection on,
+ * calls text and std functions (those written on the plugin layer among them) and prints each
+ * returned node's name and creation records (function, plugin identifier and namespace, argument
+ * keys), level by level. tests/tests/text.rs compares the output on R81 and on our core.
+ *
+ * usage: creation CORE_LIBRARY */
+#define VS_USE_API_43
+#define VS_GRAPH_API
+#include "VapourSynth4.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+
+static const VSAPI *api;
+static VSCore *core;
+
+static VSNode *blank(void) {
+    VSMap *in = api->createMap();
+    VSMap *out = api->invoke(api->getPluginByNamespace("std", core), "BlankClip", in);
+    VSNode *n = api->mapGetNode(out, "clip", 0, NULL);
+    api->freeMap(in);
+    api->freeMap(out);
+    return n;
+}
+
+/* Calls ns.name with `in` (consumed) and prints what graph inspection records of its clip. */
+static void show(const char *ns, const char *name, VSMap *in) {
+    VSMap *out = api->invoke(api->getPluginByNamespace(ns, core), name, in);
+    printf("%s.%s:", ns, name);
+    if (api->mapGetError(out)) {
+        printf(" error %s\n", api->mapGetError(out));
+    } else {
+        VSNode *n = api->mapGetNode(out, "clip", 0, NULL);
+        printf(" node %s\n", api->getNodeName(n));
+        for (int level = 0; level < 4; level++) {
+            const char *f = api->getNodeCreationFunctionName(n, level);
+            if (!f)
+                break;
+            const VSMap *args = api->getNodeCreationFunctionArguments(n, level);
+            printf("  %d: %s %s %s args", level, f, api->getNodeCreationPluginID(n, level), api->getNodeCreationPluginNS(n, level));
+            for (int k = 0; k < api->mapNumKeys(args); k++)
+                printf(" %s", api->mapGetKey(args, k));
+            printf("\n");
+        }
+        api->freeNode(n);
+    }
+    api->freeMap(in);
+    api->freeMap(out);
+}
+
+static VSMap *with_clip(void) {
+    VSMap *m = api->createMap();
+    api->mapConsumeNode(m, "clip", blank(), maReplace);
+    return m;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: creation CORE_LIBRARY\n");
+        return 2;
+    }
+    void *lib = dlopen(argv[1], RTLD_NOW | RTLD_GLOBAL);
+    if (!lib) {
+        fprintf(stderr, "%s\n", dlerror());
+        return 1;
+    }
+    const VSAPI *(*get)(int) = (const VSAPI *(*)(int))dlsym(lib, "getVapourSynthAPI");
+    api = get ? get(VAPOURSYNTH_API_VERSION) : NULL;
+    if (!api) {
+        fprintf(stderr, "no API 4.3\n");
+        return 1;
+    }
+    core = api->createCore(ccfEnableGraphInspection | ccfDisableAutoLoading);
+    VSMap *m = with_clip();
+    api->mapSetData(m, "text", "hi", -1, dtUtf8, maReplace);
+    show("text", "Text", m);
+    show("text", "FrameNum", with_clip());
+    show("text", "ClipInfo", with_clip());
+    m = with_clip();
+    api->mapSetData(m, "props", "_Matrix", -1, dtUtf8, maReplace);
+    show("text", "FrameProps", m);
+    show("text", "CoreInfo", api->createMap());
+    m = with_clip();
+    api->mapSetInt(m, "value", 1, maReplace);
+    show("std", "SetFieldBased", m);
+    m = with_clip();
+    api->mapSetData(m, "prop", "Foo", -1, dtUtf8, maReplace);
+    api->mapSetInt(m, "intval", 3, maReplace);
+    show("std", "SetFrameProp", m);
+    m = with_clip();
+    api->mapSetInt(m, "Foo", 3, maReplace);
+    show("std", "SetFrameProps", m);
+    show("std", "RemoveFrameProps", with_clip());
+    show("std", "Invert", with_clip());
+    api->freeCore(core);
+    printf("end\n");
+    return 0;
+}
