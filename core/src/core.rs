@@ -21,8 +21,6 @@ pub struct Core {
     pub mem: Arc<MemStats>,
     pub max_cache: AtomicI64,
     pub pool: Arc<Pool>,
-    /// Holds getFrameAsync requests back while the GPU is over its VRAM limit.
-    pub admission: crate::admission::Admission,
     /// getFrameAsync's completion callbacks, which the API promises never overlap.
     pub frame_callbacks: OneAtATime,
     pub plugins: RwLock<Vec<Arc<Plugin>>>,
@@ -80,7 +78,6 @@ impl Core {
             mem: Arc::new(MemStats::default()),
             max_cache: AtomicI64::new(default_cache_budget()),
             pool: Pool::new(default_threads()),
-            admission: Default::default(),
             frame_callbacks: OneAtATime::default(),
             plugins: RwLock::new(Vec::new()),
             log: Log::default(),

@@ -6,7 +6,6 @@
 pub mod wiring;
 #[cfg(all(windows, target_env = "gnu"))]
 mod mingw_math;
-pub mod admission;
 pub mod api;
 pub mod argspec;
 pub mod autoload;

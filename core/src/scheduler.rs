@@ -630,28 +630,13 @@ fn complete(ctx: &Arc<FrameCtx>, result: Delivery) {
 /// Starts an external request (getFrameAsync): `cb` runs once the frame is done, never beside
 /// another such callback of the same core (see `delivery`) and never before this returns (as in R81:
 /// the caller may hold a lock its callback takes); freeCore waits for it.
-/// Under VRAM pressure the request may wait for earlier ones to finish first (see admission).
 pub fn get_frame_async(node: &Arc<Node>, n: i32, cb: Box<dyn FnOnce(Delivery) + Send>) {
     let core = node.core.clone();
     let cb = external_callback(node, cb);
-    let admitted = core.clone();
-    let finish = Box::new(move |r| {
-        for start in admitted.admission.finished(over_vram_limit(&admitted)) {
-            start();
-        }
-        core.frame_callbacks.run(Box::new(move || cb(r)))
-    });
+    let finish = Box::new(move |r| core.frame_callbacks.run(Box::new(move || cb(r))));
     let node = node.clone();
-    let c = node.core.clone();
     // Even a cached frame is looked up on a worker, so that its callback does not run in here.
-    let start: crate::admission::Start = Box::new(move || node.core.pool.clone().spawn(Box::new(move || start_external(&node, n, finish))));
-    if let Some(start) = c.admission.admit(over_vram_limit(&c), on_worker_thread(), start) {
-        start();
-    }
-}
-
-fn over_vram_limit(core: &Core) -> bool {
-    core.gpu.existing().is_some_and(|d| d.pool.over_limit())
+    node.core.pool.clone().spawn(Box::new(move || start_external(&node, n, finish)));
 }
 
 /// Starts an external request whose `cb` runs on whichever thread finishes the frame (this one when

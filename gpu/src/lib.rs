@@ -67,11 +67,14 @@ pub fn trim(dev: &Device) {
     }
 }
 
-/// What an allocation past the VRAM limit does (VSVK_VRAM_MODE, an experiment for issue 23):
-/// `evict` (default) evicts every cached GPU frame, hands idle buffers back and destroys freed
-/// ones while over; `keep` evicts cached frames but keeps freed buffers for reuse; `soft` only
-/// keeps caches small (the pressure caches see) and keeps buffers; `none` ignores the limit
-/// except for reservations and failed allocations.
+/// What an allocation past the VRAM limit does (VSVK_VRAM_MODE). `keep`, the default: cached GPU
+/// frames are evicted, and freed buffers stay in the pool's buckets for the next frame of their
+/// size. `evict` also hands idle buffers back to the driver and destroys freed ones while over the
+/// limit: where the frames in flight alone exceed the limit, every frame then costs a fresh
+/// allocation, often of a whole block (4 x KNLMeans d=1 under a 256 MB limit ran at 0.46x R81 that
+/// way, at 1.36x with `keep`; H200, docs/BENCHMARKS.md). `soft` only keeps caches small (the
+/// pressure caches see), and `none` ignores the limit except for reservations and failed
+/// allocations, which always relieve the pool in full.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum VramMode {
     Evict,
@@ -83,10 +86,10 @@ pub enum VramMode {
 pub fn vram_mode() -> VramMode {
     static M: OnceLock<VramMode> = OnceLock::new();
     *M.get_or_init(|| match std::env::var("VSVK_VRAM_MODE").as_deref().map(str::trim) {
-        Ok("keep") => VramMode::Keep,
+        Ok("evict") => VramMode::Evict,
         Ok("soft") => VramMode::Soft,
         Ok("none") => VramMode::None,
-        _ => VramMode::Evict,
+        _ => VramMode::Keep,
     })
 }
 

@@ -3,7 +3,7 @@
 # once), then settings compared on the rows that trail R81, both cores in each run (R81 ignores
 # the VSVK_ variables): where downloads go and how they wait (BM3D, KNLMeans, the chain, vk.Expr),
 # admission control under a 256 MB VRAM limit, and pinned frames on the 2160p 16-bit round trip.
-# I23_SETS picks the sets (words: queues vram roundtrip vrammode pinned host).
+# I23_SETS picks the sets (words: queues vram roundtrip vrammode pinned host ring).
 set -u
 out=$1
 echo "--- PCIe"
@@ -49,4 +49,10 @@ VSVK_PINNED_FRAMES=1 VSVK_DOWNLOAD_QUEUE_PRIORITY=0"
 fi
 if [[ " $sets " = *" host "* ]]; then
   compare host host/pass100-t1,host/copy50-t1,host/temporal50-t1 " "
+fi
+if [[ " $sets " = *" ring "* ]]; then
+  # exec pool contexts (VSVK_EXEC_RING): BM3D's acquire waits out the ring's oldest submission
+  compare ring gpu/bm3d-1080p,chain/knlm-nnedi3-bm3d-1080p,gpu/knlmeans-1080p " 
+VSVK_EXEC_RING=16
+VSVK_EXEC_RING=32"
 fi
