@@ -370,13 +370,6 @@ fn compute_copy_queues_wanted() -> usize {
     std::env::var("VSVK_DOWNLOAD_COMPUTE_QUEUES").ok().and_then(|v| v.trim().parse::<usize>().ok()).unwrap_or(3).min(8)
 }
 
-/// The priority of the compute family's download queues against the compute queue's 1.0
-/// (VSVK_DOWNLOAD_QUEUE_PRIORITY, 0 to 1, default 1): a hint to the driver's scheduler for when
-/// copies share the GPU with compute-heavy filters.
-fn download_queue_priority() -> f32 {
-    std::env::var("VSVK_DOWNLOAD_QUEUE_PRIORITY").ok().and_then(|v| v.trim().parse::<f32>().ok()).filter(|p| p.is_finite()).unwrap_or(1.0).clamp(0.0, 1.0)
-}
-
 /// Lists every physical device through a temporary instance.
 pub fn enumerate() -> Result<Vec<DeviceInfo>, String> {
     let inst = Instance::new()?;
@@ -595,9 +588,7 @@ impl Device {
         };
         let tprio = vec![1.0f32; 1 + extra_copy];
         let extra_compute = (families(inst, pd)[compute_fam as usize].queue_count as usize).saturating_sub(1).min(compute_copy_queues_wanted());
-        // The compute queue plugins submit to first, then the download queues at their priority.
-        let mut cprio = vec![download_queue_priority(); 1 + extra_compute];
-        cprio[0] = 1.0;
+        let cprio = vec![1.0f32; 1 + extra_compute];
         let mut qcis = vec![vk::DeviceQueueCreateInfo::default().queue_family_index(compute_fam).queue_priorities(&cprio)];
         if let Some(t) = transfer_fam {
             qcis.push(vk::DeviceQueueCreateInfo::default().queue_family_index(t).queue_priorities(&tprio));

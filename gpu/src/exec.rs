@@ -219,14 +219,6 @@ impl Drop for PoolInner {
     }
 }
 
-/// VSVK_EXEC_RING=N: contexts per exec pool instead of the guide's thread count clamped to 2..8
-/// (an experiment: a filter whose acquire waits out the ring's oldest submission while the GPU
-/// still has room).
-fn exec_ring() -> Option<usize> {
-    static N: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
-    *N.get_or_init(|| std::env::var("VSVK_EXEC_RING").ok().and_then(|v| v.trim().parse::<usize>().ok()).map(|n| n.clamp(2, 64)))
-}
-
 impl PoolInner {
     pub fn create(dev: &Arc<Device>, queue: i32, threads: usize) -> Result<Arc<PoolInner>, String> {
         Self::create_on(dev, dev.queue(queue).clone(), queue != vqTransfer, threads)
@@ -235,7 +227,7 @@ impl PoolInner {
     /// An exec pool on `q` (also the core's private copy queues); `counts`: whether what its
     /// submissions retain counts against the device's in-flight budget (compute work does).
     pub fn create_on(dev: &Arc<Device>, q: Arc<super::device::Queue>, counts: bool, threads: usize) -> Result<Arc<PoolInner>, String> {
-        Self::create_with_ring(dev, q, counts, exec_ring().unwrap_or(threads.clamp(2, 8)))
+        Self::create_with_ring(dev, q, counts, threads.clamp(2, 8))
     }
 
     /// An exec pool of `n` contexts (at least 2), for the core's own pools whose ring is not a

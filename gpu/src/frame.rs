@@ -281,7 +281,8 @@ impl Drop for GpuPlane {
             }
             Some(Backing::Exportable(e)) => {
                 self.dev.pool.frame_bytes.fetch_sub(e.alloc_size as i64, Ordering::Relaxed);
-                if self.owner.load(Ordering::Relaxed) != OWNER_CORE || self.dev.pool.over_limit() || self.dev.is_lost() {
+                let over = self.dev.pool.over_limit() && super::vram_mode() == super::VramMode::Evict;
+                if self.owner.load(Ordering::Relaxed) != OWNER_CORE || over || self.dev.is_lost() {
                     // A foreign API may still hold an import of it: never hand it to another plane.
                     e.destroy(&self.dev);
                 } else if let Some(e) = self.dev.pool.keep_exportable(self.size, e) {

@@ -228,7 +228,7 @@ impl Transfer {
         pool.reads_frame_internal(slot, src.clone());
         let v = pool.submit(slot)?;
         let t = stats::time(Stat::DownloadWait);
-        let waited = if lend_while_waiting() { core.pool.while_blocked(|| pool.wait_value(v)) } else { pool.wait_value(v) };
+        let waited = pool.wait_value(v);
         drop(t);
         match waited {
             WaitOutcome::Done => Ok(Arc::new(dst)),
@@ -259,13 +259,6 @@ impl Transfer {
         self.pool.submit(slot)?;
         Ok(dst)
     }
-}
-
-/// VSVK_DOWNLOAD_LEND=1: a download waiting for its copy lends its worker's place to a new one,
-/// so that uploads and CPU filters of other frames keep the pool's width meanwhile.
-fn lend_while_waiting() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os("VSVK_DOWNLOAD_LEND").is_some_and(|v| v == "1"))
 }
 
 /// VSVK_DOWNLOAD_HOST_WAIT=1: downloads wait for their source on the host before queueing the copy.
