@@ -22,7 +22,6 @@ pub mod log;
 pub mod map;
 pub mod node;
 pub mod plugin;
-pub mod resize;
 pub mod scheduler;
 /// The profiling counters, the GPU crate's (most of the steps it counts are the GPU half's).
 pub use vsvk_gpu::stats;

@@ -411,9 +411,8 @@ impl Map {
 //   `_Range`; the other getters and the key listing see only literal keys;
 // - deleting `_ColorRange` deletes `_Range` and the literal key.
 // Map::set, set_values, set_empty and get_int apply it, so std.SetFrameProps and SetFrameProp store
-// as R81 does; get, delete and copy_from stay literal, so that the core's own code (resize removing a
-// stale literal `_ColorRange` after setting `_Range`) means what it says. The map ABI reaches the
-// rest through get_described, get_int_array and delete_key below.
+// as R81 does; get, delete and copy_from stay literal, so that the core's own code means what it
+// says. The map ABI reaches the rest through get_described, get_int_array and delete_key below.
 
 const LEGACY_RANGE: &[u8] = b"_ColorRange";
 const RANGE: &[u8] = b"_Range";

@@ -64,6 +64,14 @@ impl Core {
         (ok != 0).then_some(f)
     }
 
+    /// `getVideoFormatByID`: the format a format id (`format=` arguments) names, if it is one.
+    pub fn video_format_by_id(self, id: u32) -> Option<VSVideoFormat> {
+        let mut f = VSVideoFormat::default();
+        // SAFETY: `f` is a valid out pointer and the core pointer came from the core.
+        let ok = unsafe { (api().getVideoFormatByID)(&mut f, id, self.0) };
+        (ok != 0).then_some(f)
+    }
+
     /// The short name of a format (`YUV420P8`), for messages.
     pub fn format_name(f: &VSVideoFormat) -> String {
         let mut buf = [0 as std::ffi::c_char; 32];

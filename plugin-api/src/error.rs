@@ -19,6 +19,11 @@ pub enum Error {
     /// A shader the core could not compile, with the compiler's log.
     #[error("shader compilation failed: {0}")]
     Shader(String),
+    /// A message shown as written, without the `Name: ` that [`crate::plugin`] and
+    /// [`crate::filter`] put before the others: for a namespace whose messages the reference core
+    /// shows that way (resize names itself in each).
+    #[error("{0}")]
+    Whole(String),
     /// A map read or write that failed (`values`).
     #[error("key {key}: {error}")]
     Map { key: String, error: MapError },
@@ -46,6 +51,19 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 impl Error {
     pub fn invalid(msg: impl Into<String>) -> Error {
         Error::Invalid(msg.into())
+    }
+
+    /// Shown as is at the ABI (see [`Error::Whole`]).
+    pub fn whole(msg: impl Into<String>) -> Error {
+        Error::Whole(msg.into())
+    }
+
+    /// The text the core shows for this error of function or filter `name`.
+    pub(crate) fn shown_for(&self, name: &str) -> String {
+        match self {
+            Error::Whole(m) => m.clone(),
+            e => format!("{name}: {e}"),
+        }
     }
 }
 

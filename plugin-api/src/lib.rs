@@ -8,8 +8,9 @@
 //! shaders compiled through the core, pipelines with push descriptors and push constants), and
 //! [`error::Error`] is what they all fail with. [`values`] reads and writes any map (every value
 //! type, keys, errors: arguments, results, frame properties, [`values::OwnedMap`]), [`function`]
-//! calls and makes function references, [`invoke`] calls other plugins' functions, and
-//! [`residency`] runs host-memory filters on GPU clips. The core's built-in namespaces (text)
+//! calls and makes function references, [`invoke`] calls other plugins' functions,
+//! [`residency`] runs host-memory filters on GPU clips, and [`simd`] gives kernels half-precision
+//! conversions and CPU feature dispatch ([`multiversion!`]). The core's built-in namespaces (text, resize)
 //! are written on this layer too and registered into their plugin through [`plugin::init`]. Every entry point from the core goes through
 //! [`plugin`] or [`filter`], which catch panics and turn errors into the core's error strings.
 pub mod abi;
@@ -28,6 +29,7 @@ pub mod map;
 pub mod node;
 pub mod plugin;
 pub mod residency;
+pub mod simd;
 pub mod values;
 
 pub use error::{Error, Result};

@@ -264,6 +264,9 @@ fn frame_properties() {
     cases.push(video("YUV420P8", "std.SetFrameProps:_Matrix=77,resize.Point:width=640"));
     cases.push(video("YUV420P8", "std.SetFrameProps:_Matrix=3,resize.Point"));
     cases.push(video("YUV420P8", "std.SetFrameProps:_Matrix=1.5,resize.Point:width=640"));
+    // a pre-API-4.2 range of another type than int (a literal `_ColorRange`), beside a real one
+    cases.push(video("YUV420P8", "std.SetFrameProps:_ColorRange=0.5,resize.Point:width=640"));
+    cases.push(video("YUV420P8", "std.SetFrameProps:_Range=1,std.SetFrameProps:_ColorRange=0.5,resize.Bicubic:width=640"));
     cases.push(video("YUV420P8", "resize.Point:matrix_in_s='rgb:matrix_s='rgb:width=640"));
     cases.push(video("RGB24", &format!("{TAGGED_RGB},resize.Point:width=640")));
     check_all(&cases);

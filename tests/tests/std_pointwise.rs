@@ -658,7 +658,7 @@ fn masks_sited_by_chroma_location() {
 }
 
 /// The single-plane path that brings a full-size mask down to 4:2:0, 4:2:2 and 4:4:0 chroma
-/// (core/src/resize/chroma_down.rs) against R81 on every sample family it takes, each chroma
+/// (resize/src/chroma_down.rs) against R81 on every sample family it takes, each chroma
 /// location, progressive and field-based masks, chroma planes of odd width and fields of odd
 /// chroma height, on noise and on extremes: masks of only black and white (every integer depth),
 /// float masks far outside 0..1 (negative, above one). Gray masks, `first_plane`, premultiplied

@@ -204,7 +204,7 @@ pub fn wiring() -> crate::wiring::Wiring {
 }
 
 /// std, resize and text, registered on every new core as R81 registers its filters library.
-/// The namespaces written on vsvk-plugin-api (text) register their functions through the
+/// The namespaces written on vsvk-plugin-api (resize, text) register their functions through the
 /// VSPLUGINAPI table into a plugin the core configures, as a plugin library's init would.
 fn register_builtins(core: &std::sync::Arc<crate::core::Core>) {
     // one std plugin, two halves: the core's functions, then vsvk-std's
@@ -213,7 +213,7 @@ fn register_builtins(core: &std::sync::Arc<crate::core::Core>) {
     unsafe { vsvk_std::init(crate::plugin::Plugin::as_raw(&std), plugin_api()) };
     std.lock();
     core.plugins.write().push(std);
-    crate::resize::register(core);
+    builtin_crate(core, vsvk_resize::RESIZE_ID, vsvk_resize::NAMESPACE, vsvk_resize::NAME, vsvk_resize::init);
     builtin_crate(core, vsvk_text::TEXT_ID, vsvk_text::NAMESPACE, vsvk_text::NAME, vsvk_text::init);
 }
 

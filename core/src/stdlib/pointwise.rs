@@ -196,8 +196,12 @@ impl PlaneRef {
         PlaneRef { ptr: f.read_ptr(p as i32).expect("plane exists"), stride: pl.stride, width: pl.width as usize, height: pl.height as usize }
     }
     /// A chroma plane of a resampled mask, which the caller keeps alive as it does frames.
-    pub(crate) fn of_view(v: crate::resize::chroma_mask::PlaneView) -> PlaneRef {
+    pub(crate) fn of_view(v: vsvk_resize::chroma_mask::PlaneView) -> PlaneRef {
         PlaneRef { ptr: v.ptr, stride: v.stride, width: v.width, height: v.height }
+    }
+    /// The same plane as the resampler reads it.
+    pub(crate) fn view(&self) -> vsvk_resize::chroma_mask::PlaneView {
+        vsvk_resize::chroma_mask::PlaneView { ptr: self.ptr, stride: self.stride, width: self.width, height: self.height }
     }
     #[inline(always)]
     pub(crate) fn row<T>(&self, y: usize) -> &[T] {

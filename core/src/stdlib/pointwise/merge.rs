@@ -4,7 +4,7 @@ use std::sync::Arc;
 use vsvk_plugin_api::abi::*;
 
 use super::*;
-use crate::resize::chroma_mask::ChromaMask;
+use vsvk_resize::chroma_mask::ChromaMask;
 
 pub fn register(r: &super::super::Registrar) {
     r.add("Merge", "clipa:vnode:all;clipb:vnode:all;weight:float[]:opt;", "clip:vnode:all;", merge);
@@ -475,7 +475,7 @@ fn premultiply(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Strin
         let mx = max_value(&fmt);
         // the alpha at the chroma planes' size: sited by the clip's chroma location, by fields
         // where the alpha is interlaced
-        let small = if is_subsampled(&fmt) { Some(chroma.resample(fa, &fmt, chroma_location(fc), field_based(fa), core)?) } else { None };
+        let small = if is_subsampled(&fmt) { Some(chroma.resample(PlaneRef::new(fa, 0).view(), mask_location(fa), &fmt, chroma_location(fc), field_based(fa)).map_err(|e| e.to_string())?) } else { None };
         for p in 0..fmt.numPlanes as usize {
             let a_plane = match &small {
                 Some(f) if p > 0 => PlaneRef::of_view(f.view(p)),
@@ -571,6 +571,11 @@ fn chroma_location(f: &Frame) -> i64 {
     f.props().get_int(b"_ChromaLocation", 0).unwrap_or(0)
 }
 
+/// A mask's own `_ChromaLocation`, which resampling only checks.
+fn mask_location(f: &Frame) -> Option<i64> {
+    f.props().get_int(b"_ChromaLocation", 0).ok()
+}
+
 /// A frame's `_FieldBased`, progressive (0) when it has none.
 fn field_based(f: &Frame) -> i64 {
     f.props().get_int(b"_FieldBased", 0).unwrap_or(0)
@@ -618,7 +623,7 @@ fn masked_merge(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
         }
         // one plane of mask for all: at the chroma planes' size, sited by the clips' chroma
         // location, by fields where the mask is interlaced
-        let small = if single && subsampled && planes[1..np].iter().any(|&p| p) { Some(chroma.resample(fm, &fmt, loc, field_based(fm), core)?) } else { None };
+        let small = if single && subsampled && planes[1..np].iter().any(|&p| p) { Some(chroma.resample(PlaneRef::new(fm, 0).view(), mask_location(fm), &fmt, loc, field_based(fm)).map_err(|e| e.to_string())?) } else { None };
         let mut dst = new_frame_like(core, &fmt, fa, &planes)?;
         let limited = if premultiplied && fmt.sampleType == stInteger {
             let la = is_limited(fa);

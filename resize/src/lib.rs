@@ -1,76 +1,84 @@
 //! The built-in `resize` namespace (plugin com.vapoursynth.resize): Point, Bilinear, Bicubic,
-//! Lanczos, Spline16, Spline36, Spline64 and Bob, on top of zimg (see `zimg_sys`).
+//! Lanczos, Spline16, Spline36, Spline64 and Bob, on top of zimg (see `zimg_sys`). Built on
+//! vsvk-plugin-api alone; the core calls [`init`] at start-up to register the functions into the
+//! plugin it made. [`chroma_mask`] brings a mask down to chroma size for std's MaskedMerge and
+//! PreMultiply.
 //!
 //! What the reference core (VapourSynth R81) does was learned by running it: argument checks and
 //! their messages, which frame properties are read and written, field handling. The arithmetic is
 //! zimg's own: the same development snapshot R81 bundles, built from source (third_party/zimg, see
-//! README's dependency section), so the same code paths give the same results.
+//! README's dependency section), so the same code paths give the same results. R81's resize
+//! messages name what failed themselves, so every error here is an [`Error::Whole`].
+// the ABI's constants keep their C names (stInteger, cfYUV) and are matched on
+#![allow(non_upper_case_globals)]
 use std::ffi::{c_int, c_void};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
-use parking_lot::Mutex;
 use vsvk_plugin_api::abi::*;
-
-use crate::core::Core;
-use crate::format;
-use crate::frame::Frame;
-use crate::map::{Map, Value};
-use crate::node::{Filter, FilterImpl, MediaInfo, Node};
-use crate::plugin::{FuncImpl, Plugin};
-use crate::scheduler::FrameCall;
+use vsvk_plugin_api::api::Core;
+use vsvk_plugin_api::filter::{self, Filter, Spec};
+use vsvk_plugin_api::frame::{Frame, FrameMut, PropsRef};
+use vsvk_plugin_api::map::{Args, Out};
+use vsvk_plugin_api::plugin::Registrar;
+use vsvk_plugin_api::residency::on_host;
+use vsvk_plugin_api::values::{MapRead, MapWrite};
+use vsvk_plugin_api::{Error, Result};
 
 pub mod chroma_mask;
-pub(crate) mod chroma_down;
+mod chroma_down;
 pub mod zimg_sys;
 use zimg_sys::*;
 
 pub const RESIZE_ID: &str = "com.vapoursynth.resize";
+pub const NAMESPACE: &str = "resize";
+/// The plugin's full name, as the core configures it.
+pub const NAME: &str = "VapourSynth Resize";
 
 /// The arguments every resizer shares after its own leading ones, as R81 spells them.
 const COMMON_ARGS: &str = "matrix:int:opt;matrix_s:data:opt;transfer:int:opt;transfer_s:data:opt;primaries:int:opt;primaries_s:data:opt;range:int:opt;range_s:data:opt;chromaloc:int:opt;chromaloc_s:data:opt;matrix_in:int:opt;matrix_in_s:data:opt;transfer_in:int:opt;transfer_in_s:data:opt;primaries_in:int:opt;primaries_in_s:data:opt;range_in:int:opt;range_in_s:data:opt;chromaloc_in:int:opt;chromaloc_in_s:data:opt;filter_param_a:float:opt;filter_param_b:float:opt;resample_filter_uv:data:opt;filter_param_a_uv:float:opt;filter_param_b_uv:float:opt;dither_type:data:opt;cpu_type:data:opt;src_left:float:opt;src_top:float:opt;src_width:float:opt;src_height:float:opt;nominal_luminance:float:opt;approximate_gamma:int:opt;chromatic_adaptation:int:opt;";
 const RETURN: &str = "clip:vnode:all;";
 
-/// Registers `resize` on a new core.
-pub fn register(core: &Arc<Core>) {
-    let p = Plugin::new_builtin(core, RESIZE_ID, "resize", "VapourSynth Resize", make_version(crate::core::CORE_VERSION, 0));
-    let scaler_args = format!("clip:vnode:all;width:int:opt;height:int:opt;format:int:opt;{COMMON_ARGS}");
-    for (name, filter) in [
-        ("Bicubic", ZIMG_RESIZE_BICUBIC),
-        ("Bilinear", ZIMG_RESIZE_BILINEAR),
-        ("Lanczos", ZIMG_RESIZE_LANCZOS),
-        ("Point", ZIMG_RESIZE_POINT),
-        ("Spline16", ZIMG_RESIZE_SPLINE16),
-        ("Spline36", ZIMG_RESIZE_SPLINE36),
-        ("Spline64", ZIMG_RESIZE_SPLINE64),
-    ] {
-        let imp = FuncImpl::Rust(Box::new(move |input: &Map, out: &mut Map, core: &Arc<Core>| {
-            if let Err(e) = create_resize(name, filter, input, out, core) {
-                out.set_error(&e);
-            }
-        }));
-        p.register(name, &scaler_args, RETURN, imp).expect("built-in signatures are valid");
+/// Registers the functions into the plugin the core made (`VapourSynthPluginInit2`'s shape; the
+/// plugin is already configured).
+///
+/// # Safety
+/// `plugin` and `papi` are the core's, valid for the call.
+pub unsafe extern "C" fn init(plugin: *mut VSPlugin, papi: *const VSPLUGINAPI) {
+    // SAFETY: forwarded unchanged from the core.
+    unsafe { vsvk_plugin_api::plugin::init(plugin, papi, register) }
+}
+
+fn register(r: &Registrar) {
+    let scaler = format!("clip:vnode:all;width:int:opt;height:int:opt;format:int:opt;{COMMON_ARGS}");
+    r.function("Bicubic", &scaler, RETURN, |a, o, c| create_resize("Bicubic", ZIMG_RESIZE_BICUBIC, a, o, c).map_err(whole));
+    r.function("Bilinear", &scaler, RETURN, |a, o, c| create_resize("Bilinear", ZIMG_RESIZE_BILINEAR, a, o, c).map_err(whole));
+    r.function("Lanczos", &scaler, RETURN, |a, o, c| create_resize("Lanczos", ZIMG_RESIZE_LANCZOS, a, o, c).map_err(whole));
+    r.function("Point", &scaler, RETURN, |a, o, c| create_resize("Point", ZIMG_RESIZE_POINT, a, o, c).map_err(whole));
+    r.function("Spline16", &scaler, RETURN, |a, o, c| create_resize("Spline16", ZIMG_RESIZE_SPLINE16, a, o, c).map_err(whole));
+    r.function("Spline36", &scaler, RETURN, |a, o, c| create_resize("Spline36", ZIMG_RESIZE_SPLINE36, a, o, c).map_err(whole));
+    r.function("Spline64", &scaler, RETURN, |a, o, c| create_resize("Spline64", ZIMG_RESIZE_SPLINE64, a, o, c).map_err(whole));
+    let bob = format!("clip:vnode:all;filter:data:opt;tff:int:opt;format:int:opt;{COMMON_ARGS}");
+    r.function("Bob", &bob, RETURN, |a, o, c| create_bob(a, o, c).map_err(whole));
+}
+
+/// Any error as R81's resize shows it: its message alone.
+fn whole(e: Error) -> Error {
+    match e {
+        Error::Whole(_) => e,
+        e => Error::whole(e.to_string()),
     }
-    let bob_args = format!("clip:vnode:all;filter:data:opt;tff:int:opt;format:int:opt;{COMMON_ARGS}");
-    let imp = FuncImpl::Rust(Box::new(|input: &Map, out: &mut Map, core: &Arc<Core>| {
-        if let Err(e) = create_bob(input, out, core) {
-            out.set_error(&e);
-        }
-    }));
-    p.register("Bob", &bob_args, RETURN, imp).expect("built-in signatures are valid");
-    p.lock();
-    core.plugins.write().push(p);
 }
 
 // ---- arguments -------------------------------------------------------------------------------------
 
-fn int_arg(m: &Map, key: &str) -> Option<i64> {
-    m.get_int(key.as_bytes(), 0).ok()
+fn int_arg(m: &Args, key: &str) -> Option<i64> {
+    m.get_int(key, 0).ok()
 }
-fn float_arg(m: &Map, key: &str) -> Option<f64> {
-    m.get_float(key.as_bytes(), 0).ok()
+fn float_arg(m: &Args, key: &str) -> Option<f64> {
+    m.get_float(key, 0).ok()
 }
-fn str_arg(m: &Map, key: &str) -> Option<String> {
-    m.get_data(key.as_bytes(), 0).ok().map(|d| d.to_str_lossy())
+fn str_arg(m: &Args, key: &str) -> Option<String> {
+    m.get_data(key, 0).ok().map(|d| d.to_str_lossy())
 }
 
 const MATRIX_NAMES: &[(&str, c_int)] = &[
@@ -167,14 +175,14 @@ fn lookup<T: Copy>(table: &[(&str, T)], name: &str) -> Option<T> {
 }
 
 /// An enum argument given as a number (`key`) or a name (`key_s`); the number wins.
-fn enum_arg(m: &Map, key: &str, names: &[(&str, c_int)]) -> Result<Option<c_int>, String> {
+fn enum_arg(m: &Args, key: &str, names: &[(&str, c_int)]) -> Result<Option<c_int>> {
     if let Some(v) = int_arg(m, key) {
         return Ok(Some(v as c_int));
     }
     let skey = format!("{key}_s");
     match str_arg(m, &skey) {
         None => Ok(None),
-        Some(s) => lookup(names, &s).map(Some).ok_or_else(|| format!("Resize error: bad value: {skey}")),
+        Some(s) => lookup(names, &s).map(Some).ok_or_else(|| Error::whole(format!("Resize error: bad value: {skey}"))),
     }
 }
 
@@ -209,7 +217,7 @@ struct Params {
     inp: Colorspace,
 }
 
-fn parse_params(m: &Map, filter: c_int) -> Result<Params, String> {
+fn parse_params(m: &Args, filter: c_int) -> Result<Params> {
     let out = Colorspace {
         matrix: enum_arg(m, "matrix", MATRIX_NAMES)?,
         transfer: enum_arg(m, "transfer", TRANSFER_NAMES)?,
@@ -231,18 +239,18 @@ fn parse_params(m: &Map, filter: c_int) -> Result<Params, String> {
     let (filter_uv, filter_a_uv, filter_b_uv) = match str_arg(m, "resample_filter_uv") {
         None => (filter, filter_a, filter_b),
         Some(s) => (
-            lookup(FILTER_NAMES, &s).ok_or("Resize error: bad value: resample_filter_uv")?,
+            lookup(FILTER_NAMES, &s).ok_or_else(|| Error::whole("Resize error: bad value: resample_filter_uv"))?,
             float_arg(m, "filter_param_a_uv").unwrap_or(f64::NAN),
             float_arg(m, "filter_param_b_uv").unwrap_or(f64::NAN),
         ),
     };
     let dither = match str_arg(m, "dither_type") {
         None => ZIMG_DITHER_NONE,
-        Some(s) => lookup(DITHER_NAMES, &s).ok_or("Resize error: bad value: dither_type")?,
+        Some(s) => lookup(DITHER_NAMES, &s).ok_or_else(|| Error::whole("Resize error: bad value: dither_type"))?,
     };
     let cpu = match str_arg(m, "cpu_type") {
         None => ZIMG_CPU_AUTO_64B,
-        Some(s) => lookup(CPU_NAMES, &s).ok_or("Resize error: bad value: cpu_type")?,
+        Some(s) => lookup(CPU_NAMES, &s).ok_or_else(|| Error::whole("Resize error: bad value: cpu_type"))?,
     };
     Ok(Params {
         filter,
@@ -266,20 +274,20 @@ fn parse_params(m: &Map, filter: c_int) -> Result<Params, String> {
 }
 
 /// The output description a resizer (or Bob) promises, with R81's checks and messages.
-fn output_info(name: &str, m: &Map, vi_in: &VSVideoInfo, params: &Params) -> Result<VSVideoInfo, String> {
+fn output_info(name: &str, m: &Args, vi_in: &VSVideoInfo, params: &Params, core: Core) -> Result<VSVideoInfo> {
     let mut vi = *vi_in;
     if let Some(f) = int_arg(m, "format") {
         if f != 0 {
             vi.format = u32::try_from(f)
                 .ok()
-                .and_then(format::video_by_id)
-                .ok_or("Resize error: Invalid format id.")?;
+                .and_then(|id| core.video_format_by_id(id))
+                .ok_or_else(|| Error::whole("Resize error: Invalid format id."))?;
         }
     }
     for key in ["width", "height"] {
         if let Some(v) = int_arg(m, key) {
             if v < 0 {
-                return Err(format!("Resize error: value for key \"{key}\" out of range"));
+                return Err(Error::whole(format!("Resize error: value for key \"{key}\" out of range")));
             }
             // the reference keeps only the low 32 bits
             if key == "width" {
@@ -292,76 +300,72 @@ fn output_info(name: &str, m: &Map, vi_in: &VSVideoInfo, params: &Params) -> Res
     if vi.format.colorFamily != cfUndefined {
         pixel_type(&vi.format)?;
         if vi.width % (1 << vi.format.subSamplingW) != 0 || vi.height % (1 << vi.format.subSamplingH) != 0 {
-            return Err("Resize error 1027: image dimensions must be divisible by subsampling factor".into());
+            return Err(Error::whole("Resize error 1027: image dimensions must be divisible by subsampling factor"));
         }
     }
     if vi_in.format.colorFamily == cfRGB
         && (vi.format.colorFamily == cfYUV || vi.format.colorFamily == cfGray)
         && params.out.matrix.is_none()
     {
-        return Err("Resize error: Matrix must be specified when converting to YUV or GRAY from RGB".into());
+        return Err(Error::whole("Resize error: Matrix must be specified when converting to YUV or GRAY from RGB"));
     }
     if vi.width < 0 || vi.height < 0 || (vi.width == 0) != (vi.height == 0) {
-        return Err(format!("The VSVideoInfo structure passed by {name} is invalid."));
+        return Err(Error::whole(format!("The VSVideoInfo structure passed by {name} is invalid.")));
     }
     Ok(vi)
 }
 
 /// zimg's pixel type for a format, or R81's message naming the format.
-fn pixel_type(f: &VSVideoFormat) -> Result<c_int, String> {
+fn pixel_type(f: &VSVideoFormat) -> Result<c_int> {
     match (f.sampleType, f.bytesPerSample) {
         (stInteger, 1) => Ok(ZIMG_PIXEL_BYTE),
         (stInteger, 2) => Ok(ZIMG_PIXEL_WORD),
         (stFloat, 2) => Ok(ZIMG_PIXEL_HALF),
         (stFloat, 4) => Ok(ZIMG_PIXEL_FLOAT),
-        _ => Err(format!("Resize error: no matching pixel type for format: {}", format::video_name(f).unwrap_or_default())),
+        _ => Err(Error::whole(format!("Resize error: no matching pixel type for format: {}", Core::format_name(f)))),
     }
 }
 
-fn create_resize(name: &str, filter: c_int, input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
-    let node = input.get_node(b"clip", 0).map_err(|_| "argument clip is required".to_string())?.clone();
-    let vi_in = *node.video_info().ok_or("only video clips are supported")?;
-    let params = parse_params(input, filter)?;
-    let vi = output_info(name, input, &vi_in, &params)?;
+fn create_resize(name: &'static str, filter: c_int, args: &Args, out: &mut Out, core: Core) -> Result<()> {
+    let node = args.get_node("clip", 0).map_err(whole)?;
+    let vi_in = node.video_info().map_err(whole)?;
+    let params = parse_params(args, filter)?;
+    let vi = output_info(name, args, &vi_in, &params, core)?;
     // zimg works in host memory: a GPU clip is downloaded for it and the result uploaded again
-    let n = crate::stdlib::util::on_host(core, vec![node], |inputs| {
+    let n = on_host(core, vec![node], |inputs| {
         let node = inputs.into_iter().next().expect("one input");
-        let filter = Resizer { input: node.clone(), bob: false, vi, params: Arc::new(params), graphs: Mutex::new(Vec::new()) };
-        let creation = crate::plugin::creation_stack(core);
-        Node::new(core.clone(), name, MediaInfo::Video(vi), FilterImpl::Rust(Box::new(filter)), fmParallel, 0, vec![(node, rpStrictSpatial)], creation)
-    })?;
-    out.set(b"clip", Value::Node(n), false).expect("clip is a valid key");
+        let filter = Resizer { bob: false, vi, params: Arc::new(params), graphs: Mutex::new(Vec::new()) };
+        filter::create_node(core, Spec { name: name.into(), info: vi, inputs: vec![node], gpu_output: false }, filter, fmParallel)
+    })
+    .map_err(whole)?;
+    out.set_node("clip", n);
     Ok(())
 }
 
-fn create_bob(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
-    let node = input.get_node(b"clip", 0).map_err(|_| "argument clip is required".to_string())?.clone();
-    let vi_in = *node.video_info().ok_or("only video clips are supported")?;
-    let filter = match str_arg(input, "filter") {
+fn create_bob(args: &Args, out: &mut Out, core: Core) -> Result<()> {
+    let node = args.get_node("clip", 0)?;
+    let vi_in = node.video_info()?;
+    let filter = match str_arg(args, "filter") {
         None => ZIMG_RESIZE_BICUBIC,
-        Some(s) => lookup(FILTER_NAMES, &s).ok_or("Bob: invalid filter specified")?,
+        Some(s) => lookup(FILTER_NAMES, &s).ok_or_else(|| Error::whole("Bob: invalid filter specified"))?,
     };
-    let tff = int_arg(input, "tff").map(|v| v != 0);
+    let tff = int_arg(args, "tff").map(|v| v != 0);
     // std.SeparateFields' own check, with its wording
     if vi_in.format.colorFamily != cfUndefined && vi_in.height > 0 && (vi_in.height >> vi_in.format.subSamplingH) % 2 != 0 {
-        return Err("SeparateFields: clip height must be mod 2 in the smallest subsampled plane".into());
+        return Err(Error::whole("SeparateFields: clip height must be mod 2 in the smallest subsampled plane"));
     }
-    let params = parse_params(input, filter)?;
-    let mut vi = output_info("Bob", input, &vi_in, &params)?;
+    let params = parse_params(args, filter)?;
+    let mut vi = output_info("Bob", args, &vi_in, &params, core)?;
     vi.numFrames = vi_in.numFrames.saturating_mul(2);
     if vi.fpsNum > 0 {
         (vi.fpsNum, vi.fpsDen) = reduce(vi.fpsNum.saturating_mul(2), vi.fpsDen);
     }
-    let n = crate::stdlib::util::on_host(core, vec![node], |inputs| {
+    let n = on_host(core, vec![node], |inputs| {
         let node = inputs.into_iter().next().expect("one input");
-        let filter = BobFilter {
-            resizer: Resizer { input: node.clone(), bob: true, vi, params: Arc::new(params), graphs: Mutex::new(Vec::new()) },
-            tff,
-        };
-        let creation = crate::plugin::creation_stack(core);
-        Node::new(core.clone(), "Bob", MediaInfo::Video(vi), FilterImpl::Rust(Box::new(filter)), fmParallel, 0, vec![(node, rpGeneral)], creation)
+        let filter = BobFilter { resizer: Resizer { bob: true, vi, params: Arc::new(params), graphs: Mutex::new(Vec::new()) }, tff };
+        filter::create_node(core, Spec { name: "Bob".into(), info: vi, inputs: vec![node], gpu_output: false }, filter, fmParallel)
     })?;
-    out.set(b"clip", Value::Node(n), false).expect("clip is a valid key");
+    out.set_node("clip", n);
     Ok(())
 }
 
@@ -390,12 +394,11 @@ enum Layout {
 }
 
 /// An integer frame property, ignoring other types as R81 does.
-fn int_prop(props: &Map, key: &str) -> Option<i64> {
-    props.get_int(key.as_bytes(), 0).ok()
+fn int_prop(props: &impl MapRead, key: &str) -> Option<i64> {
+    props.get_int(key, 0).ok()
 }
 
 struct Resizer {
-    input: Arc<Node>,
     bob: bool,
     vi: VSVideoInfo,
     params: Arc<Params>,
@@ -437,7 +440,7 @@ struct Resolved {
 }
 
 /// zimg's description of frames of `f` at `w`x`h` with the colours `c`, one field of them or whole.
-fn zimg_format(f: &VSVideoFormat, w: u32, h: u32, c: &Resolved, parity: c_int) -> Result<zimg_image_format, String> {
+fn zimg_format(f: &VSVideoFormat, w: u32, h: u32, c: &Resolved, parity: c_int) -> Result<zimg_image_format> {
     let mut z = default_format();
     z.width = w;
     z.height = h;
@@ -466,12 +469,12 @@ fn family(f: &VSVideoFormat) -> c_int {
 impl Resizer {
     /// The source's colour description: frame properties first, then the `_in` arguments, then
     /// the defaults for its colour family.
-    fn source_colour(&self, props: &Map, f: &VSVideoFormat) -> Result<Resolved, String> {
+    fn source_colour(&self, props: &PropsRef, f: &VSVideoFormat) -> Result<Resolved> {
         let p = &self.params.inp;
         let rgb = f.colorFamily == cfRGB;
         let range = match int_prop(props, "_Range") {
             Some(v) if v == 0 || v == 1 => Some(v as c_int),
-            Some(v) => return Err(format!("Resize error: bad _Range value: {v}")),
+            Some(v) => return Err(Error::whole(format!("Resize error: bad _Range value: {v}"))),
             // an older plugin may still have written the pre-API-4.2 property, whose values are swapped
             None => match int_prop(props, "_ColorRange") {
                 Some(0) => Some(1),
@@ -503,8 +506,8 @@ impl Resizer {
         }
     }
 
-    fn graph(&self, key: GraphKey) -> Result<Arc<Graph>, String> {
-        if let Some((_, g)) = self.graphs.lock().iter().find(|(k, _)| *k == key) {
+    fn graph(&self, key: GraphKey) -> Result<Arc<Graph>> {
+        if let Some((_, g)) = self.graphs.lock().expect("never poisoned").iter().find(|(k, _)| *k == key) {
             return Ok(g.clone());
         }
         let p = &self.params;
@@ -530,7 +533,7 @@ impl Resizer {
             let (code, msg) = last_error();
             if code == ZIMG_ERROR_NO_COLORSPACE_CONVERSION {
                 let (s, d) = (&key.src, &key.dst);
-                return Err(format!(
+                return Err(Error::whole(format!(
                     "Resize error: Resize error {code}: {msg} ({}/{}/{} => {}/{}/{}). May need to specify additional colorspace parameters.",
                     s.matrix_coefficients,
                     s.transfer_characteristics,
@@ -538,15 +541,15 @@ impl Resizer {
                     d.matrix_coefficients,
                     d.transfer_characteristics,
                     d.color_primaries
-                ));
+                )));
             }
-            return Err(format!("Resize error {code}: {msg}"));
+            return Err(Error::whole(format!("Resize error {code}: {msg}")));
         }
         let mut tmp_size = 0usize;
         // SAFETY: `ptr` is a graph just built.
         unsafe { zimg_filter_graph_get_tmp_size(ptr, &mut tmp_size) };
         let g = Arc::new(Graph { ptr, tmp_size });
-        let mut cache = self.graphs.lock();
+        let mut cache = self.graphs.lock().expect("never poisoned");
         if cache.len() >= 16 {
             cache.remove(0);
         }
@@ -554,13 +557,14 @@ impl Resizer {
         Ok(g)
     }
 
-    /// Converts `src` (its frame properties given separately, for Bob's fields) into a new frame.
-    fn process(&self, src: &Frame, props: &Map, layout: Layout, core: &Arc<Core>) -> Result<Frame, String> {
-        let sf = *src.video_format().ok_or("Resize error: only video frames are supported")?;
+    /// Converts `src` (the whole of `frame` or one of its fields, for Bob) into a new frame with
+    /// `frame`'s properties and the colour ones of the result.
+    fn process(&self, frame: &Frame, src: &Source, layout: Layout, core: Core) -> Result<FrameMut> {
+        let sf = frame.video_format().ok_or_else(|| Error::whole("Resize error: only video frames are supported"))?;
         let df = if self.vi.format.colorFamily != cfUndefined { self.vi.format } else { sf };
         let (sw, sh) = (src.width, src.height);
         let (dw, dh) = if self.vi.width > 0 { (self.vi.width, self.vi.height) } else { (sw, sh) };
-        let src_c = self.source_colour(props, &sf)?;
+        let src_c = self.source_colour(&frame.props(), &sf)?;
         let dst_c = self.target_colour(&src_c, &sf, &df);
 
         let (src_h, dst_h, parities): (u32, u32, Vec<c_int>) = match layout {
@@ -575,30 +579,31 @@ impl Resizer {
         let vscale = if layout == Layout::Interlaced { 0.5 } else { 1.0 };
         sfz.active_region = ActiveRegion { left: p.src_left, top: p.src_top * vscale, width: p.src_width, height: p.src_height * vscale };
         let cpu = p.cpu;
-        let dst = Frame::new_video(&df, dw, dh, &core.mem).map_err(|e| format!("Resize error: {e}"))?;
+        let mut dst = FrameMut::new_video(core, &df, dw, dh, Some(frame)).map_err(|e| Error::whole(format!("Resize error: {e}")))?;
+        let dst_planes = write_planes(&mut dst, df.numPlanes);
         for (i, &parity) in parities.iter().enumerate() {
             sfz.field_parity = parity;
             // Bob turns a field into a progressive frame; otherwise fields stay fields
             dfz.field_parity = if self.bob { ZIMG_FIELD_PROGRESSIVE } else { parity };
             // Interlaced frames: field i is every other row, starting at row i.
             let (row0, step) = if layout == Layout::Interlaced { (i as isize, 2) } else { (0, 1) };
-            let from = frame_planes(src, row0, step);
-            let to = frame_planes_mut(&dst, row0, step);
+            // SAFETY: row `row0` lies inside every plane (a frame of two fields has both).
+            let from = src.planes.map(|(ptr, stride)| (unsafe { ptr.offset(row0 * stride) }, stride * step));
+            // SAFETY: as above.
+            let to = dst_planes.map(|(ptr, stride)| (unsafe { ptr.offset(row0 * stride) }, stride * step));
             let graph = self.graph(GraphKey { src: sfz, dst: dfz, cpu })?;
             run_graph(&graph, &from, &to)?;
         }
-        // SAFETY: `dst` is new and ours alone.
-        let out_props = unsafe { dst.props_mut() };
-        *out_props = props.clone();
-        out_props.set_int("_Matrix", dst_c.matrix as i64);
-        out_props.set_int("_Transfer", dst_c.transfer as i64);
-        out_props.set_int("_Primaries", dst_c.primaries as i64);
-        out_props.set_int("_Range", dst_c.range as i64);
-        out_props.delete(b"_ColorRange");
+        let mut props = dst.props_mut();
+        // a `_ColorRange` of another type than int (the literal key) stays, as in R81
+        props.set_int("_Matrix", dst_c.matrix as i64);
+        props.set_int("_Transfer", dst_c.transfer as i64);
+        props.set_int("_Primaries", dst_c.primaries as i64);
+        props.set_int("_Range", dst_c.range as i64);
         if df.colorFamily == cfYUV && (df.subSamplingW != 0 || df.subSamplingH != 0) {
-            out_props.set_int("_ChromaLocation", dst_c.chromaloc as i64);
+            props.set_int("_ChromaLocation", dst_c.chromaloc as i64);
         } else {
-            out_props.delete(b"_ChromaLocation");
+            props.delete("_ChromaLocation");
         }
         Ok(dst)
     }
@@ -607,25 +612,38 @@ impl Resizer {
 /// Planes for zimg: where row 0 starts and the distance between rows, for up to 3 planes.
 type Planes<P> = [(P, isize); 3];
 
-/// Rows `row0, row0 + step, ...` of every plane of a frame.
-fn frame_planes(f: &Frame, row0: isize, step: isize) -> Planes<*const u8> {
-    let mut out = [(std::ptr::null(), 0); 3];
-    for (p, pl) in f.planes().iter().enumerate().take(3) {
-        let base = f.read_ptr(p as i32).expect("plane exists");
-        // SAFETY: row `row0` lies inside the plane.
-        out[p] = (unsafe { base.offset(row0 * pl.stride) }, pl.stride * step);
-    }
-    out
+/// What zimg reads: the planes of a frame or of one of its fields, and the luma plane's size.
+struct Source {
+    planes: Planes<*const u8>,
+    width: i32,
+    height: i32,
 }
 
-/// As `frame_planes`, for writing into a frame this filter owns.
-fn frame_planes_mut(f: &Frame, row0: isize, step: isize) -> Planes<*mut u8> {
+impl Source {
+    /// The whole frame, or (`field` true for the top one) every other row of it.
+    fn of(f: &Frame, field: Option<bool>) -> Result<Source> {
+        let fmt = f.video_format().ok_or_else(|| Error::whole("Resize error: only video frames are supported"))?;
+        let mut planes = [(std::ptr::null(), 0); 3];
+        for (p, out) in planes.iter_mut().enumerate().take(fmt.numPlanes as usize) {
+            let pl = f.plane::<u8>(p as i32).ok_or_else(|| Error::whole("Resize error: the frame is not in host memory"))?;
+            let (base, stride) = (pl.row(0).as_ptr(), pl.stride());
+            *out = match field {
+                None => (base, stride),
+                // SAFETY: a frame of two fields has a second row.
+                Some(top) => (if top { base } else { unsafe { base.offset(stride) } }, stride * 2),
+            };
+        }
+        let (width, height) = (f.width(0), f.height(0));
+        Ok(Source { planes, width, height: if field.is_some() { height / 2 } else { height } })
+    }
+}
+
+/// Every plane of a frame this filter is making, for zimg to write.
+fn write_planes(f: &mut FrameMut, planes: i32) -> Planes<*mut u8> {
     let mut out = [(std::ptr::null_mut(), 0); 3];
-    for (p, pl) in f.planes().iter().enumerate().take(3) {
-        // SAFETY: `f` is new and owned by the caller alone.
-        let base = unsafe { f.write_ptr(p as i32) }.expect("plane exists");
-        // SAFETY: row `row0` lies inside the plane.
-        out[p] = (unsafe { base.offset(row0 * pl.stride) }, pl.stride * step);
+    for (p, o) in out.iter_mut().enumerate().take(planes as usize) {
+        let stride = f.stride(p as i32);
+        *o = (f.row_bytes_mut(p as i32, 0).expect("a new CPU frame").as_mut_ptr(), stride);
     }
     out
 }
@@ -636,15 +654,28 @@ struct Scratch {
     layout: std::alloc::Layout,
 }
 
+// SAFETY: an allocation of its own, used by one holder at a time.
+unsafe impl Send for Scratch {}
+
 impl Scratch {
     fn new(size: usize) -> Scratch {
+        Scratch::alloc(size, false)
+    }
+    /// As `new`, its bytes zero (masks whose row padding is never written).
+    fn zeroed(size: usize) -> Scratch {
+        Scratch::alloc(size, true)
+    }
+    fn alloc(size: usize, zero: bool) -> Scratch {
         let layout = std::alloc::Layout::from_size_align(size.max(1), 64).expect("bounded size");
         // SAFETY: non-zero size.
-        let ptr = unsafe { std::alloc::alloc(layout) };
+        let ptr = unsafe { if zero { std::alloc::alloc_zeroed(layout) } else { std::alloc::alloc(layout) } };
         if ptr.is_null() {
             std::alloc::handle_alloc_error(layout);
         }
         Scratch { ptr, layout }
+    }
+    fn size(&self) -> usize {
+        self.layout.size()
     }
 }
 
@@ -656,7 +687,7 @@ impl Drop for Scratch {
 }
 
 /// Runs a graph from `src` planes into `dst` planes.
-fn run_graph(g: &Graph, src: &Planes<*const u8>, dst: &Planes<*mut u8>) -> Result<(), String> {
+fn run_graph(g: &Graph, src: &Planes<*const u8>, dst: &Planes<*mut u8>) -> Result<()> {
     let empty_c = zimg_plane_const { data: std::ptr::null(), stride: 0, mask: 0 };
     let empty = zimg_plane { data: std::ptr::null_mut(), stride: 0, mask: 0 };
     let mut sb = zimg_image_buffer_const { version: ZIMG_API_VERSION, plane: [empty_c; 4] };
@@ -671,7 +702,7 @@ fn run_graph(g: &Graph, src: &Planes<*const u8>, dst: &Planes<*mut u8>) -> Resul
     let rc = unsafe { zimg_filter_graph_process(g.ptr, &sb, &db, tmp.ptr.cast::<c_void>(), None, std::ptr::null_mut(), None, std::ptr::null_mut()) };
     if rc != 0 {
         let (code, msg) = last_error();
-        return Err(format!("Resize error {code}: {msg}"));
+        return Err(Error::whole(format!("Resize error {code}: {msg}")));
     }
     Ok(())
 }
@@ -684,40 +715,28 @@ fn same_format(a: &zimg_image_format, b: &zimg_image_format) -> bool {
 }
 
 /// Reads how a frame is laid out in fields from `_Field` and `_FieldBased`.
-fn frame_layout(props: &Map) -> Result<Layout, String> {
+fn frame_layout(props: &impl MapRead) -> Result<Layout> {
     if let Some(f) = int_prop(props, "_Field") {
         return match f {
             0 => Ok(Layout::Field(ZIMG_FIELD_BOTTOM)),
             1 => Ok(Layout::Field(ZIMG_FIELD_TOP)),
-            v => Err(format!("Resize error: bad _Field value: {v}")),
+            v => Err(Error::whole(format!("Resize error: bad _Field value: {v}"))),
         };
     }
     match int_prop(props, "_FieldBased") {
         None | Some(0) => Ok(Layout::Progressive),
         Some(1) | Some(2) => Ok(Layout::Interlaced),
-        Some(v) => Err(format!("Resize error: bad _FieldBased value: {v}")),
+        Some(v) => Err(Error::whole(format!("Resize error: bad _FieldBased value: {v}"))),
     }
 }
 
 impl Filter for Resizer {
-    fn get_frame(&self, n: i32, reason: i32, _fd: &mut *mut c_void, call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
-        if reason == arInitial {
-            call.request(&self.input, n);
-            return Ok(None);
-        }
-        if reason != arAllFramesReady {
-            return Ok(None);
-        }
-        let src = call.get(&self.input, n).ok_or("internal error: a requested frame is missing")?;
-        let core = call.core().clone();
-        let result = frame_layout(src.props()).and_then(|layout| self.process(&src, src.props(), layout, &core));
-        match result {
-            Ok(f) => Ok(Some(Arc::new(f))),
-            Err(e) => {
-                call.set_error(e);
-                Ok(None)
-            }
-        }
+    const SPATIAL: bool = true;
+
+    fn get_frame(&self, _n: i32, frames: Vec<Frame>, core: Core) -> Result<Frame> {
+        let src = &frames[0];
+        let layout = frame_layout(&src.props())?;
+        Ok(self.process(src, &Source::of(src, None)?, layout, core)?.freeze())
     }
 }
 
@@ -727,77 +746,34 @@ struct BobFilter {
     tff: Option<bool>,
 }
 
-impl BobFilter {
-    fn field(&self, n: i32, src: &Frame, core: &Arc<Core>) -> Result<Frame, String> {
+impl Filter for BobFilter {
+    fn requests(&self, n: i32, _lengths: &[i32]) -> Vec<(usize, i32)> {
+        vec![(0, n / 2)]
+    }
+
+    fn get_frame(&self, n: i32, frames: Vec<Frame>, core: Core) -> Result<Frame> {
+        let src = &frames[0];
         let sprops = src.props();
-        let tff = match int_prop(sprops, "_FieldBased") {
+        let tff = match int_prop(&sprops, "_FieldBased") {
             Some(1) => Some(false),
             Some(2) => Some(true),
             _ => self.tff,
         };
-        let tff = tff.ok_or("SeparateFields: no field order provided")?;
+        let tff = tff.ok_or_else(|| Error::whole("SeparateFields: no field order provided"))?;
         let second = n % 2 == 1;
         let top = tff != second;
-        // the field frame as std.SeparateFields would hand it on
-        let mut props = sprops.clone();
-        props.delete(b"_FieldBased");
+        let parity = if top { ZIMG_FIELD_TOP } else { ZIMG_FIELD_BOTTOM };
+        let mut out = self.resizer.process(src, &Source::of(src, Some(top))?, Layout::Field(parity), core)?;
+        // the field's properties as std.SeparateFields hands them on (none of them a colour one)
+        let mut props = out.props_mut();
+        props.delete_key("_FieldBased");
         props.set_int("_Field", top as i64);
-        if let (Some(num), Some(den)) = (int_prop(sprops, "_DurationNum"), int_prop(sprops, "_DurationDen")) {
+        if let (Some(num), Some(den)) = (int_prop(&sprops, "_DurationNum"), int_prop(&sprops, "_DurationDen")) {
             let (num, den) = reduce(num, den.saturating_mul(2));
             props.set_int("_DurationNum", num);
             props.set_int("_DurationDen", den);
         }
-        let layout = frame_layout(&props)?;
-        let parity = if top { ZIMG_FIELD_TOP } else { ZIMG_FIELD_BOTTOM };
-        debug_assert_eq!(layout, Layout::Field(parity));
-        let view = field_view(src, top);
-        self.resizer.process(&view, &props, layout, core)
-    }
-}
-
-/// A frame sharing `src`'s planes that shows only the top or bottom field.
-fn field_view(src: &Frame, top: bool) -> Frame {
-    let view = src.shallow_copy();
-    let planes: Vec<crate::frame::Plane> = src
-        .planes()
-        .iter()
-        .map(|pl| {
-            let mut f = pl.clone();
-            if !top {
-                f.offset += pl.stride as usize;
-            }
-            f.stride *= 2;
-            f.height /= 2;
-            f
-        })
-        .collect();
-    for (i, pl) in planes.into_iter().enumerate() {
-        // SAFETY: `view` is new and unshared; the planes stay inside `src`'s buffers.
-        unsafe { view.set_plane(i, pl) };
-    }
-    let mut view = view;
-    view.height = src.height / 2;
-    view
-}
-
-impl Filter for BobFilter {
-    fn get_frame(&self, n: i32, reason: i32, _fd: &mut *mut c_void, call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
-        let input = &self.resizer.input;
-        if reason == arInitial {
-            call.request(input, n / 2);
-            return Ok(None);
-        }
-        if reason != arAllFramesReady {
-            return Ok(None);
-        }
-        let src = call.get(input, n / 2).ok_or("internal error: a requested frame is missing")?;
-        let core = call.core().clone();
-        match self.field(n, &src, &core) {
-            Ok(f) => Ok(Some(Arc::new(f))),
-            Err(e) => {
-                call.set_error(e);
-                Ok(None)
-            }
-        }
+        drop(props);
+        Ok(out.freeze())
     }
 }

@@ -85,7 +85,7 @@ pub(crate) fn covers(samples: Samples, s: &Siting, width: usize, height: usize) 
 fn float_like_zimg() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        crate::stdlib::neighbour::plane::has_avx2()
+        vsvk_plugin_api::simd::has_avx2()
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -281,7 +281,7 @@ unsafe fn row_down(rows: [*const u8; 4], out: *mut u8, w: usize, samples: Sample
                 .iter()
                 .map(|&r| {
                     let mut f = vec![0f32; w];
-                    crate::stdlib::neighbour::plane::halves_to_f32(cast(row(r)), &mut f);
+                    vsvk_plugin_api::simd::halves_to_f32(cast(row(r)), &mut f);
                     f
                 })
                 .collect();
@@ -291,8 +291,8 @@ unsafe fn row_down(rows: [*const u8; 4], out: *mut u8, w: usize, samples: Sample
                     kernels::vertical_f32(std::array::from_fn(|t| &wide[t][..]), vw, taps == 4, &mut v);
                     // zimg keeps the vertical pass's result in half precision
                     let mut halves = vec![0u16; w];
-                    crate::stdlib::neighbour::plane::f32_to_halves(&v, &mut halves);
-                    crate::stdlib::neighbour::plane::halves_to_f32(&halves, &mut v);
+                    vsvk_plugin_api::simd::f32_to_halves(&v, &mut halves);
+                    vsvk_plugin_api::simd::halves_to_f32(&halves, &mut v);
                 }
                 None => v.copy_from_slice(&wide[0]),
             }
@@ -301,7 +301,7 @@ unsafe fn row_down(rows: [*const u8; 4], out: *mut u8, w: usize, samples: Sample
                 Some(wins) => kernels::horizontal_f32(&v, wins, &mut o),
                 None => o.copy_from_slice(&v),
             }
-            crate::stdlib::neighbour::plane::f32_to_halves(&o, cast_mut(out));
+            vsvk_plugin_api::simd::f32_to_halves(&o, cast_mut(out));
         }
     }
 }
@@ -329,7 +329,7 @@ mod bytemuck_lite {
 /// The loops, each compiled for the wider instruction sets where the machine has them.
 mod kernels {
     use super::Across;
-    use crate::stdlib::neighbour::plane::multiversion;
+    use vsvk_plugin_api::multiversion;
 
     /// Rounds `s / 2^shift` half to even (zimg's last step at 8 bits).
     #[inline(always)]

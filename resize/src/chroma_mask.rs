@@ -8,39 +8,38 @@
 //! it computes the one chroma plane both planes share without zimg (zimg converts three planes of a
 //! whole frame, one a copy and one the other's twin); zimg's graph does the rest.
 use std::ffi::c_int;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
-use parking_lot::Mutex;
 use vsvk_plugin_api::abi::*;
+use vsvk_plugin_api::{Error, Result};
 
 use super::chroma_down::{self, Dst, Samples, Siting, Src};
 use super::zimg_sys::*;
-use super::{default_params, run_graph, zimg_format, Graph, Planes, Resolved};
-use crate::core::Core;
-use crate::format;
-use crate::frame::Frame;
+use super::{default_params, run_graph, zimg_format, Graph, Planes, Resolved, Scratch};
 
 /// The zimg graphs one filter needs (a frame's chroma location and field order pick one), built
-/// once each, and the buffers of the fast path's planes, kept for the next frame.
+/// once each, and the buffers of resampled masks, kept for the next frame.
 #[derive(Default)]
-pub(crate) struct ChromaMask {
+pub struct ChromaMask {
     graphs: Mutex<Vec<((c_int, c_int), Arc<Graph>)>>,
-    spare: Mutex<Vec<Vec<u64>>>,
+    spare: Mutex<Vec<Scratch>>,
 }
 
 /// The chroma locations zimg knows (left, center, top left, top, bottom left, bottom).
 const LOCATIONS: std::ops::RangeInclusive<i64> = 0..=5;
 
-/// The mask at the chroma planes' size: one plane of ours (`chroma_down`), or planes 1 and 2 of
-/// a frame zimg wrote.
-pub(crate) enum Resampled<'a> {
-    Plane { owner: &'a ChromaMask, buf: Vec<u64>, stride: isize, width: usize, height: usize },
-    Frame(Frame),
+/// The mask at the chroma planes' size: one plane of ours (`chroma_down`) for both chroma
+/// planes, or the three planes zimg wrote, in a buffer that goes back to its [`ChromaMask`] when
+/// this is dropped.
+pub struct Resampled<'a> {
+    owner: &'a ChromaMask,
+    buf: Option<Scratch>,
+    views: [PlaneView; 3],
 }
 
-/// Where a chroma plane of the mask lies.
+/// Where a plane lies: `height` rows of `width` samples, `stride` bytes apart.
 #[derive(Clone, Copy)]
-pub(crate) struct PlaneView {
+pub struct PlaneView {
     pub ptr: *const u8,
     pub stride: isize,
     pub width: usize,
@@ -49,21 +48,15 @@ pub(crate) struct PlaneView {
 
 impl Resampled<'_> {
     /// The mask for chroma plane `p` (1 or 2), valid while `self` lives.
-    pub(crate) fn view(&self, p: usize) -> PlaneView {
-        match self {
-            Resampled::Plane { buf, stride, width, height, .. } => PlaneView { ptr: buf.as_ptr().cast(), stride: *stride, width: *width, height: *height },
-            Resampled::Frame(f) => {
-                let pl = &f.planes()[p];
-                PlaneView { ptr: f.read_ptr(p as i32).expect("plane exists"), stride: pl.stride, width: pl.width as usize, height: pl.height as usize }
-            }
-        }
+    pub fn view(&self, p: usize) -> PlaneView {
+        self.views[p]
     }
 }
 
 impl Drop for Resampled<'_> {
     fn drop(&mut self) {
-        if let Resampled::Plane { owner, buf, .. } = self {
-            owner.spare.lock().push(std::mem::take(buf));
+        if let Some(buf) = self.buf.take() {
+            self.owner.spare.lock().expect("never poisoned").push(buf);
         }
     }
 }
@@ -79,48 +72,60 @@ fn samples_of(fmt: &VSVideoFormat) -> Samples {
 }
 
 impl ChromaMask {
-    /// Plane 0 of `mask` (the clip's size) resampled to the chroma planes of `fmt`, a subsampled
-    /// YUV format of the mask's sample type.
-    pub(crate) fn resample(&self, mask: &Frame, fmt: &VSVideoFormat, chroma_location: i64, field_based: i64, core: &Arc<Core>) -> Result<Resampled<'_>, String> {
+    /// A zeroed 64-byte aligned buffer of at least `size` bytes, a kept one where one is large
+    /// enough.
+    fn buffer(&self, size: usize) -> Scratch {
+        let mut spare = self.spare.lock().expect("never poisoned");
+        match spare.iter().position(|b| b.size() >= size) {
+            Some(i) => spare.swap_remove(i),
+            None => Scratch::zeroed(size),
+        }
+    }
+
+    /// `mask` (plane 0 of a mask frame, the clip's size) resampled to the chroma planes of `fmt`,
+    /// a subsampled YUV format of the mask's sample type. `mask_location` is the mask's own
+    /// `_ChromaLocation`, `chroma_location` and `field_based` those that site the result.
+    pub fn resample(&self, mask: PlaneView, mask_location: Option<i64>, fmt: &VSVideoFormat, chroma_location: i64, field_based: i64) -> Result<Resampled<'_>> {
         let (w, h) = (mask.width, mask.height);
         let loc = if LOCATIONS.contains(&chroma_location) { chroma_location as c_int } else { 0 };
         // the mask's own location sites nothing, but R81 refuses one zimg does not know
-        if let Ok(v) = mask.props().get_int(b"_ChromaLocation", 0) {
+        if let Some(v) = mask_location {
             if !LOCATIONS.contains(&v) {
-                return Err(format!("Resize error {ZIMG_ERROR_UNRECOGNIZED_CHROMA_LOCATION}: unrecognized chroma location"));
+                return Err(Error::whole(format!("Resize error {ZIMG_ERROR_UNRECOGNIZED_CHROMA_LOCATION}: unrecognized chroma location")));
             }
         }
         // zimg resamples interlaced chroma only up to 2x vertically; R81 then treats the frame
         // as progressive. Fields whose height the subsampling does not divide leave R81's last
         // chroma rows unwritten (whatever the memory held): those frames are resampled whole.
         let interlaced = matches!(field_based, 1 | 2) && fmt.subSamplingH <= 1 && h % (2 << fmt.subSamplingH) == 0;
-        let src_ptr = mask.read_ptr(0).ok_or("the mask has no planes")?;
-        let src_stride = mask.planes()[0].stride;
         let samples = samples_of(fmt);
         // fields change nothing where the height is not resampled
         let siting = Siting { ssw: fmt.subSamplingW as u32, ssh: fmt.subSamplingH as u32, location: loc as u8, fields: interlaced && fmt.subSamplingH == 1 };
-        let (w, h) = (w as usize, h as usize);
+        let bps = fmt.bytesPerSample as usize;
+        let (cw, ch) = (w >> siting.ssw, h >> siting.ssh);
+        let cstride = (cw * bps).next_multiple_of(64);
         if chroma_down::covers(samples, &siting, w, h) {
-            let (cw, ch) = (w >> siting.ssw, h >> siting.ssh);
-            let stride = (cw * fmt.bytesPerSample as usize).next_multiple_of(64);
-            let mut buf = self.spare.lock().pop().unwrap_or_default();
-            buf.resize(stride * ch / 8, 0);
-            let src = Src { ptr: src_ptr, stride: src_stride, width: w, height: h };
-            let dst = Dst { ptr: buf.as_mut_ptr().cast(), stride: stride as isize };
-            // SAFETY: plane 0 of the mask holds h rows of w samples; `buf` holds ch rows of
-            // `stride` bytes, 8-byte aligned, and is ours alone.
+            let buf = self.buffer(cstride * ch);
+            let src = Src { ptr: mask.ptr, stride: mask.stride, width: w, height: h };
+            let dst = Dst { ptr: buf.ptr, stride: cstride as isize };
+            // SAFETY: the mask plane holds h rows of w samples; `buf` holds ch rows of `cstride`
+            // bytes, 64-byte aligned, and is ours alone.
             unsafe { chroma_down::downsample(src, dst, samples, &siting) };
-            return Ok(Resampled::Plane { owner: self, buf, stride: stride as isize, width: cw, height: ch });
+            let v = PlaneView { ptr: buf.ptr, stride: cstride as isize, width: cw, height: ch };
+            return Ok(Resampled { owner: self, buf: Some(buf), views: [v; 3] });
         }
-        let out = Frame::new_video(fmt, w as i32, h as i32, &core.mem).map_err(|e| format!("MaskedMerge: {e}"))?;
-        let mut to: Planes<*mut u8> = [(std::ptr::null_mut(), 0); 3];
-        for (p, pl) in out.planes().iter().enumerate().take(3) {
-            // SAFETY: `out` is new and ours alone.
-            to[p] = (unsafe { out.write_ptr(p as i32) }.expect("plane exists"), pl.stride);
-        }
-        // SAFETY: the mask's plane 0 and the planes of `out`, of `fmt` at the mask's size.
-        unsafe { self.zimg_into((src_ptr, src_stride), w as u32, h as u32, fmt, loc, interlaced, to)? };
-        Ok(Resampled::Frame(out))
+        // zimg writes all three planes of `fmt` at the mask's size: luma first, then the chroma
+        let stride = (w * bps).next_multiple_of(64);
+        let buf = self.buffer(stride * h + 2 * cstride * ch);
+        let luma = buf.ptr;
+        // SAFETY: the buffer holds the luma plane and the two chroma planes after it.
+        let (u, v) = unsafe { (luma.add(stride * h), luma.add(stride * h + cstride * ch)) };
+        let to: Planes<*mut u8> = [(luma, stride as isize), (u, cstride as isize), (v, cstride as isize)];
+        // SAFETY: the mask plane, and the planes of `fmt` at its size just laid out.
+        unsafe { self.zimg_into((mask.ptr, mask.stride), w as u32, h as u32, fmt, loc, interlaced, to)? };
+        let view = |ptr: *mut u8| PlaneView { ptr, stride: cstride as isize, width: cw, height: ch };
+        let views = [PlaneView { ptr: luma, stride: stride as isize, width: w, height: h }, view(u), view(v)];
+        Ok(Resampled { owner: self, buf: Some(buf), views })
     }
 
     /// zimg's conversion of the mask plane at `src` into the three planes `to` of `fmt`.
@@ -128,7 +133,7 @@ impl ChromaMask {
     /// # Safety
     /// `src` is a plane of h rows of w samples of `fmt`'s type; `to` are writable planes of
     /// `fmt` at that size.
-    pub(crate) unsafe fn zimg_into(&self, src: (*const u8, isize), w: u32, h: u32, fmt: &VSVideoFormat, loc: c_int, interlaced: bool, to: Planes<*mut u8>) -> Result<(), String> {
+    pub(crate) unsafe fn zimg_into(&self, src: (*const u8, isize), w: u32, h: u32, fmt: &VSVideoFormat, loc: c_int, interlaced: bool, to: Planes<*mut u8>) -> Result<()> {
         let (rows, parities) = if interlaced { (h / 2, vec![ZIMG_FIELD_TOP, ZIMG_FIELD_BOTTOM]) } else { (h, vec![ZIMG_FIELD_PROGRESSIVE]) };
         for (i, &parity) in parities.iter().enumerate() {
             let graph = self.graph(fmt, w, rows, loc, parity)?;
@@ -142,11 +147,12 @@ impl ChromaMask {
         Ok(())
     }
 
-    fn graph(&self, fmt: &VSVideoFormat, w: u32, h: u32, loc: c_int, parity: c_int) -> Result<Arc<Graph>, String> {
-        if let Some((_, g)) = self.graphs.lock().iter().find(|(k, _)| *k == (loc, parity)) {
+    fn graph(&self, fmt: &VSVideoFormat, w: u32, h: u32, loc: c_int, parity: c_int) -> Result<Arc<Graph>> {
+        if let Some((_, g)) = self.graphs.lock().expect("never poisoned").iter().find(|(k, _)| *k == (loc, parity)) {
             return Ok(g.clone());
         }
-        let full = format::query_video(cfYUV, fmt.sampleType, fmt.bitsPerSample, 0, 0).ok_or("no 4:4:4 format for the mask")?;
+        // the 4:4:4 format of the mask's samples (zimg reads no more of a format than this)
+        let full = VSVideoFormat { subSamplingW: 0, subSamplingH: 0, ..*fmt };
         // what resize assumes of YUV without properties: unspecified colours, limited range
         let colours = Resolved { matrix: 2, transfer: 2, primaries: 2, range: 0, chromaloc: loc };
         let (src, dst) = (zimg_format(&full, w, h, &colours, parity)?, zimg_format(fmt, w, h, &colours, parity)?);
@@ -159,13 +165,13 @@ impl ChromaMask {
         let ptr = unsafe { zimg_filter_graph_build(&src, &dst, &gp) };
         if ptr.is_null() {
             let (code, msg) = last_error();
-            return Err(format!("Resize error {code}: {msg}"));
+            return Err(Error::whole(format!("Resize error {code}: {msg}")));
         }
         let mut tmp_size = 0usize;
         // SAFETY: `ptr` is a graph just built.
         unsafe { zimg_filter_graph_get_tmp_size(ptr, &mut tmp_size) };
         let g = Arc::new(Graph { ptr, tmp_size });
-        self.graphs.lock().push(((loc, parity), g.clone()));
+        self.graphs.lock().expect("never poisoned").push(((loc, parity), g.clone()));
         Ok(g)
     }
 }
@@ -173,6 +179,12 @@ impl ChromaMask {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The YUV format of these samples and subsampling, as the core's queryVideoFormat gives it.
+    fn yuv(st: i32, bits: i32, ssw: i32, ssh: i32) -> VSVideoFormat {
+        let bytes = if bits <= 8 { 1 } else if bits <= 16 { 2 } else { 4 };
+        VSVideoFormat { colorFamily: cfYUV, sampleType: st, bitsPerSample: bits, bytesPerSample: bytes, subSamplingW: ssw, subSamplingH: ssh, numPlanes: 3 }
+    }
 
     /// A deterministic stream of 64-bit values (xorshift).
     struct Rng(u64);
@@ -222,7 +234,7 @@ mod tests {
                 match (fmt.sampleType == stFloat, fmt.bytesPerSample) {
                     (true, 4) => out[at..at + 4].copy_from_slice(&float_sample(r, extremes).to_le_bytes()),
                     (true, _) => {
-                        let h = crate::stdlib::neighbour::plane::f32_to_half(float_sample(r, extremes));
+                        let h = vsvk_plugin_api::simd::f32_to_half(float_sample(r, extremes));
                         out[at..at + 2].copy_from_slice(&h.to_le_bytes())
                     }
                     (false, 1) => out[at] = if extremes { [0, 255, 1, 254, 128][v as usize % 5] } else { v as u8 },
@@ -247,7 +259,7 @@ mod tests {
         let mut failed = Vec::new();
         for (st, bits) in [(stInteger, 8), (stInteger, 10), (stInteger, 16), (stFloat, 32), (stFloat, 16)] {
             for (ssw, ssh) in [(1, 1), (1, 0), (0, 1)] {
-                let fmt = format::query_video(cfYUV, st, bits, ssw, ssh).expect("a format");
+                let fmt = yuv(st, bits, ssw, ssh);
                 let bps = fmt.bytesPerSample as usize;
                 for (w, h) in [(8, 8), (10, 12), (34, 20), (64, 36), (18, 16), (6, 6), (12, 24), (14, 28)] {
                     for loc in 0..=5u8 {
