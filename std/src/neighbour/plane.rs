@@ -2,7 +2,7 @@
 //! used by the neighbourhood filters.
 use std::marker::PhantomData;
 
-use crate::frame::Frame;
+use vsvk_plugin_api::frame::{Frame, FrameMut};
 
 /// Read access to one plane of a frame, row by row.
 pub struct PlaneIn<'a, T> {
@@ -15,9 +15,8 @@ pub struct PlaneIn<'a, T> {
 
 impl<'a, T: Copy> PlaneIn<'a, T> {
     pub fn new(f: &'a Frame, p: usize) -> Self {
-        let pl = &f.planes()[p];
-        let base = f.read_ptr(p as i32).expect("plane exists");
-        PlaneIn { base, stride: pl.stride, w: pl.width as usize, h: pl.height as usize, _m: PhantomData }
+        let pl = f.plane::<T>(p as i32).expect("a CPU plane");
+        PlaneIn { base: pl.as_ptr().cast(), stride: pl.stride(), w: pl.width, h: pl.height, _m: PhantomData }
     }
     #[inline(always)]
     pub fn row(&self, y: usize) -> &'a [T] {
@@ -33,7 +32,7 @@ pub struct PlaneOut<'a, T: Copy> {
     stride: isize,
     pub w: usize,
     pub h: usize,
-    /// Rows streamed past the caches (see `stdlib::stream`): the row handed out is a buffer,
+    /// Rows streamed past the caches (see `crate::stream`): the row handed out is a buffer,
     /// written to the plane when another row is asked for or the view is dropped. Kernels write
     /// each row whole before they move to another, and never come back to it.
     stream: Option<(Vec<T>, Option<usize>)>,
@@ -41,11 +40,9 @@ pub struct PlaneOut<'a, T: Copy> {
 }
 
 impl<'a, T: Copy> PlaneOut<'a, T> {
-    pub fn new(f: &'a mut Frame, p: usize) -> Self {
-        // SAFETY: `&mut Frame` means the frame is ours alone (new, not yet handed out).
-        let base = unsafe { f.write_ptr(p as i32) }.expect("plane exists");
-        let pl = &f.planes()[p];
-        PlaneOut { base, stride: pl.stride, w: pl.width as usize, h: pl.height as usize, stream: None, _m: PhantomData }
+    pub fn new(f: &'a mut FrameMut, p: usize) -> Self {
+        let mut pl = f.plane_mut::<T>(p as i32).expect("a CPU plane");
+        PlaneOut { base: pl.as_mut_ptr().cast(), stride: pl.stride(), w: pl.width, h: pl.height, stream: None, _m: PhantomData }
     }
     /// The same view, its rows written with streaming stores when `on`.
     pub fn streamed(mut self, on: bool) -> Self
@@ -81,7 +78,7 @@ impl<'a, T: Copy> PlaneOut<'a, T> {
                 // SAFETY: row `r` is inside the plane (checked when handed out) and holds `w`
                 // samples; nothing else refers to it while the view is borrowed mutably.
                 let row = unsafe { std::slice::from_raw_parts_mut(self.base.offset(r as isize * self.stride).cast::<T>(), self.w) };
-                crate::stdlib::stream::copy_row(buf, row);
+                crate::stream::copy_row(buf, row);
                 *held = None;
             }
             _ => {}
@@ -93,7 +90,7 @@ impl<T: Copy> Drop for PlaneOut<'_, T> {
     fn drop(&mut self) {
         if self.stream.is_some() {
             self.flush_unless(None);
-            crate::stdlib::stream::fence();
+            crate::stream::fence();
         }
     }
 }
@@ -413,7 +410,33 @@ pub fn half_to_f32(h: u16) -> f32 {
 /// Single precision to IEEE half bits, rounding to nearest even.
 #[inline(always)]
 pub fn f32_to_half(v: f32) -> u16 {
-    super::super::blank::f32_to_half(v)
+    let bits = v.to_bits();
+    let sign = ((bits >> 16) & 0x8000) as u16;
+    let exp = ((bits >> 23) & 0xff) as i32;
+    let mant = bits & 0x7f_ffff;
+    if exp == 0xff {
+        return sign | 0x7c00 | if mant != 0 { 0x200 } else { 0 };
+    }
+    let e = exp - 127 + 15;
+    if e >= 0x1f {
+        return sign | 0x7c00;
+    }
+    if e <= 0 {
+        if e < -10 {
+            return sign;
+        }
+        let m = mant | 0x80_0000;
+        let shift = (14 - e) as u32;
+        let half = m >> shift;
+        let rem = m & ((1 << shift) - 1);
+        let mid = 1 << (shift - 1);
+        let round = (rem > mid || (rem == mid && half & 1 == 1)) as u32;
+        return sign | (half + round) as u16;
+    }
+    let half = ((e as u32) << 10) | (mant >> 13);
+    let rem = mant & 0x1fff;
+    let round = (rem > 0x1000 || (rem == 0x1000 && half & 1 == 1)) as u32;
+    sign | (half + round) as u16
 }
 
 pub fn halves_to_f32(src: &[u16], dst: &mut [f32]) {
@@ -516,6 +539,8 @@ pub fn has_avx512() -> bool {
 /// Defines `$name`, which runs `$impl` (an `#[inline(always)]` function) compiled for AVX2 + FMA
 /// when the CPU has them and for the baseline otherwise. Results are the same either way (the
 /// kernels only use operations whose results do not depend on the instruction set).
+#[macro_export]
+#[doc(hidden)]
 macro_rules! multiversion {
     ($vis:vis fn $name:ident => $impl:ident ($($a:ident : $t:ty),* $(,)?) $(-> $ret:ty)?) => {
         // The variants are never inlined into their callers: a kernel is compiled once per
@@ -529,7 +554,7 @@ macro_rules! multiversion {
                 unsafe fn fast512($($a: $t),*) $(-> $ret)? {
                     $impl($($a),*)
                 }
-                if $crate::stdlib::neighbour::plane::has_avx512() {
+                if $crate::neighbour::plane::has_avx512() {
                     // SAFETY: the CPU supports AVX-512 F/BW/VL (checked just above).
                     return unsafe { fast512($($a),*) };
                 }
@@ -538,7 +563,7 @@ macro_rules! multiversion {
                 unsafe fn fast($($a: $t),*) $(-> $ret)? {
                     $impl($($a),*)
                 }
-                if $crate::stdlib::neighbour::plane::has_avx2() {
+                if $crate::neighbour::plane::has_avx2() {
                     // SAFETY: the CPU supports AVX2 and FMA (checked just above).
                     return unsafe { fast($($a),*) };
                 }
@@ -547,4 +572,4 @@ macro_rules! multiversion {
         }
     };
 }
-pub(crate) use multiversion;
+pub use crate::multiversion;
