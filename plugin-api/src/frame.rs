@@ -135,6 +135,10 @@ impl<T: Copy> PlaneRows<'_, T> {
     pub fn stride(&self) -> isize {
         self.stride
     }
+    /// The first sample, for kernels that walk the plane by stride themselves.
+    pub fn as_ptr(&self) -> *const T {
+        self.ptr.cast()
+    }
 }
 
 /// Writable rows of one CPU plane of a frame being made.
@@ -185,6 +189,21 @@ impl FrameMut {
         let p = unsafe { (api().newVideoFrame)(f, w, h, props.map_or(std::ptr::null(), |f| f.0), core.0) };
         if p.is_null() {
             return Err(Error::Core { call: "newVideoFrame", message: "no frame".into() });
+        }
+        Ok(FrameMut(p))
+    }
+    /// A frame (`newVideoFrame2`) whose plane p is plane `planes[p].1` of frame `planes[p].0`,
+    /// shared rather than copied, where `planes[p]` is `Some`, and new elsewhere; with `props`'
+    /// properties. For filters that pass some planes through untouched: writing a shared plane
+    /// would copy it first.
+    pub fn new_video_sharing(core: Core, f: &VSVideoFormat, w: i32, h: i32, planes: [Option<(&Frame, i32)>; 3], props: Option<&Frame>) -> Result<FrameMut> {
+        let src = planes.map(|p| p.map_or(std::ptr::null(), |(f, _)| f.0));
+        let idx = planes.map(|p| p.map_or(0, |(_, i)| i));
+        // SAFETY: valid format pointer, arrays of 3 entries (numPlanes is at most 3), live frames
+        // or NULL, core from the core.
+        let p = unsafe { (api().newVideoFrame2)(f, w, h, src.as_ptr(), idx.as_ptr(), props.map_or(std::ptr::null(), |f| f.0), core.0) };
+        if p.is_null() {
+            return Err(Error::Core { call: "newVideoFrame2", message: "no frame".into() });
         }
         Ok(FrameMut(p))
     }

@@ -46,3 +46,23 @@ pub fn props_filter(out: &mut Out, core: Core, name: &str, clip: Node, edit: imp
     filter::create(out, core, Spec { name: name.into(), info: vi, inputs: vec![clip], gpu_output }, PropsFilter { edit });
     Ok(())
 }
+
+/// Which of the sample kinds a format's samples are.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Kind {
+    U8,
+    U16,
+    U32,
+    F16,
+    F32,
+}
+
+pub fn kind(fmt: &VSVideoFormat) -> Kind {
+    match (fmt.sampleType, fmt.bytesPerSample) {
+        (stInteger, 1) => Kind::U8,
+        (stInteger, 2) => Kind::U16,
+        (stInteger, _) => Kind::U32,
+        (_, 2) => Kind::F16,
+        _ => Kind::F32,
+    }
+}

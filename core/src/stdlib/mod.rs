@@ -15,7 +15,11 @@ mod edit;
 mod geometry;
 pub(crate) mod gpu;
 mod load;
-pub(crate) mod neighbour;
+/// The neighbourhood filters moved to vsvk-std; their plane helpers (half floats, CPU dispatch)
+/// still serve modules here.
+pub(crate) mod neighbour {
+    pub(crate) use vsvk_std::neighbour::plane;
+}
 mod pointwise;
 mod props;
 mod stream;
@@ -53,7 +57,6 @@ pub fn plugin(core: &Arc<Core>) -> Arc<Plugin> {
     load::register(&r);
     cpu::register(&r);
     pointwise::register(&r);
-    neighbour::register(&r);
     geometry::register(&r);
     edit::register(&r);
     props::register(&r);

@@ -160,25 +160,7 @@ pub fn rows_mut<T: Sample>(f: &mut Frame, p: usize) -> impl Iterator<Item = &mut
     (0..h).map(move |y| unsafe { std::slice::from_raw_parts_mut(base.offset(y as isize * stride).cast::<T>(), w) })
 }
 
-/// Which of the sample kinds a format's samples are.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Kind {
-    U8,
-    U16,
-    U32,
-    F16,
-    F32,
-}
-
-pub fn kind(fmt: &VSVideoFormat) -> Kind {
-    match (fmt.sampleType, fmt.bytesPerSample) {
-        (stInteger, 1) => Kind::U8,
-        (stInteger, 2) => Kind::U16,
-        (stInteger, _) => Kind::U32,
-        (_, 2) => Kind::F16,
-        _ => Kind::F32,
-    }
-}
+pub use vsvk_std::util::{kind, Kind};
 
 type Requests = Box<dyn Fn(i32) -> Vec<(usize, i32)> + Send + Sync>;
 type Make = Box<dyn Fn(i32, &[Arc<Frame>], &Arc<Core>) -> Result<Arc<Frame>, String> + Send + Sync>;

@@ -207,7 +207,7 @@ fi
 if [ "${PROFILE_SET:-gpu}" = mem ]; then
   # Float std filters at 16 threads, memory-bound on both cores: the host's memory set-up, then
   # R81 against ours as it is (output rows streamed past the caches where the frames in flight
-  # overflow them, core/src/stdlib/stream.rs), never streamed (VSVK_STREAM_STORES=0), always
+  # overflow them, std/src/stream.rs), never streamed (VSVK_STREAM_STORES=0), always
   # streamed (=1), and with no buffer pool (fresh mappings each frame, VSVK_FRAME_POOL_MB=0);
   # best of REPS, alternating. (On 2026-12-05 the first version of this set also tried huge pages
   # for frame buffers: 0.93-1.04x, dropped.)

@@ -3,8 +3,8 @@
 use super::morph::row9;
 use super::plane::{clamp_idx, clamp_to_int, f32_to_halves, multiversion, HalfRows, IntPx, PlaneIn, PlaneOut};
 use super::Path;
-use crate::frame::Frame;
-use crate::stdlib::util::Kind;
+use vsvk_plugin_api::frame::{Frame, FrameMut};
+use crate::util::Kind;
 
 /// Calls a row kernel instantiated for the job's kind (unit scale or not, Sobel or Prewitt).
 macro_rules! by_kind {
@@ -337,7 +337,7 @@ multiversion!(fn plane_u16 => u16_plane(job: &Job, src: &PlaneIn<u16>, dst: &mut
 multiversion!(fn plane_f32 => f32_plane(job: &Job, src: &PlaneIn<f32>, dst: &mut PlaneOut<f32>));
 multiversion!(fn plane_f16 => half_plane(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>));
 
-pub fn run(job: &Job, kind: Kind, src: &Frame, dst: &mut Frame, p: usize, stream: bool) {
+pub fn run(job: &Job, kind: Kind, src: &Frame, dst: &mut FrameMut, p: usize, stream: bool) {
     let bits = src.video_format().map_or(8, |f| f.bitsPerSample as u32);
     match kind {
         Kind::U8 => plane_u8(job, &PlaneIn::new(src, p), &mut PlaneOut::new(dst, p).streamed(stream)),

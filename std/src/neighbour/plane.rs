@@ -2,7 +2,7 @@
 //! used by the neighbourhood filters.
 use std::marker::PhantomData;
 
-use crate::frame::Frame;
+use vsvk_plugin_api::frame::{Frame, FrameMut};
 
 /// Read access to one plane of a frame, row by row.
 pub struct PlaneIn<'a, T> {
@@ -15,9 +15,8 @@ pub struct PlaneIn<'a, T> {
 
 impl<'a, T: Copy> PlaneIn<'a, T> {
     pub fn new(f: &'a Frame, p: usize) -> Self {
-        let pl = &f.planes()[p];
-        let base = f.read_ptr(p as i32).expect("plane exists");
-        PlaneIn { base, stride: pl.stride, w: pl.width as usize, h: pl.height as usize, _m: PhantomData }
+        let pl = f.plane::<T>(p as i32).expect("a CPU plane");
+        PlaneIn { base: pl.as_ptr().cast(), stride: pl.stride(), w: pl.width, h: pl.height, _m: PhantomData }
     }
     #[inline(always)]
     pub fn row(&self, y: usize) -> &'a [T] {
@@ -33,7 +32,7 @@ pub struct PlaneOut<'a, T: Copy> {
     stride: isize,
     pub w: usize,
     pub h: usize,
-    /// Rows streamed past the caches (see `stdlib::stream`): the row handed out is a buffer,
+    /// Rows streamed past the caches (see `crate::stream`): the row handed out is a buffer,
     /// written to the plane when another row is asked for or the view is dropped. Kernels write
     /// each row whole before they move to another, and never come back to it.
     stream: Option<(Vec<T>, Option<usize>)>,
@@ -41,11 +40,9 @@ pub struct PlaneOut<'a, T: Copy> {
 }
 
 impl<'a, T: Copy> PlaneOut<'a, T> {
-    pub fn new(f: &'a mut Frame, p: usize) -> Self {
-        // SAFETY: `&mut Frame` means the frame is ours alone (new, not yet handed out).
-        let base = unsafe { f.write_ptr(p as i32) }.expect("plane exists");
-        let pl = &f.planes()[p];
-        PlaneOut { base, stride: pl.stride, w: pl.width as usize, h: pl.height as usize, stream: None, _m: PhantomData }
+    pub fn new(f: &'a mut FrameMut, p: usize) -> Self {
+        let mut pl = f.plane_mut::<T>(p as i32).expect("a CPU plane");
+        PlaneOut { base: pl.as_mut_ptr().cast(), stride: pl.stride(), w: pl.width, h: pl.height, stream: None, _m: PhantomData }
     }
     /// The same view, its rows written with streaming stores when `on`.
     pub fn streamed(mut self, on: bool) -> Self
@@ -81,7 +78,7 @@ impl<'a, T: Copy> PlaneOut<'a, T> {
                 // SAFETY: row `r` is inside the plane (checked when handed out) and holds `w`
                 // samples; nothing else refers to it while the view is borrowed mutably.
                 let row = unsafe { std::slice::from_raw_parts_mut(self.base.offset(r as isize * self.stride).cast::<T>(), self.w) };
-                crate::stdlib::stream::copy_row(buf, row);
+                crate::stream::copy_row(buf, row);
                 *held = None;
             }
             _ => {}
@@ -93,7 +90,7 @@ impl<T: Copy> Drop for PlaneOut<'_, T> {
     fn drop(&mut self) {
         if self.stream.is_some() {
             self.flush_unless(None);
-            crate::stdlib::stream::fence();
+            crate::stream::fence();
         }
     }
 }
@@ -392,4 +389,4 @@ impl IntPx for u16 {
 pub use vsvk_plugin_api::simd::{f32_to_half, f32_to_halves, half_to_f32, halves_to_f32, has_avx2, has_avx512};
 #[cfg(target_arch = "x86_64")]
 pub use vsvk_plugin_api::simd::has_f16c;
-pub(crate) use vsvk_plugin_api::multiversion;
+pub use vsvk_plugin_api::multiversion;

@@ -8,8 +8,8 @@ use std::ops::Range;
 
 use super::plane::{clamp_to_int, f32_to_half, f32_to_halves, half_to_f32, halves_to_f32, multiversion, sym, HalfOut, IntPx, Packed, PadRows, PlaneIn, PlaneOut, RowDst, RowSrc};
 use super::Path;
-use crate::frame::Frame;
-use crate::stdlib::util::Kind;
+use vsvk_plugin_api::frame::{Frame, FrameMut};
+use crate::util::Kind;
 
 /// Applies `$mac!(K)` for the const K equal to `$n` among the kernel sizes that have fused
 /// kernels; evaluates to false for other sizes.
@@ -1887,7 +1887,7 @@ fn exact_in_f32(job: &Job) -> bool {
     per_pass * (job.max as i64) < (1 << 24)
 }
 
-pub fn run(job: &Job, kind: Kind, src: &Frame, dst: &mut Frame, p: usize, stream: bool) {
+pub fn run(job: &Job, kind: Kind, src: &Frame, dst: &mut FrameMut, p: usize, stream: bool) {
     // 32-bit sums unless the coefficients could overflow them
     let bound: i64 = job.mi.iter().map(|&m| (m as i64).abs()).sum::<i64>() * job.max as i64;
     let wide = bound > i32::MAX as i64;

@@ -2,8 +2,8 @@
 //! repeated. Integer passes round up and down in turn (first pass of each direction up), which
 //! keeps repeated passes from drifting; float passes use a running sum in R81's order.
 use super::plane::{f32_to_halves, halves_to_f32, multiversion, IntPx, PlaneIn, PlaneOut};
-use crate::frame::Frame;
-use crate::stdlib::util::Kind;
+use vsvk_plugin_api::frame::{Frame, FrameMut};
+use crate::util::Kind;
 
 #[derive(Clone, Copy)]
 pub struct Job {
@@ -585,7 +585,7 @@ multiversion!(fn plane_u16 => u16_plane(job: &Job, src: &PlaneIn<u16>, dst: &mut
 multiversion!(fn plane_f32 => f32_plane(job: &Job, src: &PlaneIn<f32>, dst: &mut PlaneOut<f32>));
 multiversion!(fn plane_f16 => half_plane(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>));
 
-pub fn run(job: &Job, kind: Kind, src: &Frame, dst: &mut Frame, p: usize, stream: bool) {
+pub fn run(job: &Job, kind: Kind, src: &Frame, dst: &mut FrameMut, p: usize, stream: bool) {
     match kind {
         Kind::U8 => plane_u8(job, &PlaneIn::new(src, p), &mut PlaneOut::new(dst, p).streamed(stream)),
         Kind::U16 => {

@@ -2,8 +2,8 @@
 //! repeated.
 use super::plane::{clamp_idx, f32_to_halves, multiversion, HalfRows, IntPx, PlaneIn, PlaneOut};
 use super::{Path, Threshold};
-use crate::frame::Frame;
-use crate::stdlib::util::Kind;
+use vsvk_plugin_api::frame::{Frame, FrameMut};
+use crate::util::Kind;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Op {
@@ -264,7 +264,7 @@ fn half_plane_(job: &Job, src: &PlaneIn<u16>, dst: &mut PlaneOut<u16>) {
     half_plane(job, src, dst)
 }
 
-pub fn run(job: &Job, kind: Kind, src: &Frame, dst: &mut Frame, p: usize, stream: bool) {
+pub fn run(job: &Job, kind: Kind, src: &Frame, dst: &mut FrameMut, p: usize, stream: bool) {
     match kind {
         Kind::U8 => plane_u8(job, &PlaneIn::new(src, p), &mut PlaneOut::new(dst, p).streamed(stream)),
         Kind::U16 => plane_u16(job, &PlaneIn::new(src, p), &mut PlaneOut::new(dst, p).streamed(stream)),

@@ -1,0 +1,168 @@
+//! Output rows written past the caches (streaming, non-temporal stores) when the frames in flight
+//! cannot stay in the last-level cache anyway.
+//!
+//! A plain store to a line that is not cached first reads the line from memory (a read for
+//! ownership) and later writes it back: two transfers per written line. A streaming store is one.
+//! When every thread writes a large frame, the frames in flight (each thread's output and the
+//! input its consumer reads) overflow the last-level cache, the stores go to memory either way,
+//! and memory bandwidth is the limit: on the H100 host (16 threads, 1080p 4:4:4 float)
+//! std.Invert ran at 1.8-2.1x its plain-store speed, a chain of three at 1.4x. Where the frames
+//! in flight fit, a consumer finds its input in the cache, and streaming it out costs: a chain of
+//! three Inverts at 1 to 4 threads ran at 0.83-0.95x. Hence the rule below, the one glibc's memcpy
+//! follows for large copies (non-temporal past a share of the shared cache). docs/BENCHMARKS.md
+//! has the measurements.
+//!
+//! `VSVK_STREAM_STORES=1` (or `0`) forces the choice, for tests and measurements.
+use vsvk_plugin_api::frame::FrameMut;
+
+/// Whether a filter of a core running `threads` threads, writing frames of `frame_bytes`, should
+/// stream its output rows.
+pub fn stream_outputs(threads: usize, frame_bytes: usize) -> bool {
+    match forced() {
+        Some(on) => on,
+        None => overflows(frame_bytes, threads, last_level_cache()),
+    }
+}
+
+/// Bytes of every plane of `f`, padding included.
+pub fn frame_bytes(f: &FrameMut) -> usize {
+    (0..f.format().numPlanes).map(|p| f.stride(p).unsigned_abs() * f.height(p) as usize).sum()
+}
+
+/// Each thread's output frame and the input frame its consumer reads, against the cache.
+fn overflows(frame_bytes: usize, threads: usize, cache_bytes: usize) -> bool {
+    frame_bytes.saturating_mul(2 * threads) > cache_bytes
+}
+
+fn forced() -> Option<bool> {
+    static FORCED: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
+    *FORCED.get_or_init(|| match std::env::var("VSVK_STREAM_STORES").ok()?.trim() {
+        "1" => Some(true),
+        "0" => Some(false),
+        _ => None,
+    })
+}
+
+/// Bytes of the largest data cache as the kernel reports it, or 32 MiB where it does not.
+fn last_level_cache() -> usize {
+    static BYTES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *BYTES.get_or_init(|| {
+        (0..8)
+            .filter_map(|i| {
+                let dir = format!("/sys/devices/system/cpu/cpu0/cache/index{i}");
+                let kind = std::fs::read_to_string(format!("{dir}/type")).ok()?;
+                if kind.trim() == "Instruction" {
+                    return None;
+                }
+                parse_size(&std::fs::read_to_string(format!("{dir}/size")).ok()?)
+            })
+            .max()
+            .unwrap_or(32 << 20)
+    })
+}
+
+/// "32768K", "300M", "1024" as sysfs writes cache sizes.
+fn parse_size(s: &str) -> Option<usize> {
+    let s = s.trim();
+    let (num, unit) = match s.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((i, _)) => (&s[..i], &s[i..]),
+        None => (s, ""),
+    };
+    let n: usize = num.parse().ok()?;
+    match unit {
+        "" => Some(n),
+        "K" => Some(n << 10),
+        "M" => Some(n << 20),
+        "G" => Some(n << 30),
+        _ => None,
+    }
+}
+
+/// Copies `src` to `dst` (same length) with streaming stores where `dst` allows them; callers
+/// end the plane with `fence`, which orders these stores before the frame is handed on.
+pub fn copy_row<T: Copy>(src: &[T], dst: &mut [T]) {
+    assert_eq!(src.len(), dst.len());
+    let bytes = std::mem::size_of_val(dst);
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        let (s, d) = (src.as_ptr().cast::<u8>(), dst.as_mut_ptr().cast::<u8>());
+        let head = (d.align_offset(16)).min(bytes);
+        let body = (bytes - head) / 16 * 16;
+        // SAFETY: `src` and `dst` are distinct slices of `bytes` bytes; the head and tail are
+        // plain copies, the body's stores start at a 16-byte aligned address of `dst`, and every
+        // access stays inside both slices.
+        unsafe {
+            std::ptr::copy_nonoverlapping(s, d, head);
+            let mut i = head;
+            while i < head + body {
+                _mm_stream_si128(d.add(i).cast(), _mm_loadu_si128(s.add(i).cast()));
+                i += 16;
+            }
+            std::ptr::copy_nonoverlapping(s.add(i), d.add(i), bytes - i);
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    dst.copy_from_slice(src);
+}
+
+/// Makes the streaming stores so far visible before anything after them (the frame is handed to
+/// other threads once the filter returns).
+pub fn fence() {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: sfence has no preconditions.
+    unsafe {
+        std::arch::x86_64::_mm_sfence()
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn copy_row_every_offset_and_length() {
+        let src: Vec<u16> = (0..300u16).map(|i| i.wrapping_mul(7919)).collect();
+        for off in 0..9 {
+            for len in [0, 1, 5, 7, 8, 9, 31, 64, 65, 200] {
+                let mut buf = vec![0xffffu16; 300];
+                copy_row(&src[..len], &mut buf[off..off + len]);
+                fence();
+                assert_eq!(
+                    &buf[off..off + len],
+                    &src[..len],
+                    "offset {off} length {len}"
+                );
+                assert!(
+                    buf[..off]
+                        .iter()
+                        .chain(&buf[off + len..])
+                        .all(|&v| v == 0xffff),
+                    "outside the row at {off}/{len}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn frames_in_flight_against_the_cache() {
+        let f444s = 3 * 1920 * 4 * 1080; // 1080p 4:4:4 float, 25 MB
+        let l3 = 300 << 20; // the H100 host's
+        assert!(overflows(f444s, 16, l3) && overflows(f444s, 8, l3));
+        assert!(!overflows(f444s, 4, l3) && !overflows(f444s, 1, l3));
+        assert!(
+            !overflows(1920 * 1080 * 3 / 2, 16, l3),
+            "1080p 4:2:0 8-bit stays cached"
+        );
+        assert!(overflows(usize::MAX / 2, 3, l3));
+    }
+
+    #[test]
+    fn cache_sizes_as_sysfs_writes_them() {
+        assert_eq!(parse_size("32768K\n"), Some(32 << 20));
+        assert_eq!(parse_size("300M"), Some(300 << 20));
+        assert_eq!(parse_size("1024"), Some(1024));
+        assert_eq!(parse_size("12Q"), None);
+        assert!(last_level_cache() >= 1 << 20);
+    }
+}
