@@ -7,6 +7,10 @@ pub enum Error {
     /// A problem with what the user passed, in the words the user should read.
     #[error("{0}")]
     Invalid(String),
+    /// A message shown exactly as given, without the `Name: ` prefix: for messages that name
+    /// another function (R81's CropAbs reports as `Crop: `).
+    #[error("{0}")]
+    Raw(String),
     /// An argument of the wrong kind or missing.
     #[error("argument {key}: {problem}")]
     Argument { key: String, problem: String },
@@ -46,6 +50,16 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 impl Error {
     pub fn invalid(msg: impl Into<String>) -> Error {
         Error::Invalid(msg.into())
+    }
+    pub fn raw(msg: impl Into<String>) -> Error {
+        Error::Raw(msg.into())
+    }
+    /// The text the core shows for this error of the function or filter `name`.
+    pub(crate) fn shown(&self, name: &str) -> String {
+        match self {
+            Error::Raw(m) => m.clone(),
+            e => format!("{name}: {e}"),
+        }
     }
 }
 

@@ -2,7 +2,8 @@
 //!
 //! The layer does the request/ready dance: on the initial activation it requests what
 //! [`Filter::requests`] names, and once they are ready it hands the frames to
-//! [`Filter::get_frame`] in the same order. Errors become `Name: message` filter errors and panics
+//! [`Filter::get_frame`] in the same order. Errors become `Name: message` filter errors
+//! ([`crate::Error::Raw`] as it is) and panics
 //! are caught, so nothing unwinds into the core.
 use std::ffi::{c_int, c_void, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -165,7 +166,7 @@ unsafe extern "C" fn get_frame<F: Filter>(
     }));
     let msg = match r {
         Ok(Ok(f)) => return f,
-        Ok(Err(e)) => format!("{}: {e}", inst.name),
+        Ok(Err(e)) => e.shown(&inst.name),
         Err(p) => format!("{}: internal error: {}", inst.name, crate::plugin::panic_text(&*p)),
     };
     let c = CString::new(msg.replace('\0', " ")).expect("NULs replaced");

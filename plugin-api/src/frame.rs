@@ -135,6 +135,10 @@ impl<T: Copy> PlaneRows<'_, T> {
     pub fn stride(&self) -> isize {
         self.stride
     }
+    /// The first sample, for kernels that walk the plane by stride themselves.
+    pub fn as_ptr(&self) -> *const T {
+        self.ptr.cast()
+    }
 }
 
 /// Writable rows of one CPU plane of a frame being made.
@@ -185,6 +189,22 @@ impl FrameMut {
         let p = unsafe { (api().newVideoFrame)(f, w, h, props.map_or(std::ptr::null(), |f| f.0), core.0) };
         if p.is_null() {
             return Err(Error::Core { call: "newVideoFrame", message: "no frame".into() });
+        }
+        Ok(FrameMut(p))
+    }
+    /// A frame whose plane i is plane `planes[i].1` of frame `planes[i].0`, shared, not copied
+    /// (`newVideoFrame2`), with `props`' properties. Each source plane must have the size and
+    /// sample size plane i of `f` has at `w` x `h`, and all live where the frame will (CPU or GPU).
+    /// Shared planes must not be written: the frame is for returning as it is.
+    pub fn new_video_from_planes(core: Core, f: &VSVideoFormat, w: i32, h: i32, planes: &[(&Frame, i32)], props: Option<&Frame>) -> Result<FrameMut> {
+        assert_eq!(planes.len(), f.numPlanes as usize, "one source plane per plane of the format");
+        let srcs: Vec<*const VSFrame> = planes.iter().map(|(fr, _)| fr.0).collect();
+        let idx: Vec<i32> = planes.iter().map(|&(_, p)| p).collect();
+        // SAFETY: valid format pointer, numPlanes source frames we hold and their plane numbers,
+        // core from the core.
+        let p = unsafe { (api().newVideoFrame2)(f, w, h, srcs.as_ptr(), idx.as_ptr(), props.map_or(std::ptr::null(), |f| f.0), core.0) };
+        if p.is_null() {
+            return Err(Error::Core { call: "newVideoFrame2", message: "no frame".into() });
         }
         Ok(FrameMut(p))
     }

@@ -17,7 +17,7 @@ use crate::error::Result;
 use crate::map::{Args, Out};
 
 /// What a registered function does when called: read `args`, put the result into `out`. An
-/// error is shown as `Name: error`.
+/// error is shown as `Name: error` ([`crate::Error::Raw`] as it is).
 pub type CreateFn = fn(&Args, &mut Out, Core) -> Result<()>;
 
 struct Entry {
@@ -65,7 +65,7 @@ unsafe extern "C" fn call(in_: *const VSMap, out: *mut VSMap, user: *mut c_void,
     let r = catch_unwind(AssertUnwindSafe(|| (entry.create)(&args, &mut out, Core(core))));
     match r {
         Ok(Ok(())) => {}
-        Ok(Err(e)) => out.set_error(&format!("{}: {e}", entry.name)),
+        Ok(Err(e)) => out.set_error(&e.shown(&entry.name)),
         Err(p) => out.set_error(&format!("{}: internal error: {}", entry.name, panic_text(&*p))),
     }
 }

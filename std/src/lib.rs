@@ -4,13 +4,16 @@
 //! registers this crate's functions into the same plugin through the VSPLUGINAPI table. Functions
 //! move here module by module; each keeps R81's argument string character for character.
 //!
-//! Moved so far: `props` (SetFieldBased, SetFrameProp, SetFrameProps, RemoveFrameProps).
+//! Moved so far: `props` (SetFieldBased, SetFrameProp, SetFrameProps, RemoveFrameProps) and
+//! `geometry` (Crop, CropAbs, CropRel, AddBorders, the flips and turns, the stacks,
+//! ShufflePlanes, SplitPlanes).
 // the ABI's constants keep their C names (stInteger, cfYUV) and are matched on
 #![allow(non_upper_case_globals)]
 
 use vsvk_plugin_api::abi::{VSPlugin, VSPLUGINAPI};
 use vsvk_plugin_api::plugin::Registrar;
 
+mod geometry;
 mod props;
 pub mod util;
 
@@ -24,5 +27,6 @@ pub unsafe extern "C" fn init(plugin: *mut VSPlugin, papi: *const VSPLUGINAPI) {
 }
 
 fn register(r: &Registrar) {
+    geometry::register(r);
     props::register(r);
 }

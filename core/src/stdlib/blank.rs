@@ -107,36 +107,7 @@ impl Filter for BlankVideo {
     }
 }
 
-/// IEEE half from single precision, rounding to nearest even.
-pub fn f32_to_half(v: f32) -> u16 {
-    let bits = v.to_bits();
-    let sign = ((bits >> 16) & 0x8000) as u16;
-    let exp = ((bits >> 23) & 0xff) as i32;
-    let mant = bits & 0x7f_ffff;
-    if exp == 0xff {
-        return sign | 0x7c00 | if mant != 0 { 0x200 } else { 0 };
-    }
-    let e = exp - 127 + 15;
-    if e >= 0x1f {
-        return sign | 0x7c00;
-    }
-    if e <= 0 {
-        if e < -10 {
-            return sign;
-        }
-        let m = mant | 0x80_0000;
-        let shift = (14 - e) as u32;
-        let half = m >> shift;
-        let rem = m & ((1 << shift) - 1);
-        let mid = 1 << (shift - 1);
-        let round = (rem > mid || (rem == mid && half & 1 == 1)) as u32;
-        return sign | (half + round) as u16;
-    }
-    let half = ((e as u32) << 10) | (mant >> 13);
-    let rem = mant & 0x1fff;
-    let round = (rem > 0x1000 || (rem == 0x1000 && half & 1 == 1)) as u32;
-    sign | (half + round) as u16
-}
+pub use vsvk_std::util::f32_to_half;
 
 fn int_arg(m: &Map, key: &str) -> Option<i64> {
     m.opt_int(key)

@@ -54,7 +54,6 @@ pub fn plugin(core: &Arc<Core>) -> Arc<Plugin> {
     cpu::register(&r);
     pointwise::register(&r);
     neighbour::register(&r);
-    geometry::register(&r);
     edit::register(&r);
     props::register(&r);
     audio::register(&r);
