@@ -140,15 +140,16 @@ impl Filter for CropFilter {
     }
 }
 
-/// Errors here are R81's own words (`Crop: ` also for CropAbs), shown as they are.
-fn make_crop(out: &mut Out, core: Core, name: &str, clip: Node, vi: VSVideoInfo, r: CropRect) -> Result<()> {
+/// Errors here are R81's own words (`Crop: ` also for CropAbs, whose node R81 names Crop too),
+/// shown as they are.
+fn make_crop(out: &mut Out, core: Core, clip: Node, vi: VSVideoInfo, r: CropRect) -> Result<()> {
     let known_fmt = (vi.format.colorFamily != cfUndefined).then_some(&vi.format);
     let known_size = (vi.width > 0 && vi.height > 0).then_some((vi.width, vi.height));
     check_crop(r, known_fmt, known_size)?;
     let mut ovi = vi;
     ovi.width = r.w as i32;
     ovi.height = r.h as i32;
-    pixel_filter(out, core, name, ovi, vec![clip], CropFilter { r }).map_err(|e| match e {
+    pixel_filter(out, core, "Crop", ovi, vec![clip], CropFilter { r }).map_err(|e| match e {
         Error::Raw(m) => Error::Raw(m),
         e => Error::raw(e.to_string()),
     })
@@ -166,7 +167,7 @@ fn crop_rel(args: &Args, out: &mut Out, core: Core) -> Result<()> {
     }
     let (l, r, t, b) = (int_or0(args, "left")?, int_or0(args, "right")?, int_or0(args, "top")?, int_or0(args, "bottom")?);
     let rect = CropRect { x: l, y: t, w: vi.width as i64 - l - r, h: vi.height as i64 - t - b };
-    make_crop(out, core, "Crop", clip, vi, rect)
+    make_crop(out, core, clip, vi, rect)
 }
 
 fn crop_abs(args: &Args, out: &mut Out, core: Core) -> Result<()> {
@@ -181,7 +182,8 @@ fn crop_abs(args: &Args, out: &mut Out, core: Core) -> Result<()> {
         None => int_or0(args, "y")?,
     };
     let rect = CropRect { x, y, w: int_or0(args, "width")?, h: int_or0(args, "height")? };
-    make_crop(out, core, "CropAbs", clip, vi, rect)
+    // R81 names CropAbs's node Crop too (graph inspection shows it)
+    make_crop(out, core, clip, vi, rect)
 }
 
 // ---- AddBorders ----------------------------------------------------------------------------------
