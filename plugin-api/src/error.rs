@@ -21,7 +21,8 @@ pub enum Error {
     Shader(String),
     /// A message shown as written, without the `Name: ` that [`crate::plugin`] and
     /// [`crate::filter`] put before the others: for a namespace whose messages the reference core
-    /// shows that way (resize names itself in each).
+    /// shows that way (resize names itself in each), or a message that names another function
+    /// (R81's CropAbs reports as `Crop: `).
     #[error("{0}")]
     Whole(String),
     /// A map read or write that failed (`values`).

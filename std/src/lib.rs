@@ -4,16 +4,18 @@
 //! registers this crate's functions into the same plugin through the VSPLUGINAPI table. Functions
 //! move here module by module; each keeps R81's argument string character for character.
 //!
-//! Moved so far: `props` (SetFieldBased, SetFrameProp, SetFrameProps, RemoveFrameProps) and
-//! `neighbour` (Convolution, BoxBlur, Minimum, Maximum, Median, Inflate, Deflate, Sobel, Prewitt).
-//! `neighbour::plane` (half floats, CPU dispatch) and `stream` also serve modules still in the
-//! core.
+//! Moved so far: `props` (SetFieldBased, SetFrameProp, SetFrameProps, RemoveFrameProps),
+//! `neighbour` (Convolution, BoxBlur, Minimum, Maximum, Median, Inflate, Deflate, Sobel, Prewitt) and
+//! `geometry` (Crop, CropAbs, CropRel, AddBorders, the flips and turns, the stacks,
+//! ShufflePlanes, SplitPlanes). `neighbour::plane` (half floats, CPU dispatch) and `stream` also
+//! serve modules still in the core.
 // the ABI's constants keep their C names (stInteger, cfYUV) and are matched on
 #![allow(non_upper_case_globals)]
 
 use vsvk_plugin_api::abi::{VSPlugin, VSPLUGINAPI};
 use vsvk_plugin_api::plugin::Registrar;
 
+mod geometry;
 pub mod neighbour;
 mod props;
 pub mod stream;
@@ -29,6 +31,7 @@ pub unsafe extern "C" fn init(plugin: *mut VSPlugin, papi: *const VSPLUGINAPI) {
 }
 
 fn register(r: &Registrar) {
+    geometry::register(r);
     neighbour::register(r);
     props::register(r);
 }

@@ -1,5 +1,5 @@
 /* Graph inspection of the built-in namespaces' filters: makes a core with graph inspection on,
- * calls text and std functions (those written on the plugin layer among them) and prints each
+ * calls text and std functions (those written on the plugin layer among them: props, geometry) and prints each
  * returned node's name and creation records (function, plugin identifier and namespace, argument
  * keys), level by level. tests/tests/text.rs compares the output on R81 and on our core.
  *
@@ -91,6 +91,27 @@ int main(int argc, char **argv) {
     api->mapSetInt(m, "Foo", 3, maReplace);
     show("std", "SetFrameProps", m);
     show("std", "RemoveFrameProps", with_clip());
+    m = with_clip();
+    api->mapSetInt(m, "left", 2, maReplace);
+    show("std", "Crop", m);
+    m = with_clip();
+    api->mapSetInt(m, "width", 16, maReplace);
+    api->mapSetInt(m, "height", 16, maReplace);
+    show("std", "CropAbs", m);
+    m = with_clip();
+    api->mapSetInt(m, "top", 2, maReplace);
+    show("std", "AddBorders", m);
+    show("std", "FlipVertical", with_clip());
+    show("std", "Transpose", with_clip());
+    m = api->createMap();
+    api->mapConsumeNode(m, "clips", blank(), maAppend);
+    api->mapConsumeNode(m, "clips", blank(), maAppend);
+    show("std", "StackHorizontal", m);
+    m = api->createMap();
+    api->mapConsumeNode(m, "clips", blank(), maAppend);
+    api->mapSetInt(m, "planes", 0, maAppend);
+    api->mapSetInt(m, "colorfamily", 1, maReplace);
+    show("std", "ShufflePlanes", m);
     show("std", "Invert", with_clip());
     api->freeCore(core);
     printf("end\n");

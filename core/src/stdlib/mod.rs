@@ -57,7 +57,6 @@ pub fn plugin(core: &Arc<Core>) -> Arc<Plugin> {
     load::register(&r);
     cpu::register(&r);
     pointwise::register(&r);
-    geometry::register(&r);
     edit::register(&r);
     props::register(&r);
     audio::register(&r);
