@@ -60,7 +60,11 @@ pub fn convert(core: &Arc<Core>, input: Arc<Node>, to_gpu: bool) -> Result<Arc<N
         return Ok(input);
     }
     let dev = core.gpu.device(core).map_err(|e| format!("GPU frame requested but no Vulkan device: {e}"))?;
-    let t = Transfer::with_copy_queues(&dev, core.threads())?;
+    // Uploads copy with the GPU only from host transfer memory (pinned frames); otherwise the CPU
+    // writes the BAR and the copy queues' pools would sit unused. They are also kept off the
+    // default path while a stall seen on the H100 with them in place is open (all workers waiting
+    // on timelines; bench/results/log-2026-12-06.md, issue 23).
+    let t = if to_gpu && !crate::frame::pinned_frames_requested() { Transfer::new(&dev, core.threads())? } else { Transfer::with_copy_queues(&dev, core.threads())? };
     let name = if to_gpu { "GPUUpload" } else { "GPUDownload" };
     let flags = if to_gpu { ffGPUOutput } else { 0 };
     let creation = crate::plugin::creation_stack(core);

@@ -2,13 +2,17 @@
 # A vk chain run again and again on our core until one run stops delivering frames (one of the
 # bench's vk.BoxBlur 2160p repetitions on the H100 timed out after 120 s on 2026-12-06). On a
 # stall: each thread's kernel wait channel, and a backtrace of every thread where gdb is present.
-# HANG_RUNS (default 40), HANG_CHAIN, HANG_SIZE (default 3840x2160).
+# HANG_RUNS (default 40), HANG_CHAIN, HANG_SIZE (default 3840x2160); HANG_ENVS: settings run in
+# turn (space separated, X=1 for none), each stopping at its first stall.
 set -u
 out=$1
 size=${HANG_SIZE:-3840x2160}
 chain=${HANG_CHAIN:-std.Loop:times=1200,std.GPUUpload,vk.BoxBlur:hradius=2:vradius=2,std.GPUDownload}
+for env in ${HANG_ENVS:-X=1}; do
+echo "--- $env"
+stalled=0
 for i in $(seq 1 "${HANG_RUNS:-40}"); do
-  "$DRIVER" "$CORE_OURS" --plugin "$OURS/vsvknoise.so" --plugin "$OURS/libvsvk_vk.so" --width ${size%x*} --height ${size#*x} \
+  env $env "$DRIVER" "$CORE_OURS" --plugin "$OURS/vsvknoise.so" --plugin "$OURS/libvsvk_vk.so" --width ${size%x*} --height ${size#*x} \
     --format YUV420P8 --frames 1 --no-hash --warmup 40 "$chain" > "$out/run.txt" 2>&1 &
   pid=$!
   for t in $(seq 1 300); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
@@ -17,9 +21,11 @@ for i in $(seq 1 "${HANG_RUNS:-40}"); do
     for d in /proc/$pid/task/*; do echo "  $(cat $d/comm) $(cat $d/wchan)"; done | sort | uniq -c
     if command -v gdb >/dev/null; then gdb -p $pid -batch -ex "thread apply all bt 12" > "$out/stall-bt.txt" 2>&1; grep -c "^Thread" "$out/stall-bt.txt"; fi
     kill -9 $pid; wait $pid 2>/dev/null
-    exit 0
+    stalled=1
+    break
   fi
   wait $pid
   echo "run $i: $(tail -1 "$out/run.txt" | grep -o 'fps=.*')"
 done
-echo "no stall in ${HANG_RUNS:-40} runs"
+[ $stalled = 1 ] || echo "no stall in ${HANG_RUNS:-40} runs"
+done
