@@ -334,7 +334,8 @@ impl Pool {
         Ok(PooledBuffer { buffer, region, size, usage, location, host_transfer })
     }
 
-    /// Gives a buffer back: kept in its bucket unless the pool is over its limit.
+    /// Gives a buffer back: kept in its bucket, over the VRAM limit too unless VSVK_VRAM_MODE=evict
+    /// (see `vram_mode`).
     pub fn recycle(&self, dev: &ash::Device, b: PooledBuffer) {
         let n = b.region.size() as i64;
         let host_full = b.host_transfer && self.host_bucketed.load(Ordering::Relaxed) + n > pool_bytes() as i64;

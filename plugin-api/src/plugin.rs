@@ -61,6 +61,7 @@ unsafe extern "C" fn call(in_: *const VSMap, out: *mut VSMap, user: *mut c_void,
     api::set(vsapi);
     // SAFETY: `user` is the Entry registered with this function; the maps are valid for the call.
     let entry = unsafe { &*(user as *const Entry) };
+    // SAFETY: the core's argument and result maps, live for the call.
     let (args, mut out) = unsafe { (Args::from_raw(in_), Out::from_raw(out)) };
     let r = catch_unwind(AssertUnwindSafe(|| (entry.create)(&args, &mut out, Core(core))));
     match r {
