@@ -2,7 +2,7 @@
 //! device creation with exactly the fixed feature set (plus the optional features and extensions
 //! that are present), queues with their locks, and the `VSVulkanFunctions` table.
 use std::ffi::{c_char, c_void, CStr};
-use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use ash::vk;
@@ -430,6 +430,8 @@ pub struct Queue {
     pub index: u32,
     pub queue: vk::Queue,
     lock: RawMutex,
+    /// Submissions the queue received, counted under its lock: their order, for stall reports.
+    pub seq: AtomicU64,
 }
 
 impl Queue {
@@ -601,22 +603,22 @@ impl Device {
 
         // SAFETY: queues created above.
         let cq = unsafe { device.get_device_queue(compute_fam, 0) };
-        let compute = Arc::new(Queue { family: compute_fam, index: 0, queue: cq, lock: RawMutex::INIT });
+        let compute = Arc::new(Queue { family: compute_fam, index: 0, queue: cq, lock: RawMutex::INIT, seq: AtomicU64::new(0) });
         let transfer = match transfer_fam {
             // SAFETY: as above.
-            Some(t) => Arc::new(Queue { family: t, index: 0, queue: unsafe { device.get_device_queue(t, 0) }, lock: RawMutex::INIT }),
+            Some(t) => Arc::new(Queue { family: t, index: 0, queue: unsafe { device.get_device_queue(t, 0) }, lock: RawMutex::INIT, seq: AtomicU64::new(0) }),
             None => compute.clone(),
         };
         let mut copy: Vec<Arc<Queue>> = (1..=extra_copy as u32)
             .map(|i| {
                 let t = transfer.family;
                 // SAFETY: created above (the family has more than `extra_copy` queues).
-                Arc::new(Queue { family: t, index: i, queue: unsafe { device.get_device_queue(t, i) }, lock: RawMutex::INIT })
+                Arc::new(Queue { family: t, index: i, queue: unsafe { device.get_device_queue(t, i) }, lock: RawMutex::INIT, seq: AtomicU64::new(0) })
             })
             .collect();
         copy.extend((1..=extra_compute as u32).map(|i| {
             // SAFETY: created above (the compute family has more than `extra_compute` queues).
-            Arc::new(Queue { family: compute_fam, index: i, queue: unsafe { device.get_device_queue(compute_fam, i) }, lock: RawMutex::INIT })
+            Arc::new(Queue { family: compute_fam, index: i, queue: unsafe { device.get_device_queue(compute_fam, i) }, lock: RawMutex::INIT, seq: AtomicU64::new(0) })
         }));
 
         let gipa = instance.entry.static_fn().get_instance_proc_addr;

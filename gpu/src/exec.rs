@@ -67,15 +67,29 @@ pub fn wait_value(dev: &Device, sem: vk::Semaphore, value: u64) -> WaitOutcome {
     let values = [value];
     let info = vk::SemaphoreWaitInfo::default().semaphores(&sems).values(&values);
     let mut retries = 0;
+    let stall = super::stall::threshold();
+    let started = std::time::Instant::now();
+    let mut next_report = stall;
     loop {
+        let timeout = match next_report {
+            Some(at) => at.saturating_sub(started.elapsed()).as_nanos().min(u64::MAX as u128) as u64,
+            None => u64::MAX,
+        };
         // SAFETY: a live semaphore of this device.
-        match unsafe { dev.device.wait_semaphores(&info, u64::MAX) } {
+        match unsafe { dev.device.wait_semaphores(&info, timeout) } {
             Ok(()) => break,
             Err(vk::Result::ERROR_DEVICE_LOST) => {
                 dev.mark_lost();
                 return WaitOutcome::Lost;
             }
-            Err(vk::Result::TIMEOUT) => continue,
+            Err(vk::Result::TIMEOUT) => {
+                if let (Some(at), Some(step)) = (next_report, stall) {
+                    if started.elapsed() >= at {
+                        super::stall::report(dev, sem, value, started.elapsed(), &pool_views(dev));
+                        next_report = Some(at + step);
+                    }
+                }
+            }
             Err(vk::Result::ERROR_OUT_OF_HOST_MEMORY | vk::Result::ERROR_OUT_OF_DEVICE_MEMORY) if retries < 8 => {
                 retries += 1;
                 std::thread::sleep(std::time::Duration::from_millis(1 << retries));
@@ -170,6 +184,9 @@ type Recording = (Vec<Arc<dyn GpuPlanes>>, Vec<(Arc<dyn GpuPlanes>, i32)>, Vec<R
 
 struct Inflight {
     value: u64,
+    /// Its place in the queue's order, and the producer values it waits for (stall reports).
+    seq: u64,
+    waits: Vec<(vk::Semaphore, u64)>,
     retained: Vec<Retained>,
     bytes: i64,
 }
@@ -196,6 +213,8 @@ pub struct Slot {
 /// An exec pool (`VSGPUExecPool` points at a `Box<Arc<PoolInner>>`).
 pub struct PoolInner {
     pub dev: Arc<Device>,
+    /// A number naming the pool in stall reports.
+    pub id: u64,
     /// Compute pools count against the device's in-flight budget; transfer pools do not.
     counts: bool,
     pub queue: Arc<Queue>,
@@ -250,8 +269,10 @@ impl PoolInner {
             let cb = unsafe { dev.device.allocate_command_buffers(&ai) }.map_err(|r| format!("vkAllocateCommandBuffers failed ({})", r.as_raw()))?[0];
             handles.push((cp, cb));
         }
+        static IDS: AtomicU64 = AtomicU64::new(1);
         let pool = Arc::new_cyclic(|me: &Weak<PoolInner>| PoolInner {
             dev: dev.clone(),
+            id: IDS.fetch_add(1, Ordering::Relaxed),
             counts,
             queue: q,
             timeline,
@@ -496,10 +517,10 @@ impl PoolInner {
             let submit = vk::SubmitInfo2::default().wait_semaphore_infos(&wait_infos).command_buffer_infos(&cbs).signal_semaphore_infos(&signal);
             // SAFETY: the queue lock is held; all handles are live.
             let r = unsafe { self.dev.device.queue_submit2(q, &[submit], vk::Fence::null()) };
-            r.map(|_| value)
+            r.map(|_| (value, self.queue.seq.fetch_add(1, Ordering::Relaxed)))
         });
         drop(t);
-        let value = match result {
+        let (value, seq) = match result {
             Ok(v) => v,
             Err(r) => {
                 drop(reads);
@@ -519,12 +540,12 @@ impl PoolInner {
         drop(writes);
         // The wait semaphores' timelines are kept alive by the frames read.
         retained.extend(reads.into_iter().map(Retained::Frame));
-        drop(waits);
+        let waits: Vec<(vk::Semaphore, u64)> = waits.into_iter().map(|(s, (v, _))| (s, v)).collect();
         let bytes = if self.counts { bytes as i64 } else { 0 };
         if bytes != 0 {
             self.dev.inflight_bytes.fetch_add(bytes, Ordering::AcqRel);
         }
-        self.end_recording(slot, Some(Inflight { value, retained, bytes }));
+        self.end_recording(slot, Some(Inflight { value, seq, waits, retained, bytes }));
         self.sweep();
         Ok(value)
     }
@@ -661,4 +682,29 @@ pub fn sweep_all(dev: &Device) {
     for p in pools {
         p.sweep();
     }
+}
+
+/// What every exec pool of the device holds, for a stall report. Reads the pools' states one at a
+/// time, so the picture may be a moment out of step between pools.
+fn pool_views(dev: &Device) -> Vec<super::stall::PoolView> {
+    let pools: Vec<Arc<PoolInner>> = dev.exec_pools.lock().iter().filter_map(Weak::upgrade).collect();
+    pools
+        .iter()
+        .map(|p| {
+            let st = p.state.lock();
+            super::stall::PoolView {
+                id: p.id,
+                queue: (p.queue.family, p.queue.index),
+                timeline: p.timeline.sem,
+                submitted: p.submitted.load(Ordering::Acquire),
+                reached: p.timeline.reached(),
+                recording: st.iter().filter(|s| s.owner.is_some()).count(),
+                pending: st
+                    .iter()
+                    .filter_map(|s| s.inflight.as_ref())
+                    .map(|f| super::stall::Pending { value: f.value, seq: f.seq, waits: f.waits.clone() })
+                    .collect(),
+            }
+        })
+        .collect()
 }

@@ -19,6 +19,9 @@
  *   select       setVulkanDevice before and after the device is first used
  *   errors       failure messages of the calls that take an error buffer
  *   export       exportGPUPlane on a fresh plane, exportGPUSemaphore on timelines (where offered)
+ *   stall        ours only, run with VSVK_GPU_STALL_SECONDS below a second: a submission waits on a
+ *                timeline a thread signals only after two seconds; the host wait must be reported as a
+ *                stall naming that submission and what it waits for, then complete
  *   lost         ours only, run with VSVK_INJECT_DEVICE_LOST (and VS_VULKAN_FORCE_STAGING so copies
  *                submit): submissions, then frames in flight through GPUUpload -> GPUDownload when
  *                the device is lost; every host wait must report gdDeviceLost, every frame an error
@@ -385,6 +388,39 @@ static int timeline(void) {
     CHECK(vk->getGPUPlane(f, 1, &p) != 0, "a missing plane");
     vsapi->freeFrame(f);
     printf("ok timeline\n");
+    return 0;
+}
+
+static void *signal_later(void *arg) {
+    VkSemaphore s = *(VkSemaphore *)arg;
+    struct timespec ts = {2, 0};
+    nanosleep(&ts, NULL);
+    VkSemaphoreSignalInfo si = {VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO, NULL, s, 1};
+    if (fn->vkSignalSemaphore(dev, &si) != VK_SUCCESS) die("vkSignalSemaphore");
+    return NULL;
+}
+
+static int stall(void) {
+    VSGPUTimeline *t = vk->createGPUTimeline(core, err, sizeof err);
+    CHECK(t, "createGPUTimeline: %s", err);
+    VkSemaphore s = vk->getGPUTimelineSemaphore(t);
+    VSFrame *f = gray8(64, 8);
+    vk->setGPUPlaneProducer(f, 0, t, 1);
+    VSGPUExecPool *p = pool(vqCompute);
+    VSGPUExecContext *c = vk->gpuExecAcquire(p, err, sizeof err);
+    CHECK(c, "gpuExecAcquire: %s", err);
+    vk->gpuExecReadsFrame(c, f);
+    uint64_t v = 0;
+    CHECK(vk->gpuExecSubmit(c, &v, err, sizeof err) == 0 && v > 0, "gpuExecSubmit: %s", err);
+    pthread_t th;
+    pthread_create(&th, NULL, signal_later, &s);
+    int r = vk->gpuExecWaitValue(p, v, err, sizeof err);
+    pthread_join(th, NULL);
+    CHECK(r == gdDrained, "gpuExecWaitValue: %d %s", r, err);
+    vk->freeGPUExecPool(p);
+    vsapi->freeFrame(f);
+    vk->freeGPUTimeline(t);
+    printf("ok stall value=%llu\n", (unsigned long long)v);
     return 0;
 }
 
@@ -770,6 +806,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(s, "errors")) r = errors();
     else if (!strcmp(s, "export")) r = export_scenario();
     else if (!strcmp(s, "lost")) r = lost();
+    else if (!strcmp(s, "stall")) r = stall();
     else if (!strncmp(s, "fatal-", 6)) r = fatal(s);
     else die("unknown scenario %s", s);
     fflush(stdout);

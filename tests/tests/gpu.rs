@@ -327,6 +327,30 @@ fn probe_scenarios_match_the_reference() {
     assert_eq!(all(&our_core()), all(&reference_core()), "gpuprobe errors");
 }
 
+/// A host wait past VSVK_GPU_STALL_SECONDS is reported as a warning naming the submission waited
+/// on and the foreign timeline value it waits for; the wait then completes when that is signalled.
+#[test]
+fn a_stalled_wait_is_reported_and_then_completes() {
+    let mut cmd = Command::new(probe());
+    gpu_env(&mut cmd);
+    cmd.env("VSVK_GPU_STALL_SECONDS", "0.5").arg(our_core()).arg("stall");
+    let out = run(cmd, LIMIT);
+    assert!(out.success() && out.stdout.contains("ok stall value=1"), "gpuprobe stall: {}", out.describe());
+    let report = out.stderr.lines().find(|l| l.contains("GPU stall: thread")).unwrap_or_else(|| panic!("no stall report: {}", out.describe()));
+    assert!(report.contains("for value 1 of pool ") && report.contains("(at 0)"), "{report}");
+    // the full report: the one unfinished submission, waiting on the timeline no exec pool owns
+    assert!(out.stderr.contains(": 1 unfinished") && out.stderr.contains("(no exec pool's) >= 1 (at 0)"), "{}", out.stderr);
+    // every half second again, and only while the wait lasts (the signal comes after 2 s)
+    let n = out.stderr.matches("GPU stall: thread").count();
+    assert!((2..=5).contains(&n), "{n} reports: {}", out.stderr);
+    // with the reports off, nothing is said
+    let mut cmd = Command::new(probe());
+    gpu_env(&mut cmd);
+    cmd.env("VSVK_GPU_STALL_SECONDS", "0").arg(our_core()).arg("stall");
+    let out = run(cmd, LIMIT);
+    assert!(out.success() && !out.stderr.contains("GPU stall"), "{}", out.describe());
+}
+
 #[test]
 fn vram_pressure_evicts_cached_gpu_frames() {
     // R81 lets a reservation leave the pool over its limit here; we evict down under it, as the

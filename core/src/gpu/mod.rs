@@ -61,6 +61,7 @@ impl CoreGpu {
         let host_limit = core.max_cache.load(Ordering::Relaxed);
         // Pressure on the device evicts the caches' GPU frames, which the GPU crate cannot name.
         vsvk_gpu::set_evictor(evict_cached);
+        vsvk_gpu::stall::set_reporter(report_stall);
         match Device::create(index, host_limit) {
             Ok(d) => {
                 let key = Arc::as_ptr(&d) as usize;
@@ -142,6 +143,18 @@ pub fn over_vram(f: &crate::frame::Frame) -> bool {
     vsvk_gpu::vram_mode() != vsvk_gpu::VramMode::None && (0..f.num_planes() as i32).find_map(|p| frame::gpu_plane(f, p)).is_some_and(|g| g.dev.pool.over_limit())
 }
 
+
+/// Where the GPU crate's stall reports go: a warning to every core the device serves.
+fn report_stall(dev: &Device, msg: &str) {
+    let key = dev as *const Device as usize;
+    let cores: Vec<Arc<Core>> = CORES.lock().iter().filter(|(k, _)| *k == key).filter_map(|(_, c)| c.upgrade()).collect();
+    if cores.is_empty() {
+        eprintln!("vsvk: {msg}");
+    }
+    for core in cores {
+        core.log_message(vsvk_plugin_api::abi::mtWarning, msg);
+    }
+}
 
 /// The evictor the GPU crate's `relieve` calls: every node's cached GPU frames of the cores `dev`
 /// serves, until its allocation is down to `target`.
