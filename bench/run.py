@@ -370,8 +370,16 @@ def run_once(s, c, core, frames, timeout):
     t0 = time.time()
     try:
         r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return f"timed out after {timeout}s"
+    except subprocess.TimeoutExpired as e:
+        # The core's stall report (a warning after VSVK_GPU_STALL_SECONDS) says what the run
+        # waited on: kept in this script's log.
+        err = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or "")
+        lines = err.splitlines()
+        first = next((i for i, l in enumerate(lines) if "GPU stall" in l), None)
+        if first is None:
+            return f"timed out after {timeout}s"
+        print(f"{c.id} on {os.path.basename(core)}: timed out; the core's stall report:", *lines[first:first + 60], sep="\n", file=sys.stderr, flush=True)
+        return f"timed out after {timeout}s (GPU stall report in the log)"
     wall = time.time() - t0
     ch1 = os.times()
     b1, _ = busy_ticks()
