@@ -162,5 +162,8 @@ impl Drop for Core {
         if crate::stats::enabled() {
             eprint!("{}", crate::stats::report());
         }
+        if vsvk_gpu::timing::enabled() {
+            eprint!("{}", vsvk_gpu::timing::report());
+        }
     }
 }

@@ -183,6 +183,8 @@ fn release_all(list: Vec<Retained>) {
 type Recording = (Vec<Arc<dyn GpuPlanes>>, Vec<(Arc<dyn GpuPlanes>, i32)>, Vec<Retained>, u64);
 
 struct Inflight {
+    /// The context it was recorded on.
+    slot: usize,
     value: u64,
     /// Its place in the queue's order, and the producer values it waits for (stall reports).
     seq: u64,
@@ -225,6 +227,8 @@ pub struct PoolInner {
     cv: Condvar,
     /// Held while release callbacks of this pool run, so a drain can wait out concurrent sweeps.
     releasing: Mutex<()>,
+    /// Timestamps around each recording (VSVK_GPU_TIMES).
+    timing: Option<super::timing::Queries>,
 }
 
 impl Drop for PoolInner {
@@ -234,6 +238,9 @@ impl Drop for PoolInner {
         for s in &self.slots {
             // SAFETY: every submission completed (freeGPUExecPool drained) or the device is lost.
             unsafe { self.dev.device.destroy_command_pool(s.cmd_pool, None) };
+        }
+        if let Some(t) = &self.timing {
+            t.destroy(&self.dev);
         }
     }
 }
@@ -258,6 +265,7 @@ impl PoolInner {
         }
         let submitted = Arc::new(AtomicU64::new(0));
         let timeline = Timeline::new(dev, Some(submitted.clone()))?;
+        let q_family = q.family;
         let n = n.max(2);
         let mut handles = Vec::new();
         for _ in 0..n {
@@ -281,6 +289,7 @@ impl PoolInner {
             state: Mutex::new((0..n).map(|_| SlotState::default()).collect()),
             cv: Condvar::new(),
             releasing: Mutex::new(()),
+            timing: super::timing::Queries::new(dev, q_family, n),
         });
         let mut reg = dev.exec_pools.lock();
         reg.retain(|w| w.strong_count() > 0);
@@ -363,6 +372,9 @@ impl PoolInner {
             }
             return Err(format!("vkBeginCommandBuffer failed (VkResult {})", r.as_raw()));
         }
+        if let Some(t) = &self.timing {
+            t.begin(&self.dev, slot.cb, idx);
+        }
         HELD.with(|h| h.set(slot));
         Ok(slot)
     }
@@ -427,6 +439,9 @@ impl PoolInner {
 
     /// A completed (or abandoned by a reset) submission: its bytes leave the budget.
     fn retire(&self, f: Inflight) -> Vec<Retained> {
+        if let Some(t) = self.timing.as_ref().filter(|_| !self.dev.is_lost()) {
+            t.completed(&self.dev, self.id, (self.queue.family, self.queue.index), f.slot);
+        }
         if f.bytes != 0 {
             self.dev.inflight_bytes.fetch_sub(f.bytes, Ordering::AcqRel);
         }
@@ -468,6 +483,9 @@ impl PoolInner {
             release_all(retained);
             Err(e)
         };
+        if let Some(t) = &self.timing {
+            t.end(&self.dev, slot.cb, slot.index);
+        }
         // SAFETY: we own the recording.
         if let Err(r) = unsafe { self.dev.device.end_command_buffer(slot.cb) } {
             return fail(self, retained, format!("vkEndCommandBuffer failed (VkResult {})", r.as_raw()));
@@ -545,7 +563,7 @@ impl PoolInner {
         if bytes != 0 {
             self.dev.inflight_bytes.fetch_add(bytes, Ordering::AcqRel);
         }
-        self.end_recording(slot, Some(Inflight { value, seq, waits, retained, bytes }));
+        self.end_recording(slot, Some(Inflight { slot: slot.index, value, seq, waits, retained, bytes }));
         self.sweep();
         Ok(value)
     }

@@ -25,6 +25,7 @@ pub mod pool;
 pub mod shader;
 pub mod stall;
 pub mod stats;
+pub mod timing;
 pub mod transfer;
 pub mod video;
 

@@ -573,8 +573,16 @@ fn stats_and_node_timing_report_every_frame() {
     let kept = count(&err, "vram new").expect("allocations counted");
     let none_kept = count(&run_with(&our_core(), &[staged[0], staged[1], ("VSVK_FRAME_POOL_MB", "0")]), "vram new").expect("allocations counted");
     assert!(none_kept > kept, "{none_kept} new buffers with no idle host memory kept, {kept} with the default");
+    // GPU times: each staged upload and each download is one timed submission on lavapipe's one
+    // queue (compute capable), and the pools are told apart.
+    let times = run_with(&our_core(), &[("VSVK_GPU_TIMES", "1"), ("VS_VULKAN_FORCE_STAGING", "1")]);
+    assert!(times.contains("vsvk gpu times: 12 submissions over "), "{times}");
+    let pools: Vec<&str> = times.lines().filter(|l| l.starts_with("vsvk gpu times: pool ")).collect();
+    assert_eq!(pools.len(), 2, "{times}");
+    assert!(pools.iter().all(|l| l.contains(": 6 submissions, mean ")), "{times}");
+    assert!(times.contains("vsvk gpu times: queue 0.0 busy "), "{times}");
     let quiet = run_with(&our_core(), &[]);
-    assert!(!quiet.contains("vsvk stats"), "{quiet}");
+    assert!(!quiet.contains("vsvk stats") && !quiet.contains("vsvk gpu times"), "{quiet}");
     for (core, err) in [(our_core(), quiet), (reference_core(), run_with(&reference_core(), &[]))] {
         let nodes: Vec<&str> = err.lines().filter_map(|l| l.strip_prefix("timing ")).map(|l| l.split_whitespace().nth(1).unwrap_or("")).collect();
         assert_eq!(nodes, ["Noise", "GPUUpload", "GPUDownload"], "{}:\n{err}", core_name(&core));
