@@ -185,7 +185,13 @@ impl Pool {
             frame_bytes: AtomicI64::new(0),
             reserved: AtomicI64::new(0),
             limit: AtomicI64::new(limit),
-            plane_location: if unified || resizable_bar(mem) { MemoryLocation::CpuToGpu } else { MemoryLocation::GpuOnly },
+            // VSVK_PLANE_MEMORY=device: planes in device local memory the host cannot map, even
+            // where the BAR covers VRAM (uploads then go through staging; experiments).
+            plane_location: if (unified || resizable_bar(mem)) && !std::env::var("VSVK_PLANE_MEMORY").is_ok_and(|v| v == "device") {
+                MemoryLocation::CpuToGpu
+            } else {
+                MemoryLocation::GpuOnly
+            },
             granularity: props.limits.buffer_image_granularity,
             families,
             unified,

@@ -1,0 +1,157 @@
+//! GPU time of every submission, for profiling on a real device (VSVK_GPU_TIMES=1, read once): each
+//! exec pool on a compute capable queue brackets its contexts' recordings with timestamps, and
+//! the completed pairs are gathered process wide. The report, printed with the core's statistics,
+//! gives per pool the submissions and their mean GPU time, per queue how much of the run it was
+//! busy, and for the whole device how busy it was and how much its queues overlapped: whether a
+//! chain waits on the GPU's work or on the gaps between it.
+use std::sync::OnceLock;
+
+use ash::vk;
+use parking_lot::Mutex;
+
+use super::device::Device;
+
+pub fn enabled() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("VSVK_GPU_TIMES").is_some_and(|v| v != "0"))
+}
+
+/// One completed submission: its pool, queue, and GPU start and end in nanoseconds.
+struct Span {
+    pool: u64,
+    queue: (u32, u32),
+    start: f64,
+    end: f64,
+}
+
+static SPANS: Mutex<Vec<Span>> = Mutex::new(Vec::new());
+
+/// A pool's timestamp queries: two per context.
+pub struct Queries {
+    pool: vk::QueryPool,
+    period: f64,
+}
+
+impl Queries {
+    /// Queries for `contexts` contexts on a queue of `family`, when timing is on and the family
+    /// can write timestamps and reset queries (compute capable).
+    pub fn new(dev: &Device, family: u32, contexts: usize) -> Option<Queries> {
+        if !enabled() {
+            return None;
+        }
+        // SAFETY: a query on the device's physical device.
+        let fams = unsafe { dev.instance.instance.get_physical_device_queue_family_properties(dev.pdev) };
+        let f = fams.get(family as usize)?;
+        if f.timestamp_valid_bits == 0 || !f.queue_flags.contains(vk::QueueFlags::COMPUTE) {
+            return None;
+        }
+        let ci = vk::QueryPoolCreateInfo::default().query_type(vk::QueryType::TIMESTAMP).query_count(2 * contexts as u32);
+        // SAFETY: a valid create info.
+        let pool = unsafe { dev.device.create_query_pool(&ci, None) }.ok()?;
+        Some(Queries { pool, period: dev.props.limits.timestamp_period as f64 })
+    }
+
+    /// At the start of context `i`'s recording.
+    pub fn begin(&self, dev: &Device, cb: vk::CommandBuffer, i: usize) {
+        // SAFETY: recording into a context the caller holds; the queries are this context's.
+        unsafe {
+            dev.device.cmd_reset_query_pool(cb, self.pool, 2 * i as u32, 2);
+            dev.device.cmd_write_timestamp2(cb, vk::PipelineStageFlags2::NONE, self.pool, 2 * i as u32);
+        }
+    }
+
+    /// At the end of context `i`'s recording, before it is submitted.
+    pub fn end(&self, dev: &Device, cb: vk::CommandBuffer, i: usize) {
+        // SAFETY: as above.
+        unsafe { dev.device.cmd_write_timestamp2(cb, vk::PipelineStageFlags2::ALL_COMMANDS, self.pool, 2 * i as u32 + 1) };
+    }
+
+    /// After context `i`'s submission completed: records its span.
+    pub fn completed(&self, dev: &Device, pool: u64, queue: (u32, u32), i: usize) {
+        let mut t = [0u64; 2];
+        // SAFETY: both queries were written by a completed submission.
+        let r = unsafe { dev.device.get_query_pool_results(self.pool, 2 * i as u32, &mut t, vk::QueryResultFlags::TYPE_64) };
+        if r.is_ok() && t[1] >= t[0] {
+            SPANS.lock().push(Span { pool, queue, start: t[0] as f64 * self.period, end: t[1] as f64 * self.period });
+        }
+    }
+
+    pub fn destroy(&self, dev: &Device) {
+        // SAFETY: every submission using the queries completed (the pool drained).
+        unsafe { dev.device.destroy_query_pool(self.pool, None) };
+    }
+}
+
+/// Total length of the union of `spans` (sorted by start).
+fn busy(spans: &[(f64, f64)]) -> f64 {
+    let mut total = 0.0;
+    let mut cur: Option<(f64, f64)> = None;
+    for &(s, e) in spans {
+        match cur {
+            Some((cs, ce)) if s <= ce => cur = Some((cs, ce.max(e))),
+            Some((cs, ce)) => {
+                total += ce - cs;
+                cur = Some((s, e));
+            }
+            None => cur = Some((s, e)),
+        }
+    }
+    total + cur.map_or(0.0, |(s, e)| e - s)
+}
+
+/// The report so far; empty when nothing was timed.
+pub fn report() -> String {
+    let spans = SPANS.lock();
+    if spans.is_empty() {
+        return String::new();
+    }
+    let first = spans.iter().map(|s| s.start).fold(f64::INFINITY, f64::min);
+    let last = spans.iter().map(|s| s.end).fold(0.0, f64::max);
+    let span = (last - first).max(1.0);
+    let mut out = format!("vsvk gpu times: {} submissions over {:.1} ms of GPU time line\n", spans.len(), span / 1e6);
+    let mut pools: Vec<(u64, (u32, u32))> = spans.iter().map(|s| (s.pool, s.queue)).collect();
+    pools.sort();
+    pools.dedup();
+    for (p, q) in pools {
+        let d: Vec<f64> = spans.iter().filter(|s| s.pool == p).map(|s| s.end - s.start).collect();
+        let sum: f64 = d.iter().sum();
+        out += &format!(
+            "vsvk gpu times: pool {p} on queue {}.{}: {} submissions, mean {:.1} us, total {:.1} ms\n",
+            q.0,
+            q.1,
+            d.len(),
+            sum / d.len() as f64 / 1e3,
+            sum / 1e6
+        );
+    }
+    let mut queues: Vec<(u32, u32)> = spans.iter().map(|s| s.queue).collect();
+    queues.sort();
+    queues.dedup();
+    for q in queues {
+        let mut v: Vec<(f64, f64)> = spans.iter().filter(|s| s.queue == q).map(|s| (s.start, s.end)).collect();
+        v.sort_by(|a, b| a.0.total_cmp(&b.0));
+        out += &format!("vsvk gpu times: queue {}.{} busy {:.1}% of the time line\n", q.0, q.1, 100.0 * busy(&v) / span);
+    }
+    let mut all: Vec<(f64, f64)> = spans.iter().map(|s| (s.start, s.end)).collect();
+    all.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let union = busy(&all);
+    let sum: f64 = all.iter().map(|(s, e)| e - s).sum();
+    out += &format!(
+        "vsvk gpu times: some queue busy {:.1}% of the time line; {:.2} submissions running at once on average while busy\n",
+        100.0 * union / span,
+        sum / union.max(1.0)
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::busy;
+
+    #[test]
+    fn busy_is_the_union() {
+        assert_eq!(busy(&[(0.0, 2.0), (1.0, 3.0), (5.0, 6.0)]), 4.0);
+        assert_eq!(busy(&[(0.0, 10.0), (1.0, 2.0), (3.0, 4.0)]), 10.0);
+        assert_eq!(busy(&[]), 0.0);
+    }
+}
