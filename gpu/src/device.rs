@@ -490,6 +490,8 @@ pub struct Device {
     pub exec_pools: Mutex<Vec<std::sync::Weak<super::exec::PoolInner>>>,
     /// Bytes that submitted but unfinished work on compute pools retains (the in-flight budget).
     pub inflight_bytes: AtomicI64,
+    /// How busy the compute queue has been lately (its pools' GPU timestamps).
+    pub compute_load: super::timing::Load,
     /// Host staging instead of direct mapped uploads even where plane memory is host visible.
     pub force_staging: bool,
     /// Last: the instance outlives the device.
@@ -694,6 +696,7 @@ impl Device {
             pool,
             exec_pools: Mutex::new(Vec::new()),
             inflight_bytes: AtomicI64::new(0),
+            compute_load: Default::default(),
             force_staging,
             instance,
         }))

@@ -266,6 +266,7 @@ impl PoolInner {
         let submitted = Arc::new(AtomicU64::new(0));
         let timeline = Timeline::new(dev, Some(submitted.clone()))?;
         let q_family = q.family;
+        let on_compute = Arc::ptr_eq(&q, &dev.compute);
         let n = n.max(2);
         let mut handles = Vec::new();
         for _ in 0..n {
@@ -289,7 +290,7 @@ impl PoolInner {
             state: Mutex::new((0..n).map(|_| SlotState::default()).collect()),
             cv: Condvar::new(),
             releasing: Mutex::new(()),
-            timing: super::timing::Queries::new(dev, q_family, n),
+            timing: super::timing::Queries::new(dev, q_family, n, on_compute),
         });
         let mut reg = dev.exec_pools.lock();
         reg.retain(|w| w.strong_count() > 0);
@@ -440,7 +441,8 @@ impl PoolInner {
     /// A completed (or abandoned by a reset) submission: its bytes leave the budget.
     fn retire(&self, f: Inflight) -> Vec<Retained> {
         if let Some(t) = self.timing.as_ref().filter(|_| !self.dev.is_lost()) {
-            t.completed(&self.dev, self.id, (self.queue.family, self.queue.index), f.slot);
+            let load = Arc::ptr_eq(&self.queue, &self.dev.compute).then_some(&self.dev.compute_load);
+            t.completed(&self.dev, self.id, (self.queue.family, self.queue.index), f.slot, load);
         }
         if f.bytes != 0 {
             self.dev.inflight_bytes.fetch_sub(f.bytes, Ordering::AcqRel);

@@ -4,7 +4,13 @@
 //! gives per pool the submissions and their mean GPU time, per queue how much of the run it was
 //! busy, and for the whole device how busy it was and how much its queues overlapped: whether a
 //! chain waits on the GPU's work or on the gaps between it.
+//!
+//! Pools on the device's compute queue are timed always, cheaply (two timestamps a submission, one
+//! query read when it completes), to feed `Load`: how busy that queue has been lately, which the
+//! runtime's downloads consult to keep their copies off the compute family while it is busy.
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
+use std::time::Instant;
 
 use ash::vk;
 use parking_lot::Mutex;
@@ -33,10 +39,10 @@ pub struct Queries {
 }
 
 impl Queries {
-    /// Queries for `contexts` contexts on a queue of `family`, when timing is on and the family
-    /// can write timestamps and reset queries (compute capable).
-    pub fn new(dev: &Device, family: u32, contexts: usize) -> Option<Queries> {
-        if !enabled() {
+    /// Queries for `contexts` contexts on a queue of `family`, when timing is on or `always`, and
+    /// the family can write timestamps and reset queries (compute capable).
+    pub fn new(dev: &Device, family: u32, contexts: usize, always: bool) -> Option<Queries> {
+        if !enabled() && !always {
             return None;
         }
         // SAFETY: a query on the device's physical device.
@@ -66,19 +72,81 @@ impl Queries {
         unsafe { dev.device.cmd_write_timestamp2(cb, vk::PipelineStageFlags2::ALL_COMMANDS, self.pool, 2 * i as u32 + 1) };
     }
 
-    /// After context `i`'s submission completed: records its span.
-    pub fn completed(&self, dev: &Device, pool: u64, queue: (u32, u32), i: usize) {
+    /// After context `i`'s submission completed: records its span, and feeds `load` (the compute
+    /// queue's) when given.
+    pub fn completed(&self, dev: &Device, pool: u64, queue: (u32, u32), i: usize, load: Option<&Load>) {
         let mut t = [0u64; 2];
         // SAFETY: both queries were written by a completed submission.
         let r = unsafe { dev.device.get_query_pool_results(self.pool, 2 * i as u32, &mut t, vk::QueryResultFlags::TYPE_64) };
         if r.is_ok() && t[1] >= t[0] {
-            SPANS.lock().push(Span { pool, queue, start: t[0] as f64 * self.period, end: t[1] as f64 * self.period });
+            let (start, end) = (t[0] as f64 * self.period, t[1] as f64 * self.period);
+            if let Some(l) = load {
+                l.add(start, end);
+            }
+            if enabled() {
+                SPANS.lock().push(Span { pool, queue, start, end });
+            }
         }
     }
 
     pub fn destroy(&self, dev: &Device) {
         // SAFETY: every submission using the queries completed (the pool drained).
         unsafe { dev.device.destroy_query_pool(self.pool, None) };
+    }
+}
+
+/// How busy a queue has been over its last window of GPU time: the share of each window (WINDOW
+/// of GPU time or more, closed by the submission that passes it) its submissions ran. Spans on one
+/// queue mostly follow each other, so the sum of their lengths stands for the union.
+pub struct Load {
+    state: Mutex<LoadState>,
+    /// The last closed window's busy share, in thousandths.
+    permille: AtomicU32,
+}
+
+struct LoadState {
+    start: f64,
+    busy: f64,
+    /// When the last window closed, on the host's clock.
+    closed: Option<Instant>,
+}
+
+/// GPU time a window covers at least (ns).
+const WINDOW: f64 = 20e6;
+/// A share older than this (host time) no longer describes the queue: it has gone quiet.
+const STALE_MS: u128 = 200;
+
+impl Default for Load {
+    fn default() -> Self {
+        Load { state: Mutex::new(LoadState { start: f64::NAN, busy: 0.0, closed: None }), permille: AtomicU32::new(0) }
+    }
+}
+
+impl Load {
+    pub fn add(&self, start: f64, end: f64) {
+        let mut st = self.state.lock();
+        if st.start.is_nan() || start < st.start {
+            st.start = start;
+            st.busy = 0.0;
+        }
+        st.busy += end - start;
+        let len = end - st.start;
+        if len >= WINDOW {
+            self.permille.store((1000.0 * st.busy / len).min(1000.0) as u32, Ordering::Relaxed);
+            st.start = end;
+            st.busy = 0.0;
+            st.closed = Some(Instant::now());
+        }
+    }
+
+    /// The busy share of the last window, 0 to 1; 0 when it is older than STALE_MS.
+    pub fn share(&self) -> f64 {
+        let fresh = self.state.lock().closed.is_some_and(|t| t.elapsed().as_millis() < STALE_MS);
+        if fresh {
+            self.permille.load(Ordering::Relaxed) as f64 / 1000.0
+        } else {
+            0.0
+        }
     }
 }
 
@@ -146,7 +214,25 @@ pub fn report() -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::busy;
+    use super::{busy, Load};
+
+    #[test]
+    fn load_is_the_busy_share_of_each_window() {
+        let l = Load::default();
+        assert_eq!(l.share(), 0.0);
+        // 5 ms of work in each 10 ms: the first window closes at 25 ms (at least 20 ms long)
+        for k in 0..3 {
+            let t = k as f64 * 10e6;
+            l.add(t, t + 5e6);
+        }
+        assert!((l.share() - 0.6).abs() < 1e-9, "{}", l.share()); // 15 ms busy over 25
+        // the next from 25 ms: half busy to 45, then one span busy throughout to 65
+        l.add(30e6, 35e6);
+        l.add(40e6, 45e6);
+        assert!((l.share() - 0.5).abs() < 1e-9, "{}", l.share());
+        l.add(45e6, 65e6);
+        assert!((l.share() - 1.0).abs() < 1e-9, "{}", l.share());
+    }
 
     #[test]
     fn busy_is_the_union() {

@@ -3,7 +3,7 @@
 //! devices) uploads are direct copies into the mapped plane; otherwise they are staged through a
 //! host visible buffer and a copy on the transfer queue. The primitives over plane buffers (the
 //! host barrier, the availability round trip) are the GPU crate's, re-exported here.
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use ash::vk;
@@ -25,6 +25,8 @@ pub struct Transfer {
     pool: Arc<PoolInner>,
     down: Vec<Arc<PoolInner>>,
     next: AtomicUsize,
+    /// Whether copies last kept off the compute family (see compute_busy).
+    busy: AtomicBool,
 }
 
 impl Drop for Transfer {
@@ -56,7 +58,7 @@ impl Transfer {
     pub fn new(dev: &Arc<Device>, threads: usize) -> Result<Transfer, String> {
         // VSVK_TRANSFER_QUEUE=compute puts the copies on the compute queue (latency experiments).
         let q = if std::env::var("VSVK_TRANSFER_QUEUE").is_ok_and(|v| v == "compute") { vsvk_plugin_api::vulkan::vqCompute } else { vqTransfer };
-        Ok(Transfer { dev: dev.clone(), pool: PoolInner::create(dev, q, threads)?, down: Vec::new(), next: AtomicUsize::new(0) })
+        Ok(Transfer { dev: dev.clone(), pool: PoolInner::create(dev, q, threads)?, down: Vec::new(), next: AtomicUsize::new(0), busy: AtomicBool::new(false) })
     }
 
     /// A Transfer whose downloads, and uploads from host transfer memory, go to the private copy
@@ -77,12 +79,42 @@ impl Transfer {
         Ok(t)
     }
 
-    /// The pool a copy goes to: the copy queues in turn, else the transfer queue's.
+    /// The pool a copy goes to: the copy queues in turn, else the transfer queue's. While the
+    /// compute queue is busy (COMPUTE_BUSY), only queues outside its family: a copy on a compute
+    /// family queue runs on the same engine as the filters' kernels and slows them (on the H100,
+    /// BM3D's 1080p kernels took 1.11 ms a frame beside such copies and 0.90 ms without;
+    /// docs/BENCHMARKS.md), where small copies beside light kernels gain from the extra queues.
     fn copy_pool(&self) -> &Arc<PoolInner> {
         if self.down.is_empty() {
             return &self.pool;
         }
-        &self.down[self.next.fetch_add(1, Ordering::Relaxed) % self.down.len()]
+        let n = self.next.fetch_add(1, Ordering::Relaxed);
+        if self.compute_busy() {
+            let family = self.dev.compute.family;
+            let outside = self.down.iter().filter(|p| p.queue.family != family).count();
+            if outside > 0 {
+                return self.down.iter().filter(|p| p.queue.family != family).nth(n % outside).expect("counted");
+            }
+            if self.pool.queue.family != family {
+                return &self.pool;
+            }
+        }
+        &self.down[n % self.down.len()]
+    }
+
+    /// Whether the compute queue counts as busy: above the threshold's share of its recent GPU
+    /// time (VSVK_COMPUTE_BUSY_PERCENT, default 60; 101 never), and once busy until it is below
+    /// two thirds of it.
+    fn compute_busy(&self) -> bool {
+        static LIMIT: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
+        let limit = *LIMIT.get_or_init(|| std::env::var("VSVK_COMPUTE_BUSY_PERCENT").ok().and_then(|v| v.trim().parse::<f64>().ok()).unwrap_or(60.0) / 100.0);
+        let share = self.dev.compute_load.share();
+        let was = self.busy.load(Ordering::Relaxed);
+        let now = if was { share >= limit * 2.0 / 3.0 } else { share >= limit };
+        if now != was {
+            self.busy.store(now, Ordering::Relaxed);
+        }
+        now
     }
 
     fn direct(&self) -> bool {
