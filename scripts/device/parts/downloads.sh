@@ -13,7 +13,7 @@ while read -r setting; do
   i=$((i+1))
   echo "--- setting $i: ${setting:-default}"
   env $setting python3 bench/run.py --device --cases "$CASES" --reps "${DL_REPS:-2}" --seconds "${DL_SECONDS:-0.6}" \
-    --budget 60 --timeout 60 --out "$1/setting$i.json" 2>&1 | grep -E '^\| (bw|gpu|chain|vram|host)/' | cut -d'|' -f2,5,7,9,11
+    --budget "${DL_BUDGET:-60}" --timeout 60 --out "$1/setting$i.json" 2>&1 | grep -E '^\| (bw|gpu|chain|vram|host)/' | cut -d'|' -f2,5,7,9,11
 done < <(if [ -n "${DL_SETTINGS:-}" ]; then printf '%s\n' "$DL_SETTINGS"; else cat <<'LIST'
 
 VSVK_DOWNLOAD_RING=32

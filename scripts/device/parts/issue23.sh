@@ -16,8 +16,10 @@ compare() {  # label cases settings (one per line; a blank line is the default)
 }
 sets=${I23_SETS:-queues vrammode pinned}
 if [[ " $sets " = *" queues "* ]]; then
-  # downloads on the copy queue alone against the default (three compute-family queues beside it)
-  compare queues gpu/bm3d-1080p,gpu/knlmeans-1080p,gpu/vk-expr-1080p,chain/knlm-nnedi3-bm3d-1080p "
+  # the default (copies keep off the compute family while its queue is busy) against copies always
+  # spread over it (VSVK_COMPUTE_BUSY_PERCENT=101) and never (VSVK_DOWNLOAD_COMPUTE_QUEUES=0)
+  DL_BUDGET=110 compare queues gpu/bm3d-1080p,gpu/bm3d-2160p,gpu/knlmeans-1080p,gpu/vk-expr-1080p,gpu/vk-boxblur-2160p,chain/knlm-nnedi3-bm3d-1080p,chain/mixed-1080p,bw/updown-1080p-8 "
+VSVK_COMPUTE_BUSY_PERCENT=101
 VSVK_DOWNLOAD_COMPUTE_QUEUES=0"
 fi
 if [[ " $sets " = *" vrammode "* ]]; then
@@ -28,9 +30,9 @@ VSVK_VRAM_MODE=soft
 VSVK_VRAM_MODE=none"
 fi
 if [[ " $sets " = *" pinned "* ]]; then
-  # uploads by the copy engines from pinned frames, spread over the copy queues, against the CPU
-  # writing the BAR
-  compare pinned bw/updown-2160p-16,bw/up-2160p-16,bw/updown-1080p-8,gpu/vk-expr-1080p,gpu/bm3d-1080p,gpu/knlmeans-1080p "
+  # frames in pinned host memory, the large ones (VSVK_UPLOAD_DMA_MIN_KB, 8 MB) going up by the copy
+  # engines, against the CPU writing every upload into the BAR
+  DL_BUDGET=110 compare pinned bw/up-1080p-8,bw/up-1080p-16,bw/up-2160p-8,bw/up-2160p-16,bw/updown-1080p-8,bw/updown-1080p-16,bw/updown-2160p-8,bw/updown-2160p-16,gpu/vk-expr-1080p,gpu/knlmeans-2160p "
 VSVK_PINNED_FRAMES=1"
 fi
 if [[ " $sets " = *" roundtrip "* ]]; then
