@@ -103,11 +103,11 @@ impl Transfer {
     }
 
     /// Whether the compute queue counts as busy: above the threshold's share of its recent GPU
-    /// time (VSVK_COMPUTE_BUSY_PERCENT, default 60; 101 never), and once busy until it is below
+    /// time (VSVK_COMPUTE_BUSY_PERCENT, default 75; 101 never), and once busy until it is below
     /// two thirds of it.
     fn compute_busy(&self) -> bool {
         static LIMIT: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
-        let limit = *LIMIT.get_or_init(|| std::env::var("VSVK_COMPUTE_BUSY_PERCENT").ok().and_then(|v| v.trim().parse::<f64>().ok()).unwrap_or(60.0) / 100.0);
+        let limit = *LIMIT.get_or_init(|| std::env::var("VSVK_COMPUTE_BUSY_PERCENT").ok().and_then(|v| v.trim().parse::<f64>().ok()).unwrap_or(75.0) / 100.0);
         let share = self.dev.compute_load.share();
         let was = self.busy.load(Ordering::Relaxed);
         let now = if was { share >= limit * 2.0 / 3.0 } else { share >= limit };
