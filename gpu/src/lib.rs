@@ -23,6 +23,7 @@ pub mod handle;
 pub mod import;
 pub mod pool;
 pub mod shader;
+pub mod spirv;
 pub mod stall;
 pub mod stats;
 pub mod timing;

@@ -148,6 +148,20 @@ static int shader(void) {
     const uint32_t *w = vk->getGPUShaderCode(a, &n);
     CHECK(w && n > 20 && n % 4 == 0 && w[0] == 0x07230203, "bad SPIR-V");
     uint32_t version = w[1];
+    /* how access qualifiers and the workgroup size are stated: on the variables as well as the
+       block members, and as literals, as R81's glslang writes them (drivers may key read-only
+       paths on the variable's decoration) */
+    int var_access = 0, member_access = 0;
+    const char *size = "none";
+    for (size_t i = 5; i < n / 4;) {
+        uint32_t len = w[i] >> 16, op = w[i] & 0xffff;
+        CHECK(len > 0 && i + len <= n / 4, "bad instruction at word %zu", i);
+        if (op == 71 && len >= 3 && (w[i + 2] == 24 || w[i + 2] == 25)) var_access++;
+        if (op == 72 && len >= 4 && (w[i + 3] == 24 || w[i + 3] == 25)) member_access++;
+        if (op == 16 && len >= 3 && w[i + 2] == 17) size = "literal";
+        if (op == 331 && len >= 3 && w[i + 2] == 38) size = "id";
+        i += len;
+    }
     VSGPUShader *b = vk->compileGPUShader(core, slGLSL, INVERT, err, sizeof err);
     size_t n2 = 0;
     const uint32_t *w2 = vk->getGPUShaderCode(b, &n2);
@@ -161,7 +175,7 @@ static int shader(void) {
     err[0] = 0;
     VSGPUShader *lang = vk->compileGPUShader(core, 7, INVERT, err, sizeof err);
     CHECK(!lang && err[0], "an unknown language compiled");
-    printf("ok shader spirv=%u.%u\n", (version >> 16) & 0xff, (version >> 8) & 0xff);
+    printf("ok shader spirv=%u.%u access=%d/%d localsize=%s\n", (version >> 16) & 0xff, (version >> 8) & 0xff, var_access, member_access, size);
     return 0;
 }
 
