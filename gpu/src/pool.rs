@@ -130,6 +130,13 @@ pub fn resizable_bar(mem: &vk::PhysicalDeviceMemoryProperties) -> bool {
     })
 }
 
+/// VSVK_PLANE_ALIGN=BYTES (a power of two; measurements): the least alignment of buffers in device
+/// memory (planes, plugins' buffers), where the driver asks for less.
+fn device_align() -> u64 {
+    static A: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *A.get_or_init(|| std::env::var("VSVK_PLANE_ALIGN").ok().and_then(|v| v.trim().parse::<u64>().ok()).filter(|a| a.is_power_of_two()).unwrap_or(1))
+}
+
 fn location_code(l: MemoryLocation) -> u8 {
     match l {
         MemoryLocation::GpuOnly => 0,
@@ -321,6 +328,8 @@ impl Pool {
         let mut req = unsafe { dev.get_buffer_memory_requirements(buffer) };
         if host_transfer {
             req.alignment = req.alignment.max(ALIGNMENT as u64);
+        } else {
+            req.alignment = req.alignment.max(device_align());
         }
         let region = match self.alloc_region_as(req, location, required, true, host_transfer) {
             Ok(r) => r,
