@@ -72,15 +72,40 @@ fn prepare<F: Filter>(spec: Spec, filter: F) -> Prepared<F> {
     Prepared { name, deps, flags, info, inst }
 }
 
+impl<F> Prepared<F> {
+    /// The dependencies declared with the given request patterns instead of those [`prepare`]
+    /// infers from the lengths: a filter that reads frames out of order, or skips and repeats
+    /// them (Trim: `rpNoFrameReuse`, Loop: `rpGeneral` though as long as its input), tells the
+    /// core so, which graph inspection shows and the cache sizes by.
+    fn with_patterns(mut self, patterns: &[i32]) -> Self {
+        assert_eq!(patterns.len(), self.deps.len(), "one request pattern per input");
+        for (d, &p) in self.deps.iter_mut().zip(patterns) {
+            d.requestPattern = p;
+        }
+        self
+    }
+}
+
 /// Creates the filter and returns it under `clip`.
 pub fn create<F: Filter>(out: &mut Out, core: Core, spec: Spec, filter: F) {
     create_with_mode(out, core, spec, filter, fmParallel)
 }
 
+/// [`create`] with one request pattern per input (`rpGeneral`, `rpNoFrameReuse`,
+/// `rpStrictSpatial`, ...), in input order, declared as given. A separate function rather than a
+/// field of [`Spec`], so that the struct literals of existing filters stay valid.
+pub fn create_with_patterns<F: Filter>(out: &mut Out, core: Core, spec: Spec, patterns: &[i32], filter: F) {
+    submit(out, core, prepare(spec, filter).with_patterns(patterns), fmParallel)
+}
+
 /// [`create`] with another filter mode: `fmUnordered` for a source whose state (a decoder) only
 /// one thread may drive at a time.
 pub fn create_with_mode<F: Filter>(out: &mut Out, core: Core, spec: Spec, filter: F, mode: c_int) {
-    let Prepared { name, deps, flags, info, inst } = prepare(spec, filter);
+    submit(out, core, prepare(spec, filter), mode)
+}
+
+fn submit<F: Filter>(out: &mut Out, core: Core, prepared: Prepared<F>, mode: c_int) {
+    let Prepared { name, deps, flags, info, inst } = prepared;
     let a = api::api();
     // SAFETY: the info, dependencies and name are valid for the call; the core owns the instance
     // from here and hands it back to `free`.
@@ -104,7 +129,16 @@ pub fn create_with_mode<F: Filter>(out: &mut Out, core: Core, spec: Spec, filter
 /// Creates the filter and hands its node back instead of returning it under `clip`: for a filter
 /// that only another filter of the plugin reads.
 pub fn create_node<F: Filter>(core: Core, spec: Spec, filter: F, mode: c_int) -> Result<Node> {
-    let Prepared { name, deps, flags, info, inst } = prepare(spec, filter);
+    submit_node(core, prepare(spec, filter), mode)
+}
+
+/// [`create_node`] with one request pattern per input, as [`create_with_patterns`].
+pub fn create_node_with_patterns<F: Filter>(core: Core, spec: Spec, patterns: &[i32], filter: F, mode: c_int) -> Result<Node> {
+    submit_node(core, prepare(spec, filter).with_patterns(patterns), mode)
+}
+
+fn submit_node<F: Filter>(core: Core, prepared: Prepared<F>, mode: c_int) -> Result<Node> {
+    let Prepared { name, deps, flags, info, inst } = prepared;
     let a = api::api();
     // SAFETY: as in create_with_mode; on success the core owns the instance and gives us a node
     // reference (a failure is a critical error of the core's, and the instance is lost with it).

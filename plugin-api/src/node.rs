@@ -61,6 +61,20 @@ impl Node {
         unsafe { (api().getNodeResidency)(self.0) }
     }
 
+    /// `setCacheMode`: how the core caches this node's frames (`cmAuto`, `cmForceDisable`,
+    /// `cmForceEnable`); what std.SetVideoCache sets on the clip it is given.
+    pub fn set_cache_mode(&self, mode: i32) {
+        // SAFETY: we hold a reference to the node.
+        unsafe { (api().setCacheMode)(self.0, mode) }
+    }
+
+    /// `setCacheOptions`: the cache's fixed size, largest size and history length, each left as
+    /// it is where negative.
+    pub fn set_cache_options(&self, fixed_size: i32, max_size: i32, max_history: i32) {
+        // SAFETY: we hold a reference to the node.
+        unsafe { (api().setCacheOptions)(self.0, fixed_size, max_size, max_history) }
+    }
+
     /// The filter's name (`getNodeName`).
     pub fn name(&self) -> String {
         // SAFETY: we hold a reference; the name is copied at once.
