@@ -217,3 +217,74 @@ unsafe extern "C" fn free<F: Filter>(data: *mut c_void, _core: *mut VSCore, vsap
         eprintln!("filter free failed: {}", crate::plugin::panic_text(&*p));
     }
 }
+
+// ---- audio ---------------------------------------------------------------------------------------
+
+/// How an audio filter is declared to the core: [`Spec`]'s counterpart for audio clips. A type of
+/// its own rather than an enum in `Spec`, so that the video filters' struct literals stay valid.
+/// The same [`Filter`] trait serves both: frame n of an audio clip is its samples from
+/// `n * VS_AUDIO_FRAME_SAMPLES` on, made with [`crate::frame::FrameMut::new_audio`] and read with
+/// [`Frame::channel`]. There is no GPU residency for audio, hence no flags.
+pub struct AudioSpec {
+    pub name: String,
+    pub info: VSAudioInfo,
+    pub inputs: Vec<Node>,
+}
+
+/// [`prepare`] for audio: the inputs' lengths are counted in audio frames when they are audio
+/// clips, and an input is strictly spatial where it is as long as the output.
+fn prepare_audio<F: Filter>(spec: AudioSpec, patterns: Option<&[i32]>, filter: F) -> (CString, Vec<VSFilterDependency>, VSAudioInfo, Box<Instance<F>>) {
+    let lengths: Vec<i32> = spec.inputs.iter().map(Node::num_frames).collect();
+    let mut deps: Vec<VSFilterDependency> = spec
+        .inputs
+        .iter()
+        .zip(&lengths)
+        .map(|(n, &len)| VSFilterDependency { source: n.as_ptr(), requestPattern: if len == spec.info.numFrames { rpStrictSpatial } else { rpGeneral } })
+        .collect();
+    if let Some(p) = patterns {
+        assert_eq!(p.len(), deps.len(), "one request pattern per input");
+        for (d, &p) in deps.iter_mut().zip(p) {
+            d.requestPattern = p;
+        }
+    }
+    let name = CString::new(spec.name.clone()).expect("filter names have no NUL");
+    let info = spec.info;
+    (name, deps, info, Box::new(Instance { name: spec.name, inputs: spec.inputs, lengths, filter }))
+}
+
+/// Creates the audio filter (`createAudioFilter`, parallel) and returns it under `clip`; with
+/// `patterns`, one request pattern per input as [`create_with_patterns`].
+pub fn create_audio<F: Filter>(out: &mut Out, core: Core, spec: AudioSpec, patterns: Option<&[i32]>, filter: F) {
+    let (name, deps, info, inst) = prepare_audio(spec, patterns, filter);
+    let a = api::api();
+    // SAFETY: the info, dependencies and name are valid for the call; the core owns the instance
+    // from here and hands it back to `free`.
+    unsafe {
+        (a.createAudioFilter)(
+            out.as_ptr(),
+            name.as_ptr(),
+            &info,
+            Some(get_frame::<F>),
+            Some(free::<F>),
+            fmParallel,
+            deps.as_ptr(),
+            deps.len() as c_int,
+            Box::into_raw(inst).cast(),
+            core.as_ptr(),
+        )
+    };
+}
+
+/// [`create_audio`] handing the node back (`createAudioFilter2`), with a filter mode of choice.
+pub fn create_audio_node<F: Filter>(core: Core, spec: AudioSpec, patterns: Option<&[i32]>, filter: F, mode: c_int) -> Result<Node> {
+    let (name, deps, info, inst) = prepare_audio(spec, patterns, filter);
+    let a = api::api();
+    // SAFETY: as in create_audio; on success the core owns the instance and gives us a node
+    // reference (a failure is a critical error of the core's, and the instance is lost with it).
+    let node = unsafe { (a.createAudioFilter2)(name.as_ptr(), &info, Some(get_frame::<F>), Some(free::<F>), mode, deps.as_ptr(), deps.len() as c_int, Box::into_raw(inst).cast(), core.as_ptr()) };
+    if node.is_null() {
+        return Err(crate::Error::Core { call: "createAudioFilter2", message: "the core refused the filter".into() });
+    }
+    // SAFETY: a new node reference, ours.
+    Ok(unsafe { Node::from_raw(node) })
+}

@@ -55,6 +55,15 @@ impl Node {
         Ok(unsafe { *(api().getAudioInfo)(self.0) })
     }
 
+    /// How many frames the clip has, video or audio (an audio frame holds
+    /// `VS_AUDIO_FRAME_SAMPLES` samples, the last one fewer).
+    pub fn num_frames(&self) -> i32 {
+        match self.audio_info() {
+            Ok(ai) => ai.numFrames,
+            Err(_) => self.video_info().map_or(1, |v| v.numFrames),
+        }
+    }
+
     /// `nrGPU` when the clip's frames are GPU resident, else `nrCPU`.
     pub fn residency(&self) -> i32 {
         // SAFETY: we hold a reference to the node.
