@@ -72,15 +72,40 @@ fn prepare<F: Filter>(spec: Spec, filter: F) -> Prepared<F> {
     Prepared { name, deps, flags, info, inst }
 }
 
+impl<F> Prepared<F> {
+    /// The dependencies declared with the given request patterns instead of those [`prepare`]
+    /// infers from the lengths: a filter that reads frames out of order, or skips and repeats
+    /// them (Trim: `rpNoFrameReuse`, Loop: `rpGeneral` though as long as its input), tells the
+    /// core so, which graph inspection shows and the cache sizes by.
+    fn with_patterns(mut self, patterns: &[i32]) -> Self {
+        assert_eq!(patterns.len(), self.deps.len(), "one request pattern per input");
+        for (d, &p) in self.deps.iter_mut().zip(patterns) {
+            d.requestPattern = p;
+        }
+        self
+    }
+}
+
 /// Creates the filter and returns it under `clip`.
 pub fn create<F: Filter>(out: &mut Out, core: Core, spec: Spec, filter: F) {
     create_with_mode(out, core, spec, filter, fmParallel)
 }
 
+/// [`create`] with one request pattern per input (`rpGeneral`, `rpNoFrameReuse`,
+/// `rpStrictSpatial`, ...), in input order, declared as given. A separate function rather than a
+/// field of [`Spec`], so that the struct literals of existing filters stay valid.
+pub fn create_with_patterns<F: Filter>(out: &mut Out, core: Core, spec: Spec, patterns: &[i32], filter: F) {
+    submit(out, core, prepare(spec, filter).with_patterns(patterns), fmParallel)
+}
+
 /// [`create`] with another filter mode: `fmUnordered` for a source whose state (a decoder) only
 /// one thread may drive at a time.
 pub fn create_with_mode<F: Filter>(out: &mut Out, core: Core, spec: Spec, filter: F, mode: c_int) {
-    let Prepared { name, deps, flags, info, inst } = prepare(spec, filter);
+    submit(out, core, prepare(spec, filter), mode)
+}
+
+fn submit<F: Filter>(out: &mut Out, core: Core, prepared: Prepared<F>, mode: c_int) {
+    let Prepared { name, deps, flags, info, inst } = prepared;
     let a = api::api();
     // SAFETY: the info, dependencies and name are valid for the call; the core owns the instance
     // from here and hands it back to `free`.
@@ -104,7 +129,16 @@ pub fn create_with_mode<F: Filter>(out: &mut Out, core: Core, spec: Spec, filter
 /// Creates the filter and hands its node back instead of returning it under `clip`: for a filter
 /// that only another filter of the plugin reads.
 pub fn create_node<F: Filter>(core: Core, spec: Spec, filter: F, mode: c_int) -> Result<Node> {
-    let Prepared { name, deps, flags, info, inst } = prepare(spec, filter);
+    submit_node(core, prepare(spec, filter), mode)
+}
+
+/// [`create_node`] with one request pattern per input, as [`create_with_patterns`].
+pub fn create_node_with_patterns<F: Filter>(core: Core, spec: Spec, patterns: &[i32], filter: F, mode: c_int) -> Result<Node> {
+    submit_node(core, prepare(spec, filter).with_patterns(patterns), mode)
+}
+
+fn submit_node<F: Filter>(core: Core, prepared: Prepared<F>, mode: c_int) -> Result<Node> {
+    let Prepared { name, deps, flags, info, inst } = prepared;
     let a = api::api();
     // SAFETY: as in create_with_mode; on success the core owns the instance and gives us a node
     // reference (a failure is a critical error of the core's, and the instance is lost with it).
@@ -182,4 +216,75 @@ unsafe extern "C" fn free<F: Filter>(data: *mut c_void, _core: *mut VSCore, vsap
     if let Err(p) = catch_unwind(AssertUnwindSafe(move || drop(inst))) {
         eprintln!("filter free failed: {}", crate::plugin::panic_text(&*p));
     }
+}
+
+// ---- audio ---------------------------------------------------------------------------------------
+
+/// How an audio filter is declared to the core: [`Spec`]'s counterpart for audio clips. A type of
+/// its own rather than an enum in `Spec`, so that the video filters' struct literals stay valid.
+/// The same [`Filter`] trait serves both: frame n of an audio clip is its samples from
+/// `n * VS_AUDIO_FRAME_SAMPLES` on, made with [`crate::frame::FrameMut::new_audio`] and read with
+/// [`Frame::channel`]. There is no GPU residency for audio, hence no flags.
+pub struct AudioSpec {
+    pub name: String,
+    pub info: VSAudioInfo,
+    pub inputs: Vec<Node>,
+}
+
+/// [`prepare`] for audio: the inputs' lengths are counted in audio frames when they are audio
+/// clips, and an input is strictly spatial where it is as long as the output.
+fn prepare_audio<F: Filter>(spec: AudioSpec, patterns: Option<&[i32]>, filter: F) -> (CString, Vec<VSFilterDependency>, VSAudioInfo, Box<Instance<F>>) {
+    let lengths: Vec<i32> = spec.inputs.iter().map(Node::num_frames).collect();
+    let mut deps: Vec<VSFilterDependency> = spec
+        .inputs
+        .iter()
+        .zip(&lengths)
+        .map(|(n, &len)| VSFilterDependency { source: n.as_ptr(), requestPattern: if len == spec.info.numFrames { rpStrictSpatial } else { rpGeneral } })
+        .collect();
+    if let Some(p) = patterns {
+        assert_eq!(p.len(), deps.len(), "one request pattern per input");
+        for (d, &p) in deps.iter_mut().zip(p) {
+            d.requestPattern = p;
+        }
+    }
+    let name = CString::new(spec.name.clone()).expect("filter names have no NUL");
+    let info = spec.info;
+    (name, deps, info, Box::new(Instance { name: spec.name, inputs: spec.inputs, lengths, filter }))
+}
+
+/// Creates the audio filter (`createAudioFilter`, parallel) and returns it under `clip`; with
+/// `patterns`, one request pattern per input as [`create_with_patterns`].
+pub fn create_audio<F: Filter>(out: &mut Out, core: Core, spec: AudioSpec, patterns: Option<&[i32]>, filter: F) {
+    let (name, deps, info, inst) = prepare_audio(spec, patterns, filter);
+    let a = api::api();
+    // SAFETY: the info, dependencies and name are valid for the call; the core owns the instance
+    // from here and hands it back to `free`.
+    unsafe {
+        (a.createAudioFilter)(
+            out.as_ptr(),
+            name.as_ptr(),
+            &info,
+            Some(get_frame::<F>),
+            Some(free::<F>),
+            fmParallel,
+            deps.as_ptr(),
+            deps.len() as c_int,
+            Box::into_raw(inst).cast(),
+            core.as_ptr(),
+        )
+    };
+}
+
+/// [`create_audio`] handing the node back (`createAudioFilter2`), with a filter mode of choice.
+pub fn create_audio_node<F: Filter>(core: Core, spec: AudioSpec, patterns: Option<&[i32]>, filter: F, mode: c_int) -> Result<Node> {
+    let (name, deps, info, inst) = prepare_audio(spec, patterns, filter);
+    let a = api::api();
+    // SAFETY: as in create_audio; on success the core owns the instance and gives us a node
+    // reference (a failure is a critical error of the core's, and the instance is lost with it).
+    let node = unsafe { (a.createAudioFilter2)(name.as_ptr(), &info, Some(get_frame::<F>), Some(free::<F>), mode, deps.as_ptr(), deps.len() as c_int, Box::into_raw(inst).cast(), core.as_ptr()) };
+    if node.is_null() {
+        return Err(crate::Error::Core { call: "createAudioFilter2", message: "the core refused the filter".into() });
+    }
+    // SAFETY: a new node reference, ours.
+    Ok(unsafe { Node::from_raw(node) })
 }

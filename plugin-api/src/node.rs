@@ -55,10 +55,33 @@ impl Node {
         Ok(unsafe { *(api().getAudioInfo)(self.0) })
     }
 
+    /// How many frames the clip has, video or audio (an audio frame holds
+    /// `VS_AUDIO_FRAME_SAMPLES` samples, the last one fewer).
+    pub fn num_frames(&self) -> i32 {
+        match self.audio_info() {
+            Ok(ai) => ai.numFrames,
+            Err(_) => self.video_info().map_or(1, |v| v.numFrames),
+        }
+    }
+
     /// `nrGPU` when the clip's frames are GPU resident, else `nrCPU`.
     pub fn residency(&self) -> i32 {
         // SAFETY: we hold a reference to the node.
         unsafe { (api().getNodeResidency)(self.0) }
+    }
+
+    /// `setCacheMode`: how the core caches this node's frames (`cmAuto`, `cmForceDisable`,
+    /// `cmForceEnable`); what std.SetVideoCache sets on the clip it is given.
+    pub fn set_cache_mode(&self, mode: i32) {
+        // SAFETY: we hold a reference to the node.
+        unsafe { (api().setCacheMode)(self.0, mode) }
+    }
+
+    /// `setCacheOptions`: the cache's fixed size, largest size and history length, each left as
+    /// it is where negative.
+    pub fn set_cache_options(&self, fixed_size: i32, max_size: i32, max_history: i32) {
+        // SAFETY: we hold a reference to the node.
+        unsafe { (api().setCacheOptions)(self.0, fixed_size, max_size, max_history) }
     }
 
     /// The filter's name (`getNodeName`).

@@ -5,16 +5,20 @@
 //! move here module by module; each keeps R81's argument string character for character.
 //!
 //! Moved so far: `props` (SetFieldBased, SetFrameProp, SetFrameProps, RemoveFrameProps),
-//! `neighbour` (Convolution, BoxBlur, Minimum, Maximum, Median, Inflate, Deflate, Sobel, Prewitt) and
+//! `neighbour` (Convolution, BoxBlur, Minimum, Maximum, Median, Inflate, Deflate, Sobel, Prewitt),
 //! `geometry` (Crop, CropAbs, CropRel, AddBorders, the flips and turns, the stacks,
-//! ShufflePlanes, SplitPlanes). `neighbour::plane` (half floats, CPU dispatch) and `stream` also
-//! serve modules still in the core.
+//! ShufflePlanes, SplitPlanes) and `edit` (Trim, Splice, Loop, Reverse, SelectEvery, Interleave,
+//! DeleteFrames, DuplicateFrames, FreezeFrames, AssumeFPS, DoubleWeave, AverageFrames,
+//! SetVideoCache; SeparateFields stays in the core, whose planes can be views of every other row).
+//! `neighbour::plane` (half floats, CPU dispatch), `stream` and `edit::reduce` also serve modules
+//! still in the core.
 // the ABI's constants keep their C names (stInteger, cfYUV) and are matched on
 #![allow(non_upper_case_globals)]
 
 use vsvk_plugin_api::abi::{VSPlugin, VSPLUGINAPI};
 use vsvk_plugin_api::plugin::Registrar;
 
+pub mod edit;
 mod geometry;
 pub mod neighbour;
 mod props;
@@ -31,6 +35,7 @@ pub unsafe extern "C" fn init(plugin: *mut VSPlugin, papi: *const VSPLUGINAPI) {
 }
 
 fn register(r: &Registrar) {
+    edit::register(r);
     geometry::register(r);
     neighbour::register(r);
     props::register(r);

@@ -43,9 +43,14 @@ impl<E: Fn(&mut PropsMut<'_>) + Send + Sync + 'static> Filter for PropsFilter<E>
 /// their properties.
 pub fn props_filter(out: &mut Out, core: Core, name: &str, clip: Node, edit: impl Fn(&mut PropsMut<'_>) + Send + Sync + 'static) -> Result<()> {
     let vi = video_info(&clip)?;
-    let gpu_output = clip.residency() == nrGPU;
-    filter::create(out, core, Spec { name: name.into(), info: vi, inputs: vec![clip], gpu_output }, PropsFilter { edit });
+    props_filter_info(out, core, name, clip, vi, edit);
     Ok(())
+}
+
+/// [`props_filter`] declaring `info` for the output (AssumeFPS changes the frame rate).
+pub fn props_filter_info(out: &mut Out, core: Core, name: &str, clip: Node, info: VSVideoInfo, edit: impl Fn(&mut PropsMut<'_>) + Send + Sync + 'static) {
+    let gpu_output = clip.residency() == nrGPU;
+    filter::create(out, core, Spec { name: name.into(), info, inputs: vec![clip], gpu_output }, PropsFilter { edit });
 }
 
 /// Which of the sample kinds a format's samples are.

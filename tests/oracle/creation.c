@@ -13,6 +13,9 @@
 
 static const VSAPI *api;
 static VSCore *core;
+/* Dependencies are printed from the edit functions on: before them ShufflePlanes, whose
+   dependencies R81 lists once per output plane, would differ. */
+static int print_deps;
 
 static VSNode *blank(void) {
     VSMap *in = api->createMap();
@@ -40,6 +43,13 @@ static void show(const char *ns, const char *name, VSMap *in) {
             printf("  %d: %s %s %s args", level, f, api->getNodeCreationPluginID(n, level), api->getNodeCreationPluginNS(n, level));
             for (int k = 0; k < api->mapNumKeys(args); k++)
                 printf(" %s", api->mapGetKey(args, k));
+            printf("\n");
+        }
+        /* the request pattern of each input, which the core's cache and graph tools go by */
+        if (print_deps) {
+            printf("  deps");
+            for (int d = 0; d < api->getNumNodeDependencies(n); d++)
+                printf(" %d", api->getNodeDependency(n, d)->requestPattern);
             printf("\n");
         }
         api->freeNode(n);
@@ -113,6 +123,69 @@ int main(int argc, char **argv) {
     api->mapSetInt(m, "colorfamily", 1, maReplace);
     show("std", "ShufflePlanes", m);
     show("std", "Invert", with_clip());
+    /* edit: one call per function, each input pattern of R81's */
+    print_deps = 1;
+    m = with_clip();
+    api->mapSetInt(m, "first", 2, maReplace);
+    show("std", "Trim", m);
+    m = with_clip();
+    api->mapSetInt(m, "times", 2, maReplace);
+    show("std", "Loop", m);
+    show("std", "Reverse", with_clip());
+    m = api->createMap();
+    api->mapConsumeNode(m, "clips", blank(), maAppend);
+    api->mapConsumeNode(m, "clips", blank(), maAppend);
+    show("std", "Splice", m);
+    m = api->createMap();
+    api->mapConsumeNode(m, "clips", blank(), maAppend);
+    api->mapConsumeNode(m, "clips", blank(), maAppend);
+    show("std", "Interleave", m);
+    m = with_clip();
+    api->mapSetInt(m, "cycle", 2, maReplace);
+    api->mapSetInt(m, "offsets", 0, maAppend);
+    show("std", "SelectEvery", m);
+    m = with_clip();
+    api->mapSetInt(m, "cycle", 3, maReplace);
+    api->mapSetInt(m, "offsets", 2, maAppend);
+    api->mapSetInt(m, "offsets", 0, maAppend);
+    show("std", "SelectEvery", m);
+    m = with_clip();
+    api->mapSetInt(m, "cycle", 3, maReplace);
+    api->mapSetInt(m, "offsets", 1, maAppend);
+    api->mapSetInt(m, "offsets", 1, maAppend);
+    show("std", "SelectEvery", m);
+    m = with_clip();
+    api->mapSetInt(m, "frames", 1, maAppend);
+    show("std", "DeleteFrames", m);
+    m = with_clip();
+    api->mapSetInt(m, "frames", 1, maAppend);
+    show("std", "DuplicateFrames", m);
+    m = with_clip();
+    api->mapSetInt(m, "first", 1, maAppend);
+    api->mapSetInt(m, "last", 2, maAppend);
+    api->mapSetInt(m, "replacement", 0, maAppend);
+    show("std", "FreezeFrames", m);
+    m = with_clip();
+    api->mapSetInt(m, "fpsnum", 30, maReplace);
+    show("std", "AssumeFPS", m);
+    m = with_clip();
+    api->mapSetInt(m, "tff", 1, maReplace);
+    show("std", "SeparateFields", m);
+    m = with_clip();
+    api->mapSetInt(m, "tff", 1, maReplace);
+    show("std", "DoubleWeave", m);
+    m = api->createMap();
+    api->mapConsumeNode(m, "clips", blank(), maAppend);
+    api->mapSetFloat(m, "weights", 1, maAppend);
+    api->mapSetFloat(m, "weights", 1, maAppend);
+    api->mapSetFloat(m, "weights", 1, maAppend);
+    show("std", "AverageFrames", m);
+    m = api->createMap();
+    api->mapConsumeNode(m, "clips", blank(), maAppend);
+    api->mapConsumeNode(m, "clips", blank(), maAppend);
+    api->mapSetFloat(m, "weights", 1, maAppend);
+    api->mapSetFloat(m, "weights", 1, maAppend);
+    show("std", "AverageFrames", m);
     api->freeCore(core);
     printf("end\n");
     return 0;

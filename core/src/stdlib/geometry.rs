@@ -1,4 +1,4 @@
-//! What edit.rs and the other modules still in the core share: `Gen` (a filter whose errors reach
+//! What fields.rs and the other modules still in the core share: `Gen` (a filter whose errors reach
 //! the caller verbatim, so that messages can carry R81's own prefix), node builders, residency
 //! checks and plane access. The geometry filters themselves live in vsvk-std.
 use std::ffi::c_void;
@@ -7,12 +7,9 @@ use std::sync::Arc;
 use vsvk_plugin_api::abi::*;
 
 use crate::core::Core;
-use crate::format;
 use crate::frame::Frame;
 use crate::node::{Filter, FilterImpl, MediaInfo, Node};
 use crate::scheduler::FrameCall;
-
-pub(super) use vsvk_std::util::{Dst, Src};
 
 // ---- shared pieces --------------------------------------------------------------------------------
 
@@ -98,52 +95,4 @@ pub(super) fn pixel_node(
     make: Make,
 ) -> Result<Arc<Node>, String> {
     super::util::on_host(core, inputs, |inputs| gen_node(core, name, vi, inputs, patterns, requests, make))
-}
-
-/// Strictly spatial when the output is as long as the input.
-fn spatial_pattern(clip: &Node, vi: &VSVideoInfo) -> i32 {
-    if clip.num_frames() == vi.numFrames {
-        rpStrictSpatial
-    } else {
-        rpGeneral
-    }
-}
-
-/// A spatial filter that only touches frame properties: it works wherever the frames live.
-pub(super) fn props_node(
-    core: &Arc<Core>,
-    name: &str,
-    vi: VSVideoInfo,
-    clip: Arc<Node>,
-    make: impl Fn(&Frame, &Arc<Core>) -> Result<Arc<Frame>, String> + Send + Sync + 'static,
-) -> Arc<Node> {
-    let pattern = spatial_pattern(&clip, &vi);
-    gen_node(core, name, vi, vec![clip], vec![pattern], Box::new(|n| vec![(0, n)]), Box::new(move |_, fr, core| make(&fr[0], core)))
-}
-
-/// The name R81 gives a format in messages ("Undefined" for a variable one).
-pub(super) fn format_name(f: &VSVideoFormat) -> String {
-    if f.colorFamily == cfUndefined {
-        return "Undefined".into();
-    }
-    format::video_name(f).unwrap_or_else(|| "Undefined".into())
-}
-
-pub(super) fn src_plane(f: &Frame, p: usize) -> Src {
-    let pl = &f.planes()[p];
-    Src { ptr: f.read_ptr(p as i32).expect("plane exists"), stride: pl.stride, w: pl.width as usize, h: pl.height as usize }
-}
-
-/// # Safety
-/// `f` is a frame this filter made and has not shared yet.
-pub(super) unsafe fn dst_plane(f: &Frame, p: usize) -> Dst {
-    let ptr = f.write_ptr(p as i32).expect("plane exists");
-    let pl = &f.planes()[p];
-    Dst { ptr, stride: pl.stride, w: pl.width as usize, h: pl.height as usize }
-}
-
-/// Request patterns for inputs read at frame n: strictly spatial when every input is as long as
-/// the output, general otherwise (a short input's last frame is asked for again and again).
-pub(super) fn same_n_patterns(clips: &[Arc<Node>], len: i32) -> Vec<i32> {
-    clips.iter().map(|c| if c.num_frames() == len { rpStrictSpatial } else { rpGeneral }).collect()
 }

@@ -11,7 +11,7 @@ use crate::plugin::{FuncImpl, Plugin};
 mod audio;
 mod blank;
 mod cpu;
-mod edit;
+mod fields;
 mod geometry;
 pub(crate) mod gpu;
 mod load;
@@ -57,7 +57,7 @@ pub fn plugin(core: &Arc<Core>) -> Arc<Plugin> {
     load::register(&r);
     cpu::register(&r);
     pointwise::register(&r);
-    edit::register(&r);
+    fields::register(&r);
     props::register(&r);
     audio::register(&r);
     gpu::register(&r);

@@ -6,16 +6,17 @@
 //! into single precision, multiplied by the single precision reciprocal of the scale and rounded to
 //! nearest, ties to even. Float formats: single precision fused multiply-adds in weight order, then
 //! the reciprocal of the scale. Half samples are computed in single precision.
-use std::sync::Arc;
-
 use vsvk_plugin_api::abi::*;
+use vsvk_plugin_api::api::Core;
+use vsvk_plugin_api::filter::{self, Filter, Spec};
+use vsvk_plugin_api::frame::{Frame, FrameMut};
+use vsvk_plugin_api::map::{Args, Out};
+use vsvk_plugin_api::residency::on_host;
+use vsvk_plugin_api::{Error, Result};
 
-use super::super::geometry::{dst_plane, format_name, pixel_node, residency_mismatch, src_plane, Make, Requests, Src};
-use super::super::util::{new_video, planes_arg, set_clip, video_info, Args};
-use crate::core::Core;
-use crate::frame::Frame;
-use crate::map::Map;
-use crate::stdlib::neighbour::plane::{f32_to_halves, halves_to_f32, multiversion};
+use super::format_name;
+use crate::neighbour::plane::{f32_to_halves, halves_to_f32, multiversion};
+use crate::util::{dst_plane, residency_mismatch, src_plane, video_info, Src};
 
 const MAX_WEIGHTS: usize = 31;
 
@@ -29,38 +30,37 @@ enum Weights {
     Float { w: Vec<f32>, recip: f32 },
 }
 
-pub fn average_frames(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
-    let a = Args(input);
-    let clips = a.nodes("clips");
-    let weights = a.floats("weights").unwrap_or_default();
-    let scenechange = a.bool("scenechange", false);
+pub fn average_frames(a: &Args, out: &mut Out, core: Core) -> Result<()> {
+    let clips = a.nodes("clips")?;
+    let weights = a.floats("weights")?.unwrap_or_default();
+    let scenechange = a.bool("scenechange", false)?;
     let single = clips.len() == 1;
     if single && weights.len() % 2 == 0 {
-        return Err("Number of weights must be odd when only one clip supplied".into());
+        return Err(Error::invalid("Number of weights must be odd when only one clip supplied"));
     }
     if !single && weights.len() != clips.len() {
-        return Err("Number of weights must match number of clips supplied".into());
+        return Err(Error::invalid("Number of weights must match number of clips supplied"));
     }
     if weights.is_empty() || weights.len() > MAX_WEIGHTS {
-        return Err("Must use between 1 and 31 weights and input clips".into());
+        return Err(Error::invalid("Must use between 1 and 31 weights and input clips"));
     }
     if scenechange && !single {
-        return Err("Scenechange can only be used in single clip mode".into());
+        return Err(Error::invalid("Scenechange can only be used in single clip mode"));
     }
-    let infos: Vec<VSVideoInfo> = clips.iter().map(|c| video_info(c)).collect::<Result<_, _>>()?;
+    let infos: Vec<VSVideoInfo> = clips.iter().map(video_info).collect::<Result<_>>()?;
     let vi = infos[0];
     let fmt = vi.format;
     let ok_format = fmt.colorFamily != cfUndefined
         && ((fmt.sampleType == stInteger && fmt.bitsPerSample <= 16) || (fmt.sampleType == stFloat && (fmt.bitsPerSample == 16 || fmt.bitsPerSample == 32)));
     if !ok_format {
-        return Err(format!("Input clip must be constant format 8..16 bit integer or 16-32 bit float, passed {}.", format_name(&fmt)));
+        return Err(Error::invalid(format!("Input clip must be constant format 8..16 bit integer or 16-32 bit float, passed {}.", format_name(&fmt))));
     }
     if vi.width == 0 || vi.height == 0 {
-        return Err("clips must have constant dimensions".into());
+        return Err(Error::invalid("clips must have constant dimensions"));
     }
     for (i, b) in infos.iter().enumerate().skip(1) {
         if b.format != fmt || b.width != vi.width || b.height != vi.height {
-            return Err(format!(
+            return Err(Error::invalid(format!(
                 "All clips must have the same format, passed {}[{}x{}] and {}[{}x{}] in clip #{i}",
                 format_name(&fmt),
                 vi.width,
@@ -68,23 +68,23 @@ pub fn average_frames(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<()
                 format_name(&b.format),
                 b.width,
                 b.height
-            ));
+            )));
         }
     }
     if let Some(m) = residency_mismatch(&clips) {
-        return Err(m);
+        return Err(Error::invalid(m));
     }
-    let scale = a.float("scale");
+    let scale = a.float("scale")?;
     let weights = if fmt.sampleType == stInteger {
         let w: Vec<i64> = weights.iter().map(|&v| round_half_away(v).clamp(-1e12, 1e12) as i64).collect();
         if w.iter().any(|&v| !(-1023..=1023).contains(&v)) {
-            return Err("coefficients may only be between -1023 and 1023".into());
+            return Err(Error::invalid("coefficients may only be between -1023 and 1023"));
         }
         let s = match scale {
             Some(s) => {
                 let s = round_half_away(s);
                 if s.is_nan() || s <= 0.0 {
-                    return Err("scale must be a positive number".into());
+                    return Err(Error::invalid("scale must be a positive number"));
                 }
                 s
             }
@@ -102,7 +102,7 @@ pub fn average_frames(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<()
         let s = match scale {
             Some(s) => {
                 if s.is_nan() || s <= 0.0 {
-                    return Err("scale must be a positive number".into());
+                    return Err(Error::invalid("scale must be a positive number"));
                 }
                 s
             }
@@ -118,26 +118,77 @@ pub fn average_frames(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<()
         Weights::Float { w: weights.iter().map(|&v| v as f32).collect(), recip: 1.0f32 / s as f32 }
     };
     // Plane numbers up to 2 are taken whatever the format; those it lacks are ignored.
-    let process = planes_arg(&a, "planes", 3)?;
+    let process = planes_arg(a)?;
 
     let count = weights_len(&weights);
     let radius = (count / 2) as i32;
-    let last = vi.numFrames - 1;
-    let (requests, patterns): (Requests, Vec<i32>) = if single {
-        (Box::new(move |n| (0..count as i32).map(|k| (0, (n - radius + k).clamp(0, last))).collect()), vec![rpGeneral])
+    // One clip is read around frame n (general); several at frame n, strictly spatial where a
+    // clip is as long as the output (a short one's last frame is asked for again and again).
+    let patterns: Vec<i32> = if single {
+        vec![rpGeneral]
     } else {
-        let nc = clips.len();
-        (Box::new(move |n| (0..nc).map(|i| (i, n)).collect()), super::super::geometry::same_n_patterns(&clips, vi.numFrames))
+        infos.iter().map(|v| if v.numFrames == vi.numFrames { rpStrictSpatial } else { rpGeneral }).collect()
     };
-    let make: Make = Box::new(move |_, frames, core| {
+    let filter = Average { fmt, single, scenechange, count, radius, last: vi.numFrames - 1, weights, process };
+    let node = on_host(core, clips, |inputs| {
+        filter::create_node_with_patterns(core, Spec { name: "AverageFrames".into(), info: vi, inputs, gpu_output: false }, &patterns, filter, fmParallel)
+    })?;
+    out.set_node("clip", node);
+    Ok(())
+}
+
+/// Which planes the `planes` argument names (all by default): indices past 2 are errors, those
+/// within 0..=2 but past the format's planes are taken and ignored.
+fn planes_arg(a: &Args) -> Result<[bool; 3]> {
+    let Some(list) = a.ints("planes")? else {
+        return Ok([true; 3]);
+    };
+    let mut out = [false; 3];
+    for p in list {
+        if !(0..3).contains(&p) {
+            return Err(Error::invalid("plane index out of range"));
+        }
+        if out[p as usize] {
+            return Err(Error::invalid("plane specified twice"));
+        }
+        out[p as usize] = true;
+    }
+    Ok(out)
+}
+
+struct Average {
+    fmt: VSVideoFormat,
+    single: bool,
+    scenechange: bool,
+    count: usize,
+    radius: i32,
+    last: i32,
+    weights: Weights,
+    process: [bool; 3],
+}
+
+impl Filter for Average {
+    fn requests(&self, n: i32, lengths: &[i32]) -> Vec<(usize, i32)> {
+        if self.single {
+            (0..self.count as i32).map(|k| (0, (n - self.radius + k).clamp(0, self.last))).collect()
+        } else {
+            (0..lengths.len()).map(|i| (i, n)).collect()
+        }
+    }
+
+    fn get_frame(&self, _n: i32, frames: Vec<Frame>, core: Core) -> Result<Frame> {
+        let (fmt, count, radius, single) = (self.fmt, self.count, self.radius, self.single);
+        if frames.len() != count {
+            return Err(Error::whole("internal error: a requested frame is missing"));
+        }
         let base = if single { radius as usize } else { 0 };
         // Scene changes: walking out from the centre, once a frame is marked as starting (going
         // back) or ending (going forward) a scene, the weights of the frames beyond it move onto
         // the centre frame.
         let mut moved = vec![false; count];
-        if single && scenechange {
+        if single && self.scenechange {
             let r = radius as usize;
-            let flag = |f: &Frame, key: &str| f.props().get_int(key.as_bytes(), 0).is_ok_and(|v| v != 0);
+            let flag = |f: &Frame, key: &str| f.props().int(key).is_some_and(|v| v != 0);
             let mut cut = false;
             for k in (0..r).rev() {
                 cut = cut || flag(&frames[k + 1], "_SceneChangePrev");
@@ -149,20 +200,21 @@ pub fn average_frames(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<()
                 moved[k] = cut;
             }
         }
-        let weights = weights.moved(&moved, base);
+        let weights = self.weights.moved(&moved, base);
         let use_: Vec<usize> = (0..count).filter(|&k| !moved[k]).collect();
         let main = &frames[base];
-        let f = new_video(core, &fmt, main.width, main.height, Some(main))?;
-        for (p, &wanted) in process.iter().enumerate().take(fmt.numPlanes as usize) {
+        // Planes left alone are shared with the centre frame, not copied.
+        let keep = |p: usize| (p < fmt.numPlanes as usize && !self.process[p]).then_some((main, p as i32));
+        let mut f = FrameMut::new_video_sharing(core, &fmt, main.width(0), main.height(0), [keep(0), keep(1), keep(2)], Some(main))
+            .map_err(|e| Error::whole(e.to_string()))?;
+        for (p, &wanted) in self.process.iter().enumerate().take(fmt.numPlanes as usize) {
             if !wanted {
-                // SAFETY: `f` is new and ours; the plane has the same dimensions.
-                unsafe { f.set_plane(p, main.planes()[p].clone()) };
                 continue;
             }
-            let srcs: Vec<Src> = use_.iter().map(|&i| src_plane(&frames[i], p)).collect();
+            let srcs: Vec<Src> = use_.iter().map(|&i| src_plane(&frames[i], p)).collect::<Result<_>>()?;
+            let d = dst_plane(&mut f, p)?;
             // SAFETY: `f` is ours; every plane has the same dimensions and sample type.
             unsafe {
-                let d = dst_plane(&f, p);
                 match &weights {
                     Weights::Int { w, recip } => {
                         let w: Vec<i32> = use_.iter().map(|&k| w[k]).collect();
@@ -184,10 +236,8 @@ pub fn average_frames(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<()
                 }
             }
         }
-        Ok(Arc::new(f))
-    });
-    set_clip(out, pixel_node(core, "AverageFrames", vi, clips, patterns, requests, make)?);
-    Ok(())
+        Ok(f.freeze())
+    }
 }
 
 impl Weights {
