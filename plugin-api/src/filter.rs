@@ -86,6 +86,15 @@ impl<F> Prepared<F> {
     }
 }
 
+impl<F> Prepared<F> {
+    /// The dependencies declared as the inputs at `declared` (indices into the inputs, repeats
+    /// allowed), in that order, each with its inferred pattern.
+    fn declaring(mut self, declared: &[usize]) -> Self {
+        self.deps = declared.iter().map(|&i| self.deps[i]).collect();
+        self
+    }
+}
+
 /// Creates the filter and returns it under `clip`.
 pub fn create<F: Filter>(out: &mut Out, core: Core, spec: Spec, filter: F) {
     create_with_mode(out, core, spec, filter, fmParallel)
@@ -135,6 +144,16 @@ pub fn create_node<F: Filter>(core: Core, spec: Spec, filter: F, mode: c_int) ->
 /// [`create_node`] with one request pattern per input, as [`create_with_patterns`].
 pub fn create_node_with_patterns<F: Filter>(core: Core, spec: Spec, patterns: &[i32], filter: F, mode: c_int) -> Result<Node> {
     submit_node(core, prepare(spec, filter).with_patterns(patterns), mode)
+}
+
+/// [`create_node`] declaring as dependencies the inputs at `declared` (indices into the spec's
+/// inputs; repeats allowed), in that order, while frames are still requested from the inputs as
+/// [`Filter::requests`] says: graph tools read a filter's dependency list, and R81 lists some
+/// filters' inputs once per output plane and once more for the properties' source
+/// (ShufflePlanes), where requesting a frame per entry would cost the filter for nothing.
+pub fn create_node_declaring<F: Filter>(core: Core, spec: Spec, declared: &[usize], filter: F, mode: c_int) -> Result<Node> {
+    assert!(declared.iter().all(|&i| i < spec.inputs.len()), "declared dependencies are inputs");
+    submit_node(core, prepare(spec, filter).declaring(declared), mode)
 }
 
 fn submit_node<F: Filter>(core: Core, prepared: Prepared<F>, mode: c_int) -> Result<Node> {

@@ -975,8 +975,17 @@ fn shuffle_planes(args: &Args, out: &mut Out, core: Core) -> Result<()> {
     vi.numFrames = infos.iter().map(|v| v.numFrames).max().unwrap_or(0);
     let mut inputs = clips;
     let has_prop_src = prop_src.is_some();
+    // Declared as R81 does: the clip of each output plane, then the properties' source (the first
+    // clip where none is given).
+    let mut declared: Vec<usize> = sel.iter().map(|&(c, _)| c).collect();
+    declared.push(if has_prop_src { inputs.len() } else { 0 });
     inputs.extend(prop_src);
-    pixel_filter(out, core, "ShufflePlanes", vi, inputs, ShuffleFilter { sel, fmt, w, h, prop_src: has_prop_src })
+    let f = ShuffleFilter { sel, fmt, w, h, prop_src: has_prop_src };
+    let node = on_host(core, inputs, |inputs| {
+        filter::create_node_declaring(core, Spec { name: "ShufflePlanes".into(), info: vi, inputs, gpu_output: false }, &declared, f, fmParallel)
+    })?;
+    out.set_node("clip", node);
+    Ok(())
 }
 
 struct SplitFilter {

@@ -13,9 +13,6 @@
 
 static const VSAPI *api;
 static VSCore *core;
-/* Dependencies are printed from the edit functions on: before them ShufflePlanes, whose
-   dependencies R81 lists once per output plane, would differ. */
-static int print_deps;
 
 static VSNode *blank(void) {
     VSMap *in = api->createMap();
@@ -46,12 +43,10 @@ static void show(const char *ns, const char *name, VSMap *in) {
             printf("\n");
         }
         /* the request pattern of each input, which the core's cache and graph tools go by */
-        if (print_deps) {
-            printf("  deps");
-            for (int d = 0; d < api->getNumNodeDependencies(n); d++)
-                printf(" %d", api->getNodeDependency(n, d)->requestPattern);
-            printf("\n");
-        }
+        printf("  deps");
+        for (int d = 0; d < api->getNumNodeDependencies(n); d++)
+            printf(" %d", api->getNodeDependency(n, d)->requestPattern);
+        printf("\n");
         api->freeNode(n);
     }
     api->freeMap(in);
@@ -122,9 +117,17 @@ int main(int argc, char **argv) {
     api->mapSetInt(m, "planes", 0, maAppend);
     api->mapSetInt(m, "colorfamily", 1, maReplace);
     show("std", "ShufflePlanes", m);
+    /* R81 declares the clip of each output plane, then the properties' source */
+    m = api->createMap();
+    api->mapConsumeNode(m, "clips", blank(), maAppend);
+    api->mapConsumeNode(m, "clips", blank(), maAppend);
+    for (int p = 0; p < 3; p++)
+        api->mapSetInt(m, "planes", 2 - p, maAppend);
+    api->mapSetInt(m, "colorfamily", 3, maReplace);
+    api->mapConsumeNode(m, "prop_src", blank(), maReplace);
+    show("std", "ShufflePlanes", m);
     show("std", "Invert", with_clip());
     /* edit: one call per function, each input pattern of R81's */
-    print_deps = 1;
     m = with_clip();
     api->mapSetInt(m, "first", 2, maReplace);
     show("std", "Trim", m);
