@@ -57,12 +57,13 @@ impl Queries {
         Some(Queries { pool, period: dev.props.limits.timestamp_period as f64 })
     }
 
-    /// At the start of context `i`'s recording.
+    /// At the start of context `i`'s recording. TOP_OF_PIPE, deprecated in synchronization2 but
+    /// still a single stage, which a timestamp write needs (NONE names no stage).
     pub fn begin(&self, dev: &Device, cb: vk::CommandBuffer, i: usize) {
         // SAFETY: recording into a context the caller holds; the queries are this context's.
         unsafe {
             dev.device.cmd_reset_query_pool(cb, self.pool, 2 * i as u32, 2);
-            dev.device.cmd_write_timestamp2(cb, vk::PipelineStageFlags2::NONE, self.pool, 2 * i as u32);
+            dev.device.cmd_write_timestamp2(cb, vk::PipelineStageFlags2::TOP_OF_PIPE, self.pool, 2 * i as u32);
         }
     }
 
