@@ -176,7 +176,10 @@ fn pinned_frames_give_the_same_clips() {
         let cpu_only: Vec<&str> = steps.split(',').filter(|s| !s.starts_with("std.GPU")).collect();
         let cpu_only = if cpu_only.is_empty() { "-".to_string() } else { cpu_only.join(",") };
         let want = chain(&our_core(), f, &[], &cpu_only, &[], &dims).unwrap_or_else(|e| panic!("{e}"));
-        for env in [&[("VSVK_PINNED_FRAMES", "1")][..], &[("VSVK_PINNED_FRAMES", "1"), ("VS_VULKAN_FORCE_STAGING", "1")][..]] {
+        // by default only frames of 8 MB and more go up by the copy engine (RGBS here); with no
+        // threshold every pinned frame does, and with staging forced too
+        let every = [("VSVK_PINNED_FRAMES", "1"), ("VSVK_UPLOAD_DMA_MIN_KB", "0")];
+        for env in [&[("VSVK_PINNED_FRAMES", "1")][..], &every[..], &[("VSVK_PINNED_FRAMES", "1"), ("VS_VULKAN_FORCE_STAGING", "1")][..]] {
             let got = chain(&our_core(), f, &[], steps, env, &dims);
             assert_eq!(got.as_deref(), Ok(want.as_str()), "{f} {steps} {env:?}");
         }
