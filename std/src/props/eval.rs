@@ -58,8 +58,9 @@ impl FrameEval {
     fn evaluate(&self, n: i32, act: &Activation<'_>) -> Result<Node> {
         let frames = self.prop_src.iter().map(|p| act.frame(p, n).ok_or_else(missing)).collect::<Result<Vec<_>>>()?;
         let ret = call(&self.func, n, frames)?;
-        match ret.value_type("val") {
-            t if t == ptVideoNode && ret.num_elements("val") > 0 => ret.get_node("val", 0),
+        // one map call: what is not a node fails to read as one
+        match ret.get_node("val", 0) {
+            Ok(node) if node.media_type() == mtVideo => Ok(node),
             _ => Err(Error::invalid("Function didn't return a clip")),
         }
     }
@@ -129,8 +130,8 @@ impl Steps for ModifyFrame {
         }
         let frames = self.clips.iter().map(|c| act.frame(c, n).ok_or_else(missing)).collect::<Result<Vec<_>>>()?;
         let ret = call(&self.func, n, frames)?;
-        let f = match ret.value_type("val") {
-            t if t == ptVideoFrame && ret.num_elements("val") > 0 => ret.get_frame("val", 0)?,
+        let f = match ret.get_frame("val", 0) {
+            Ok(f) if f.frame_type() == mtVideo => f,
             _ => return Err(Error::invalid("Returned value not a frame")),
         };
         residency_matches(&f, self.gpu)?;
