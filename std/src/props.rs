@@ -131,8 +131,11 @@ fn remove_frame_props(args: &Args, out: &mut Out, core: Core) -> Result<()> {
 
 // ---- shared pieces ------------------------------------------------------------------------------
 
-/// A filter declared with its dependencies as given (request patterns and mode), whose frame n is
-/// made in one step from frame n of each of its `inputs` (clamped to each by the core).
+/// A filter whose frame n is made in one step from frame n of each of its `inputs` (clamped to
+/// each by the core). It is declared through `activation` rather than `filter::Spec` because these
+/// filters declare their dependencies as the core's versions did and Spec cannot say: a property
+/// source is `rpGeneral` whatever its length, and PlaneStats' clipb strict spatial even when it
+/// is longer or shorter.
 struct Spatial<M> {
     inputs: Vec<Node>,
     make: M,
@@ -153,7 +156,8 @@ impl<M: Fn(i32, Vec<Frame>, Core) -> Result<Frame> + Send + Sync + 'static> Step
     }
 }
 
-/// The closure's signature given where it is written.
+/// Holds the closure to the signature `Spatial` needs where the filter is made, so that a
+/// mismatch is reported there.
 fn spatial<M: Fn(i32, Vec<Frame>, Core) -> Result<Frame> + Send + Sync + 'static>(inputs: Vec<Node>, make: M) -> Spatial<M> {
     Spatial { inputs, make }
 }
