@@ -454,20 +454,6 @@ impl Map {
         let aliased = key == LEGACY_RANGE && self.delete(RANGE);
         literal || aliased
     }
-
-    /// One named property copied from `src` as R81's CopyFrameProps does: the name deleted here as
-    /// mapDeleteKey would, then `src`'s values stored unchanged (for `_ColorRange`: `_Range`'s).
-    pub fn copy_key_from(&mut self, src: &Map, key: &[u8]) {
-        self.delete_key(key);
-        let key = if key == LEGACY_RANGE { RANGE } else { key };
-        if let Ok(i) = src.find(key) {
-            let (k, v) = &src.entries[i];
-            if self.check_allowed(v).is_ok() {
-                let at = self.find(key).unwrap_or_else(|at| at);
-                self.entries.insert(at, (k.clone(), v.clone()));
-            }
-        }
-    }
 }
 
 /// Clamps like the reference's saturated getters.

@@ -9,7 +9,9 @@ static API: AtomicPtr<VSAPI> = AtomicPtr::new(std::ptr::null_mut());
 
 /// Records the table handed to an entry point.
 pub(crate) fn set(vsapi: *const VSAPI) {
-    if !vsapi.is_null() {
+    // stored only when it differs: every activation of every filter comes here, and a store per
+    // call would have the threads take the cache line from each other (it is the same table)
+    if !vsapi.is_null() && API.load(Ordering::Relaxed) != vsapi.cast_mut() {
         API.store(vsapi.cast_mut(), Ordering::Release);
     }
 }

@@ -18,6 +18,7 @@ pub mod vulkan;
 #[allow(non_snake_case, non_camel_case_types)]
 pub mod import;
 
+pub mod activation;
 pub mod api;
 pub mod error;
 pub mod filter;

@@ -4,7 +4,9 @@
 //! registers this crate's functions into the same plugin through the VSPLUGINAPI table. Functions
 //! move here module by module; each keeps R81's argument string character for character.
 //!
-//! Moved so far: `props` (SetFieldBased, SetFrameProp, SetFrameProps, RemoveFrameProps),
+//! Moved so far: `props` (SetFieldBased, SetFrameProp, SetFrameProps, RemoveFrameProps,
+//! CopyFrameProps, ClipToProp, PropToClip, PlaneStats, PEMVerifier, and FrameEval and ModifyFrame,
+//! which run on the plugin layer's `activation` filters),
 //! `neighbour` (Convolution, BoxBlur, Minimum, Maximum, Median, Inflate, Deflate, Sobel, Prewitt),
 //! `geometry` (Crop, CropAbs, CropRel, AddBorders, the flips and turns, the stacks,
 //! ShufflePlanes, SplitPlanes) and `edit` (Trim, Splice, Loop, Reverse, SelectEvery, Interleave,

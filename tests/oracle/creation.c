@@ -53,6 +53,15 @@ static void show(const char *ns, const char *name, VSMap *in) {
     api->freeMap(out);
 }
 
+/* A script function for FrameEval and ModifyFrame (never called: only the graph is looked at). */
+static void unused_callback(const VSMap *in, VSMap *out, void *user, VSCore *c, const VSAPI *a) {
+    (void)in;
+    (void)out;
+    (void)user;
+    (void)c;
+    (void)a;
+}
+
 static VSMap *with_clip(void) {
     VSMap *m = api->createMap();
     api->mapConsumeNode(m, "clip", blank(), maReplace);
@@ -189,6 +198,25 @@ int main(int argc, char **argv) {
     api->mapSetFloat(m, "weights", 1, maAppend);
     api->mapSetFloat(m, "weights", 1, maAppend);
     show("std", "AverageFrames", m);
+    /* props */
+    m = api->createMap();
+    api->mapConsumeNode(m, "clipa", blank(), maReplace);
+    show("std", "PlaneStats", m);
+    m = with_clip();
+    api->mapConsumeNode(m, "prop_src", blank(), maReplace);
+    show("std", "CopyFrameProps", m);
+    m = with_clip();
+    api->mapConsumeNode(m, "mclip", blank(), maReplace);
+    show("std", "ClipToProp", m);
+    show("std", "PropToClip", with_clip());
+    show("std", "PEMVerifier", with_clip());
+    m = with_clip();
+    api->mapConsumeFunction(m, "eval", api->createFunction(unused_callback, NULL, NULL, core), maReplace);
+    show("std", "FrameEval", m);
+    m = with_clip();
+    api->mapConsumeNode(m, "clips", blank(), maReplace);
+    api->mapConsumeFunction(m, "selector", api->createFunction(unused_callback, NULL, NULL, core), maReplace);
+    show("std", "ModifyFrame", m);
     api->freeCore(core);
     printf("end\n");
     return 0;

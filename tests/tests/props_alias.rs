@@ -75,9 +75,9 @@ fn reference_says(head: &str) -> &'static str {
 }
 
 /// The scenarios RemoveFrameProps and CopyFrameProps-by-name need: in R81 they delete
-/// `_ColorRange` as mapDeleteKey does (taking `_Range` along) and copy it as `_Range`; ours still
-/// delete and copy the literal key (core/src/stdlib/props.rs; Map::delete_key and
-/// Map::copy_key_from are there for it).
+/// `_ColorRange` as mapDeleteKey does (taking `_Range` along) and copy it as `_Range`; ours do the
+/// same through the map ABI (std/src/props.rs: RemoveFrameProps and CopyFrameProps call
+/// mapDeleteKey, then CopyFrameProps copies the source's `_Range`).
 fn needs_std_props_alias(head: &str) -> bool {
     head.contains("CopyFrameProps props=_ColorRange") || head.contains("a float _ColorRange, RemoveFrameProps")
 }

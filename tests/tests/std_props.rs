@@ -174,7 +174,14 @@ each_case! { check_error;
     error_frameeval_format => video_sized("YUV420P8", 64, 48, 6, &format!("std.BlankClip:@:format={GRAY8}:width=64:height=48,vsvkfunc.Eval:@:clip=$0:clips=$0:clips=$1"));
     error_frameeval_format_variable_size => video_sized("YUV420P8", 64, 48, 6,
         &format!("std.BlankClip:@:format={GRAY8}:width=64:height=48:varsize=1,vsvkfunc.Eval:@:clip=$1:clips=$0:clips=$1"));
+    // a frame that fails after the function chose it (the frame's data is dropped then), and a
+    // prop_src frame that fails before the function is called
+    error_frameeval_chosen_fails => video("Gray8", &format!("{FAILING},vsvkfunc.Eval:@:clip=$0:clips=$1"));
+    error_frameeval_prop_src_fails => video("Gray8", &format!("{FAILING},vsvkfunc.Eval:@:clip=$0:clips=$0:prop_src=$1"));
 }
+
+/// A clip whose every frame fails (the noise has samples above 10).
+const FAILING: &str = "std.PEMVerifier:upper=10.0";
 
 // ---- ModifyFrame ------------------------------------------------------------------------------------
 
@@ -200,6 +207,7 @@ each_case! { check_error;
         &format!("std.BlankClip:@:width=32:height=48:format={YUV420P8},vsvkfunc.Modify:@:clip=$0:clips=$0:clips=$1:mode=1"));
     error_modifyframe_dimensions_variable_format => video_sized("YUV420P8", 64, 48, 6,
         &format!("std.BlankClip:@:width=64:height=48:format={YUV420P8}:varformat=1,vsvkfunc.Modify:@:clip=$1:clips=$0:mode=5"));
+    error_modifyframe_clip_fails => video("Gray8", &format!("{FAILING},vsvkfunc.Modify:@:clip=$0:clips=$0:clips=$1"));
 }
 
 // ---- PEMVerifier ------------------------------------------------------------------------------------

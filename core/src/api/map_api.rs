@@ -81,8 +81,14 @@ pub unsafe extern "C" fn clear_map(m: *mut VSMap) {
 
 pub unsafe extern "C" fn copy_map(src: *const VSMap, dst: *mut VSMap) {
     guard("copyMap", || {
-        let s = map_ref("copyMap", src).clone();
-        setter("copyMap", map_mut("copyMap", dst).copy_from(&s));
+        // a map copied into itself stays as it is, so other maps can be read in place rather than
+        // cloned first (std.CopyFrameProps copies one per frame)
+        if std::ptr::eq(src.cast::<u8>(), dst.cast::<u8>()) {
+            map_ref("copyMap", src);
+            return;
+        }
+        let s = map_ref("copyMap", src);
+        setter("copyMap", map_mut("copyMap", dst).copy_from(s));
     })
 }
 

@@ -21,7 +21,6 @@ pub(crate) mod neighbour {
     pub(crate) use vsvk_std::neighbour::plane;
 }
 mod pointwise;
-mod props;
 mod stream;
 pub mod util;
 
@@ -58,7 +57,6 @@ pub fn plugin(core: &Arc<Core>) -> Arc<Plugin> {
     cpu::register(&r);
     pointwise::register(&r);
     fields::register(&r);
-    props::register(&r);
     audio::register(&r);
     gpu::register(&r);
     let _ = core.residency_adapter.set(gpu::adapt);

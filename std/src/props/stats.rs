@@ -3,44 +3,44 @@
 //! use the byte sum-of-absolute-differences instruction for 8 bits and 16-bit minima, maxima and
 //! widening adds for 16 (samples widened to u32 before the reductions kept the loop at 0.03x R81).
 
-use crate::frame::Frame;
-use crate::stdlib::util::{row, Sample};
+use crate::util::Src;
 
-pub(super) trait StatSample: Sample + Copy + Into<u32> + Ord + Default {
+pub(super) trait StatSample: Copy + Into<u32> + Ord + Default {
     const MAX: Self;
     /// The AVX2 kernel over a whole plane (the caller checks for AVX2).
     #[cfg(target_arch = "x86_64")]
-    unsafe fn plane_avx2(a: &Frame, b: Option<&Frame>, plane: usize, h: usize) -> (u32, u32, u64, u64);
+    unsafe fn plane_avx2(a: &Src, b: Option<&Src>) -> (u32, u32, u64, u64);
 }
 
 impl StatSample for u8 {
     const MAX: u8 = u8::MAX;
     #[cfg(target_arch = "x86_64")]
-    unsafe fn plane_avx2(a: &Frame, b: Option<&Frame>, plane: usize, h: usize) -> (u32, u32, u64, u64) {
-        plane_u8_avx2(a, b, plane, h)
+    unsafe fn plane_avx2(a: &Src, b: Option<&Src>) -> (u32, u32, u64, u64) {
+        plane_u8_avx2(a, b)
     }
 }
 
 impl StatSample for u16 {
     const MAX: u16 = u16::MAX;
     #[cfg(target_arch = "x86_64")]
-    unsafe fn plane_avx2(a: &Frame, b: Option<&Frame>, plane: usize, h: usize) -> (u32, u32, u64, u64) {
-        plane_u16_avx2(a, b, plane, h)
+    unsafe fn plane_avx2(a: &Src, b: Option<&Src>) -> (u32, u32, u64, u64) {
+        plane_u16_avx2(a, b)
     }
 }
 
-/// (min, max, sum, sum of |a - b|) over `plane`'s `h` rows.
-pub(super) fn int_stats<T: StatSample>(a: &Frame, b: Option<&Frame>, plane: usize, h: usize) -> (u32, u32, u64, u64) {
+/// (min, max, sum, sum of |a - b|) over a plane of samples T (`b` the same size).
+pub(super) fn int_stats<T: StatSample>(a: &Src, b: Option<&Src>) -> (u32, u32, u64, u64) {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: AVX2 was detected at run time.
-            return unsafe { T::plane_avx2(a, b, plane, h) };
+            return unsafe { T::plane_avx2(a, b) };
         }
     }
     let (mut mn, mut mx, mut sum, mut diff) = (u32::MAX, 0u32, 0u64, 0u64);
-    for y in 0..h {
-        let r = row_scalar(row::<T>(a, plane, y), b.map(|b| row::<T>(b, plane, y)));
+    for y in 0..a.h {
+        // SAFETY: y < h; the caller's planes hold samples of T.
+        let r = unsafe { row_scalar(a.row::<T>(y), b.map(|b| b.row::<T>(y))) };
         mn = mn.min(r.0);
         mx = mx.max(r.1);
         sum += r.2;
@@ -68,16 +68,16 @@ fn row_scalar<T: StatSample>(a: &[T], b: Option<&[T]>) -> (u32, u32, u64, u64) {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn plane_u8_avx2(a: &Frame, b: Option<&Frame>, plane: usize, h: usize) -> (u32, u32, u64, u64) {
+unsafe fn plane_u8_avx2(a: &Src, b: Option<&Src>) -> (u32, u32, u64, u64) {
     use std::arch::x86_64::*;
     let zero = _mm256_setzero_si256();
     // the accumulators live across rows: reducing them per row cost a third of the time at 1080p
     let (mut vmn, mut vmx) = (_mm256_set1_epi8(-1), zero);
     let (mut vs, mut vd) = (zero, zero);
     let (mut mn, mut mx, mut sum, mut diff) = (u32::MAX, 0u32, 0u64, 0u64);
-    for y in 0..h {
-        let ra = row::<u8>(a, plane, y);
-        let rb = b.map(|b| row::<u8>(b, plane, y));
+    for y in 0..a.h {
+        // SAFETY: y < h; 8-bit planes (int_stats' caller).
+        let (ra, rb) = (a.row::<u8>(y), b.map(|b| b.row::<u8>(y)));
         let n = ra.len() / 32 * 32;
         for i in (0..n).step_by(32) {
             // SAFETY: i + 32 <= n <= the rows' length (the planes have one size).
@@ -110,7 +110,7 @@ unsafe fn plane_u8_avx2(a: &Frame, b: Option<&Frame>, plane: usize, h: usize) ->
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn plane_u16_avx2(a: &Frame, b: Option<&Frame>, plane: usize, h: usize) -> (u32, u32, u64, u64) {
+unsafe fn plane_u16_avx2(a: &Src, b: Option<&Src>) -> (u32, u32, u64, u64) {
     use std::arch::x86_64::*;
     let zero = _mm256_setzero_si256();
     let (mut vmn, mut vmx) = (_mm256_set1_epi16(-1), zero);
@@ -123,9 +123,9 @@ unsafe fn plane_u16_avx2(a: &Frame, b: Option<&Frame>, plane: usize, h: usize) -
     // 32-bit lanes take two samples below 2^16 per step: flushed after at most 2^14 steps
     const FLUSH: usize = 1 << 14;
     let (mut vs, mut vd, mut steps) = (zero, zero, 0usize);
-    for y in 0..h {
-        let ra = row::<u16>(a, plane, y);
-        let rb = b.map(|b| row::<u16>(b, plane, y));
+    for y in 0..a.h {
+        // SAFETY: y < h; 16-bit planes (int_stats' caller).
+        let (ra, rb) = (a.row::<u16>(y), b.map(|b| b.row::<u16>(y)));
         let n = ra.len() / 16 * 16;
         // the flush is decided per piece of row, keeping the inner loop free of it
         for start in (0..n).step_by(16 * FLUSH / 2) {
@@ -166,7 +166,7 @@ unsafe fn plane_u16_avx2(a: &Frame, b: Option<&Frame>, plane: usize, h: usize) -
     (mn, mx, sum, diff)
 }
 
-/// (min, max, sum, sum of |a - b|) of a float plane (single or half precision) of `h` rows.
+/// (min, max, sum, sum of |a - b|) of a float plane, of single or half precision (`half`) samples.
 ///
 /// The sums are R81's to the bit: four double accumulators over the whole plane, sample `x` of a
 /// row (from its start) going to accumulator `x % 4`, added up as (0 + 2) + (1 + 3) at the end.
@@ -174,29 +174,28 @@ unsafe fn plane_u16_avx2(a: &Frame, b: Option<&Frame>, plane: usize, h: usize) -
 /// remainder mod 4): its AVX2 code does exactly this, its portable code (std.SetMaxCPU none)
 /// adds the samples one by one over the plane, which the same data tells apart. One accumulator
 /// per row, as before, matched neither and was a fifth of R81's speed.
-pub(super) fn float_stats(a: &Frame, b: Option<&Frame>, plane: usize, h: usize) -> (f32, f32, f64, f64) {
+pub(super) fn float_stats(a: &Src, b: Option<&Src>, half: bool) -> (f32, f32, f64, f64) {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("f16c") {
-            let half = a.video_format().expect("video frame").bytesPerSample == 2;
             // SAFETY: AVX2 and F16C were detected at run time.
             return unsafe {
                 if half {
-                    float_stats_avx2::<true>(a, b, plane, h)
+                    float_stats_avx2::<true>(a, b)
                 } else {
-                    float_stats_avx2::<false>(a, b, plane, h)
+                    float_stats_avx2::<false>(a, b)
                 }
             };
         }
     }
-    float_stats_body(a, b, plane, h)
+    float_stats_body(a, b, half)
 }
 
 /// `float_stats` over rows of f32 samples, or of half samples (`HALF`) widened as they are loaded
 /// (a separate conversion pass into a row buffer was a third of half PlaneStats' time).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,f16c")]
-unsafe fn float_stats_avx2<const HALF: bool>(a: &Frame, b: Option<&Frame>, plane: usize, h: usize) -> (f32, f32, f64, f64) {
+unsafe fn float_stats_avx2<const HALF: bool>(a: &Src, b: Option<&Src>) -> (f32, f32, f64, f64) {
     use std::arch::x86_64::*;
     // min_ps(v, m) is `v < m ? v : m`: NaN samples are skipped, as f32::min does
     let (mut vmn, mut vmx) = (_mm256_set1_ps(f32::INFINITY), _mm256_set1_ps(f32::NEG_INFINITY));
@@ -207,15 +206,8 @@ unsafe fn float_stats_avx2<const HALF: bool>(a: &Frame, b: Option<&Frame>, plane
     let add4 = |acc: __m256d, v: __m128| _mm256_add_pd(acc, _mm256_cvtps_pd(v));
     let absd = |x: __m256, z: __m256| _mm256_and_ps(_mm256_sub_ps(x, z), _mm256_castsi256_ps(_mm256_set1_epi32(0x7fff_ffff)));
     // row y's start and width; eight samples from i; one sample at i
-    let start = |f: &Frame, y: usize| -> (*const u8, usize) {
-        if HALF {
-            let r = row::<u16>(f, plane, y);
-            (r.as_ptr().cast(), r.len())
-        } else {
-            let r = row::<f32>(f, plane, y);
-            (r.as_ptr().cast(), r.len())
-        }
-    };
+    // SAFETY: y < h (the loop below), inside the plane.
+    let start = |f: &Src, y: usize| -> (*const u8, usize) { unsafe { (f.ptr.offset(y as isize * f.stride), f.w) } };
     // SAFETY (both): i (+ 8) is within the row the pointer starts (the callers' loops).
     let load8 = |p: *const u8, i: usize| unsafe {
         if HALF {
@@ -226,12 +218,12 @@ unsafe fn float_stats_avx2<const HALF: bool>(a: &Frame, b: Option<&Frame>, plane
     };
     let load1 = |p: *const u8, i: usize| unsafe {
         if HALF {
-            crate::stdlib::neighbour::plane::half_to_f32(*p.cast::<u16>().add(i))
+            vsvk_plugin_api::simd::half_to_f32(*p.cast::<u16>().add(i))
         } else {
             *p.cast::<f32>().add(i)
         }
     };
-    for y in 0..h {
+    for y in 0..a.h {
         let (pa, w) = start(a, y);
         let pb = b.map(|b| start(b, y).0);
         let n8 = w / 8 * 8;
@@ -280,24 +272,25 @@ unsafe fn float_stats_avx2<const HALF: bool>(a: &Frame, b: Option<&Frame>, plane
 
 /// Row `y` of a float plane as f32: the frame's own samples, or half precision ones widened
 /// into `buf`.
-fn float_row<'a>(f: &'a Frame, plane: usize, y: usize, buf: &'a mut Vec<f32>) -> &'a [f32] {
-    if f.video_format().expect("video frame").bytesPerSample == 2 {
-        super::row_f32(f, plane, y, buf);
+fn float_row<'a>(f: &'a Src, half: bool, y: usize, buf: &'a mut Vec<f32>) -> &'a [f32] {
+    if half {
+        super::row_f32(f, true, y, buf);
         buf
     } else {
-        row::<f32>(f, plane, y)
+        // SAFETY: the callers' y < h; a plane of f32 samples.
+        unsafe { f.row::<f32>(y) }
     }
 }
 
 /// The portable version of the AVX2 kernel, the same sums in the same order.
-fn float_stats_body(a: &Frame, b: Option<&Frame>, plane: usize, h: usize) -> (f32, f32, f64, f64) {
+fn float_stats_body(a: &Src, b: Option<&Src>, half: bool) -> (f32, f32, f64, f64) {
     let (mut ba, mut bb) = (Vec::new(), Vec::new());
     let (mut sum, mut diff) = ([0.0f64; 4], [0.0f64; 4]);
     // eight running minima and maxima: `if v < m` is the vector min instruction's own rule, and
     // skips NaN samples as f32::min does
     let (mut mn, mut mx) = ([f32::INFINITY; 8], [f32::NEG_INFINITY; 8]);
-    for y in 0..h {
-        let ra = float_row(a, plane, y, &mut ba);
+    for y in 0..a.h {
+        let ra = float_row(a, half, y, &mut ba);
         let mut c8 = ra.chunks_exact(8);
         for c in &mut c8 {
             for j in 0..8 {
@@ -319,7 +312,7 @@ fn float_stats_body(a: &Frame, b: Option<&Frame>, plane: usize, h: usize) -> (f3
             sum[j] += v as f64;
         }
         if let Some(b) = b {
-            let rb = float_row(b, plane, y, &mut bb);
+            let rb = float_row(b, half, y, &mut bb);
             let mut ca = ra.chunks_exact(4);
             let mut cb = rb.chunks_exact(4);
             for (x, z) in (&mut ca).zip(&mut cb) {
