@@ -4,13 +4,14 @@
 //!
 //! The safe layer: [`plugin`] registers functions, [`map`] reads typed arguments and writes
 //! results, [`node`] and [`frame`] wrap clips and frames, [`filter`] turns a Rust [`filter::Filter`]
-//! into a core filter, [`gpu`] runs compute work on the core's Vulkan device (exec pools as a guard,
+//! into a core filter (video or audio), [`activation`] makes filters of several activation steps
+//! with per-frame data (FrameEval, ModifyFrame), [`gpu`] runs compute work on the core's Vulkan device (exec pools as a guard,
 //! shaders compiled through the core, pipelines with push descriptors and push constants), and
 //! [`error::Error`] is what they all fail with. [`values`] reads and writes any map (every value
 //! type, keys, errors: arguments, results, frame properties, [`values::OwnedMap`]), [`function`]
 //! calls and makes function references, [`invoke`] calls other plugins' functions,
 //! [`residency`] runs host-memory filters on GPU clips, and [`simd`] gives kernels half-precision
-//! conversions and CPU feature dispatch ([`multiversion!`]). The core's built-in namespaces (text, resize)
+//! conversions and CPU feature dispatch ([`multiversion!`]). The core's built-in namespaces (std, text, resize)
 //! are written on this layer too and registered into their plugin through [`plugin::init`]. Every entry point from the core goes through
 //! [`plugin`] or [`filter`], which catch panics and turn errors into the core's error strings.
 pub mod abi;
