@@ -47,8 +47,8 @@ struct Instance<F> {
     filter: F,
 }
 
-/// What both ways of creating a filter hand the core: its name, its dependencies (strict spatial
-/// where an input is as long as the output), its flags and the boxed instance `free` gets back.
+/// What both ways of creating a filter hand the core: its name, its dependencies (by
+/// [`spatial_pattern`]), its flags and the boxed instance `free` gets back.
 struct Prepared<F> {
     name: CString,
     deps: Vec<VSFilterDependency>,
@@ -57,13 +57,24 @@ struct Prepared<F> {
     inst: Box<Instance<F>>,
 }
 
+/// The request pattern of an input whose frame n (or its last, where it is shorter) makes output
+/// frame n, as R81 declares it: strict spatial where the input is at least as long as the output,
+/// else its last frame is asked for again and again.
+pub fn spatial_pattern(input_frames: i32, output_frames: i32) -> i32 {
+    if input_frames >= output_frames {
+        rpStrictSpatial
+    } else {
+        rpFrameReuseLastOnly
+    }
+}
+
 fn prepare<F: Filter>(spec: Spec, filter: F) -> Prepared<F> {
     let lengths: Vec<i32> = spec.inputs.iter().map(|n| n.video_info().map_or(1, |v| v.numFrames)).collect();
     let deps: Vec<VSFilterDependency> = spec
         .inputs
         .iter()
         .zip(&lengths)
-        .map(|(n, &len)| VSFilterDependency { source: n.as_ptr(), requestPattern: if len == spec.info.numFrames { rpStrictSpatial } else { rpGeneral } })
+        .map(|(n, &len)| VSFilterDependency { source: n.as_ptr(), requestPattern: spatial_pattern(len, spec.info.numFrames) })
         .collect();
     let name = CString::new(spec.name.clone()).expect("filter names have no NUL");
     let flags = if spec.gpu_output { ffGPUOutput } else { 0 };
@@ -88,9 +99,9 @@ impl<F> Prepared<F> {
 
 impl<F> Prepared<F> {
     /// The dependencies declared as the inputs at `declared` (indices into the inputs, repeats
-    /// allowed), in that order, each with its inferred pattern.
-    fn declaring(mut self, declared: &[usize]) -> Self {
-        self.deps = declared.iter().map(|&i| self.deps[i]).collect();
+    /// allowed), in that order, each with the pattern given.
+    fn declaring(mut self, declared: &[(usize, i32)]) -> Self {
+        self.deps = declared.iter().map(|&(i, p)| VSFilterDependency { source: self.deps[i].source, requestPattern: p }).collect();
         self
     }
 }
@@ -147,12 +158,13 @@ pub fn create_node_with_patterns<F: Filter>(core: Core, spec: Spec, patterns: &[
 }
 
 /// [`create_node`] declaring as dependencies the inputs at `declared` (indices into the spec's
-/// inputs; repeats allowed), in that order, while frames are still requested from the inputs as
-/// [`Filter::requests`] says: graph tools read a filter's dependency list, and R81 lists some
-/// filters' inputs once per output plane and once more for the properties' source
-/// (ShufflePlanes), where requesting a frame per entry would cost the filter for nothing.
-pub fn create_node_declaring<F: Filter>(core: Core, spec: Spec, declared: &[usize], filter: F, mode: c_int) -> Result<Node> {
-    assert!(declared.iter().all(|&i| i < spec.inputs.len()), "declared dependencies are inputs");
+/// inputs, repeats allowed, each with its request pattern), in that order, while frames are still
+/// requested from the inputs as [`Filter::requests`] says: graph tools read a filter's dependency
+/// list, and R81 lists some filters' inputs once per output plane and once more for the
+/// properties' source (ShufflePlanes), where requesting a frame per entry would cost the filter
+/// for nothing.
+pub fn create_node_declaring<F: Filter>(core: Core, spec: Spec, declared: &[(usize, i32)], filter: F, mode: c_int) -> Result<Node> {
+    assert!(declared.iter().all(|&(i, _)| i < spec.inputs.len()), "declared dependencies are inputs");
     submit_node(core, prepare(spec, filter).declaring(declared), mode)
 }
 

@@ -113,8 +113,23 @@ fn select(
     map: impl Fn(i32) -> (usize, i32) + Send + Sync + 'static,
     duration: Option<(i64, i64)>,
 ) {
-    let gpu_output = inputs[0].residency() == nrGPU;
     let patterns = vec![pattern; inputs.len()];
+    select_with(out, core, name, info, inputs, patterns, map, duration);
+}
+
+/// [`select`] with a request pattern per input.
+#[allow(clippy::too_many_arguments)]
+fn select_with(
+    out: &mut Out,
+    core: Core,
+    name: &str,
+    info: VSVideoInfo,
+    inputs: Vec<Node>,
+    patterns: Vec<i32>,
+    map: impl Fn(i32) -> (usize, i32) + Send + Sync + 'static,
+    duration: Option<(i64, i64)>,
+) {
+    let gpu_output = inputs[0].residency() == nrGPU;
     filter::create_with_patterns(out, core, Spec { name: name.into(), info, inputs, gpu_output }, &patterns, Select { map, duration });
 }
 
@@ -342,7 +357,10 @@ fn interleave(a: &Args, out: &mut Out, core: Core) -> Result<()> {
     }
     let n_clips = clips.len() as i32;
     let duration = modify_duration.then_some((1, count));
-    select(out, core, "Interleave", vi, clips, rpNoFrameReuse, move |n| ((n % n_clips) as usize, n / n_clips), duration);
+    // a clip shorter than the longest gives its last frame again, as R81 declares
+    let longest = infos.iter().map(|v| v.numFrames).max().unwrap_or(0);
+    let patterns = infos.iter().map(|v| if v.numFrames < longest { rpFrameReuseLastOnly } else { rpNoFrameReuse }).collect();
+    select_with(out, core, "Interleave", vi, clips, patterns, move |n| ((n % n_clips) as usize, n / n_clips), duration);
     Ok(())
 }
 

@@ -975,10 +975,13 @@ fn shuffle_planes(args: &Args, out: &mut Out, core: Core) -> Result<()> {
     vi.numFrames = infos.iter().map(|v| v.numFrames).max().unwrap_or(0);
     let mut inputs = clips;
     let has_prop_src = prop_src.is_some();
-    // Declared as R81 does: the clip of each output plane, then the properties' source (the first
-    // clip where none is given).
-    let mut declared: Vec<usize> = sel.iter().map(|&(c, _)| c).collect();
-    declared.push(if has_prop_src { inputs.len() } else { 0 });
+    // Declared as R81 does: the clip of each output plane (the first plane's strict spatial even
+    // where its clip is shorter), then the properties' source (the first clip where none is given).
+    let len = |i: usize| inputs.get(i).or(prop_src.as_ref()).map_or(1, |n| n.video_info().map_or(1, |v| v.numFrames));
+    let mut declared: Vec<(usize, i32)> =
+        sel.iter().enumerate().map(|(k, &(c, _))| (c, if k == 0 { rpStrictSpatial } else { filter::spatial_pattern(len(c), vi.numFrames) })).collect();
+    let prop = if has_prop_src { inputs.len() } else { 0 };
+    declared.push((prop, filter::spatial_pattern(len(prop), vi.numFrames)));
     inputs.extend(prop_src);
     let f = ShuffleFilter { sel, fmt, w, h, prop_src: has_prop_src };
     let node = on_host(core, inputs, |inputs| {

@@ -5,6 +5,7 @@
 use vsvk_plugin_api::abi::*;
 use vsvk_plugin_api::activation::{create, create_node, frame_now, Activation, Declaration, Next, Reason, Steps};
 use vsvk_plugin_api::api::{api, Core};
+use vsvk_plugin_api::filter::spatial_pattern;
 use vsvk_plugin_api::frame::{Frame, FrameMut};
 use vsvk_plugin_api::map::{Args, Out};
 use vsvk_plugin_api::node::Node;
@@ -133,9 +134,8 @@ fn remove_frame_props(args: &Args, out: &mut Out, core: Core) -> Result<()> {
 
 /// A filter whose frame n is made in one step from frame n of each of its `inputs` (clamped to
 /// each by the core). It is declared through `activation` rather than `filter::Spec` because these
-/// filters declare their dependencies as the core's versions did and Spec cannot say: a property
-/// source is `rpGeneral` whatever its length, and PlaneStats' clipb strict spatial even when it
-/// is longer or shorter.
+/// filters declare their dependencies as R81 does, which Spec cannot say for all of them (ClipToProp's
+/// mclip is `rpNoFrameReuse`).
 struct Spatial<M> {
     inputs: Vec<Node>,
     make: M,
@@ -238,7 +238,7 @@ fn copy_frame_props(args: &Args, out: &mut Out, core: Core) -> Result<()> {
         _ => None,
     };
     let vi = video_info(&clip)?;
-    let deps = vec![(clip.clone(), rpStrictSpatial), (src.clone(), rpGeneral)];
+    let deps = vec![(clip.clone(), rpStrictSpatial), (src.clone(), spatial_pattern(video_info(&src)?.numFrames, vi.numFrames))];
     let make = move |_: i32, frames: Vec<Frame>, core: Core| {
         let mut f = FrameMut::copy_of(core, &frames[0]);
         let from = frames[1].props();
@@ -283,7 +283,7 @@ fn clip_to_prop(args: &Args, out: &mut Out, core: Core) -> Result<()> {
     }
     let mut vi = cvi;
     vi.numFrames = mvi.numFrames;
-    let deps = vec![(clip.clone(), rpGeneral), (mclip.clone(), rpStrictSpatial)];
+    let deps = vec![(clip.clone(), spatial_pattern(cvi.numFrames, vi.numFrames)), (mclip.clone(), rpNoFrameReuse)];
     let make = move |_: i32, mut frames: Vec<Frame>, core: Core| {
         let m = frames.pop().ok_or_else(missing)?;
         let mut f = FrameMut::copy_of(core, &frames[0]);
@@ -390,7 +390,7 @@ fn plane_stats(args: &Args, out: &mut Out, core: Core) -> Result<()> {
     // the statistics are computed in host memory: GPU clips are downloaded for it (and the
     // frames, with their new properties, uploaded again)
     let node = on_host(core, given, |inputs| {
-        let deps = inputs.iter().map(|n| (n.clone(), rpStrictSpatial)).collect();
+        let deps = inputs.iter().map(|n| (n.clone(), spatial_pattern(n.video_info().map_or(1, |v| v.numFrames), vi.numFrames))).collect();
         let make = move |_: i32, frames: Vec<Frame>, core: Core| {
             let a = src_plane(&frames[0], plane)?;
             let b = if with_b { Some(src_plane(&frames[1], plane)?) } else { None };

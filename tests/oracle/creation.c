@@ -14,14 +14,19 @@
 static const VSAPI *api;
 static VSCore *core;
 
-static VSNode *blank(void) {
+/* a BlankClip of `length` frames (the default, 240, where 0) */
+static VSNode *blank_of(int length) {
     VSMap *in = api->createMap();
+    if (length)
+        api->mapSetInt(in, "length", length, maReplace);
     VSMap *out = api->invoke(api->getPluginByNamespace("std", core), "BlankClip", in);
     VSNode *n = api->mapGetNode(out, "clip", 0, NULL);
     api->freeMap(in);
     api->freeMap(out);
     return n;
 }
+
+static VSNode *blank(void) { return blank_of(0); }
 
 /* Calls ns.name with `in` (consumed) and prints what graph inspection records of its clip. */
 static void show(const char *ns, const char *name, VSMap *in) {
@@ -217,6 +222,35 @@ int main(int argc, char **argv) {
     api->mapConsumeNode(m, "clips", blank(), maReplace);
     api->mapConsumeFunction(m, "selector", api->createFunction(unused_callback, NULL, NULL, core), maReplace);
     show("std", "ModifyFrame", m);
+    /* inputs of other lengths than the output: R81 declares one that is at least as long strict
+       spatial and a shorter one (its last frame given again) rpFrameReuseLastOnly */
+    m = api->createMap();
+    api->mapConsumeNode(m, "clips", blank_of(10), maAppend);
+    api->mapConsumeNode(m, "clips", blank_of(20), maAppend);
+    show("std", "StackHorizontal", m);
+    m = api->createMap();
+    api->mapConsumeNode(m, "clips", blank_of(10), maAppend);
+    api->mapConsumeNode(m, "clips", blank_of(20), maAppend);
+    for (int p = 0; p < 3; p++)
+        api->mapSetInt(m, "planes", p, maAppend);
+    api->mapSetInt(m, "colorfamily", 2, maReplace);
+    show("std", "ShufflePlanes", m);
+    m = api->createMap();
+    api->mapConsumeNode(m, "clips", blank_of(20), maAppend);
+    api->mapConsumeNode(m, "clips", blank_of(10), maAppend);
+    show("std", "Interleave", m);
+    m = api->createMap();
+    api->mapConsumeNode(m, "clip", blank_of(10), maReplace);
+    api->mapConsumeNode(m, "prop_src", blank_of(1), maReplace);
+    show("std", "CopyFrameProps", m);
+    m = api->createMap();
+    api->mapConsumeNode(m, "clip", blank_of(10), maReplace);
+    api->mapConsumeNode(m, "mclip", blank_of(20), maReplace);
+    show("std", "ClipToProp", m);
+    m = api->createMap();
+    api->mapConsumeNode(m, "clipa", blank_of(20), maReplace);
+    api->mapConsumeNode(m, "clipb", blank_of(10), maReplace);
+    show("std", "PlaneStats", m);
     api->freeCore(core);
     printf("end\n");
     return 0;
