@@ -9,9 +9,10 @@
 //! `geometry` (Crop, CropAbs, CropRel, AddBorders, the flips and turns, the stacks,
 //! ShufflePlanes, SplitPlanes) and `edit` (Trim, Splice, Loop, Reverse, SelectEvery, Interleave,
 //! DeleteFrames, DuplicateFrames, FreezeFrames, AssumeFPS, DoubleWeave, AverageFrames,
-//! SetVideoCache; SeparateFields stays in the core, whose planes can be views of every other row).
-//! `neighbour::plane` (half floats, CPU dispatch), `stream` and `edit::reduce` also serve modules
-//! still in the core.
+//! SetVideoCache; SeparateFields stays in the core, whose planes can be views of every other row)
+//! and the simple `pointwise` filters (Invert, InvertMask, Limiter, Binarize, BinarizeMask,
+//! Levels). `neighbour::plane` (half floats, CPU dispatch), `stream`, `edit::reduce` and
+//! `pointwise::{cmath, table8}` also serve modules still in the core.
 // the ABI's constants keep their C names (stInteger, cfYUV) and are matched on
 #![allow(non_upper_case_globals)]
 
@@ -21,6 +22,7 @@ use vsvk_plugin_api::plugin::Registrar;
 pub mod edit;
 mod geometry;
 pub mod neighbour;
+pub mod pointwise;
 mod props;
 pub mod stream;
 pub mod util;
@@ -38,5 +40,6 @@ fn register(r: &Registrar) {
     edit::register(r);
     geometry::register(r);
     neighbour::register(r);
+    pointwise::register(r);
     props::register(r);
 }
