@@ -11,7 +11,7 @@
 //! DeleteFrames, DuplicateFrames, FreezeFrames, AssumeFPS, DoubleWeave, AverageFrames,
 //! SetVideoCache; SeparateFields stays in the core, whose planes can be views of every other row)
 //! and the simple `pointwise` filters (Invert, InvertMask, Limiter, Binarize, BinarizeMask,
-//! Levels). `neighbour::plane` (half floats, CPU dispatch), `stream`, `edit::reduce` and
+//! Levels, Lut, Lut2). `neighbour::plane` (half floats, CPU dispatch), `stream`, `edit::reduce` and
 //! `pointwise::{cmath, table8}` also serve modules still in the core.
 // the ABI's constants keep their C names (stInteger, cfYUV) and are matched on
 #![allow(non_upper_case_globals)]

@@ -1,5 +1,5 @@
-//! Pointwise filters: Invert, InvertMask, Limiter, Levels, Binarize, BinarizeMask. (Lut, Lut2,
-//! the merges and Expr are still in the core; they share `cmath` and `table8` from here.)
+//! Pointwise filters: Invert, InvertMask, Limiter, Levels, Binarize, BinarizeMask, Lut, Lut2.
+//! (The merges and Expr are still in the core; they share `cmath` and `table8` from here.)
 //!
 //! Every filter here works row by row on plain slices so that the inner loops vectorise. Half
 //! precision planes are widened to f32 a row at a time, processed by the f32 code and narrowed
@@ -23,6 +23,7 @@ use vsvk_plugin_api::{Error, Result};
 use crate::util;
 
 pub mod cmath;
+mod lut;
 pub mod table8;
 
 pub fn register(r: &Registrar) {
@@ -48,6 +49,7 @@ pub fn register(r: &Registrar) {
         RET,
         |i, o, c| binarize(i, o, c, true),
     );
+    lut::register(r);
 }
 
 // ---- shared helpers ------------------------------------------------------------------------------
@@ -80,20 +82,40 @@ fn check_format(f: &VSVideoFormat) -> Result<()> {
 /// not have is simply not there to process), each at most once; absent means every plane, an
 /// empty list none.
 fn planes_arg(args: &Args, key: &str) -> Result<[bool; 3]> {
+    planes_list(args, key)?.map_err(|e| Error::invalid(e.message()))
+}
+
+/// [`planes_arg`] with its own errors apart, for the filters that word them otherwise.
+fn planes_list(args: &Args, key: &str) -> Result<std::result::Result<[bool; 3], PlanesError>> {
     if !args.contains(key) {
-        return Ok([true; 3]);
+        return Ok(Ok([true; 3]));
     }
     let mut out = [false; 3];
     for p in args.get_ints(key)? {
         if !(0..3).contains(&p) {
-            return Err(Error::invalid("plane index out of range"));
+            return Ok(Err(PlanesError::Range));
         }
         if out[p as usize] {
-            return Err(Error::invalid("plane specified twice"));
+            return Ok(Err(PlanesError::Twice));
         }
         out[p as usize] = true;
     }
-    Ok(out)
+    Ok(Ok(out))
+}
+
+#[derive(Debug, Clone, Copy)]
+enum PlanesError {
+    Range,
+    Twice,
+}
+
+impl PlanesError {
+    fn message(self) -> String {
+        match self {
+            PlanesError::Range => "plane index out of range".into(),
+            PlanesError::Twice => "plane specified twice".into(),
+        }
+    }
 }
 
 /// A per-plane float array argument: at most one value per plane; plane `p` takes value `p` or
@@ -288,6 +310,10 @@ impl<R: Fn(&Frame, &mut FrameMut, bool) -> Result<()> + Send + Sync + 'static> F
 /// A new frame for the output with `src`'s properties; planes not in `process` are shared with
 /// `src` (they pass through unchanged), the others are new and for the caller to fill.
 fn new_frame_like(core: Core, fmt: &VSVideoFormat, src: &Frame, process: &[bool; 3]) -> Result<FrameMut> {
+    if src.video_format().as_ref() != Some(fmt) {
+        // another sample type or size: the callers process every plane
+        return FrameMut::new_video(core, fmt, src.width(0), src.height(0), Some(src));
+    }
     let mut shared = [None; 3];
     for (p, s) in shared.iter_mut().enumerate().take(fmt.numPlanes as usize) {
         if !process[p] {
@@ -314,6 +340,33 @@ fn pointwise_filter(
     })?;
     out.set_node("clip", node);
     Ok(())
+}
+
+/// A filter whose frame n comes from frame n of each input (the last frame of a shorter input),
+/// each declared strict spatial whatever its length.
+struct MultiFilter<M> {
+    make: M,
+}
+
+impl<M: Fn(&[Frame], Core) -> Result<Frame> + Send + Sync + 'static> Filter for MultiFilter<M> {
+    const SPATIAL: bool = true;
+
+    fn get_frame(&self, _n: i32, frames: Vec<Frame>, core: Core) -> Result<Frame> {
+        (self.make)(&frames, core)
+    }
+}
+
+/// The node of [`MultiFilter`] on `inputs`, all in host memory or all on the GPU (processed in
+/// host memory and uploaded again).
+fn pointwise_node(core: Core, name: &str, vi: VSVideoInfo, inputs: Vec<Node>, make: impl Fn(&[Frame], Core) -> Result<Frame> + Send + Sync + 'static) -> Result<Node> {
+    if let Some(m) = util::residency_mismatch(&inputs) {
+        return Err(Error::invalid(m));
+    }
+    let patterns = vec![rpStrictSpatial; inputs.len()];
+    residency::on_host(core, inputs, |inputs| {
+        let spec = Spec { name: name.into(), info: vi, inputs, gpu_output: false };
+        filter::create_node_with_patterns(core, spec, &patterns, MultiFilter { make }, fmParallel)
+    })
 }
 
 /// Runs `f` compiled for AVX2 and FMA when the machine has them (the results are the same either

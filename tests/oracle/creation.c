@@ -135,6 +135,10 @@ int main(int argc, char **argv) {
     m = with_clip();
     api->mapSetFloat(m, "gamma", 2.2, maReplace);
     show("std", "Levels", m);
+    m = with_clip();
+    for (int i = 0; i < 256; i++)
+        api->mapSetInt(m, "lut", 255 - i, maAppend);
+    show("std", "Lut", m);
     /* edit: one call per function, each input pattern of R81's */
     m = with_clip();
     api->mapSetInt(m, "first", 2, maReplace);

@@ -1,6 +1,6 @@
-//! Pointwise filters still in the core: Lut, Lut2, Merge, MaskedMerge, MakeDiff, MergeDiff,
+//! Pointwise filters still in the core: Merge, MaskedMerge, MakeDiff, MergeDiff,
 //! MakeFullDiff, MergeFullDiff, PreMultiply, Expr. (Invert, InvertMask, Limiter, Levels,
-//! Binarize and BinarizeMask moved to vsvk-std, with the C library's float functions `cmath` and
+//! Binarize, BinarizeMask, Lut and Lut2 moved to vsvk-std, with the C library's float functions `cmath` and
 //! the 8-bit table lookup `table8` that these share.)
 //!
 //! Every filter here works row by row on plain slices so that the inner loops vectorise. Half
@@ -25,11 +25,9 @@ use vsvk_std::pointwise::{cmath, table8};
 mod expr;
 #[cfg(target_arch = "x86_64")]
 mod expr_jit;
-mod lut;
 mod merge;
 
 pub fn register(r: &super::Registrar) {
-    lut::register(r);
     merge::register(r);
     expr::register(r);
 }
