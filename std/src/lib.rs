@@ -11,9 +11,10 @@
 //! `geometry` (Crop, CropAbs, CropRel, AddBorders, the flips and turns, the stacks,
 //! ShufflePlanes, SplitPlanes) and `edit` (Trim, Splice, Loop, Reverse, SelectEvery, Interleave,
 //! DeleteFrames, DuplicateFrames, FreezeFrames, AssumeFPS, DoubleWeave, AverageFrames,
-//! SetVideoCache; SeparateFields stays in the core, whose planes can be views of every other row).
-//! `neighbour::plane` (half floats, CPU dispatch), `stream` and `edit::reduce` also serve modules
-//! still in the core.
+//! SetVideoCache; SeparateFields stays in the core, whose planes can be views of every other row)
+//! and the simple `pointwise` filters (Invert, InvertMask, Limiter, Binarize, BinarizeMask,
+//! Levels, Lut, Lut2). `neighbour::plane` (half floats, CPU dispatch), `stream`, `edit::reduce` and
+//! `pointwise::{cmath, table8}` also serve modules still in the core.
 // the ABI's constants keep their C names (stInteger, cfYUV) and are matched on
 #![allow(non_upper_case_globals)]
 
@@ -23,6 +24,7 @@ use vsvk_plugin_api::plugin::Registrar;
 pub mod edit;
 mod geometry;
 pub mod neighbour;
+pub mod pointwise;
 mod props;
 pub mod stream;
 pub mod util;
@@ -40,5 +42,6 @@ fn register(r: &Registrar) {
     edit::register(r);
     geometry::register(r);
     neighbour::register(r);
+    pointwise::register(r);
     props::register(r);
 }

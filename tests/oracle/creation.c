@@ -141,6 +141,18 @@ int main(int argc, char **argv) {
     api->mapConsumeNode(m, "prop_src", blank(), maReplace);
     show("std", "ShufflePlanes", m);
     show("std", "Invert", with_clip());
+    show("std", "InvertMask", with_clip());
+    m = with_clip();
+    api->mapSetFloat(m, "max", 200, maReplace);
+    show("std", "Limiter", m);
+    show("std", "Binarize", with_clip());
+    m = with_clip();
+    api->mapSetFloat(m, "gamma", 2.2, maReplace);
+    show("std", "Levels", m);
+    m = with_clip();
+    for (int i = 0; i < 256; i++)
+        api->mapSetInt(m, "lut", 255 - i, maAppend);
+    show("std", "Lut", m);
     /* edit: one call per function, each input pattern of R81's */
     m = with_clip();
     api->mapSetInt(m, "first", 2, maReplace);

@@ -2,18 +2,18 @@
 use std::sync::Arc;
 
 use vsvk_plugin_api::abi::*;
+use vsvk_plugin_api::function::Value;
 
 use super::*;
-use crate::map::{Value, Values};
 
-pub fn register(r: &super::super::Registrar) {
-    r.add(
+pub fn register(r: &Registrar) {
+    r.function(
         "Lut",
         "clip:vnode:all;planes:int[]:opt;lut:int[]:opt;lutf:float[]:opt;function:func:opt;bits:int:opt;floatout:int:opt;",
         "clip:vnode:all;",
         |i, o, c| run(i, o, c, false),
     );
-    r.add(
+    r.function(
         "Lut2",
         "clipa:vnode:all;clipb:vnode:all;planes:int[]:opt;lut:int[]:opt;lutf:float[]:opt;function:func:opt;bits:int:opt;floatout:int:opt;",
         "clip:vnode:all;",
@@ -40,20 +40,25 @@ impl From<String> for Fail {
     }
 }
 
-fn run(input: &Map, out: &mut Map, core: &Arc<Core>, two: bool) -> Result<(), String> {
-    match build(input, out, core, two) {
-        Ok(()) => Ok(()),
-        Err(Fail::Prefixed(e)) => Err(e),
-        Err(Fail::Raw(e)) => {
-            out.set_error(&e);
-            Ok(())
+impl From<Error> for Fail {
+    fn from(e: Error) -> Fail {
+        match e {
+            Error::Whole(m) => Fail::Raw(m),
+            e => Fail::Prefixed(e.to_string()),
         }
     }
 }
 
-fn build(input: &Map, out: &mut Map, core: &Arc<Core>, two: bool) -> Result<(), Fail> {
+fn run(args: &Args, out: &mut Out, core: Core, two: bool) -> Result<()> {
+    match build(args, out, core, two) {
+        Ok(()) => Ok(()),
+        Err(Fail::Prefixed(e)) => Err(Error::invalid(e)),
+        Err(Fail::Raw(e)) => Err(Error::whole(e)),
+    }
+}
+
+fn build(args: &Args, out: &mut Out, core: Core, two: bool) -> std::result::Result<(), Fail> {
     let name = if two { "Lut2" } else { "Lut" };
-    let args = Args(input);
     let (a, b) = if two { (args.node("clipa")?, Some(args.node("clipb")?)) } else { (args.node("clip")?, None) };
     let va = util::video_info(&a)?;
     let vb = match &b {
@@ -86,23 +91,24 @@ fn build(input: &Map, out: &mut Map, core: &Arc<Core>, two: bool) -> Result<(), 
         }
     }
     let fmt = va.format;
-    let floatout = args.bool("floatout", false);
-    let bits = args.int("bits").unwrap_or(if floatout { 32 } else { fmt.bitsPerSample as i64 });
+    let floatout = args.bool("floatout", false)?;
+    let bits = args.int("bits")?.unwrap_or(if floatout { 32 } else { fmt.bitsPerSample as i64 });
     let ofmt = match (floatout, bits) {
-        (true, 32) => format::query_video(fmt.colorFamily, stFloat, 32, fmt.subSamplingW, fmt.subSamplingH),
-        (false, 8..=16) => format::query_video(fmt.colorFamily, stInteger, bits as i32, fmt.subSamplingW, fmt.subSamplingH),
+        (true, 32) => core.query_video_format(fmt.colorFamily, stFloat, 32, fmt.subSamplingW, fmt.subSamplingH),
+        (false, 8..=16) => core.query_video_format(fmt.colorFamily, stInteger, bits as i32, fmt.subSamplingW, fmt.subSamplingH),
         _ => None,
     }
     .ok_or_else(|| "only 8-16 bit integer and 32 bit float output supported".to_string())?;
-    let planes = planes_arg(&args, "planes").map_err(|e| {
+    let planes = planes_list(args, "planes")?.map_err(|e| {
         Fail::Raw(match e {
             PlanesError::Range => format!("{name} plane index out of range"),
             PlanesError::Twice => format!("{name} plane specified twice"),
         })
     })?;
-    let lut = args.ints("lut");
-    let lutf = args.floats("lutf");
-    let func = args.function("function");
+    // an empty list is a list given (and of the wrong length)
+    let lut = if args.contains("lut") { Some(args.get_ints("lut")?) } else { None };
+    let lutf = if args.contains("lutf") { Some(args.get_floats("lutf")?) } else { None };
+    let func = args.function("function")?;
     let given = lut.is_some() as u32 + lutf.is_some() as u32 + func.is_some() as u32;
     if given > 1 {
         return Err("more than one of lut, lutf and function are set".to_string().into());
@@ -137,26 +143,18 @@ fn build(input: &Map, out: &mut Map, core: &Arc<Core>, two: bool) -> Result<(), 
         let func = func.expect("one of the three is set");
         let mut ints = Vec::new();
         let mut floats = Vec::new();
-        let mut fin = Map::new();
-        let mut fout = Map::new();
         for i in 0..entries {
             let (x, y) = (i & ((1 << bits_a) - 1), i >> bits_a);
-            fin.clear();
-            fout.clear();
-            fin.set(b"x", Value::Int(x as i64), false).expect("valid key");
-            if two {
-                fin.set(b"y", Value::Int(y as i64), false).expect("valid key");
-            }
-            func.call(&fin, &mut fout);
+            let got = func.call_xy(x as i64, two.then_some(y as i64));
             let call = if two { format!("function({x}, {y})") } else { format!("function({x})") };
-            if let Some(e) = fout.error() {
-                let e = e.to_string_lossy().into_owned();
+            let got = match got {
+                Ok(v) => v,
                 // Lut passes the function's message on as it is; Lut2 says where it came from
-                return Err(if two { Fail::Prefixed(format!("{call} returned an error: {e}")) } else { Fail::Raw(e) });
-            }
+                Err(e) => return Err(if two { Fail::Prefixed(format!("{call} returned an error: {e}")) } else { Fail::Raw(e) }),
+            };
             if floatout {
-                let v = match fout.get(b"val") {
-                    Ok(Values::Float(v)) if !v.is_empty() => Some(v[0]),
+                let v = match got {
+                    Value::Float(v) => Some(v),
                     _ => None,
                 };
                 match (v, two) {
@@ -165,8 +163,8 @@ fn build(input: &Map, out: &mut Map, core: &Arc<Core>, two: bool) -> Result<(), 
                     (None, false) => return Err(format!("{call} returned invalid value: {:.6}", 0.0).into()),
                 }
             } else {
-                let v = match fout.get(b"val") {
-                    Ok(Values::Int(v)) if !v.is_empty() => Some(v[0]),
+                let v = match got {
+                    Value::Int(v) => Some(v),
                     _ => None,
                 };
                 match (v, two) {
@@ -198,22 +196,22 @@ fn build(input: &Map, out: &mut Map, core: &Arc<Core>, two: bool) -> Result<(), 
         inputs.push(b);
     }
     let fmt_b = vb.map(|v| v.format);
-    let node = pointwise_node(core, name, ovi, inputs, move |_, frames, core| {
+    let node = pointwise_node(core, name, ovi, inputs, move |frames, core| {
         let fa = &frames[0];
         let mut dst = new_frame_like(core, &ofmt, fa, &planes)?;
         for p in 0..np {
             if !planes[p] {
                 continue;
             }
-            let sa = PlaneRef::new(fa, p);
-            let mut d = PlaneMut::new(&mut dst, p);
+            let sa = PlaneRef::new(fa, p)?;
+            let mut d = PlaneMut::output(&mut dst, p, false)?;
             let (w, h) = (d.width, d.height);
             // the common cases straight from the samples, the rest through an index row
             match (&*table, fmt_b.is_none(), fmt.bytesPerSample, ofmt.bytesPerSample, ofmt.sampleType) {
                 (Table::Int(t), true, 1, 1, stInteger) => {
                     let t: [u8; 256] = std::array::from_fn(|i| t[i] as u8);
                     for y in 0..h {
-                        super::table8::apply(&t, sa.row::<u8>(y), d.row::<u8>(y));
+                        table8::apply(&t, sa.row::<u8>(y), d.row::<u8>(y));
                     }
                     continue;
                 }
@@ -238,7 +236,7 @@ fn build(input: &Map, out: &mut Map, core: &Arc<Core>, two: bool) -> Result<(), 
             for y in 0..h {
                 read_index(&sa, fmt.bytesPerSample, y, &mut idx, amask);
                 if let Some(fb_fmt) = &fmt_b {
-                    let sb = PlaneRef::new(&frames[1], p);
+                    let sb = PlaneRef::new(&frames[1], p)?;
                     let bmask = (1u32 << bits_b) - 1;
                     read_index(&sb, fb_fmt.bytesPerSample, y, &mut ib, bmask);
                     for (i, &b) in idx.iter_mut().zip(&ib) {
@@ -264,9 +262,9 @@ fn build(input: &Map, out: &mut Map, core: &Arc<Core>, two: bool) -> Result<(), 
                 }
             }
         }
-        Ok(Arc::new(dst))
+        Ok(dst.freeze())
     })?;
-    util::set_clip(out, node);
+    out.set_node("clip", node);
     Ok(())
 }
 

@@ -9,7 +9,7 @@
 use std::sync::OnceLock;
 
 /// `dst[i] = table[src[i]]` over the shorter of the two rows.
-pub(crate) fn apply(table: &[u8; 256], src: &[u8], dst: &mut [u8]) {
+pub fn apply(table: &[u8; 256], src: &[u8], dst: &mut [u8]) {
     let n = src.len().min(dst.len());
     let (src, dst) = (&src[..n], &mut dst[..n]);
     let mut done = 0;
@@ -27,7 +27,7 @@ pub(crate) fn apply(table: &[u8; 256], src: &[u8], dst: &mut [u8]) {
 #[cfg(target_arch = "x86_64")]
 fn has_vbmi() -> bool {
     static HAS: OnceLock<bool> = OnceLock::new();
-    *HAS.get_or_init(|| crate::stdlib::neighbour::plane::has_avx512() && std::arch::is_x86_feature_detected!("avx512vbmi"))
+    *HAS.get_or_init(|| vsvk_plugin_api::simd::has_avx512() && std::arch::is_x86_feature_detected!("avx512vbmi"))
 }
 
 /// Whole blocks of 64 samples; returns how many samples it did (a multiple of 64).

@@ -52,12 +52,12 @@ mod os {
             // requires it too; a Windows without it cannot run R81 either.
             // SAFETY: loading the C runtime runs no code of ours; its initialisers are the system's.
             let lib = unsafe { libloading::Library::new("ucrtbase.dll") }
-                .unwrap_or_else(|e| crate::fatal::fatal(&format!("cannot load ucrtbase.dll (the Universal C Runtime): {e}")));
+                .unwrap_or_else(|e| fatal(&format!("cannot load ucrtbase.dll (the Universal C Runtime): {e}")));
             // SAFETY: the C library's documented signatures (float in, float out).
             unsafe {
                 let get = |name: &[u8]| -> *const () {
                     *lib.get::<*const ()>(name)
-                        .unwrap_or_else(|e| crate::fatal::fatal(&format!("ucrtbase.dll lacks {}: {e}", String::from_utf8_lossy(name))))
+                        .unwrap_or_else(|e| fatal(&format!("ucrtbase.dll lacks {}: {e}", String::from_utf8_lossy(name))))
                 };
                 Ucrt {
                     powf: std::mem::transmute::<*const (), Binary>(get(b"powf\0")),
@@ -69,6 +69,13 @@ mod os {
                 }
             }
         })
+    }
+
+    /// Without the C library R81's results cannot be had: stop, as the core does on a broken
+    /// installation, rather than give other numbers.
+    fn fatal(msg: &str) -> ! {
+        eprintln!("vsvk: {msg}");
+        std::process::abort()
     }
 
     pub fn powf(x: f32, y: f32) -> f32 {
