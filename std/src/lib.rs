@@ -9,7 +9,9 @@
 //! `geometry` (Crop, CropAbs, CropRel, AddBorders, the flips and turns, the stacks,
 //! ShufflePlanes, SplitPlanes) and `edit` (Trim, Splice, Loop, Reverse, SelectEvery, Interleave,
 //! DeleteFrames, DuplicateFrames, FreezeFrames, AssumeFPS, DoubleWeave, AverageFrames,
-//! SetVideoCache; SeparateFields stays in the core, whose planes can be views of every other row).
+//! SetVideoCache; SeparateFields stays in the core, whose planes can be views of every other row)
+//! and `audio` (AudioGain, AudioMix, AudioSplice, AudioTrim, AudioLoop, AudioReverse,
+//! AudioResample, ShuffleChannels, SplitChannels, AssumeSampleRate, SetAudioCache, BlankAudio).
 //! `neighbour::plane` (half floats, CPU dispatch), `stream` and `edit::reduce` also serve modules
 //! still in the core.
 // the ABI's constants keep their C names (stInteger, cfYUV) and are matched on
@@ -18,6 +20,7 @@
 use vsvk_plugin_api::abi::{VSPlugin, VSPLUGINAPI};
 use vsvk_plugin_api::plugin::Registrar;
 
+pub mod audio;
 pub mod edit;
 mod geometry;
 pub mod neighbour;
@@ -35,6 +38,7 @@ pub unsafe extern "C" fn init(plugin: *mut VSPlugin, papi: *const VSPLUGINAPI) {
 }
 
 fn register(r: &Registrar) {
+    audio::register(r);
     edit::register(r);
     geometry::register(r);
     neighbour::register(r);
