@@ -98,3 +98,14 @@ pub struct CoreInfo {
     pub max_cache: i64,
     pub used_cache: i64,
 }
+
+impl Core {
+    /// `queryAudioFormat`: the audio format with this sample type, bit depth and channel layout
+    /// (a bit per channel constant), if the core accepts it.
+    pub fn query_audio_format(self, sample_type: i32, bits: i32, channel_layout: u64) -> Option<crate::abi::VSAudioFormat> {
+        let mut f = crate::abi::VSAudioFormat::default();
+        // SAFETY: `f` is a valid out pointer and the core pointer came from the core.
+        let ok = unsafe { (api().queryAudioFormat)(&mut f, sample_type, bits, channel_layout, self.0) };
+        (ok != 0).then_some(f)
+    }
+}

@@ -373,3 +373,41 @@ impl MapWrite for PropsMut<'_> {
         self.0
     }
 }
+
+// ---- audio channels as bytes ------------------------------------------------------------------------
+
+impl Frame {
+    /// One channel of an audio frame as its raw bytes (`length` samples of `bytesPerSample`
+    /// each), for code that moves samples without reading them (splicing, reversing, shuffling
+    /// channels) and so need not know their type.
+    pub fn channel_bytes(&self, ch: i32) -> &[u8] {
+        let f = self.audio_format().expect("an audio frame");
+        assert!(ch >= 0 && ch < f.numChannels, "channel {ch} of {}", f.numChannels);
+        let len = self.length() as usize * f.bytesPerSample as usize;
+        // SAFETY: an audio frame we hold; the channel holds `len` bytes while the frame lives.
+        unsafe { std::slice::from_raw_parts((api().getReadPtr)(self.0, ch), len) }
+    }
+}
+
+impl FrameMut {
+    /// The format of an audio frame being made; `None` for video frames.
+    pub fn audio_format(&self) -> Option<VSAudioFormat> {
+        // SAFETY: we own the frame; getAudioFrameFormat gives NULL for video frames.
+        let p = unsafe { (api().getAudioFrameFormat)(self.0) };
+        // SAFETY: a format the frame holds, copied.
+        (!p.is_null()).then(|| unsafe { *p })
+    }
+    /// Samples per channel (`getFrameLength`).
+    pub fn length(&self) -> i32 {
+        // SAFETY: we own the frame.
+        unsafe { (api().getFrameLength)(self.0) }
+    }
+    /// One channel of an audio frame being made as raw bytes, writable ([`Frame::channel_bytes`]).
+    pub fn channel_bytes_mut(&mut self, ch: i32) -> &mut [u8] {
+        let f = self.audio_format().expect("an audio frame");
+        assert!(ch >= 0 && ch < f.numChannels, "channel {ch} of {}", f.numChannels);
+        let len = self.length() as usize * f.bytesPerSample as usize;
+        // SAFETY: our audio frame; the channel holds `len` bytes; `&mut self` is exclusive.
+        unsafe { std::slice::from_raw_parts_mut((api().getWritePtr)(self.0, ch), len) }
+    }
+}

@@ -12,8 +12,10 @@
 //! ShufflePlanes, SplitPlanes) and `edit` (Trim, Splice, Loop, Reverse, SelectEvery, Interleave,
 //! DeleteFrames, DuplicateFrames, FreezeFrames, AssumeFPS, DoubleWeave, AverageFrames,
 //! SetVideoCache; SeparateFields stays in the core, whose planes can be views of every other row)
-//! and the simple `pointwise` filters (Invert, InvertMask, Limiter, Binarize, BinarizeMask,
-//! Levels, Lut, Lut2). `neighbour::plane` (half floats, CPU dispatch), `stream`, `edit::reduce` and
+//! the simple `pointwise` filters (Invert, InvertMask, Limiter, Binarize, BinarizeMask, Levels,
+//! Lut, Lut2) and `audio` (AudioGain, AudioMix, AudioSplice, AudioTrim, AudioLoop, AudioReverse,
+//! AudioResample, ShuffleChannels, SplitChannels, AssumeSampleRate, SetAudioCache, BlankAudio).
+//! `neighbour::plane` (half floats, CPU dispatch), `stream`, `edit::reduce` and
 //! `pointwise::{cmath, table8}` also serve modules still in the core.
 // the ABI's constants keep their C names (stInteger, cfYUV) and are matched on
 #![allow(non_upper_case_globals)]
@@ -21,6 +23,7 @@
 use vsvk_plugin_api::abi::{VSPlugin, VSPLUGINAPI};
 use vsvk_plugin_api::plugin::Registrar;
 
+pub mod audio;
 pub mod edit;
 mod geometry;
 pub mod neighbour;
@@ -39,6 +42,7 @@ pub unsafe extern "C" fn init(plugin: *mut VSPlugin, papi: *const VSPLUGINAPI) {
 }
 
 fn register(r: &Registrar) {
+    audio::register(r);
     edit::register(r);
     geometry::register(r);
     neighbour::register(r);

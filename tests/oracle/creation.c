@@ -1,5 +1,6 @@
 /* Graph inspection of the built-in namespaces' filters: makes a core with graph inspection on,
- * calls text and std functions (those written on the plugin layer among them: props, geometry) and prints each
+ * calls text and std functions (those written on the plugin layer among them: props, geometry, edit,
+ * audio) and prints each
  * returned node's name and creation records (function, plugin identifier and namespace, argument
  * keys), level by level. tests/tests/text.rs compares the output on R81 and on our core.
  *
@@ -65,6 +66,32 @@ static void unused_callback(const VSMap *in, VSMap *out, void *user, VSCore *c, 
     (void)user;
     (void)c;
     (void)a;
+}
+
+static VSNode *blank_audio(void) {
+    VSMap *in = api->createMap();
+    api->mapSetInt(in, "length", 10000, maReplace);
+    VSMap *out = api->invoke(api->getPluginByNamespace("std", core), "BlankAudio", in);
+    VSNode *n = api->mapGetNode(out, "clip", 0, NULL);
+    api->freeMap(in);
+    api->freeMap(out);
+    return n;
+}
+
+static VSMap *with_audio(void) {
+    VSMap *m = api->createMap();
+    api->mapConsumeNode(m, "clip", blank_audio(), maReplace);
+    return m;
+}
+
+/* a map with `count` audio clips under "clips", the same clip twice where `same` */
+static VSMap *with_audios(int count, int same) {
+    VSMap *m = api->createMap();
+    VSNode *a = blank_audio();
+    for (int i = 0; i < count; i++)
+        api->mapSetNode(m, "clips", (same || i == 0) ? a : blank_audio(), maAppend);
+    api->freeNode(a);
+    return m;
 }
 
 static VSMap *with_clip(void) {
@@ -263,6 +290,45 @@ int main(int argc, char **argv) {
     api->mapConsumeNode(m, "clipa", blank_of(20), maReplace);
     api->mapConsumeNode(m, "clipb", blank_of(10), maReplace);
     show("std", "PlaneStats", m);
+    /* audio */
+    show("std", "BlankAudio", api->createMap());
+    m = api->createMap();
+    api->mapSetInt(m, "keep", 1, maReplace);
+    show("std", "BlankAudio", m);
+    m = with_audio();
+    api->mapSetFloat(m, "gain", 0.5, maAppend);
+    show("std", "AudioGain", m);
+    for (int same = 0; same < 2; same++) {
+        m = with_audios(2, same);
+        for (int i = 0; i < 4; i++)
+            api->mapSetFloat(m, "matrix", 0.5, maAppend);
+        api->mapSetInt(m, "channels_out", 0, maAppend);
+        show("std", "AudioMix", m);
+        show("std", "AudioSplice", with_audios(2, same));
+        m = with_audios(2, same);
+        api->mapSetInt(m, "channels_in", 0, maAppend);
+        api->mapSetInt(m, "channels_in", 1, maAppend);
+        api->mapSetInt(m, "channels_out", 1, maAppend);
+        api->mapSetInt(m, "channels_out", 0, maAppend);
+        show("std", "ShuffleChannels", m);
+    }
+    m = with_audio();
+    api->mapSetInt(m, "first", 5000, maReplace);
+    show("std", "AudioTrim", m);
+    m = with_audio();
+    api->mapSetInt(m, "times", 2, maReplace);
+    show("std", "AudioLoop", m);
+    show("std", "AudioReverse", with_audio());
+    m = with_audio();
+    api->mapSetInt(m, "samplerate", 48000, maReplace);
+    show("std", "AudioResample", m);
+    m = with_audio();
+    api->mapSetInt(m, "bits", 32, maReplace);
+    show("std", "AudioResample", m);
+    show("std", "SplitChannels", with_audio());
+    m = with_audio();
+    api->mapSetInt(m, "samplerate", 48000, maReplace);
+    show("std", "AssumeSampleRate", m);
     api->freeCore(core);
     printf("end\n");
     return 0;

@@ -8,7 +8,6 @@ use crate::core::Core;
 use crate::map::Map;
 use crate::plugin::{FuncImpl, Plugin};
 
-mod audio;
 mod blank;
 mod cpu;
 mod fields;
@@ -57,7 +56,6 @@ pub fn plugin(core: &Arc<Core>) -> Arc<Plugin> {
     cpu::register(&r);
     pointwise::register(&r);
     fields::register(&r);
-    audio::register(&r);
     gpu::register(&r);
     let _ = core.residency_adapter.set(gpu::adapt);
     p

@@ -14,18 +14,15 @@
 //! Dither noise is R81's: one SplitMix64 step per output sample, keyed by the channel index and the
 //! absolute output position (see `dither_noise`), so it is the same whatever the thread count or
 //! frame order. An output channel that no input channel feeds is left silent, without noise.
-use std::ffi::c_void;
-use std::sync::Arc;
-
 use vsvk_plugin_api::abi::*;
+use vsvk_plugin_api::api::Core;
+use vsvk_plugin_api::filter::{self, AudioSpec, Filter};
+use vsvk_plugin_api::frame::{Frame, FrameMut};
+use vsvk_plugin_api::map::{Args, Out};
+use vsvk_plugin_api::values::MapRead;
+use vsvk_plugin_api::{Error, Result};
 
 use super::{audio_info, frame_len, frames_for, new_audio, sample_kind, Clipping, SampleKind, FRAME, MAX_SAMPLES};
-use crate::core::Core;
-use crate::frame::Frame;
-use crate::map::Map;
-use crate::node::{Filter, MediaInfo, Node};
-use crate::scheduler::FrameCall;
-use crate::stdlib::util::{make_node, set_clip, Args};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Dither {
@@ -69,16 +66,16 @@ fn gcd(a: i64, b: i64) -> i64 {
 }
 
 impl Poly {
-    fn new(rin: i64, rout: i64) -> Result<Poly, String> {
+    fn new(rin: i64, rout: i64) -> Result<Poly> {
         let g = gcd(rin, rout);
         let (l, m) = (rout / g, rin / g);
         if l > MAX_PHASES {
-            return Err("the sample rate ratio reduces to a fraction with too many phases to build a filter for".into());
+            return Err(Error::invalid("the sample rate ratio reduces to a fraction with too many phases to build a filter for"));
         }
         // 64 zero crossings each side at the lower of the two rates, in input samples
         let nin = if m > l { (64 * m + l - 1) / l } else { 64 };
         if nin > MAX_HALF_WIDTH {
-            return Err("the sample rate ratio requires an impractically long filter, convert in several steps instead".into());
+            return Err(Error::invalid("the sample rate ratio requires an impractically long filter, convert in several steps instead"));
         }
         let scale = if m > l { l as f64 / m as f64 } else { 1.0 };
         let fc = 0.91f64;
@@ -226,8 +223,8 @@ fn mix_matrix(inl: u64, outl: u64, normalize: bool) -> Vec<Vec<f64>> {
 
 /// Integer samples as 32-bit words (16-bit ones shifted up 16).
 fn read_words(f: &Frame, c: usize, out: &mut Vec<i64>) {
-    let b = super::channel_bytes(f, c);
-    match sample_kind(f.audio_format().expect("audio frame")) {
+    let b = f.channel_bytes(c as i32);
+    match sample_kind(&f.audio_format().expect("audio frame")) {
         SampleKind::I16 => out.extend(b.chunks_exact(2).map(|s| (i16::from_ne_bytes([s[0], s[1]]) as i64) << 16)),
         _ => out.extend(b.chunks_exact(4).map(|s| i32::from_ne_bytes([s[0], s[1], s[2], s[3]]) as i64)),
     }
@@ -279,9 +276,9 @@ enum Source<'a> {
     Float(&'a [f32]),
 }
 
-fn write_output(f: &mut Frame, c: usize, src: Source, dither: Dither, first: i64) -> bool {
-    let fmt = *f.audio_format().expect("audio frame");
-    let out = super::channel_bytes_mut(f, c);
+fn write_output(f: &mut FrameMut, c: usize, src: Source, dither: Dither, first: i64) -> bool {
+    let fmt = f.audio_format().expect("audio frame");
+    let out = f.channel_bytes_mut(c as i32);
     let bits = fmt.bitsPerSample;
     let mut clipped = false;
     if fmt.sampleType == stFloat {
@@ -353,7 +350,6 @@ fn fmt_len(bytes: usize, fmt: &VSAudioFormat) -> usize {
 // ---- the filter ---------------------------------------------------------------------------------------
 
 struct Resample {
-    input: Arc<Node>,
     in_ai: VSAudioInfo,
     out_ai: VSAudioInfo,
     matrix: Option<Vec<Vec<f32>>>,
@@ -383,24 +379,32 @@ impl Resample {
     }
 }
 
+impl Resample {
+    /// The frames requested for output frame n: those the filter reads, then the properties'
+    /// source where it is not among them.
+    fn wanted(&self, n: i32) -> (Vec<i32>, i32) {
+        let (mut frames, props) = self.plan(n);
+        if !frames.contains(&props) {
+            frames.push(props);
+        }
+        (frames, props)
+    }
+}
+
 impl Filter for Resample {
-    fn get_frame(&self, n: i32, reason: i32, _fd: &mut *mut c_void, call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
-        let (frames, props) = self.plan(n);
-        if reason == arInitial {
-            for &m in frames.iter().chain(std::iter::once(&props)) {
-                call.request(&self.input, m);
-            }
-            return Ok(None);
-        }
-        if reason != arAllFramesReady {
-            return Ok(None);
-        }
-        let get = |m: i32| call.get(&self.input, m).ok_or_else(|| "internal error: a requested frame is missing".to_string());
-        let core = call.core().clone();
+    fn requests(&self, n: i32, _lengths: &[i32]) -> Vec<(usize, i32)> {
+        self.wanted(n).0.into_iter().map(|m| (0, m)).collect()
+    }
+
+    fn get_frame(&self, n: i32, got: Vec<Frame>, core: Core) -> Result<Frame> {
+        let (frames, props) = self.wanted(n);
+        let get = |m: i32| -> Result<&Frame> {
+            frames.iter().position(|&w| w == m).and_then(|p| got.get(p)).ok_or_else(|| Error::invalid("internal error: a requested frame is missing"))
+        };
         let len = frame_len(self.out_ai.numSamples, n);
         let j0 = n as i64 * FRAME;
         let props_frame = get(props)?;
-        let mut out = new_audio(&core, &self.out_ai.format, len, Some(&props_frame))?;
+        let mut out = new_audio(core, &self.out_ai.format, len, Some(props_frame))?;
         let nin = self.in_ai.format.numChannels as usize;
         let nout = self.out_ai.format.numChannels as usize;
         let mut clipped = false;
@@ -411,11 +415,11 @@ impl Filter for Resample {
             for c in 0..nout {
                 if in_float {
                     let mut x = Vec::with_capacity(len);
-                    read_float(&src, c, &mut x);
+                    read_float(src, c, &mut x);
                     clipped |= write_output(&mut out, c, Source::Float(&x), self.dither, j0);
                 } else {
                     let mut w = Vec::with_capacity(len);
-                    read_words(&src, c, &mut w);
+                    read_words(src, c, &mut w);
                     clipped |= write_output(&mut out, c, Source::Words(&w, self.in_ai.format.bitsPerSample), self.dither, j0);
                 }
             }
@@ -432,7 +436,7 @@ impl Filter for Resample {
             for &m in &frames {
                 let f = get(m)?;
                 let fstart = m as i64 * FRAME;
-                let flen = f.width as i64;
+                let flen = f.length() as i64;
                 let a = start.max(fstart);
                 let b = (start + count).min(fstart + flen);
                 if a >= b {
@@ -440,7 +444,7 @@ impl Filter for Resample {
                 }
                 for (c, dst) in ins.iter_mut().enumerate() {
                     let mut x = Vec::with_capacity(flen as usize);
-                    read_float(&f, c, &mut x);
+                    read_float(f, c, &mut x);
                     dst[(a - start) as usize..(b - start) as usize].copy_from_slice(&x[(a - fstart) as usize..(b - fstart) as usize]);
                 }
             }
@@ -488,57 +492,57 @@ impl Filter for Resample {
             }
         }
         if clipped {
-            self.clipping.report(&core, n, len)?;
+            self.clipping.report(core, n, len)?;
         }
-        Ok(Some(Arc::new(out)))
+        Ok(out.freeze())
     }
 }
 
-pub fn audio_resample(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
-    let a = Args(input);
+pub fn audio_resample(a: &Args, out: &mut Out, core: Core) -> Result<()> {
     let clip = a.node("clip")?;
     let ai = audio_info(&clip)?;
-    let rate = a.int("samplerate").unwrap_or(ai.sampleRate as i64);
+    let rate = a.int("samplerate")?.unwrap_or(ai.sampleRate as i64);
     if rate <= 0 {
-        return Err("samplerate must be positive".into());
+        return Err(Error::invalid("samplerate must be positive"));
     }
-    let st = match a.int("sampletype") {
+    let st = match a.int("sampletype")? {
         Some(0) => stInteger,
         Some(_) => stFloat,
         None => ai.format.sampleType,
     };
-    let bits = match a.int("bits") {
+    let bits = match a.int("bits")? {
         Some(b) => b,
         None if st == stFloat => 32,
         None => ai.format.bitsPerSample as i64,
     };
     let mut layout = ai.format.channelLayout;
-    if let Some(chs) = a.ints("channels") {
+    if let Some(chs) = a.ints("channels")? {
         layout = 0;
         for c in chs {
             if !(0..64).contains(&c) {
-                return Err("channel number out of range (0-63)".into());
+                return Err(Error::invalid("channel number out of range (0-63)"));
             }
             if layout & (1u64 << c) != 0 {
-                return Err("channel specified twice".into());
+                return Err(Error::invalid("channel specified twice"));
             }
             layout |= 1u64 << c;
         }
     }
-    let dither = match a.string("dither_type").as_deref() {
+    let dither_type = a.get_data("dither_type", 0).ok().map(|d| d.to_str_lossy());
+    let dither = match dither_type.as_deref() {
         None | Some("triangular") => Dither::Triangular,
         Some("none") => Dither::None,
         Some("rectangular") => Dither::Rectangular,
-        Some(_) => return Err("invalid dither_type, must be none, rectangular or triangular".into()),
+        Some(_) => return Err(Error::invalid("invalid dither_type, must be none, rectangular or triangular")),
     };
-    let fmt = i32::try_from(bits).ok().and_then(|b| crate::format::query_audio(st, b, layout)).ok_or("invalid output format specified")?;
+    let fmt = i32::try_from(bits).ok().and_then(|b| core.query_audio_format(st, b, layout)).ok_or_else(|| Error::invalid("invalid output format specified"))?;
     if rate > i32::MAX as i64 {
         // R81 keeps the rate in an int; one that does not fit never makes a usable ratio
-        return Err("the sample rate ratio reduces to a fraction with too many phases to build a filter for".into());
+        return Err(Error::invalid("the sample rate ratio reduces to a fraction with too many phases to build a filter for"));
     }
     // R81 scales a matrix down to avoid clipping by default only for integer output
-    let normalize = a.int("normalize").map_or(st == stInteger, |v| v != 0);
-    let overflow_error = a.bool("overflow_error", false);
+    let normalize = a.int("normalize")?.map_or(st == stInteger, |v| v != 0);
+    let overflow_error = a.bool("overflow_error", false)?;
     let poly = if rate != ai.sampleRate as i64 { Some(Poly::new(ai.sampleRate as i64, rate)?) } else { None };
     let matrix = if layout != ai.format.channelLayout {
         Some(mix_matrix(ai.format.channelLayout, layout, normalize).into_iter().map(|r| r.into_iter().map(|w| w as f32).collect()).collect())
@@ -551,17 +555,19 @@ pub fn audio_resample(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<()
     if let Some(p) = &poly {
         let total = (ai.numSamples as i128 * p.l as i128 + p.m as i128 - 1) / p.m as i128;
         if total > MAX_SAMPLES as i128 || total <= 0 {
-            return Err("the resampled clip length is out of range".into());
+            return Err(Error::invalid("the resampled clip length is out of range"));
         }
         out_ai.numSamples = total as i64;
         out_ai.numFrames = frames_for(out_ai.numSamples);
     }
     if poly.is_none() && matrix.is_none() && fmt == ai.format {
-        set_clip(out, clip);
+        out.set_node("clip", clip);
         return Ok(());
     }
-    let filter = Resample { input: clip.clone(), in_ai: ai, out_ai, matrix, poly, dither, clipping: Clipping::new("AudioResample", overflow_error) };
-    let deps = vec![(clip, rpGeneral)];
-    set_clip(out, make_node(core, "AudioResample", MediaInfo::Audio(out_ai), Box::new(filter), fmParallel, deps));
+    let filter = Resample { in_ai: ai, out_ai, matrix, poly, dither, clipping: Clipping::new("AudioResample", overflow_error) };
+    let spec = AudioSpec { name: "AudioResample".into(), info: out_ai, inputs: vec![clip] };
+    // without a rate change output frame n is made from input frame n alone
+    let pattern = if filter.poly.is_none() { rpStrictSpatial } else { rpGeneral };
+    filter::create_audio(out, core, spec, Some(&[pattern]), filter);
     Ok(())
 }

@@ -1,46 +1,53 @@
 //! Audio: AudioGain, AudioMix, AudioSplice, AudioTrim, AudioLoop, AudioReverse, AudioResample,
-//! ShuffleChannels, SplitChannels, AssumeSampleRate, SetAudioCache.
+//! ShuffleChannels, SplitChannels, AssumeSampleRate, SetAudioCache and BlankAudio.
 //!
 //! Samples as R81 treats them: 16-bit and 32-bit integers as they are, 24-bit integers in the high
 //! 24 bits of 32-bit words (the value is the word divided by 256), float as it is. Integer results
 //! are rounded half away from zero and clamped; a clamped sample is "clipping", an error with
 //! overflow_error=1 and otherwise a warning logged once per filter.
-use std::ffi::c_void;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
 use vsvk_plugin_api::abi::*;
+use vsvk_plugin_api::api::Core;
+use vsvk_plugin_api::filter::{self, AudioSpec, Filter};
+use vsvk_plugin_api::frame::{Frame, FrameMut};
+use vsvk_plugin_api::invoke::PluginRef;
+use vsvk_plugin_api::map::{Args, Out};
+use vsvk_plugin_api::node::Node;
+use vsvk_plugin_api::plugin::Registrar;
+use vsvk_plugin_api::values::{MapRead, MapWrite, OwnedMap};
+use vsvk_plugin_api::{Error, Result};
 
-use super::util::{audio_info, make_node, set_clip, Args};
-use crate::core::Core;
-use crate::frame::Frame;
-use crate::map::{Map, Value};
-use crate::node::{Filter, MediaInfo, Node};
-use crate::scheduler::FrameCall;
-
+mod blank;
 mod resample;
 
 pub const FRAME: i64 = VS_AUDIO_FRAME_SAMPLES as i64;
 /// The longest clip: as many full frames as an int can count.
 const MAX_SAMPLES: i64 = i32::MAX as i64 * FRAME;
 
-pub fn register(r: &super::Registrar) {
-    r.add("AudioGain", "clip:anode;gain:float[];overflow_error:int:opt;", "clip:anode;", audio_gain);
-    r.add("AudioMix", "clips:anode[];matrix:float[];channels_out:int[];overflow_error:int:opt;", "clip:anode;", audio_mix);
-    r.add("AudioSplice", "clips:anode[];", "clip:anode;", audio_splice);
-    r.add("AudioTrim", "clip:anode;first:int:opt;last:int:opt;length:int:opt;", "clip:anode;", audio_trim);
-    r.add("AudioLoop", "clip:anode;times:int:opt;", "clip:anode;", audio_loop);
-    r.add("AudioReverse", "clip:anode;", "clip:anode;", audio_reverse);
-    r.add(
+pub fn register(r: &Registrar) {
+    r.function("AudioGain", "clip:anode;gain:float[];overflow_error:int:opt;", "clip:anode;", audio_gain);
+    r.function("AudioMix", "clips:anode[];matrix:float[];channels_out:int[];overflow_error:int:opt;", "clip:anode;", audio_mix);
+    r.function("AudioSplice", "clips:anode[];", "clip:anode;", audio_splice);
+    r.function("AudioTrim", "clip:anode;first:int:opt;last:int:opt;length:int:opt;", "clip:anode;", audio_trim);
+    r.function("AudioLoop", "clip:anode;times:int:opt;", "clip:anode;", audio_loop);
+    r.function("AudioReverse", "clip:anode;", "clip:anode;", audio_reverse);
+    r.function(
         "AudioResample",
         "clip:anode;samplerate:int:opt;sampletype:int:opt;bits:int:opt;channels:int[]:opt;dither_type:data:opt;normalize:int:opt;overflow_error:int:opt;",
         "clip:anode;",
         resample::audio_resample,
     );
-    r.add("ShuffleChannels", "clips:anode[];channels_in:int[];channels_out:int[];", "clip:anode;", shuffle_channels);
-    r.add("SplitChannels", "clip:anode;", "clip:anode[];", split_channels);
-    r.add("AssumeSampleRate", "clip:anode;src:anode:opt;samplerate:int:opt;", "clip:anode;", assume_sample_rate);
-    r.add("SetAudioCache", "clip:anode;mode:int:opt;fixedsize:int:opt;maxsize:int:opt;maxhistory:int:opt;", "", set_audio_cache);
+    r.function("ShuffleChannels", "clips:anode[];channels_in:int[];channels_out:int[];", "clip:anode;", shuffle_channels);
+    r.function("SplitChannels", "clip:anode;", "clip:anode[];", split_channels);
+    r.function("AssumeSampleRate", "clip:anode;src:anode:opt;samplerate:int:opt;", "clip:anode;", assume_sample_rate);
+    r.function("SetAudioCache", "clip:anode;mode:int:opt;fixedsize:int:opt;maxsize:int:opt;maxhistory:int:opt;", "", set_audio_cache);
+    r.function(
+        "BlankAudio",
+        "clip:anode:opt;channels:int[]:opt;bits:int:opt;sampletype:int:opt;samplerate:int:opt;length:int:opt;keep:int:opt;waveform:data:opt;amplitude:float:opt;frequency:float:opt;",
+        "clip:anode;",
+        blank::blank_audio,
+    );
 }
 
 // ---- samples ------------------------------------------------------------------------------------
@@ -72,25 +79,20 @@ pub fn frame_len(total: i64, n: i32) -> usize {
     (total - n as i64 * FRAME).clamp(0, FRAME) as usize
 }
 
-pub fn channel_bytes(f: &Frame, c: usize) -> &[u8] {
-    let bps = f.audio_format().expect("audio frame").bytesPerSample as usize;
-    let p = f.read_ptr(c as i32).expect("channel exists");
-    // SAFETY: the channel holds `width` samples of `bps` bytes.
-    unsafe { std::slice::from_raw_parts(p, f.width as usize * bps) }
+/// The audio description of a clip, or the message R81 gives for a video clip.
+pub fn audio_info(node: &Node) -> Result<VSAudioInfo> {
+    node.audio_info().map_err(|_| Error::invalid("only audio clips are supported"))
 }
 
-pub fn channel_bytes_mut(f: &mut Frame, c: usize) -> &mut [u8] {
-    let bps = f.audio_format().expect("audio frame").bytesPerSample as usize;
-    let len = f.width as usize * bps;
-    // SAFETY: `&mut Frame` is a frame this filter owns; the channel holds `len` bytes.
-    unsafe { std::slice::from_raw_parts_mut(f.write_ptr(c as i32).expect("channel exists"), len) }
+fn format_of(f: &Frame) -> VSAudioFormat {
+    f.audio_format().expect("audio frame")
 }
 
 /// Channel `c` of `f` as values (24-bit ones divided by 256, so they are in 24-bit units).
 pub fn read_channel(f: &Frame, c: usize, out: &mut Vec<f64>) {
     out.clear();
-    let b = channel_bytes(f, c);
-    match sample_kind(f.audio_format().expect("audio frame")) {
+    let b = f.channel_bytes(c as i32);
+    match sample_kind(&format_of(f)) {
         SampleKind::I16 => out.extend(b.chunks_exact(2).map(|s| i16::from_ne_bytes([s[0], s[1]]) as f64)),
         SampleKind::I24 => out.extend(b.chunks_exact(4).map(|s| i32::from_ne_bytes([s[0], s[1], s[2], s[3]]) as f64 / 256.0)),
         SampleKind::I32 => out.extend(b.chunks_exact(4).map(|s| i32::from_ne_bytes([s[0], s[1], s[2], s[3]]) as f64)),
@@ -99,7 +101,7 @@ pub fn read_channel(f: &Frame, c: usize, out: &mut Vec<f64>) {
 }
 
 pub fn read_f32(f: &Frame, c: usize) -> Vec<f32> {
-    channel_bytes(f, c).chunks_exact(4).map(|s| f32::from_ne_bytes([s[0], s[1], s[2], s[3]])).collect()
+    f.channel_bytes(c as i32).chunks_exact(4).map(|s| f32::from_ne_bytes([s[0], s[1], s[2], s[3]])).collect()
 }
 
 /// Rounds (half away from zero) and clamps to an integer format; true when the value was clamped.
@@ -120,9 +122,9 @@ pub fn to_int(v: f64, bits: i32) -> (i64, bool) {
 
 /// Writes values into channel `c` of a new frame: integers rounded and clamped (reporting whether any
 /// was clamped), float converted to single precision.
-pub fn write_channel(f: &mut Frame, c: usize, values: &[f64]) -> bool {
-    let kind = sample_kind(f.audio_format().expect("audio frame"));
-    let out = channel_bytes_mut(f, c);
+pub fn write_channel(f: &mut FrameMut, c: usize, values: &[f64]) -> bool {
+    let kind = sample_kind(&f.audio_format().expect("audio frame"));
+    let out = f.channel_bytes_mut(c as i32);
     let mut clipped = false;
     match kind {
         SampleKind::I16 => {
@@ -155,13 +157,8 @@ pub fn write_channel(f: &mut Frame, c: usize, values: &[f64]) -> bool {
     clipped
 }
 
-pub fn new_audio(core: &Core, fmt: &VSAudioFormat, len: usize, props: Option<&Frame>) -> Result<Frame, String> {
-    let f = Frame::new_audio(fmt, len as i32, &core.mem).map_err(|e| e.to_string())?;
-    if let Some(src) = props {
-        // SAFETY: `f` is new and unshared.
-        unsafe { *f.props_mut() = src.props().clone() };
-    }
-    Ok(f)
+pub fn new_audio(core: Core, fmt: &VSAudioFormat, len: usize, props: Option<&Frame>) -> Result<FrameMut> {
+    FrameMut::new_audio(core, fmt, len as i32, props)
 }
 
 /// The clipping report: an error with overflow_error, else a warning logged the first time.
@@ -175,14 +172,14 @@ impl Clipping {
     pub fn new(name: &'static str, error: bool) -> Clipping {
         Clipping { name, error, warned: AtomicBool::new(false) }
     }
-    pub fn report(&self, core: &Core, n: i32, len: usize) -> Result<(), String> {
+    pub fn report(&self, core: Core, n: i32, len: usize) -> Result<()> {
         let first = n as i64 * FRAME;
         let last = first + len as i64 - 1;
         if self.error {
-            return Err(format!("clipping detected in the sample interval {first} to {last}"));
+            return Err(Error::invalid(format!("clipping detected in the sample interval {first} to {last}")));
         }
         if !self.warned.swap(true, Ordering::Relaxed) {
-            core.log_message(
+            core.log(
                 mtWarning,
                 &format!(
                     "{}: clipping detected in the sample interval {first} to {last}, only the first encountered clipped segment has a warning printed",
@@ -194,97 +191,136 @@ impl Clipping {
     }
 }
 
-/// A simple audio filter: output frame n is made from the frames `requests(n)` names.
-struct AudioFn {
-    inputs: Vec<Arc<Node>>,
-    requests: Box<dyn Fn(i32) -> Vec<(usize, i32)> + Send + Sync>,
-    make: Box<dyn Fn(i32, &[Arc<Frame>], &Arc<Core>) -> Result<Arc<Frame>, String> + Send + Sync>,
-}
-
-impl Filter for AudioFn {
-    fn get_frame(&self, n: i32, reason: i32, _fd: &mut *mut c_void, call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
-        let wanted = (self.requests)(n);
-        if reason == arInitial {
-            for &(i, m) in &wanted {
-                call.request(&self.inputs[i], m);
+/// The distinct clips among `clips` (the same clip passed twice is one dependency, as R81
+/// declares it) and, per clip, the index of its entry among them.
+fn distinct(clips: &[Node]) -> (Vec<Node>, Vec<usize>) {
+    let mut unique: Vec<Node> = Vec::new();
+    let slots = clips
+        .iter()
+        .map(|c| match unique.iter().position(|u| u.as_ptr() == c.as_ptr()) {
+            Some(i) => i,
+            None => {
+                unique.push(c.clone());
+                unique.len() - 1
             }
-            return Ok(None);
-        }
-        if reason != arAllFramesReady {
-            return Ok(None);
-        }
-        let frames: Vec<Arc<Frame>> = wanted
-            .iter()
-            .map(|&(i, m)| call.get(&self.inputs[i], m).ok_or_else(|| "internal error: a requested frame is missing".to_string()))
-            .collect::<Result<_, _>>()?;
-        let core = call.core().clone();
-        (self.make)(n, &frames, &core).map(Some)
-    }
+        })
+        .collect();
+    (unique, slots)
 }
 
-fn audio_node(core: &Arc<Core>, name: &str, ai: VSAudioInfo, filter: AudioFn, deps: Vec<(Arc<Node>, i32)>) -> Arc<Node> {
-    make_node(core, name, MediaInfo::Audio(ai), Box::new(filter), fmParallel, deps)
+fn first_frame(frames: Vec<Frame>) -> Result<Frame> {
+    frames.into_iter().next().ok_or_else(|| Error::invalid("internal error: a requested frame is missing"))
 }
 
 // ---- AudioGain, AudioMix ------------------------------------------------------------------------------
 
-fn audio_gain(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
-    let a = Args(input);
+struct Gain {
+    fmt: VSAudioFormat,
+    gains: Vec<f64>,
+    clipping: Clipping,
+}
+
+impl Filter for Gain {
+    const SPATIAL: bool = true;
+
+    fn get_frame(&self, n: i32, frames: Vec<Frame>, core: Core) -> Result<Frame> {
+        let src = first_frame(frames)?;
+        let fmt = self.fmt;
+        let len = src.length() as usize;
+        let mut f = new_audio(core, &fmt, len, Some(&src))?;
+        let mut clipped = false;
+        let mut buf = Vec::with_capacity(len);
+        for (c, &g) in self.gains.iter().enumerate() {
+            if fmt.sampleType == stFloat {
+                let g = g as f32;
+                let v: Vec<f64> = read_f32(&src, c).iter().map(|&x| (x * g) as f64).collect();
+                write_channel(&mut f, c, &v);
+            } else {
+                read_channel(&src, c, &mut buf);
+                for v in buf.iter_mut() {
+                    *v *= g;
+                }
+                clipped |= write_channel(&mut f, c, &buf);
+            }
+        }
+        if clipped {
+            self.clipping.report(core, n, len)?;
+        }
+        Ok(f.freeze())
+    }
+}
+
+fn audio_gain(a: &Args, out: &mut Out, core: Core) -> Result<()> {
     let clip = a.node("clip")?;
     let ai = audio_info(&clip)?;
-    let gain = a.floats("gain").unwrap_or_default();
+    let gain = a.floats("gain")?.unwrap_or_default();
     let nch = ai.format.numChannels as usize;
     if gain.len() != 1 && gain.len() != nch {
-        return Err("must provide one gain value per channel or a single value used for all channels".into());
+        return Err(Error::invalid("must provide one gain value per channel or a single value used for all channels"));
     }
     let gains: Vec<f64> = (0..nch).map(|c| if gain.len() == 1 { gain[0] } else { gain[c] }).collect();
-    let clipping = Clipping::new("AudioGain", a.bool("overflow_error", false));
-    let fmt = ai.format;
-    let filter = AudioFn {
-        inputs: vec![clip.clone()],
-        requests: Box::new(|n| vec![(0, n)]),
-        make: Box::new(move |n, frames, core| {
-            let src = &frames[0];
-            let len = src.width as usize;
-            let mut f = new_audio(core, &fmt, len, Some(src))?;
-            let mut clipped = false;
-            let mut buf = Vec::with_capacity(len);
-            for (c, &g) in gains.iter().enumerate() {
-                if fmt.sampleType == stFloat {
-                    let g = g as f32;
-                    let v: Vec<f64> = read_f32(src, c).iter().map(|&x| (x * g) as f64).collect();
-                    write_channel(&mut f, c, &v);
-                } else {
-                    read_channel(src, c, &mut buf);
-                    for v in buf.iter_mut() {
-                        *v *= g;
-                    }
-                    clipped |= write_channel(&mut f, c, &buf);
-                }
-            }
-            if clipped {
-                clipping.report(core, n, len)?;
-            }
-            Ok(Arc::new(f))
-        }),
-    };
-    set_clip(out, audio_node(core, "AudioGain", ai, filter, vec![(clip, rpStrictSpatial)]));
+    let clipping = Clipping::new("AudioGain", a.bool("overflow_error", false)?);
+    let spec = AudioSpec { name: "AudioGain".into(), info: ai, inputs: vec![clip] };
+    filter::create_audio(out, core, spec, Some(&[rpStrictSpatial]), Gain { fmt: ai.format, gains, clipping });
     Ok(())
 }
 
-fn check_channel(c: i64) -> Result<u64, String> {
+fn check_channel(c: i64) -> Result<u64> {
     if (0..64).contains(&c) {
         Ok(1u64 << c)
     } else {
-        Err("channel number out of range (0-63)".into())
+        Err(Error::invalid("channel number out of range (0-63)"))
     }
 }
 
-fn audio_mix(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
-    let a = Args(input);
-    let clips = a.nodes("clips");
-    let matrix = a.floats("matrix").unwrap_or_default();
-    let channels_out = a.ints("channels_out").unwrap_or_default();
+struct Mix {
+    fmt: VSAudioFormat,
+    /// Per clip argument, its frame among the distinct inputs'.
+    slots: Vec<usize>,
+    nin: usize,
+    rows: Vec<Vec<f64>>,
+    clipping: Clipping,
+}
+
+impl Filter for Mix {
+    // every input is as long as the output
+    const SPATIAL: bool = true;
+
+    fn get_frame(&self, n: i32, frames: Vec<Frame>, core: Core) -> Result<Frame> {
+        let lead = &frames[self.slots[0]];
+        let len = lead.length() as usize;
+        let mut ins: Vec<Vec<f64>> = Vec::with_capacity(self.nin);
+        for &s in &self.slots {
+            let f = &frames[s];
+            for c in 0..format_of(f).numChannels as usize {
+                let mut v = Vec::with_capacity(len);
+                read_channel(f, c, &mut v);
+                ins.push(v);
+            }
+        }
+        let mut f = new_audio(core, &self.fmt, len, Some(lead))?;
+        let mut clipped = false;
+        let mut acc = vec![0.0f64; len];
+        for (k, row) in self.rows.iter().enumerate() {
+            acc.iter_mut().for_each(|v| *v = 0.0);
+            for (src, &w) in ins.iter().zip(row) {
+                for (d, &s) in acc.iter_mut().zip(src) {
+                    *d += s * w;
+                }
+            }
+            clipped |= write_channel(&mut f, k, &acc);
+        }
+        if clipped {
+            self.clipping.report(core, n, len)?;
+        }
+        Ok(f.freeze())
+    }
+}
+
+fn audio_mix(a: &Args, out: &mut Out, core: Core) -> Result<()> {
+    let clips = a.nodes("clips")?;
+    let matrix = a.floats("matrix")?.unwrap_or_default();
+    let channels_out = a.ints("channels_out")?.unwrap_or_default();
     let first = audio_info(&clips[0])?;
     let mut nin = 0usize;
     for c in &clips {
@@ -294,7 +330,7 @@ fn audio_mix(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String>
             || ai.format.bitsPerSample != first.format.bitsPerSample
             || ai.format.sampleType != first.format.sampleType
         {
-            return Err("all inputs must have the same length, samplerate, bits per sample and sample type".into());
+            return Err(Error::invalid("all inputs must have the same length, samplerate, bits per sample and sample type"));
         }
         nin += ai.format.numChannels as usize;
     }
@@ -302,15 +338,15 @@ fn audio_mix(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String>
     for &c in &channels_out {
         let bit = check_channel(c)?;
         if layout & bit != 0 {
-            return Err("output channel specified twice".into());
+            return Err(Error::invalid("output channel specified twice"));
         }
         layout |= bit;
     }
     let nout = channels_out.len();
     if matrix.len() != nin * nout {
-        return Err("the number of matrix weights must equal (input channels * output channels)".into());
+        return Err(Error::invalid("the number of matrix weights must equal (input channels * output channels)"));
     }
-    let fmt = crate::format::query_audio(first.format.sampleType, first.format.bitsPerSample, layout).ok_or("invalid output format")?;
+    let fmt = core.query_audio_format(first.format.sampleType, first.format.bitsPerSample, layout).ok_or_else(|| Error::invalid("invalid output format"))?;
     let mut ai = first;
     ai.format = fmt;
     // Output channel k (in layout order) is row j of the matrix, where channels_out[j] is that channel.
@@ -319,46 +355,11 @@ fn audio_mix(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String>
         sorted.sort();
         sorted.iter().map(|&(_, j)| matrix[j * nin..(j + 1) * nin].to_vec()).collect()
     };
-    let clipping = Clipping::new("AudioMix", a.bool("overflow_error", false));
-    let count = clips.len();
-    let mut deps: Vec<(Arc<Node>, i32)> = Vec::new();
-    for c in &clips {
-        if !deps.iter().any(|(d, _)| Arc::ptr_eq(d, c)) {
-            deps.push((c.clone(), rpStrictSpatial));
-        }
-    }
-    let filter = AudioFn {
-        inputs: clips,
-        requests: Box::new(move |n| (0..count).map(|i| (i, n)).collect()),
-        make: Box::new(move |n, frames, core| {
-            let len = frames[0].width as usize;
-            let mut ins: Vec<Vec<f64>> = Vec::with_capacity(nin);
-            for f in frames {
-                for c in 0..f.num_planes() {
-                    let mut v = Vec::with_capacity(len);
-                    read_channel(f, c, &mut v);
-                    ins.push(v);
-                }
-            }
-            let mut f = new_audio(core, &fmt, len, Some(&frames[0]))?;
-            let mut clipped = false;
-            let mut acc = vec![0.0f64; len];
-            for (k, row) in rows.iter().enumerate() {
-                acc.iter_mut().for_each(|v| *v = 0.0);
-                for (src, &w) in ins.iter().zip(row) {
-                    for (d, &s) in acc.iter_mut().zip(src) {
-                        *d += s * w;
-                    }
-                }
-                clipped |= write_channel(&mut f, k, &acc);
-            }
-            if clipped {
-                clipping.report(core, n, len)?;
-            }
-            Ok(Arc::new(f))
-        }),
-    };
-    set_clip(out, audio_node(core, "AudioMix", ai, filter, deps));
+    let clipping = Clipping::new("AudioMix", a.bool("overflow_error", false)?);
+    let (inputs, slots) = distinct(&clips);
+    let patterns = vec![rpStrictSpatial; inputs.len()];
+    let spec = AudioSpec { name: "AudioMix".into(), info: ai, inputs };
+    filter::create_audio(out, core, spec, Some(&patterns), Mix { fmt, slots, nin, rows, clipping });
     Ok(())
 }
 
@@ -379,20 +380,23 @@ type Plan = Box<dyn Fn(i32) -> (Vec<Run>, (usize, i64)) + Send + Sync>;
 
 /// Output frames made by copying runs of samples; `channels[k]` is the (input, input channel) for
 /// output channel k, or None when every output channel k is input channel k of each run's input.
+/// Inputs are the clip arguments; `slots` maps each to the distinct node frames are asked of.
 struct Gather {
-    inputs: Vec<Arc<Node>>,
+    slots: Vec<usize>,
     ai: VSAudioInfo,
     plan: Plan,
     channels: Option<Vec<(usize, usize)>>,
 }
 
 impl Gather {
-    /// The frames a run reads: (input, frame number).
+    /// The frames the runs read and the properties' source, as (distinct input, frame number),
+    /// each once, in the order they are requested and handed back.
     fn frames_of(&self, runs: &[Run], props: (usize, i64)) -> Vec<(usize, i32)> {
         let mut out: Vec<(usize, i32)> = Vec::new();
         let mut add = |i: usize, m: i32| {
-            if !out.contains(&(i, m)) {
-                out.push((i, m));
+            let key = (self.slots[i], m);
+            if !out.contains(&key) {
+                out.push(key);
             }
         };
         add(props.0, (props.1 / FRAME) as i32);
@@ -411,23 +415,21 @@ impl Gather {
 }
 
 impl Filter for Gather {
-    fn get_frame(&self, n: i32, reason: i32, _fd: &mut *mut c_void, call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
+    fn requests(&self, n: i32, _lengths: &[i32]) -> Vec<(usize, i32)> {
+        let (runs, props) = (self.plan)(n);
+        self.frames_of(&runs, props)
+    }
+
+    fn get_frame(&self, n: i32, frames: Vec<Frame>, core: Core) -> Result<Frame> {
         let (runs, props) = (self.plan)(n);
         let wanted = self.frames_of(&runs, props);
-        if reason == arInitial {
-            for &(i, m) in &wanted {
-                call.request(&self.inputs[i], m);
-            }
-            return Ok(None);
-        }
-        if reason != arAllFramesReady {
-            return Ok(None);
-        }
-        let get = |i: usize, m: i32| call.get(&self.inputs[i], m).ok_or_else(|| "internal error: a requested frame is missing".to_string());
+        let get = |i: usize, m: i32| -> Result<&Frame> {
+            let key = (self.slots[i], m);
+            wanted.iter().position(|&w| w == key).and_then(|p| frames.get(p)).ok_or_else(|| Error::invalid("internal error: a requested frame is missing"))
+        };
         let len = frame_len(self.ai.numSamples, n);
         let props_frame = get(props.0, (props.1 / FRAME) as i32)?;
-        let core = call.core().clone();
-        let mut f = new_audio(&core, &self.ai.format, len, Some(&props_frame))?;
+        let mut f = new_audio(core, &self.ai.format, len, Some(props_frame))?;
         let bps = self.ai.format.bytesPerSample as usize;
         let nch = self.ai.format.numChannels as usize;
         for r in &runs {
@@ -438,7 +440,7 @@ impl Filter for Gather {
                 let m = (s / FRAME) as i32;
                 let off = (s % FRAME) as usize;
                 let src = get(r.input, m)?;
-                let avail = src.width as usize;
+                let avail = src.length() as usize;
                 // how many samples can be copied from this input frame in one go
                 let take = if r.reversed { (off + 1).min(r.len - done) } else { (avail - off).min(r.len - done) };
                 for k in 0..nch {
@@ -449,8 +451,8 @@ impl Filter for Gather {
                     if input != r.input {
                         continue;
                     }
-                    let from = channel_bytes(&src, ch);
-                    let to = channel_bytes_mut(&mut f, k);
+                    let from = src.channel_bytes(ch as i32);
+                    let to = f.channel_bytes_mut(k as i32);
                     for j in 0..take {
                         let si = if r.reversed { off - j } else { off + j };
                         let di = r.dst + done + j;
@@ -460,19 +462,20 @@ impl Filter for Gather {
                 done += take;
             }
         }
-        Ok(Some(Arc::new(f)))
+        Ok(f.freeze())
     }
 }
 
-fn gather_node(core: &Arc<Core>, name: &str, inputs: Vec<Arc<Node>>, ai: VSAudioInfo, plan: Plan, channels: Option<Vec<(usize, usize)>>) -> Arc<Node> {
-    let mut deps: Vec<(Arc<Node>, i32)> = Vec::new();
-    for c in &inputs {
-        if !deps.iter().any(|(d, _)| Arc::ptr_eq(d, c)) {
-            deps.push((c.clone(), rpGeneral));
-        }
-    }
-    let filter = Gather { inputs, ai, plan, channels };
-    make_node(core, name, MediaInfo::Audio(ai), Box::new(filter), fmParallel, deps)
+fn gather_filter(name: &str, clips: Vec<Node>, ai: VSAudioInfo, plan: Plan, channels: Option<Vec<(usize, usize)>>) -> (AudioSpec, Vec<i32>, Gather) {
+    let (inputs, slots) = distinct(&clips);
+    let patterns = vec![rpGeneral; inputs.len()];
+    (AudioSpec { name: name.into(), info: ai, inputs }, patterns, Gather { slots, ai, plan, channels })
+}
+
+/// Returns under `clip` the filter that copies runs of samples.
+fn gather(out: &mut Out, core: Core, name: &str, clips: Vec<Node>, ai: VSAudioInfo, plan: Plan, channels: Option<Vec<(usize, usize)>>) {
+    let (spec, patterns, g) = gather_filter(name, clips, ai, plan, channels);
+    filter::create_audio(out, core, spec, Some(&patterns), g);
 }
 
 fn with_length(mut ai: VSAudioInfo, samples: i64) -> VSAudioInfo {
@@ -481,27 +484,28 @@ fn with_length(mut ai: VSAudioInfo, samples: i64) -> VSAudioInfo {
     ai
 }
 
-fn audio_splice(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
-    let clips = Args(input).nodes("clips");
+fn audio_splice(a: &Args, out: &mut Out, core: Core) -> Result<()> {
+    let clips = a.nodes("clips")?;
     if clips.len() == 1 {
-        set_clip(out, clips[0].clone());
+        out.set_node("clip", clips.into_iter().next().expect("one clip"));
         return Ok(());
     }
     let first = audio_info(&clips[0])?;
     let mut starts = Vec::with_capacity(clips.len());
+    let mut lengths = Vec::with_capacity(clips.len());
     let mut total = 0i64;
     for c in &clips {
         let ai = audio_info(c)?;
         if ai.format != first.format || ai.sampleRate != first.sampleRate {
-            return Err("format mismatch".into());
+            return Err(Error::invalid("format mismatch"));
         }
         starts.push(total);
+        lengths.push(ai.numSamples);
         total += ai.numSamples;
         if total > MAX_SAMPLES {
-            return Err("the resulting clip is too long".into());
+            return Err(Error::invalid("the resulting clip is too long"));
         }
     }
-    let lengths: Vec<i64> = clips.iter().map(|c| c.audio_info().expect("audio").numSamples).collect();
     let ai = with_length(first, total);
     let plan: Plan = Box::new(move |n| {
         let begin = n as i64 * FRAME;
@@ -519,44 +523,47 @@ fn audio_splice(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
         }
         (runs, props)
     });
-    set_clip(out, gather_node(core, "AudioSplice", clips, ai, plan, None));
+    // R81 declares every clip, repeats included, the first as read without reuse
+    let patterns: Vec<i32> = (0..clips.len()).map(|i| if i == 0 { rpNoFrameReuse } else { rpGeneral }).collect();
+    let slots = (0..clips.len()).collect();
+    let spec = AudioSpec { name: "AudioSplice".into(), info: ai, inputs: clips };
+    filter::create_audio(out, core, spec, Some(&patterns), Gather { slots, ai, plan, channels: None });
     Ok(())
 }
 
-fn audio_trim(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
-    let a = Args(input);
+fn audio_trim(a: &Args, out: &mut Out, core: Core) -> Result<()> {
     let clip = a.node("clip")?;
     let ai = audio_info(&clip)?;
-    let first = a.int("first").unwrap_or(0);
-    let last = a.int("last");
-    let length = a.int("length");
+    let first = a.int("first")?.unwrap_or(0);
+    let last = a.int("last")?;
+    let length = a.int("length")?;
     if last.is_some() && length.is_some() {
-        return Err("both last sample and length specified".into());
+        return Err(Error::invalid("both last sample and length specified"));
     }
     if first < 0 {
-        return Err("invalid first sample specified (less than 0)".into());
+        return Err(Error::invalid("invalid first sample specified (less than 0)"));
     }
     if first >= ai.numSamples {
-        return Err("invalid first sample specified (beyond clip end)".into());
+        return Err(Error::invalid("invalid first sample specified (beyond clip end)"));
     }
     let count = if let Some(l) = last {
         if l < first {
-            return Err("invalid last sample specified (last is less than first)".into());
+            return Err(Error::invalid("invalid last sample specified (last is less than first)"));
         }
         l - first + 1
     } else if let Some(l) = length {
         if l < 1 {
-            return Err("invalid length specified (less than 1)".into());
+            return Err(Error::invalid("invalid length specified (less than 1)"));
         }
         l
     } else {
         ai.numSamples - first
     };
     if first + count > ai.numSamples {
-        return Err("last sample beyond clip end".into());
+        return Err(Error::invalid("last sample beyond clip end"));
     }
     if first == 0 && count == ai.numSamples {
-        set_clip(out, clip);
+        out.set_node("clip", clip);
         return Ok(());
     }
     let oai = with_length(ai, count);
@@ -565,20 +572,19 @@ fn audio_trim(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String
         let len = (count - begin).min(FRAME) as usize;
         (vec![Run { input: 0, start: first + begin, len, dst: 0, reversed: false }], (0, first + begin))
     });
-    set_clip(out, gather_node(core, "AudioTrim", vec![clip], oai, plan, None));
+    gather(out, core, "AudioTrim", vec![clip], oai, plan, None);
     Ok(())
 }
 
-fn audio_loop(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
-    let a = Args(input);
+fn audio_loop(a: &Args, out: &mut Out, core: Core) -> Result<()> {
     let clip = a.node("clip")?;
     let ai = audio_info(&clip)?;
-    let times = a.int("times").unwrap_or(0);
+    let times = a.int("times")?.unwrap_or(0);
     if times < 0 {
-        return Err("cannot repeat clip a negative number of times".into());
+        return Err(Error::invalid("cannot repeat clip a negative number of times"));
     }
     if times == 1 {
-        set_clip(out, clip);
+        out.set_node("clip", clip);
         return Ok(());
     }
     let src_len = ai.numSamples;
@@ -587,7 +593,7 @@ fn audio_loop(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String
     } else {
         match src_len.checked_mul(times) {
             Some(t) if t <= MAX_SAMPLES => t,
-            _ => return Err("resulting clip is too long".into()),
+            _ => return Err(Error::invalid("resulting clip is too long")),
         }
     };
     let oai = with_length(ai, total);
@@ -604,12 +610,12 @@ fn audio_loop(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String
         }
         (runs, (0, begin % src_len))
     });
-    set_clip(out, gather_node(core, "AudioLoop", vec![clip], oai, plan, None));
+    gather(out, core, "AudioLoop", vec![clip], oai, plan, None);
     Ok(())
 }
 
-fn audio_reverse(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
-    let clip = Args(input).node("clip")?;
+fn audio_reverse(a: &Args, out: &mut Out, core: Core) -> Result<()> {
+    let clip = a.node("clip")?;
     let ai = audio_info(&clip)?;
     let total = ai.numSamples;
     let plan: Plan = Box::new(move |n| {
@@ -619,27 +625,26 @@ fn audio_reverse(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Str
         let start = total - begin - len;
         (vec![Run { input: 0, start, len: len as usize, dst: 0, reversed: true }], (0, total - 1 - begin))
     });
-    set_clip(out, gather_node(core, "AudioReverse", vec![clip], ai, plan, None));
+    gather(out, core, "AudioReverse", vec![clip], ai, plan, None);
     Ok(())
 }
 
-fn shuffle_channels(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
-    let a = Args(input);
-    let clips = a.nodes("clips");
-    let chin = a.ints("channels_in").unwrap_or_default();
-    let chout = a.ints("channels_out").unwrap_or_default();
+fn shuffle_channels(a: &Args, out: &mut Out, core: Core) -> Result<()> {
+    let clips = a.nodes("clips")?;
+    let chin = a.ints("channels_in")?.unwrap_or_default();
+    let chout = a.ints("channels_out")?.unwrap_or_default();
     if chin.len() != chout.len() {
-        return Err("must have the same number of channels_in and channels_out".into());
+        return Err(Error::invalid("must have the same number of channels_in and channels_out"));
     }
     if clips.len() > chin.len() {
-        return Err("cannot have more input nodes than selected input channels".into());
+        return Err(Error::invalid("cannot have more input nodes than selected input channels"));
     }
     let first = audio_info(&clips[0])?;
     let mut longest = 0i64;
     for c in &clips {
         let ai = audio_info(c)?;
         if ai.sampleRate != first.sampleRate || ai.format.bitsPerSample != first.format.bitsPerSample || ai.format.sampleType != first.format.sampleType {
-            return Err("all inputs must have the same samplerate, bits per sample and sample type".into());
+            return Err(Error::invalid("all inputs must have the same samplerate, bits per sample and sample type"));
         }
         longest = longest.max(ai.numSamples);
     }
@@ -648,39 +653,40 @@ fn shuffle_channels(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), 
     let mut layout = 0u64;
     for (j, (&ci, &co)) in chin.iter().zip(&chout).enumerate() {
         let input = j.min(clips.len() - 1);
-        let in_layout = clips[input].audio_info().expect("audio").format.channelLayout;
+        let in_layout = audio_info(&clips[input])?.format.channelLayout;
         if !(-64..64).contains(&ci) || !(0..64).contains(&co) {
-            return Err("channel number out of range".into());
+            return Err(Error::invalid("channel number out of range"));
         }
         let index = if ci < 0 {
             let k = (-ci - 1) as u32;
             if k >= in_layout.count_ones() {
-                return Err("specified channel is not present in input".into());
+                return Err(Error::invalid("specified channel is not present in input"));
             }
             k as usize
         } else {
             if in_layout & (1u64 << ci) == 0 {
-                return Err("specified channel is not present in input".into());
+                return Err(Error::invalid("specified channel is not present in input"));
             }
             (in_layout & ((1u64 << ci) - 1)).count_ones() as usize
         };
         if layout & (1u64 << co) != 0 {
-            return Err("output channel specified twice".into());
+            return Err(Error::invalid("output channel specified twice"));
         }
         layout |= 1u64 << co;
         picks.push((co, input, index));
     }
     picks.sort();
-    let fmt = crate::format::query_audio(first.format.sampleType, first.format.bitsPerSample, layout).ok_or("invalid output format")?;
+    let fmt = core.query_audio_format(first.format.sampleType, first.format.bitsPerSample, layout).ok_or_else(|| Error::invalid("invalid output format"))?;
     let mut ai = with_length(first, longest);
     ai.format = fmt;
-    set_clip(out, shuffle_node(core, clips, ai, picks.iter().map(|&(_, i, c)| (i, c)).collect()));
+    let (spec, patterns, g) = shuffle_filter(clips, ai, picks.iter().map(|&(_, i, c)| (i, c)).collect());
+    filter::create_audio(out, core, spec, Some(&patterns), g);
     Ok(())
 }
 
 /// Output channel k is channel `channels[k].1` of input `channels[k].0`; shorter inputs are silent
 /// past their end; properties come from the first input.
-fn shuffle_node(core: &Arc<Core>, clips: Vec<Arc<Node>>, ai: VSAudioInfo, channels: Vec<(usize, usize)>) -> Arc<Node> {
+fn shuffle_filter(clips: Vec<Node>, ai: VSAudioInfo, channels: Vec<(usize, usize)>) -> (AudioSpec, Vec<i32>, Gather) {
     let lengths: Vec<i64> = clips.iter().map(|c| c.audio_info().expect("audio").numSamples).collect();
     let used: Vec<usize> = {
         let mut u: Vec<usize> = channels.iter().map(|&(i, _)| i).collect();
@@ -700,65 +706,76 @@ fn shuffle_node(core: &Arc<Core>, clips: Vec<Arc<Node>>, ai: VSAudioInfo, channe
         let props_frame = (n as i64).min(frames_for(lengths[0]) as i64 - 1);
         (runs, (0, props_frame * FRAME))
     });
-    gather_node(core, "ShuffleChannels", clips, ai, plan, Some(channels))
+    let (spec, _, g) = gather_filter("ShuffleChannels", clips, ai, plan, Some(channels));
+    // an input as long as the output gives frame n to frame n alone
+    let patterns = spec.inputs.iter().map(|c| if c.num_frames() == ai.numFrames { rpStrictSpatial } else { rpGeneral }).collect();
+    (spec, patterns, g)
 }
 
-fn split_channels(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
-    let clip = Args(input).node("clip")?;
+fn split_channels(a: &Args, out: &mut Out, core: Core) -> Result<()> {
+    let clip = a.node("clip")?;
     let ai = audio_info(&clip)?;
     let nch = ai.format.numChannels as usize;
     if nch == 1 {
-        out.set(b"clip", Value::Node(clip), true).expect("clip is a valid key");
+        out.put_node("clip", clip, true)?;
         return Ok(());
     }
+    // each channel through std.ShuffleChannels, as R81 does, so that graph inspection shows
+    // SplitChannels as the creator of ShuffleChannels nodes
+    let std = PluginRef::by_id(core, "com.vapoursynth.std").ok_or_else(|| Error::invalid("the std plugin is missing"))?;
     let layout = ai.format.channelLayout;
-    let mut k = 0usize;
-    for bit in 0..64 {
-        if layout & (1u64 << bit) == 0 {
-            continue;
-        }
-        let mut cai = ai;
-        cai.format = crate::format::query_audio(ai.format.sampleType, ai.format.bitsPerSample, 1u64 << bit).ok_or("invalid output format")?;
-        let node = shuffle_node(core, vec![clip.clone()], cai, vec![(0, k)]);
-        out.set(b"clip", Value::Node(node), true).expect("clip is a valid key");
-        k += 1;
+    for bit in (0..64).filter(|b| layout & (1u64 << b) != 0) {
+        let mut args = OwnedMap::new();
+        args.put_node("clips", clip.clone(), false)?;
+        args.put_int("channels_in", bit, false)?;
+        args.put_int("channels_out", bit, false)?;
+        let r = std.invoke("ShuffleChannels", &args)?;
+        out.put_node("clip", r.get_node("clip", 0)?, true)?;
     }
     Ok(())
 }
 
 // ---- AssumeSampleRate, SetAudioCache ----------------------------------------------------------------
 
-fn assume_sample_rate(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
-    let a = Args(input);
+/// Frame n of the input as it is: only the clip's description changes.
+struct Same;
+
+impl Filter for Same {
+    const SPATIAL: bool = true;
+
+    fn get_frame(&self, _n: i32, frames: Vec<Frame>, _core: Core) -> Result<Frame> {
+        first_frame(frames)
+    }
+}
+
+fn assume_sample_rate(a: &Args, out: &mut Out, core: Core) -> Result<()> {
     let clip = a.node("clip")?;
     let mut ai = audio_info(&clip)?;
-    let src = a.opt_node("src");
-    let rate = a.int("samplerate");
+    let src = a.nodes("src")?.into_iter().next();
+    let rate = a.int("samplerate")?;
     if src.is_some() == rate.is_some() {
-        return Err("need to specify source clip or samplerate".into());
+        return Err(Error::invalid("need to specify source clip or samplerate"));
     }
     if let Some(s) = src {
         ai.sampleRate = audio_info(&s)?.sampleRate;
     }
     if let Some(r) = rate {
         if r <= 0 || r > i32::MAX as i64 {
-            return Err("invalid samplerate specified".into());
+            return Err(Error::invalid("invalid samplerate specified"));
         }
         ai.sampleRate = r as i32;
     }
-    let filter = AudioFn { inputs: vec![clip.clone()], requests: Box::new(|n| vec![(0, n)]), make: Box::new(|_, frames, _| Ok(frames[0].clone())) };
-    set_clip(out, audio_node(core, "AssumeSampleRate", ai, filter, vec![(clip, rpStrictSpatial)]));
+    let spec = AudioSpec { name: "AssumeSampleRate".into(), info: ai, inputs: vec![clip] };
+    filter::create_audio(out, core, spec, Some(&[rpStrictSpatial]), Same);
     Ok(())
 }
 
-fn set_audio_cache(input: &Map, _out: &mut Map, _core: &Arc<Core>) -> Result<(), String> {
-    let a = Args(input);
+fn set_audio_cache(a: &Args, _out: &mut Out, _core: Core) -> Result<()> {
     let clip = a.node("clip")?;
-    let mut cache = clip.cache.lock();
-    if let Some(m) = a.int("mode") {
-        cache.set_mode(m.clamp(i32::MIN as i64, i32::MAX as i64) as i32);
+    if let Some(m) = a.int("mode")? {
+        clip.set_cache_mode(m.clamp(i32::MIN as i64, i32::MAX as i64) as i32);
     }
-    let opt = |k: &str| a.int(k).map_or(-1, |v| v.clamp(-1, i32::MAX as i64) as i32);
-    cache.set_options(opt("fixedsize"), opt("maxsize"), opt("maxhistory"));
+    let opt = |k: &str| a.int(k).map(|v| v.map_or(-1, |v| v.clamp(-1, i32::MAX as i64) as i32));
+    clip.set_cache_options(opt("fixedsize")?, opt("maxsize")?, opt("maxhistory")?);
     Ok(())
 }
