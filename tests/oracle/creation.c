@@ -290,6 +290,15 @@ int main(int argc, char **argv) {
     api->mapConsumeNode(m, "clipa", blank_of(20), maReplace);
     api->mapConsumeNode(m, "clipb", blank_of(10), maReplace);
     show("std", "PlaneStats", m);
+    m = api->createMap();
+    api->mapConsumeNode(m, "clipa", blank_of(20), maReplace);
+    api->mapConsumeNode(m, "clipb", blank_of(10), maReplace);
+    show("std", "Merge", m);
+    m = api->createMap();
+    api->mapConsumeNode(m, "clips", blank_of(20), maAppend);
+    api->mapConsumeNode(m, "clips", blank_of(10), maAppend);
+    api->mapSetData(m, "expr", "x y +", -1, dtUtf8, maAppend);
+    show("std", "Expr", m);
     /* audio */
     show("std", "BlankAudio", api->createMap());
     m = api->createMap();

@@ -310,7 +310,8 @@ pub(crate) fn pointwise_node(
     }
     util::on_host(core, inputs, |inputs| {
         let lens: Vec<i32> = inputs.iter().map(|n| n.num_frames()).collect();
-        let deps = inputs.iter().map(|n| (n.clone(), rpStrictSpatial)).collect();
+        // a shorter input gives its last frame again: declared as R81 does
+        let deps = inputs.iter().zip(&lens).map(|(n, &len)| (n.clone(), vsvk_plugin_api::filter::spatial_pattern(len, vi.numFrames))).collect();
         let filter = FnFilter {
             inputs,
             requests: Box::new(move |n| lens.iter().enumerate().map(|(i, &len)| (i, n.min(len - 1).max(0))).collect()),
