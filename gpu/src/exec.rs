@@ -186,9 +186,12 @@ struct Inflight {
     /// The context it was recorded on.
     slot: usize,
     value: u64,
-    /// Its place in the queue's order, and the producer values it waits for (stall reports).
+    /// Its place in the queue's order (stall reports), and the producer values it waits for: their
+    /// timelines stay alive until it completes (a written plane's earlier producer is no longer
+    /// held by the plane once the submission is its producer, and a semaphore that pending work
+    /// waits on must not be destroyed).
     seq: u64,
-    waits: Vec<(vk::Semaphore, u64)>,
+    waits: Vec<(Arc<Timeline>, u64)>,
     retained: Vec<Retained>,
     bytes: i64,
 }
@@ -558,9 +561,8 @@ impl PoolInner {
             }
         }
         drop(writes);
-        // The wait semaphores' timelines are kept alive by the frames read.
         retained.extend(reads.into_iter().map(Retained::Frame));
-        let waits: Vec<(vk::Semaphore, u64)> = waits.into_iter().map(|(s, (v, _))| (s, v)).collect();
+        let waits: Vec<(Arc<Timeline>, u64)> = waits.into_values().map(|(v, t)| (t, v)).collect();
         let bytes = if self.counts { bytes as i64 } else { 0 };
         if bytes != 0 {
             self.dev.inflight_bytes.fetch_add(bytes, Ordering::AcqRel);
@@ -715,7 +717,7 @@ fn pool_views(dev: &Device) -> Vec<super::stall::PoolView> {
             super::stall::PoolView {
                 id: p.id,
                 queue: (p.queue.family, p.queue.index),
-                timeline: p.timeline.sem,
+                timeline: p.timeline.clone(),
                 submitted: p.submitted.load(Ordering::Acquire),
                 reached: p.timeline.reached(),
                 recording: st.iter().filter(|s| s.owner.is_some()).count(),

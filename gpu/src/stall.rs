@@ -8,12 +8,13 @@
 //! The threshold is VSVK_GPU_STALL_SECONDS (default 30; 0 turns the report off). A wait goes on
 //! after its report: a long GPU job is not an error, only worth a word.
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use ash::vk;
 
 use super::device::Device;
+use super::exec::Timeline;
 
 /// Where a stall report goes: the runtime logs it to the cores the device serves. Without one,
 /// stderr.
@@ -35,19 +36,20 @@ pub fn threshold() -> Option<Duration> {
     })
 }
 
-/// One unfinished submission as the report lists it.
+/// One unfinished submission as the report lists it; the timelines are held so that they outlive
+/// the report even where the submission completes meanwhile.
 pub struct Pending {
     pub value: u64,
     /// Its place in its queue's order of submissions.
     pub seq: u64,
-    pub waits: Vec<(vk::Semaphore, u64)>,
+    pub waits: Vec<(Arc<Timeline>, u64)>,
 }
 
 /// One exec pool as the report lists it.
 pub struct PoolView {
     pub id: u64,
     pub queue: (u32, u32),
-    pub timeline: vk::Semaphore,
+    pub timeline: Arc<Timeline>,
     pub submitted: u64,
     /// The counter now; None when it cannot be read.
     pub reached: Option<u64>,
@@ -68,13 +70,14 @@ fn since_start() -> u64 {
 /// thread waits for, `waited` how long so far.
 pub fn report(dev: &Device, sem: vk::Semaphore, value: u64, waited: Duration, pools: &[PoolView]) {
     let name = |s: vk::Semaphore| -> String {
-        match pools.iter().find(|p| p.timeline == s) {
+        match pools.iter().find(|p| p.timeline.sem == s) {
             Some(p) => format!("pool {}", p.id),
             None => format!("timeline {:#x} (no exec pool's)", ash::vk::Handle::as_raw(s)),
         }
     };
     let counter = |s: vk::Semaphore| -> String {
-        // SAFETY: a semaphore some live submission names, so alive.
+        // SAFETY: the semaphore waited on (its waiter holds it) or one of the timelines the views
+        // hold.
         match unsafe { dev.device.get_semaphore_counter_value(s) } {
             Ok(c) => c.to_string(),
             Err(r) => format!("unreadable ({})", r.as_raw()),
@@ -114,7 +117,7 @@ fn full(pools: &[PoolView], name: &dyn Fn(vk::Semaphore) -> String, counter: &dy
         subs.sort_by_key(|(_, s)| s.seq);
         out.push_str(&format!("\n  queue {}.{}: {} unfinished", q.0, q.1, subs.len()));
         for (p, s) in subs.iter().take(8) {
-            let waits: Vec<String> = s.waits.iter().map(|&(sem, v)| format!("{} >= {} (at {})", name(sem), v, counter(sem))).collect();
+            let waits: Vec<String> = s.waits.iter().map(|(t, v)| format!("{} >= {} (at {})", name(t.sem), v, counter(t.sem))).collect();
             out.push_str(&format!(
                 "\n    #{} pool {} value {}{}",
                 s.seq,
