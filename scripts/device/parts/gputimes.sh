@@ -2,6 +2,8 @@
 # GPU chains where vsvk trails R81, with GPU timestamps on our core (VSVK_GPU_TIMES): per chain,
 # R81 then ours alternating (fps), then ours once more with the timestamps and each setting of
 # GT_SETTINGS (newline separated; " " for the default), printing fps and the time line report.
+# GT_AB: settings (newline separated) run in each repetition beside R81 and the default, without
+# timestamps, for alternating A/B fps.
 # GT_CASES: which of bm3d1080 bm3d2160 knlm1080 boxblur2160 chain1080 (default all but boxblur2160); GT_FRAMES scales runs.
 set -u
 out=$1
@@ -10,8 +12,9 @@ run() {  # core env... -- plugin fmt WxH frames chain
   local core=$1; shift; local envs=(); while [ "$1" != -- ]; do envs+=("$1"); shift; done; shift
   local plugins=$1 fmt=$2 size=$3 frames=$4 chain=$5
   local pl=(--plugin "$OURS/libvsvk_vk.so"); for p in $plugins; do pl+=(--plugin "$PLUGINS/$p"); done
-  env "${envs[@]}" "$DRIVER" "$core" --plugin "$N" "${pl[@]}" --no-hash --warmup 20 --width ${size%x*} --height ${size#*x} \
+  timeout ${GT_RUN_TIMEOUT:-90} env "${envs[@]}" "$DRIVER" "$core" --plugin "$N" "${pl[@]}" --no-hash --warmup 20 --width ${size%x*} --height ${size#*x} \
     --format $fmt --frames 1 "std.Loop:times=$frames,std.GPUUpload,$chain,std.GPUDownload" > /tmp/gt.txt 2>&1
+  grep -q 'fps=' /tmp/gt.txt || { n=$(ls "$out"/failed-*.txt 2>/dev/null | wc -l); cp /tmp/gt.txt "$out/failed-$n.txt"; echo "FAILED (log failed-$n.txt)"; }
   grep -o 'fps=[0-9.]*' /tmp/gt.txt | tail -1
   grep "^vsvk gpu times" /tmp/gt.txt
 }
@@ -26,9 +29,13 @@ declare -A C=(
 for name in ${GT_CASES:-bm3d1080 bm3d2160 knlm1080 chain1080}; do
   IFS='|' read -r plugins fmt size frames chain <<< "${C[$name]}"
   echo "=== $name ($fmt $size, $frames frames)"
-  for rep in 1 2; do
+  for rep in $(seq ${GT_REPS:-2}); do
     echo "R81 $(run "$CORE_REF" X=1 -- "$plugins" $fmt $size $frames "$chain" | head -1)"
     echo "ours $(run "$CORE_OURS" X=1 -- "$plugins" $fmt $size $frames "$chain" | head -1)"
+    while IFS= read -r setting; do
+      [ -n "$setting" ] || continue
+      echo "ours,$setting $(run "$CORE_OURS" $setting -- "$plugins" $fmt $size $frames "$chain" | head -1)"
+    done <<< "${GT_AB:-}"
   done
   while IFS= read -r setting; do
     [ -n "$setting" ] || continue
