@@ -11,7 +11,8 @@
 //!   plane. Filters never touch semaphores or queue locks.
 //! * Shaders are GLSL compiled by the core ([`Gpu::compile`]); [`ExecPool::pipeline`] makes a
 //!   compute pipeline whose bindings are storage buffers set with push descriptors, one per
-//!   binding in order, with a push constant block.
+//!   binding in order, with a push constant block. Copies and fills ([`Exec::copy`],
+//!   [`Exec::fill`]) need no pipeline.
 use std::ffi::{c_char, CString};
 use std::marker::PhantomData;
 
@@ -22,6 +23,9 @@ use crate::api::{api, Core};
 use crate::error::{buffer_text, check, Error, Result};
 use crate::frame::{Frame, FrameMut};
 use crate::vulkan::*;
+
+/// [`Exec::fill`]'s size for "to the end of the buffer" (`VK_WHOLE_SIZE`).
+pub const WHOLE_SIZE: u64 = vk::WHOLE_SIZE;
 
 /// The core's GPU half, for one core. Valid while the core lives, which covers every filter
 /// instance made on it.
@@ -421,7 +425,25 @@ impl Exec<'_> {
         unsafe { (self.f().vkCmdCopyBuffer2.expect("required"))(self.cmd, &info) }
     }
 
-    /// Everything recorded so far (dispatches, copies) finishes and is visible before what follows.
+    /// Fills `size` bytes of `dst` from `offset` on with `word` repeated (`vkCmdFillBuffer`): a
+    /// constant plane without a shader. The word holds the sample value as often as it fits (an
+    /// 8-bit sample times 0x01010101, a 16-bit one or a half times 0x00010001, a 32-bit one as it
+    /// is). Vulkan wants `offset` and `size` multiples of 4, or `size` [`WHOLE_SIZE`] (to the end
+    /// of the buffer, rounded down to a multiple of 4); anything else is refused here rather than
+    /// left to the driver. A size of 0 records nothing.
+    pub fn fill(&mut self, dst: vk::Buffer, offset: u64, size: u64, word: u32) -> Result<()> {
+        if !offset.is_multiple_of(4) || (size != WHOLE_SIZE && !size.is_multiple_of(4)) {
+            return Err(Error::invalid(format!("fill of {size} bytes at offset {offset}: both must be multiples of 4")));
+        }
+        if size == 0 {
+            return Ok(());
+        }
+        // SAFETY: recording into our command buffer; offset and size keep Vulkan's rules.
+        unsafe { (self.f().vkCmdFillBuffer.expect("required"))(self.cmd, dst, offset, size, word) };
+        Ok(())
+    }
+
+    /// Everything recorded so far (dispatches, copies, fills) finishes and is visible before what follows.
     pub fn barrier(&mut self) {
         let stages = vk::PipelineStageFlags2::COMPUTE_SHADER | vk::PipelineStageFlags2::TRANSFER;
         let mb = [vk::MemoryBarrier2::default()

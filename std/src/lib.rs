@@ -13,8 +13,9 @@
 //! DeleteFrames, DuplicateFrames, FreezeFrames, AssumeFPS, DoubleWeave, AverageFrames,
 //! SetVideoCache; SeparateFields stays in the core, whose planes can be views of every other row)
 //! the simple `pointwise` filters (Invert, InvertMask, Limiter, Binarize, BinarizeMask, Levels,
-//! Lut, Lut2) and `audio` (AudioGain, AudioMix, AudioSplice, AudioTrim, AudioLoop, AudioReverse,
-//! AudioResample, ShuffleChannels, SplitChannels, AssumeSampleRate, SetAudioCache, BlankAudio).
+//! Lut, Lut2), `audio` (AudioGain, AudioMix, AudioSplice, AudioTrim, AudioLoop, AudioReverse,
+//! AudioResample, ShuffleChannels, SplitChannels, AssumeSampleRate, SetAudioCache, BlankAudio) and
+//! `blank` (BlankClip, whose GPU frames are filled on the GPU).
 //! `neighbour::plane` (half floats, CPU dispatch), `stream`, `edit::reduce` and
 //! `pointwise::{cmath, table8}` also serve modules still in the core.
 // the ABI's constants keep their C names (stInteger, cfYUV) and are matched on
@@ -24,6 +25,7 @@ use vsvk_plugin_api::abi::{VSPlugin, VSPLUGINAPI};
 use vsvk_plugin_api::plugin::Registrar;
 
 pub mod audio;
+mod blank;
 pub mod edit;
 mod geometry;
 pub mod neighbour;
@@ -43,6 +45,7 @@ pub unsafe extern "C" fn init(plugin: *mut VSPlugin, papi: *const VSPLUGINAPI) {
 
 fn register(r: &Registrar) {
     audio::register(r);
+    blank::register(r);
     edit::register(r);
     geometry::register(r);
     neighbour::register(r);

@@ -493,6 +493,37 @@ fn blank_clip_on_the_gpu() {
     same("YUV420P8", &[], "std.GPUUpload,std.BlankClip:gpu=0");
 }
 
+/// A GPU BlankClip's planes are filled on the GPU with the sample repeated in 32-bit words; each
+/// sample type (8 and 16-bit integers, half, float) and YUV's default mid chroma must download to
+/// exactly the host clip's bytes, odd widths (row padding) and keep=1 included.
+#[test]
+fn blank_clip_filled_on_the_gpu_matches_the_host_clip() {
+    let id = |cf: u32, st: u32, bits: u32, ss: u32| (cf << 28) | (st << 24) | (bits << 16) | (ss << 8) | ss;
+    let (gray, rgb, yuv, int, float) = (1, 2, 3, 0, 1);
+    let cases = [
+        (id(gray, int, 8, 0), "width=33:height=7:color=201.0"),
+        (id(gray, int, 16, 0), "width=33:height=7:color=40000.0"),
+        (id(gray, int, 10, 0), "color=700.0"),
+        (id(gray, float, 16, 0), "width=33:height=7:color=-1.5"),
+        (id(gray, float, 32, 0), "width=33:height=7:color=0.1"),
+        (id(rgb, float, 32, 0), "color=0.25:color=-3.0:color=1000000.5"),
+        (id(yuv, int, 8, 1), "width=34:height=6"),
+        (id(yuv, int, 10, 1), "width=34:height=6"),
+        (id(yuv, int, 16, 0), "width=34:height=6:color=1.0:color=65535.0:color=3.0"),
+        (id(yuv, float, 16, 0), "color=0.5:color=-0.25:color=0.125"),
+        (id(yuv, int, 8, 1), "keep=1:color=16.0:color=17.0:color=18.0"),
+    ];
+    for (format, args) in cases {
+        let host = format!("std.BlankClip:@:format={format}:length=3:{args}");
+        let gpu = format!("std.BlankClip:@:format={format}:length=3:{args}:gpu=1,std.GPUDownload");
+        let want = chain(&our_core(), "Gray8", &[], &host, &[], &[]).unwrap_or_else(|e| panic!("{e}"));
+        for threads in ["1", "4"] {
+            let got = chain(&our_core(), "Gray8", &[], &gpu, &[], &["--threads", threads]).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(got, want, "{gpu} with {threads} threads against the host clip");
+        }
+    }
+}
+
 /// Device loss cannot be caused on demand, so the core injects it (VSVK_INJECT_DEVICE_LOST=after:N:
 /// submission N+1 finds the device lost). Staged copies make every upload and download submit, so
 /// frames are in flight when it happens.

@@ -8,7 +8,6 @@ use crate::core::Core;
 use crate::map::Map;
 use crate::plugin::{FuncImpl, Plugin};
 
-mod blank;
 mod cpu;
 mod fields;
 mod geometry;
@@ -51,7 +50,6 @@ impl Registrar<'_> {
 pub fn plugin(core: &Arc<Core>) -> Arc<Plugin> {
     let p = Plugin::new_builtin(core, STD_ID, "std", "VapourSynth Core Functions", make_version(crate::core::CORE_VERSION, 0));
     let r = Registrar { plugin: &p };
-    blank::register(&r);
     load::register(&r);
     cpu::register(&r);
     pointwise::register(&r);
