@@ -10,7 +10,6 @@ use crate::plugin::{FuncImpl, Plugin};
 
 mod blank;
 mod cpu;
-mod fields;
 mod geometry;
 pub(crate) mod gpu;
 mod load;
@@ -55,7 +54,6 @@ pub fn plugin(core: &Arc<Core>) -> Arc<Plugin> {
     load::register(&r);
     cpu::register(&r);
     pointwise::register(&r);
-    fields::register(&r);
     gpu::register(&r);
     let _ = core.residency_adapter.set(gpu::adapt);
     p
