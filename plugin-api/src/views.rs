@@ -51,6 +51,16 @@ impl FrameMut {
     /// core provides views ([`provide`]), copied otherwise; writing a shared field copies its
     /// plane first, as writing any shared plane does.
     pub fn field_of(core: Core, src: &Frame, bottom: bool) -> Result<FrameMut> {
+        // the core checks the frame itself, which spares the per-frame path five calls to ask first
+        if let Some(v) = views() {
+            // SAFETY: a frame we hold, a core from the core.
+            let p = unsafe { (v.newFieldFrame)(src.as_ptr(), bottom as c_int, core.as_ptr()) };
+            if p.is_null() {
+                return Err(Error::invalid("a field of a frame that is not a CPU video frame whose planes split into fields"));
+            }
+            // SAFETY: a new frame, whose only reference is ours.
+            return Ok(unsafe { FrameMut::from_raw(p) });
+        }
         let f = src.video_format().ok_or_else(|| Error::invalid("a field of an audio frame"))?;
         if src.residency() == nrGPU {
             return Err(Error::invalid("a field of a GPU frame"));
@@ -58,15 +68,6 @@ impl FrameMut {
         let (w, h) = (src.width(0), src.height(0));
         if h % (2 << f.subSamplingH) != 0 {
             return Err(Error::invalid(format!("a field of a frame {h} rows high, which does not split into fields in every plane")));
-        }
-        if let Some(v) = views() {
-            // SAFETY: a CPU video frame we hold, a core from the core.
-            let p = unsafe { (v.newFieldFrame)(src.as_ptr(), bottom as c_int, core.as_ptr()) };
-            if p.is_null() {
-                return Err(Error::Core { call: "newFieldFrame", message: "no frame".into() });
-            }
-            // SAFETY: a new frame, whose only reference is ours.
-            return Ok(unsafe { FrameMut::from_raw(p) });
         }
         let out = FrameMut::new_video(core, &f, w, h / 2, Some(src))?;
         let bps = f.bytesPerSample as usize;
