@@ -17,7 +17,8 @@ use crate::frame::{Frame, FrameMut};
 
 pub const VSVK_VIEWS_API_VERSION: c_int = 1;
 
-/// The core's half of the extension, member for member as a C header would declare it.
+/// The core's half of the extension, laid out as C would (no header declares it yet: only the
+/// core's own copy of this layer is handed one).
 #[repr(C)]
 #[allow(non_snake_case)]
 pub struct VSVKVIEWSAPI {
