@@ -10,7 +10,8 @@
 //! [`error::Error`] is what they all fail with. [`values`] reads and writes any map (every value
 //! type, keys, errors: arguments, results, frame properties, [`values::OwnedMap`]), [`function`]
 //! calls and makes function references, [`invoke`] calls other plugins' functions,
-//! [`residency`] runs host-memory filters on GPU clips, and [`simd`] gives kernels half-precision
+//! [`residency`] runs host-memory filters on GPU clips, [`views`] makes frames that share another
+//! frame's rows (fields) where the core allows it, and [`simd`] gives kernels half-precision
 //! conversions and CPU feature dispatch ([`multiversion!`]). The core's built-in namespaces (std, text, resize)
 //! are written on this layer too and registered into their plugin through [`plugin::init`]. Every entry point from the core goes through
 //! [`plugin`] or [`filter`], which catch panics and turn errors into the core's error strings.
@@ -33,5 +34,6 @@ pub mod plugin;
 pub mod residency;
 pub mod simd;
 pub mod values;
+pub mod views;
 
 pub use error::{Error, Result};

@@ -84,6 +84,17 @@ impl Node {
         unsafe { (api().setCacheOptions)(self.0, fixed_size, max_size, max_history) }
     }
 
+    /// `setLinearFilter`: marks the filter as one that makes frames most cheaply in order (a
+    /// decoder), for which the core keeps a cache even in automatic mode. Call it on a node just
+    /// made ([`crate::filter::create_node`]), before anything requests its frames. Returns the
+    /// core's bound on how many frames beyond the one requested are worth making ahead and
+    /// caching (`cacheFrame`, which this layer does not wrap yet): the thread count plus ten, on
+    /// vsvk as on R81.
+    pub fn set_linear_filter(&self) -> i32 {
+        // SAFETY: we hold a reference to the node.
+        unsafe { (api().setLinearFilter)(self.0) }
+    }
+
     /// The filter's name (`getNodeName`).
     pub fn name(&self) -> String {
         // SAFETY: we hold a reference; the name is copied at once.

@@ -1,9 +1,9 @@
 //! Frame-level editing: Trim, Splice, Loop, Reverse, SelectEvery, Interleave, DeleteFrames,
-//! DuplicateFrames, FreezeFrames, AssumeFPS, DoubleWeave, AverageFrames, SetVideoCache
-//! (SeparateFields stays in the core).
+//! DuplicateFrames, FreezeFrames, AssumeFPS, SeparateFields, DoubleWeave, AverageFrames,
+//! SetVideoCache.
 //!
 //! The frame selectors pass frames on untouched (or with their duration scaled), so they work
-//! wherever the frames live; DoubleWeave and AverageFrames read samples in host memory.
+//! wherever the frames live; SeparateFields, DoubleWeave and AverageFrames work in host memory.
 use vsvk_plugin_api::abi::*;
 use vsvk_plugin_api::api::Core;
 use vsvk_plugin_api::filter::{self, Filter, Spec};
@@ -18,6 +18,7 @@ use vsvk_plugin_api::{Error, Result};
 use crate::util::{dst_plane, is_constant, props_filter_info, residency_mismatch, src_plane, video_info};
 
 mod average;
+mod fields;
 
 pub fn register(r: &Registrar) {
     r.function("Trim", "clip:vnode:all;first:int:opt;last:int:opt;length:int:opt;", "clip:vnode:all;", trim);
@@ -30,6 +31,7 @@ pub fn register(r: &Registrar) {
     r.function("DuplicateFrames", "clip:vnode:all;frames:int[];", "clip:vnode:all;", duplicate_frames);
     r.function("FreezeFrames", "clip:vnode:all;first:int[]:empty;last:int[]:empty;replacement:int[]:empty;", "clip:vnode:all;", freeze_frames);
     r.function("AssumeFPS", "clip:vnode:all;src:vnode:all:opt;fpsnum:int:opt;fpsden:int:opt;", "clip:vnode:all;", assume_fps);
+    r.function("SeparateFields", "clip:vnode:all;tff:int:opt;modify_duration:int:opt;", "clip:vnode:all;", fields::separate_fields);
     r.function("DoubleWeave", "clip:vnode:all;tff:int:opt;", "clip:vnode:all;", double_weave);
     r.function("AverageFrames", "clips:vnode[]:all;weights:float[];scale:float:opt;scenechange:int:opt;planes:int[]:opt;", "clip:vnode:all;", average::average_frames);
     r.function("SetVideoCache", "clip:vnode:all;mode:int:opt;fixedsize:int:opt;maxsize:int:opt;maxhistory:int:opt;", "", set_video_cache);

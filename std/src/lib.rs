@@ -10,13 +10,13 @@
 //! `neighbour` (Convolution, BoxBlur, Minimum, Maximum, Median, Inflate, Deflate, Sobel, Prewitt),
 //! `geometry` (Crop, CropAbs, CropRel, AddBorders, the flips and turns, the stacks,
 //! ShufflePlanes, SplitPlanes) and `edit` (Trim, Splice, Loop, Reverse, SelectEvery, Interleave,
-//! DeleteFrames, DuplicateFrames, FreezeFrames, AssumeFPS, DoubleWeave, AverageFrames,
-//! SetVideoCache; SeparateFields stays in the core, whose planes can be views of every other row)
+//! DeleteFrames, DuplicateFrames, FreezeFrames, AssumeFPS, SeparateFields (whose fields share the
+//! frame's rows through the core's views), DoubleWeave, AverageFrames, SetVideoCache)
 //! the simple `pointwise` filters (Invert, InvertMask, Limiter, Binarize, BinarizeMask, Levels,
 //! Lut, Lut2), `audio` (AudioGain, AudioMix, AudioSplice, AudioTrim, AudioLoop, AudioReverse,
 //! AudioResample, ShuffleChannels, SplitChannels, AssumeSampleRate, SetAudioCache, BlankAudio) and
 //! `blank` (BlankClip, whose GPU frames are filled on the GPU).
-//! `neighbour::plane` (half floats, CPU dispatch), `stream`, `edit::reduce` and
+//! `neighbour::plane` (half floats, CPU dispatch), `stream` and
 //! `pointwise::{cmath, table8}` also serve modules still in the core.
 // the ABI's constants keep their C names (stInteger, cfYUV) and are matched on
 #![allow(non_upper_case_globals)]

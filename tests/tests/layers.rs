@@ -30,6 +30,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("vsvk-cli", &[]),
     // the oracle tests reach both cores through the C ABI they load at run time
     ("vsvk-tests", &["vsvk-plugin-api"]),
+    // a test plugin those tests load on both cores: a plugin like any other
+    ("vsvk-apitest", &["vsvk-plugin-api"]),
 ];
 
 /// The workspace's crates and the workspace crates each depends on, from `cargo tree` lines of

@@ -12,6 +12,7 @@ pub(crate) mod node_api;
 mod plugin_api;
 pub mod vulkan_api;
 mod import_api;
+mod views_api;
 
 /// Runs `f`, turning a panic into a fatal error naming the entry point: unwinding into C is
 /// undefined, and a panic here means our own invariant broke.
@@ -209,6 +210,8 @@ pub fn wiring() -> crate::wiring::Wiring {
 fn register_builtins(core: &std::sync::Arc<crate::core::Core>) {
     // one std plugin, two halves: the core's functions, then vsvk-std's
     let std = crate::stdlib::plugin(core);
+    // std.SeparateFields' fields share the frame's rows, which only this core can make
+    vsvk_plugin_api::views::provide(&views_api::TABLE);
     // SAFETY: a live plugin of this core and the layer's own table, valid for the call.
     unsafe { vsvk_std::init(crate::plugin::Plugin::as_raw(&std), plugin_api()) };
     std.lock();

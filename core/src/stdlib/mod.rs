@@ -9,7 +9,6 @@ use crate::map::Map;
 use crate::plugin::{FuncImpl, Plugin};
 
 mod cpu;
-mod fields;
 mod geometry;
 pub(crate) mod gpu;
 mod load;
@@ -53,7 +52,6 @@ pub fn plugin(core: &Arc<Core>) -> Arc<Plugin> {
     load::register(&r);
     cpu::register(&r);
     pointwise::register(&r);
-    fields::register(&r);
     gpu::register(&r);
     let _ = core.residency_adapter.set(gpu::adapt);
     p
