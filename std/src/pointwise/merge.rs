@@ -103,8 +103,8 @@ fn merge(args: &Args, out: &mut Out, core: Core) -> Result<()> {
                 if fmt.bytesPerSample == 1 {
                     map_rows::<u8, u8>(&s, d, |o, i| merge_row_u8(o, i[0], i[1], wi));
                 } else {
-                    with_fast_math(|| {
-                        map_rows::<u16, u16>(&s, d, |o, i| {
+                    with_fast_math(#[inline(always)] || {
+                        map_rows::<u16, u16>(&s, d, #[inline(always)] |o, i| {
                             for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
                                 let x = x as i32;
                                 *o = (x + (((y as i32 - x) * wi + 16384) >> 15)) as u16;
@@ -261,28 +261,29 @@ fn diff(args: &Args, out: &mut Out, core: Core, op: DiffOp) -> Result<()> {
             } else {
                 // one loop per operation and width, so that each is a handful of vector
                 // instructions (a runtime sign times y kept the loop scalar: 0.28x R81); 8-bit
-                // sums fit 16-bit lanes
+                // sums fit 16-bit lanes; the closures inline(always), as in Merge (out of line, the
+                // 8-bit loops were SSE2 code: 0.7x)
                 let half = 1i32 << (fmt.bitsPerSample - 1);
                 let max = max_value(&fmt) as i32;
-                with_fast_math(|| match (fmt.bytesPerSample, op) {
-                    (1, DiffOp::Make) => map_rows::<u8, u8>(&s, d, |o, i| {
+                with_fast_math(#[inline(always)] || match (fmt.bytesPerSample, op) {
+                    (1, DiffOp::Make) => map_rows::<u8, u8>(&s, d, #[inline(always)] |o, i| {
                         for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
                             *o = (x as i16 - y as i16 + 128).clamp(0, 255) as u8;
                         }
                     }),
-                    (1, DiffOp::Merge) => map_rows::<u8, u8>(&s, d, |o, i| {
+                    (1, DiffOp::Merge) => map_rows::<u8, u8>(&s, d, #[inline(always)] |o, i| {
                         for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
                             *o = (x as i16 + y as i16 - 128).clamp(0, 255) as u8;
                         }
                     }),
                     // `move`: with `half` and `max` borrowed, the loop reloaded them from memory
                     // for every sample and stayed scalar (0.28x R81 at 16 bits)
-                    (_, DiffOp::Make) => map_rows::<u16, u16>(&s, d, move |o, i| {
+                    (_, DiffOp::Make) => map_rows::<u16, u16>(&s, d, #[inline(always)] move |o, i| {
                         for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
                             *o = (x as i32 - y as i32 + half).clamp(0, max) as u16;
                         }
                     }),
-                    (_, DiffOp::Merge) => map_rows::<u16, u16>(&s, d, move |o, i| {
+                    (_, DiffOp::Merge) => map_rows::<u16, u16>(&s, d, #[inline(always)] move |o, i| {
                         for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
                             *o = (x as i32 + y as i32 - half).clamp(0, max) as u16;
                         }
@@ -391,19 +392,19 @@ fn merge_full_diff(args: &Args, out: &mut Out, core: Core) -> Result<()> {
                 let off = 1i32 << fmt.bitsPerSample;
                 let max = max_value(&fmt) as i32;
                 let (sa, sb) = (s[0], s[1]);
-                with_fast_math(|| match dfmt.bytesPerSample {
-                    2 if fmt.bytesPerSample == 1 => fill_rows::<u8>(d, move |o, y| {
+                with_fast_math(#[inline(always)] || match dfmt.bytesPerSample {
+                    2 if fmt.bytesPerSample == 1 => fill_rows::<u8>(d, #[inline(always)] move |o, y| {
                         let (off, max) = (off as i16, max as i16);
                         for ((o, &x), &v) in o.iter_mut().zip(sa.row::<u8>(y)).zip(sb.row::<u16>(y)) {
                             *o = (x as i16 + v as i16 - off).clamp(0, max) as u8;
                         }
                     }),
-                    2 => fill_rows::<u16>(d, move |o, y| {
+                    2 => fill_rows::<u16>(d, #[inline(always)] move |o, y| {
                         for ((o, &x), &v) in o.iter_mut().zip(sa.row::<u16>(y)).zip(sb.row::<u16>(y)) {
                             *o = (x as i32 + v as i32 - off).clamp(0, max) as u16;
                         }
                     }),
-                    _ => fill_rows::<u16>(d, move |o, y| {
+                    _ => fill_rows::<u16>(d, #[inline(always)] move |o, y| {
                         for ((o, &x), &v) in o.iter_mut().zip(sa.row::<u16>(y)).zip(sb.row::<u32>(y)) {
                             *o = (x as i32 + v as i32 - off).clamp(0, max) as u16;
                         }
@@ -683,7 +684,7 @@ fn masked_merge(args: &Args, out: &mut Out, core: Core) -> Result<()> {
                     } else {
                         mref.row::<f32>(y)
                     };
-                    with_fast_math(|| {
+                    with_fast_math(#[inline(always)] || {
                         if premultiplied {
                             for (((o, &a), &b), &m) in o.iter_mut().zip(ra).zip(rb).zip(rm) {
                                 *o = a.mul_add(1.0 - clamp_f32(m, 0.0, 1.0), b);
@@ -708,7 +709,7 @@ fn masked_merge(args: &Args, out: &mut Out, core: Core) -> Result<()> {
                     let rm = mref.row::<u8>(y);
                     let (ra, rb) = (s[0].row::<u8>(y), s[1].row::<u8>(y));
                     let o = d.row::<u8>(y);
-                    with_wide_math(|| {
+                    with_wide_math(#[inline(always)] || {
                         // Sixteen-bit lanes, twice as many per vector as the thirty-two-bit
                         // form: n is at most 255 * 255 + 127, and (n + 1 + (n >> 8)) >> 8 is
                         // n / 255 exactly over that range (checked for every n).
@@ -726,7 +727,7 @@ fn masked_merge(args: &Args, out: &mut Out, core: Core) -> Result<()> {
                     let rm = mref.row::<u16>(y);
                     let (ra, rb) = (s[0].row::<u16>(y), s[1].row::<u16>(y));
                     let o = d.row::<u16>(y);
-                    with_wide_math(|| {
+                    with_wide_math(#[inline(always)] || {
                         for (((o, &a), &b), &m) in o.iter_mut().zip(ra).zip(rb).zip(rm) {
                             let m = (m as u32).min(mxu);
                             let n = a as u32 * (mxu - m) + b as u32 * m + mxu / 2;
