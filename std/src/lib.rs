@@ -12,12 +12,13 @@
 //! ShufflePlanes, SplitPlanes) and `edit` (Trim, Splice, Loop, Reverse, SelectEvery, Interleave,
 //! DeleteFrames, DuplicateFrames, FreezeFrames, AssumeFPS, SeparateFields (whose fields share the
 //! frame's rows through the core's views), DoubleWeave, AverageFrames, SetVideoCache)
-//! the simple `pointwise` filters (Invert, InvertMask, Limiter, Binarize, BinarizeMask, Levels,
-//! Lut, Lut2), `audio` (AudioGain, AudioMix, AudioSplice, AudioTrim, AudioLoop, AudioReverse,
+//! the `pointwise` filters (Invert, InvertMask, Limiter, Binarize, BinarizeMask, Levels, Lut, Lut2,
+//! and in `pointwise::merge` Merge, MaskedMerge, MakeDiff, MergeDiff, MakeFullDiff, MergeFullDiff,
+//! PreMultiply), `audio` (AudioGain, AudioMix, AudioSplice, AudioTrim, AudioLoop, AudioReverse,
 //! AudioResample, ShuffleChannels, SplitChannels, AssumeSampleRate, SetAudioCache, BlankAudio) and
 //! `blank` (BlankClip, whose GPU frames are filled on the GPU).
-//! `neighbour::plane` (half floats, CPU dispatch), `stream` and
-//! `pointwise::{cmath, table8}` also serve modules still in the core.
+//! `neighbour::plane` (half floats, CPU dispatch) and `pointwise::{cmath, table8,
+//! with_fast_math}` also serve modules still in the core.
 // the ABI's constants keep their C names (stInteger, cfYUV) and are matched on
 #![allow(non_upper_case_globals)]
 

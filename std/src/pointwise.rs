@@ -1,5 +1,7 @@
-//! Pointwise filters: Invert, InvertMask, Limiter, Levels, Binarize, BinarizeMask, Lut, Lut2.
-//! (The merges and Expr are still in the core; they share `cmath` and `table8` from here.)
+//! Pointwise filters: Invert, InvertMask, Limiter, Levels, Binarize, BinarizeMask, Lut, Lut2, and
+//! in `merge` Merge, MaskedMerge, MakeDiff, MergeDiff, MakeFullDiff, MergeFullDiff and
+//! PreMultiply. (Expr is still in the core; it shares `cmath`, `table8` and [`with_fast_math`]
+//! from here.)
 //!
 //! Every filter here works row by row on plain slices so that the inner loops vectorise. Half
 //! precision planes are widened to f32 a row at a time, processed by the f32 code and narrowed
@@ -17,6 +19,7 @@ use vsvk_plugin_api::map::{Args, Out};
 use vsvk_plugin_api::node::Node;
 use vsvk_plugin_api::plugin::Registrar;
 use vsvk_plugin_api::residency;
+use vsvk_plugin_api::simd;
 use vsvk_plugin_api::values::MapRead;
 use vsvk_plugin_api::{Error, Result};
 
@@ -24,6 +27,7 @@ use crate::util;
 
 pub mod cmath;
 mod lut;
+mod merge;
 pub mod table8;
 
 pub fn register(r: &Registrar) {
@@ -50,6 +54,7 @@ pub fn register(r: &Registrar) {
         |i, o, c| binarize(i, o, c, true),
     );
     lut::register(r);
+    merge::register(r);
 }
 
 // ---- shared helpers ------------------------------------------------------------------------------
@@ -237,7 +242,9 @@ fn fill_rows<U: Pix>(mut dst: PlaneMut, mut f: impl FnMut(&mut [U], usize)) {
 #[inline(always)]
 fn map_rows<T: Pix, U: Pix>(src: &[PlaneRef], dst: PlaneMut, mut f: impl FnMut(&mut [U], &[&[T]])) {
     let mut rows: Vec<&[T]> = Vec::with_capacity(src.len());
-    fill_rows(dst, |o, y| {
+    // inline(always): callers inside `with_fast_math` need `f` compiled into its AVX2 code, which
+    // it only is where this closure is inlined too (MakeDiff's 8-bit loop stayed SSE2: 0.7x)
+    fill_rows(dst, #[inline(always)] |o, y| {
         rows.clear();
         rows.extend(src.iter().map(|s| s.row::<T>(y)));
         f(o, &rows);
@@ -301,10 +308,15 @@ impl<R: Fn(&Frame, &mut FrameMut, bool) -> Result<()> + Send + Sync + 'static> F
         let src = frames.into_iter().next().ok_or_else(|| Error::invalid("internal error: a requested frame is missing"))?;
         let fmt = src.video_format().ok_or_else(|| Error::invalid("only video clips are supported"))?;
         let mut dst = new_frame_like(core, &fmt, &src, &self.planes)?;
-        let stream = crate::stream::stream_outputs(core.info().threads.max(1) as usize, crate::stream::frame_bytes(&dst));
+        let stream = stream_outputs(core, &dst);
         (self.run)(&src, &mut dst, stream)?;
         Ok(dst.freeze())
     }
+}
+
+/// Whether the planes of `dst`, a new output frame, are written with streaming stores (see `stream`).
+fn stream_outputs(core: Core, dst: &FrameMut) -> bool {
+    crate::stream::stream_outputs(core.info().threads.max(1) as usize, crate::stream::frame_bytes(dst))
 }
 
 /// A new frame for the output with `src`'s properties; planes not in `process` are shared with
@@ -342,8 +354,7 @@ fn pointwise_filter(
     Ok(())
 }
 
-/// A filter whose frame n comes from frame n of each input (the last frame of a shorter input),
-/// each declared strict spatial whatever its length.
+/// A filter whose frame n comes from frame n of each input (the last frame of a shorter input).
 struct MultiFilter<M> {
     make: M,
 }
@@ -356,26 +367,48 @@ impl<M: Fn(&[Frame], Core) -> Result<Frame> + Send + Sync + 'static> Filter for 
     }
 }
 
+/// How a [`MultiFilter`] declares its inputs, as R81 does for each filter.
+#[derive(Clone, Copy)]
+enum Patterns {
+    /// Strict spatial whatever an input's length (Lut2).
+    Strict,
+    /// [`filter::spatial_pattern`]: a shorter input's last frame is reused (the merges).
+    ByLength,
+}
+
 /// The node of [`MultiFilter`] on `inputs`, all in host memory or all on the GPU (processed in
 /// host memory and uploaded again).
-fn pointwise_node(core: Core, name: &str, vi: VSVideoInfo, inputs: Vec<Node>, make: impl Fn(&[Frame], Core) -> Result<Frame> + Send + Sync + 'static) -> Result<Node> {
+fn pointwise_node(
+    core: Core,
+    name: &str,
+    vi: VSVideoInfo,
+    inputs: Vec<Node>,
+    patterns: Patterns,
+    make: impl Fn(&[Frame], Core) -> Result<Frame> + Send + Sync + 'static,
+) -> Result<Node> {
     if let Some(m) = util::residency_mismatch(&inputs) {
         return Err(Error::invalid(m));
     }
-    let patterns = vec![rpStrictSpatial; inputs.len()];
     residency::on_host(core, inputs, |inputs| {
         let spec = Spec { name: name.into(), info: vi, inputs, gpu_output: false };
-        filter::create_node_with_patterns(core, spec, &patterns, MultiFilter { make }, fmParallel)
+        match patterns {
+            Patterns::Strict => {
+                let strict = vec![rpStrictSpatial; spec.inputs.len()];
+                filter::create_node_with_patterns(core, spec, &strict, MultiFilter { make }, fmParallel)
+            }
+            Patterns::ByLength => filter::create_node(core, spec, MultiFilter { make }, fmParallel),
+        }
     })
 }
 
 /// Runs `f` compiled for AVX2 and FMA when the machine has them (the results are the same either
 /// way: fused multiply-adds are exact operations, done in software where the hardware lacks them).
+/// Public for the core's Expr, whose interpreter runs its blocks in it.
 #[inline(always)]
-fn with_fast_math<R>(f: impl FnOnce() -> R) -> R {
+pub fn with_fast_math<R>(f: impl FnOnce() -> R) -> R {
     #[cfg(target_arch = "x86_64")]
     {
-        if vsvk_plugin_api::simd::has_avx2() {
+        if simd::has_avx2() {
             // SAFETY: the features were detected at run time.
             return unsafe { with_avx2(f) };
         }

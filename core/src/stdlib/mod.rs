@@ -17,8 +17,8 @@ mod load;
 pub(crate) mod neighbour {
     pub(crate) use vsvk_std::neighbour::plane;
 }
+/// Expr; the other pointwise filters (the merges among them) moved to vsvk-std.
 mod pointwise;
-mod stream;
 pub mod util;
 
 pub const STD_ID: &str = "com.vapoursynth.std";

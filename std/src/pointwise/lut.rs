@@ -196,7 +196,7 @@ fn build(args: &Args, out: &mut Out, core: Core, two: bool) -> std::result::Resu
         inputs.push(b);
     }
     let fmt_b = vb.map(|v| v.format);
-    let node = pointwise_node(core, name, ovi, inputs, move |frames, core| {
+    let node = pointwise_node(core, name, ovi, inputs, Patterns::Strict, move |frames, core| {
         let fa = &frames[0];
         let mut dst = new_frame_like(core, &ofmt, fa, &planes)?;
         for p in 0..np {

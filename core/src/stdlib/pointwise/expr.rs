@@ -23,7 +23,7 @@ use std::sync::Arc;
 use vsvk_expr::{parse, rewrite, Dag, K};
 use vsvk_plugin_api::abi::*;
 
-use super::merge::with_fast_math;
+use vsvk_std::pointwise::with_fast_math;
 use super::*;
 
 pub fn register(r: &super::super::Registrar) {
@@ -446,7 +446,7 @@ fn store_int<T: StoreInt>(res: &[f32], out: &mut [T], max: f32) {
     let n = res.len().min(out.len());
     let mut done = 0;
     #[cfg(target_arch = "x86_64")]
-    if super::merge::has_avx2_fma() {
+    if vsvk_plugin_api::simd::has_avx2() {
         // SAFETY: AVX2 was detected at run time; both slices hold at least n values.
         done = unsafe { T::store_avx2(res.as_ptr(), out.as_mut_ptr(), max, n) };
     }

@@ -2,70 +2,90 @@
 use std::sync::Arc;
 
 use vsvk_plugin_api::abi::*;
+use vsvk_resize::chroma_mask::{ChromaMask, PlaneView};
 
 use super::*;
-use vsvk_resize::chroma_mask::ChromaMask;
 
-pub fn register(r: &super::super::Registrar) {
-    r.add("Merge", "clipa:vnode:all;clipb:vnode:all;weight:float[]:opt;", "clip:vnode:all;", merge);
-    r.add(
+pub fn register(r: &Registrar) {
+    r.function("Merge", "clipa:vnode:all;clipb:vnode:all;weight:float[]:opt;", "clip:vnode:all;", merge);
+    r.function(
         "MaskedMerge",
         "clipa:vnode:all;clipb:vnode:all;mask:vnode:all;planes:int[]:opt;first_plane:int:opt;premultiplied:int:opt;",
         "clip:vnode:all;",
         masked_merge,
     );
-    r.add("MakeDiff", "clipa:vnode:all;clipb:vnode:all;planes:int[]:opt;", "clip:vnode:all;", |i, o, c| diff(i, o, c, DiffOp::Make));
-    r.add("MergeDiff", "clipa:vnode:all;clipb:vnode:all;planes:int[]:opt;", "clip:vnode:all;", |i, o, c| diff(i, o, c, DiffOp::Merge));
-    r.add("MakeFullDiff", "clipa:vnode:all;clipb:vnode:all;", "clip:vnode:all;", make_full_diff);
-    r.add("MergeFullDiff", "clipa:vnode:all;clipb:vnode:all;", "clip:vnode:all;", merge_full_diff);
-    r.add("PreMultiply", "clip:vnode:all;alpha:vnode:all;", "clip:vnode:all;", premultiply);
+    r.function("MakeDiff", "clipa:vnode:all;clipb:vnode:all;planes:int[]:opt;", "clip:vnode:all;", |i, o, c| diff(i, o, c, DiffOp::Make));
+    r.function("MergeDiff", "clipa:vnode:all;clipb:vnode:all;planes:int[]:opt;", "clip:vnode:all;", |i, o, c| diff(i, o, c, DiffOp::Merge));
+    r.function("MakeFullDiff", "clipa:vnode:all;clipb:vnode:all;", "clip:vnode:all;", make_full_diff);
+    r.function("MergeFullDiff", "clipa:vnode:all;clipb:vnode:all;", "clip:vnode:all;", merge_full_diff);
+    r.function("PreMultiply", "clip:vnode:all;alpha:vnode:all;", "clip:vnode:all;", premultiply);
 }
 
 /// Two clips of one supported format and size, as most of these filters require.
-fn two_clips(args: &Args, what: &str) -> Result<(Arc<Node>, Arc<Node>, VSVideoInfo, VSVideoInfo), String> {
+fn two_clips(args: &Args, what: &str) -> Result<(Node, Node, VSVideoInfo, VSVideoInfo)> {
     let a = args.node("clipa")?;
     let b = args.node("clipb")?;
     let va = util::video_info(&a)?;
     let vb = util::video_info(&b)?;
     check_format(&va.format)?;
     if !same_format_and_size(&va, &vb) {
-        return Err(format!("{what}, passed {} and {}", clip_desc(&va), clip_desc(&vb)));
+        return Err(Error::invalid(format!("{what}, passed {} and {}", clip_desc(&va), clip_desc(&vb))));
     }
     Ok((a, b, va, vb))
 }
 
 const SAME: &str = "both clips must have the same constant format and dimensions";
 
+/// `Gray8[64x8]`, `Gray8[undefined]`: a clip's format and size in messages.
+fn clip_desc(vi: &VSVideoInfo) -> String {
+    if vi.width == 0 || vi.height == 0 {
+        format!("{}[undefined]", fmt_name(&vi.format))
+    } else {
+        format!("{}[{}x{}]", fmt_name(&vi.format), vi.width, vi.height)
+    }
+}
+
+/// Same format and the same known dimensions.
+fn same_format_and_size(a: &VSVideoInfo, b: &VSVideoInfo) -> bool {
+    a.format == b.format && a.width == b.width && a.height == b.height && a.width > 0 && a.height > 0
+}
+
 // ---- Merge -----------------------------------------------------------------------------------------
 
-fn merge(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
-    let args = Args(input);
-    let (a, b, vi, _) = two_clips(&args, SAME)?;
+fn merge(args: &Args, out: &mut Out, core: Core) -> Result<()> {
+    let (a, b, vi, _) = two_clips(args, SAME)?;
     let fmt = vi.format;
     let np = fmt.numPlanes as usize;
-    let weights = args.floats("weight").unwrap_or_default();
+    let weights = args.floats("weight")?.unwrap_or_default();
     if weights.len() > np {
-        return Err("more weights given than the number of planes to merge".into());
+        return Err(Error::invalid("more weights given than the number of planes to merge"));
     }
     if weights.iter().any(|w| !(0.0..=1.0).contains(w)) {
-        return Err("weights must be between 0 and 1".into());
+        return Err(Error::invalid("weights must be between 0 and 1"));
     }
     let w: [f64; 3] = std::array::from_fn(|p| if weights.is_empty() { 0.5 } else { weights[p.min(weights.len() - 1)] });
-    let node = pointwise_node(core, "Merge", vi, vec![a, b], move |_, frames, core| {
+    let node = pointwise_node(core, "Merge", vi, vec![a, b], Patterns::ByLength, move |frames, core| {
         let (fa, fb) = (&frames[0], &frames[1]);
-        let process: [bool; 3] = std::array::from_fn(|p| p < np && w[p] != 0.0);
-        let mut dst = new_frame_like(core, &fmt, fa, &process)?;
+        // a weight of 0 keeps clipa's plane, one of 1 takes clipb's: both shared, not copied
+        let shared: [Option<(&Frame, i32)>; 3] = std::array::from_fn(|p| {
+            if p >= np {
+                None
+            } else if w[p] == 0.0 {
+                Some((fa, p as i32))
+            } else if w[p] == 1.0 {
+                Some((fb, p as i32))
+            } else {
+                None
+            }
+        });
+        let mut dst = FrameMut::new_video_sharing(core, &fmt, fa.width(0), fa.height(0), shared, Some(fa))?;
+        let stream = stream_outputs(core, &dst);
         for p in 0..np {
-            if !process[p] {
+            if shared[p].is_some() {
                 continue;
             }
-            if w[p] == 1.0 {
-                // SAFETY: `dst` is new and not shared; same format and size.
-                unsafe { dst.set_plane(p, fb.planes()[p].clone()) };
-                continue;
-            }
-            let s = [PlaneRef::new(fa, p), PlaneRef::new(fb, p)];
-            let d = PlaneMut::output(&mut dst, p, core);
+            let s = [PlaneRef::new(fa, p)?, PlaneRef::new(fb, p)?];
+            let d = PlaneMut::output(&mut dst, p, stream)?;
             if fmt.sampleType == stFloat {
                 let wf = w[p] as f32;
                 let half = fmt.bytesPerSample == 2;
@@ -83,8 +103,8 @@ fn merge(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
                 if fmt.bytesPerSample == 1 {
                     map_rows::<u8, u8>(&s, d, |o, i| merge_row_u8(o, i[0], i[1], wi));
                 } else {
-                    with_fast_math(|| {
-                        map_rows::<u16, u16>(&s, d, |o, i| {
+                    with_fast_math(#[inline(always)] || {
+                        map_rows::<u16, u16>(&s, d, #[inline(always)] |o, i| {
                             for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
                                 let x = x as i32;
                                 *o = (x + (((y as i32 - x) * wi + 16384) >> 15)) as u16;
@@ -94,9 +114,9 @@ fn merge(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
                 }
             }
         }
-        Ok(Arc::new(dst))
+        Ok(dst.freeze())
     })?;
-    util::set_clip(out, node);
+    out.set_node("clip", node);
     Ok(())
 }
 
@@ -105,7 +125,7 @@ fn merge_row_u8(o: &mut [u8], a: &[u8], b: &[u8], wi: i32) {
     let n = o.len().min(a.len()).min(b.len());
     let mut done = 0;
     #[cfg(target_arch = "x86_64")]
-    if has_avx2_fma() {
+    if simd::has_avx2() {
         // SAFETY: AVX2 was detected at run time; the three slices hold at least n samples.
         done = unsafe { merge_u8_avx2(o.as_mut_ptr(), a.as_ptr(), b.as_ptr(), wi as i16, n) };
     }
@@ -144,20 +164,6 @@ unsafe fn merge_u8_avx2(o: *mut u8, a: *const u8, b: *const u8, wi: i16, n: usiz
     x
 }
 
-/// Runs `f` compiled for AVX2 and FMA when the machine has them (the results are the same either
-/// way: fused multiply-adds are exact operations, done in software where the hardware lacks them).
-#[inline(always)]
-pub(crate) fn with_fast_math<R>(f: impl FnOnce() -> R) -> R {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if has_avx2_fma() {
-            // SAFETY: the features were detected at run time.
-            return unsafe { with_avx2(f) };
-        }
-    }
-    f()
-}
-
 /// As `with_fast_math`, preferring AVX-512 (F, BW, VL): for loops whose code is faster with it
 /// (MaskedMerge's integer blend: +25% at one thread, about R81's speed); Merge's own loop became
 /// slower with it, so the choice is per loop, measured.
@@ -165,7 +171,7 @@ pub(crate) fn with_fast_math<R>(f: impl FnOnce() -> R) -> R {
 fn with_wide_math<R>(f: impl FnOnce() -> R) -> R {
     #[cfg(target_arch = "x86_64")]
     {
-        if crate::stdlib::neighbour::plane::has_avx512() {
+        if simd::has_avx512() {
             // SAFETY: the features were detected at run time.
             return unsafe { with_avx512(f) };
         }
@@ -176,18 +182,6 @@ fn with_wide_math<R>(f: impl FnOnce() -> R) -> R {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,fma")]
 unsafe fn with_avx512<R>(f: impl FnOnce() -> R) -> R {
-    f()
-}
-
-#[cfg(target_arch = "x86_64")]
-pub(crate) fn has_avx2_fma() -> bool {
-    static HAS: OnceLock<bool> = OnceLock::new();
-    *HAS.get_or_init(|| std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma"))
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-unsafe fn with_avx2<R>(f: impl FnOnce() -> R) -> R {
     f()
 }
 
@@ -235,21 +229,21 @@ enum DiffOp {
     Merge,
 }
 
-fn diff(input: &Map, out: &mut Map, core: &Arc<Core>, op: DiffOp) -> Result<(), String> {
-    let args = Args(input);
-    let (a, b, vi, _) = two_clips(&args, SAME)?;
-    let planes = planes_arg(&args, "planes").map_err(|e| e.message())?;
+fn diff(args: &Args, out: &mut Out, core: Core, op: DiffOp) -> Result<()> {
+    let (a, b, vi, _) = two_clips(args, SAME)?;
+    let planes = planes_arg(args, "planes")?;
     let fmt = vi.format;
     let name = if op == DiffOp::Make { "MakeDiff" } else { "MergeDiff" };
-    let node = pointwise_node(core, name, vi, vec![a, b], move |_, frames, core| {
+    let node = pointwise_node(core, name, vi, vec![a, b], Patterns::ByLength, move |frames, core| {
         let (fa, fb) = (&frames[0], &frames[1]);
         let mut dst = new_frame_like(core, &fmt, fa, &planes)?;
+        let stream = stream_outputs(core, &dst);
         for p in 0..fmt.numPlanes as usize {
             if !planes[p] {
                 continue;
             }
-            let s = [PlaneRef::new(fa, p), PlaneRef::new(fb, p)];
-            let d = PlaneMut::output(&mut dst, p, core);
+            let s = [PlaneRef::new(fa, p)?, PlaneRef::new(fb, p)?];
+            let d = PlaneMut::output(&mut dst, p, stream)?;
             if fmt.sampleType == stFloat {
                 let half = fmt.bytesPerSample == 2;
                 match op {
@@ -267,28 +261,29 @@ fn diff(input: &Map, out: &mut Map, core: &Arc<Core>, op: DiffOp) -> Result<(), 
             } else {
                 // one loop per operation and width, so that each is a handful of vector
                 // instructions (a runtime sign times y kept the loop scalar: 0.28x R81); 8-bit
-                // sums fit 16-bit lanes
+                // sums fit 16-bit lanes; the closures inline(always), as in Merge (out of line, the
+                // 8-bit loops were SSE2 code: 0.7x)
                 let half = 1i32 << (fmt.bitsPerSample - 1);
                 let max = max_value(&fmt) as i32;
-                with_fast_math(|| match (fmt.bytesPerSample, op) {
-                    (1, DiffOp::Make) => map_rows::<u8, u8>(&s, d, |o, i| {
+                with_fast_math(#[inline(always)] || match (fmt.bytesPerSample, op) {
+                    (1, DiffOp::Make) => map_rows::<u8, u8>(&s, d, #[inline(always)] |o, i| {
                         for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
                             *o = (x as i16 - y as i16 + 128).clamp(0, 255) as u8;
                         }
                     }),
-                    (1, DiffOp::Merge) => map_rows::<u8, u8>(&s, d, |o, i| {
+                    (1, DiffOp::Merge) => map_rows::<u8, u8>(&s, d, #[inline(always)] |o, i| {
                         for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
                             *o = (x as i16 + y as i16 - 128).clamp(0, 255) as u8;
                         }
                     }),
                     // `move`: with `half` and `max` borrowed, the loop reloaded them from memory
                     // for every sample and stayed scalar (0.28x R81 at 16 bits)
-                    (_, DiffOp::Make) => map_rows::<u16, u16>(&s, d, move |o, i| {
+                    (_, DiffOp::Make) => map_rows::<u16, u16>(&s, d, #[inline(always)] move |o, i| {
                         for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
                             *o = (x as i32 - y as i32 + half).clamp(0, max) as u16;
                         }
                     }),
-                    (_, DiffOp::Merge) => map_rows::<u16, u16>(&s, d, move |o, i| {
+                    (_, DiffOp::Merge) => map_rows::<u16, u16>(&s, d, #[inline(always)] move |o, i| {
                         for ((o, &x), &y) in o.iter_mut().zip(i[0]).zip(i[1]) {
                             *o = (x as i32 + y as i32 - half).clamp(0, max) as u16;
                         }
@@ -296,36 +291,36 @@ fn diff(input: &Map, out: &mut Map, core: &Arc<Core>, op: DiffOp) -> Result<(), 
                 });
             }
         }
-        Ok(Arc::new(dst))
+        Ok(dst.freeze())
     })?;
-    util::set_clip(out, node);
+    out.set_node("clip", node);
     Ok(())
 }
 
 // ---- MakeFullDiff, MergeFullDiff ------------------------------------------------------------------------
 
 /// Integer formats one bit deeper, for the full difference.
-fn wider(f: &VSVideoFormat) -> VSVideoFormat {
+fn wider(core: Core, f: &VSVideoFormat) -> VSVideoFormat {
     if f.sampleType == stFloat {
         return *f;
     }
-    format::query_video(f.colorFamily, f.sampleType, f.bitsPerSample + 1, f.subSamplingW, f.subSamplingH).expect("a valid deeper format")
+    core.query_video_format(f.colorFamily, f.sampleType, f.bitsPerSample + 1, f.subSamplingW, f.subSamplingH).expect("a valid deeper format")
 }
 
-fn make_full_diff(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
-    let args = Args(input);
-    let (a, b, vi, _) = two_clips(&args, SAME)?;
+fn make_full_diff(args: &Args, out: &mut Out, core: Core) -> Result<()> {
+    let (a, b, vi, _) = two_clips(args, SAME)?;
     let fmt = vi.format;
-    let ofmt = wider(&fmt);
+    let ofmt = wider(core, &fmt);
     let mut ovi = vi;
     ovi.format = ofmt;
     let all = [true; 3];
-    let node = pointwise_node(core, "MakeFullDiff", ovi, vec![a, b], move |_, frames, core| {
+    let node = pointwise_node(core, "MakeFullDiff", ovi, vec![a, b], Patterns::ByLength, move |frames, core| {
         let (fa, fb) = (&frames[0], &frames[1]);
         let mut dst = new_frame_like(core, &ofmt, fa, &all)?;
+        let stream = stream_outputs(core, &dst);
         for p in 0..fmt.numPlanes as usize {
-            let s = [PlaneRef::new(fa, p), PlaneRef::new(fb, p)];
-            let d = PlaneMut::output(&mut dst, p, core);
+            let s = [PlaneRef::new(fa, p)?, PlaneRef::new(fb, p)?];
+            let d = PlaneMut::output(&mut dst, p, stream)?;
             if fmt.sampleType == stFloat {
                 let half = fmt.bytesPerSample == 2;
                 map_rows_f32(&s, &[half, half], d, half, |o, i| {
@@ -354,35 +349,35 @@ fn make_full_diff(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), St
                 }
             }
         }
-        Ok(Arc::new(dst))
+        Ok(dst.freeze())
     })?;
-    util::set_clip(out, node);
+    out.set_node("clip", node);
     Ok(())
 }
 
-fn merge_full_diff(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
-    let args = Args(input);
+fn merge_full_diff(args: &Args, out: &mut Out, core: Core) -> Result<()> {
     let a = args.node("clipa")?;
     let b = args.node("clipb")?;
     let vi = util::video_info(&a)?;
     let vb = util::video_info(&b)?;
     check_format(&vi.format)?;
     let fmt = vi.format;
-    let dfmt = wider(&fmt);
+    let dfmt = wider(core, &fmt);
     if !(vb.format == dfmt && vi.width == vb.width && vi.height == vb.height && vi.width > 0 && vi.height > 0) {
-        return Err(format!(
+        return Err(Error::invalid(format!(
             "both clips must have the same (bitdepth+1 for second clip) constant format and dimensions, passed {} and {}",
             clip_desc(&vi),
             clip_desc(&vb)
-        ));
+        )));
     }
     let all = [true; 3];
-    let node = pointwise_node(core, "MergeFullDiff", vi, vec![a, b], move |_, frames, core| {
+    let node = pointwise_node(core, "MergeFullDiff", vi, vec![a, b], Patterns::ByLength, move |frames, core| {
         let (fa, fb) = (&frames[0], &frames[1]);
         let mut dst = new_frame_like(core, &fmt, fa, &all)?;
+        let stream = stream_outputs(core, &dst);
         for p in 0..fmt.numPlanes as usize {
-            let s = [PlaneRef::new(fa, p), PlaneRef::new(fb, p)];
-            let d = PlaneMut::output(&mut dst, p, core);
+            let s = [PlaneRef::new(fa, p)?, PlaneRef::new(fb, p)?];
+            let d = PlaneMut::output(&mut dst, p, stream)?;
             if fmt.sampleType == stFloat {
                 let half = fmt.bytesPerSample == 2;
                 map_rows_f32(&s, &[half, half], d, half, |o, i| {
@@ -397,19 +392,19 @@ fn merge_full_diff(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), S
                 let off = 1i32 << fmt.bitsPerSample;
                 let max = max_value(&fmt) as i32;
                 let (sa, sb) = (s[0], s[1]);
-                with_fast_math(|| match dfmt.bytesPerSample {
-                    2 if fmt.bytesPerSample == 1 => fill_rows::<u8>(d, move |o, y| {
+                with_fast_math(#[inline(always)] || match dfmt.bytesPerSample {
+                    2 if fmt.bytesPerSample == 1 => fill_rows::<u8>(d, #[inline(always)] move |o, y| {
                         let (off, max) = (off as i16, max as i16);
                         for ((o, &x), &v) in o.iter_mut().zip(sa.row::<u8>(y)).zip(sb.row::<u16>(y)) {
                             *o = (x as i16 + v as i16 - off).clamp(0, max) as u8;
                         }
                     }),
-                    2 => fill_rows::<u16>(d, move |o, y| {
+                    2 => fill_rows::<u16>(d, #[inline(always)] move |o, y| {
                         for ((o, &x), &v) in o.iter_mut().zip(sa.row::<u16>(y)).zip(sb.row::<u16>(y)) {
                             *o = (x as i32 + v as i32 - off).clamp(0, max) as u16;
                         }
                     }),
-                    _ => fill_rows::<u16>(d, move |o, y| {
+                    _ => fill_rows::<u16>(d, #[inline(always)] move |o, y| {
                         for ((o, &x), &v) in o.iter_mut().zip(sa.row::<u16>(y)).zip(sb.row::<u32>(y)) {
                             *o = (x as i32 + v as i32 - off).clamp(0, max) as u16;
                         }
@@ -417,9 +412,9 @@ fn merge_full_diff(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), S
                 });
             }
         }
-        Ok(Arc::new(dst))
+        Ok(dst.freeze())
     })?;
-    util::set_clip(out, node);
+    out.set_node("clip", node);
     Ok(())
 }
 
@@ -427,15 +422,15 @@ fn merge_full_diff(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), S
 
 /// Whether a frame holds limited range samples: `_Range` (0 limited, 1 full) or the older
 /// `_ColorRange` (1 limited); without either, YUV and gray are limited and RGB is full.
-pub(crate) fn is_limited(f: &Frame) -> bool {
+fn is_limited(f: &Frame) -> bool {
     let props = f.props();
-    if let Ok(v) = props.get_int(b"_Range", 0) {
+    if let Some(v) = props.int("_Range") {
         return v == 0;
     }
-    if let Ok(v) = props.get_int(b"_ColorRange", 0) {
+    if let Some(v) = props.int("_ColorRange") {
         return v == 1;
     }
-    frame_format(f).colorFamily != cfRGB
+    f.format().colorFamily != cfRGB
 }
 
 /// The sample value that stays put when scaled by an alpha: the black level (limited luma/RGB)
@@ -452,8 +447,7 @@ fn alpha_offset(fmt: &VSVideoFormat, p: usize, limited: bool) -> i64 {
 
 // ---- PreMultiply -----------------------------------------------------------------------------------------
 
-fn premultiply(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
-    let args = Args(input);
+fn premultiply(args: &Args, out: &mut Out, core: Core) -> Result<()> {
     let clip = args.node("clip")?;
     let alpha = args.node("alpha")?;
     let vi = util::video_info(&clip)?;
@@ -461,28 +455,28 @@ fn premultiply(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Strin
     check_format(&vi.format)?;
     let fmt = vi.format;
     if !(va.format.colorFamily == cfGray && va.format.sampleType == fmt.sampleType && va.format.bitsPerSample == fmt.bitsPerSample) {
-        return Err("alpha clip must be grayscale and same sample format and bitdepth as main clip".into());
+        return Err(Error::invalid("alpha clip must be grayscale and same sample format and bitdepth as main clip"));
     }
     if !(vi.width == va.width && vi.height == va.height && vi.width > 0 && vi.height > 0) {
-        return Err(SAME.into());
+        return Err(Error::invalid(SAME));
     }
     let all = [true; 3];
     let chroma = Arc::new(ChromaMask::default());
-    let node = pointwise_node(core, "PreMultiply", vi, vec![clip, alpha], move |_, frames, core| {
+    let node = pointwise_node(core, "PreMultiply", vi, vec![clip, alpha], Patterns::ByLength, move |frames, core| {
         let (fc, fa) = (&frames[0], &frames[1]);
         let mut dst = new_frame_like(core, &fmt, fc, &all)?;
         let limited = fmt.sampleType == stInteger && is_limited(fc);
         let mx = max_value(&fmt);
         // the alpha at the chroma planes' size: sited by the clip's chroma location, by fields
         // where the alpha is interlaced
-        let small = if is_subsampled(&fmt) { Some(chroma.resample(PlaneRef::new(fa, 0).view(), mask_location(fa), &fmt, chroma_location(fc), field_based(fa)).map_err(|e| e.to_string())?) } else { None };
+        let small = if is_subsampled(&fmt) { Some(chroma.resample(PlaneRef::new(fa, 0)?.view(), mask_location(fa), &fmt, chroma_location(fc), field_based(fa)).map_err(|e| Error::invalid(e.to_string()))?) } else { None };
         for p in 0..fmt.numPlanes as usize {
             let a_plane = match &small {
                 Some(f) if p > 0 => PlaneRef::of_view(f.view(p)),
-                _ => PlaneRef::new(fa, 0),
+                _ => PlaneRef::new(fa, 0)?,
             };
-            let s = PlaneRef::new(fc, p);
-            let d = PlaneMut::new(&mut dst, p);
+            let s = PlaneRef::new(fc, p)?;
+            let d = PlaneMut::output(&mut dst, p, false)?;
             if fmt.sampleType == stFloat {
                 let half = fmt.bytesPerSample == 2;
                 map_rows_f32(&[s, a_plane], &[half, half], d, half, |o, i| {
@@ -495,9 +489,9 @@ fn premultiply(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Strin
                 premultiply_int(d, s, a_plane, None, &fmt, off, mx);
             }
         }
-        Ok(Arc::new(dst))
+        Ok(dst.freeze())
     })?;
-    util::set_clip(out, node);
+    out.set_node("clip", node);
     Ok(())
 }
 
@@ -553,8 +547,8 @@ premultiply_kernels!(scale_about_16, premultiply_u16, u16, u32, i32);
 
 // whole planes per instruction set: the widening, the multiplications and the narrowing
 // vectorise only with the wider instruction sets
-crate::stdlib::neighbour::plane::multiversion!(fn premultiply_8 => premultiply_u8(dst: PlaneMut, x: PlaneRef, m: PlaneRef, b: Option<PlaneRef>, off: i64, mx: i64));
-crate::stdlib::neighbour::plane::multiversion!(fn premultiply_16 => premultiply_u16(dst: PlaneMut, x: PlaneRef, m: PlaneRef, b: Option<PlaneRef>, off: i64, mx: i64));
+vsvk_plugin_api::multiversion!(fn premultiply_8 => premultiply_u8(dst: PlaneMut, x: PlaneRef, m: PlaneRef, b: Option<PlaneRef>, off: i64, mx: i64));
+vsvk_plugin_api::multiversion!(fn premultiply_16 => premultiply_u16(dst: PlaneMut, x: PlaneRef, m: PlaneRef, b: Option<PlaneRef>, off: i64, mx: i64));
 
 /// A plane of the clip's integer samples through `premultiply_kernels`.
 fn premultiply_int(dst: PlaneMut, x: PlaneRef, m: PlaneRef, b: Option<PlaneRef>, fmt: &VSVideoFormat, off: i64, mx: i64) {
@@ -568,33 +562,43 @@ fn premultiply_int(dst: PlaneMut, x: PlaneRef, m: PlaneRef, b: Option<PlaneRef>,
 
 /// A frame's `_ChromaLocation`, left (0) when it has none.
 fn chroma_location(f: &Frame) -> i64 {
-    f.props().get_int(b"_ChromaLocation", 0).unwrap_or(0)
+    mask_location(f).unwrap_or(0)
 }
 
 /// A mask's own `_ChromaLocation`, which resampling only checks.
 fn mask_location(f: &Frame) -> Option<i64> {
-    f.props().get_int(b"_ChromaLocation", 0).ok()
+    f.props().int("_ChromaLocation")
 }
 
 /// A frame's `_FieldBased`, progressive (0) when it has none.
 fn field_based(f: &Frame) -> i64 {
-    f.props().get_int(b"_FieldBased", 0).unwrap_or(0)
+    f.props().int("_FieldBased").unwrap_or(0)
 }
 
 fn is_subsampled(fmt: &VSVideoFormat) -> bool {
     fmt.subSamplingW > 0 || fmt.subSamplingH > 0
 }
 
+impl PlaneRef {
+    /// A chroma plane of a resampled mask, which the caller keeps alive as it does frames.
+    fn of_view(v: PlaneView) -> PlaneRef {
+        PlaneRef { ptr: v.ptr, stride: v.stride, width: v.width, height: v.height }
+    }
+    /// The same plane as the resampler reads it.
+    fn view(&self) -> PlaneView {
+        PlaneView { ptr: self.ptr, stride: self.stride, width: self.width, height: self.height }
+    }
+}
+
 // ---- MaskedMerge ------------------------------------------------------------------------------------------
 
-fn masked_merge(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
-    let args = Args(input);
-    let (a, b, vi, _) = two_clips(&args, SAME)?;
+fn masked_merge(args: &Args, out: &mut Out, core: Core) -> Result<()> {
+    let (a, b, vi, _) = two_clips(args, SAME)?;
     let mask = args.node("mask")?;
     let vm = util::video_info(&mask)?;
-    let planes = planes_arg(&args, "planes").map_err(|e| e.message())?;
-    let first_plane = args.bool("first_plane", false);
-    let premultiplied = args.bool("premultiplied", false);
+    let planes = planes_arg(args, "planes")?;
+    let first_plane = args.bool("first_plane", false)?;
+    let premultiplied = args.bool("premultiplied", false)?;
     let fmt = vi.format;
     let mfmt = vm.format;
     let mask_gray = mfmt.colorFamily == cfGray;
@@ -606,29 +610,29 @@ fn masked_merge(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
         && mfmt.bitsPerSample == fmt.bitsPerSample
         && (single || (mfmt.subSamplingW == fmt.subSamplingW && mfmt.subSamplingH == fmt.subSamplingH && mfmt.colorFamily == fmt.colorFamily));
     if !mask_ok {
-        return Err(format!(
+        return Err(Error::invalid(format!(
             "mask clip must have same dimensions, sample type and bitdepth as main clip and be the same format or grayscale, passed {} and {}",
             clip_desc(&vi),
             clip_desc(&vm)
-        ));
+        )));
     }
     let np = fmt.numPlanes as usize;
     let chroma = Arc::new(ChromaMask::default());
-    let node = pointwise_node(core, "MaskedMerge", vi, vec![a, b, mask], move |_, frames, core| {
+    let node = pointwise_node(core, "MaskedMerge", vi, vec![a, b, mask], Patterns::ByLength, move |frames, core| {
         let (fa, fb, fm) = (&frames[0], &frames[1], &frames[2]);
         let subsampled = is_subsampled(&fmt);
         let loc = chroma_location(fa);
         if subsampled && loc != chroma_location(fb) {
-            return Err(format!("clipa and clipb have different chroma locations (_ChromaLocation {loc} vs {})", chroma_location(fb)));
+            return Err(Error::invalid(format!("clipa and clipb have different chroma locations (_ChromaLocation {loc} vs {})", chroma_location(fb))));
         }
         // one plane of mask for all: at the chroma planes' size, sited by the clips' chroma
         // location, by fields where the mask is interlaced
-        let small = if single && subsampled && planes[1..np].iter().any(|&p| p) { Some(chroma.resample(PlaneRef::new(fm, 0).view(), mask_location(fm), &fmt, loc, field_based(fm)).map_err(|e| e.to_string())?) } else { None };
+        let small = if single && subsampled && planes[1..np].iter().any(|&p| p) { Some(chroma.resample(PlaneRef::new(fm, 0)?.view(), mask_location(fm), &fmt, loc, field_based(fm)).map_err(|e| Error::invalid(e.to_string()))?) } else { None };
         let mut dst = new_frame_like(core, &fmt, fa, &planes)?;
         let limited = if premultiplied && fmt.sampleType == stInteger {
             let la = is_limited(fa);
             if la != is_limited(fb) {
-                return Err("Input frames must have the same range".into());
+                return Err(Error::invalid("Input frames must have the same range"));
             }
             la
         } else {
@@ -639,12 +643,12 @@ fn masked_merge(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
             if !planes[p] {
                 continue;
             }
-            let s = [PlaneRef::new(fa, p), PlaneRef::new(fb, p)];
+            let s = [PlaneRef::new(fa, p)?, PlaneRef::new(fb, p)?];
             let mref = match &small {
                 Some(f) if p > 0 => PlaneRef::of_view(f.view(p)),
-                _ => PlaneRef::new(fm, if single { 0 } else { p }),
+                _ => PlaneRef::new(fm, if single { 0 } else { p })?,
             };
-            let mut d = PlaneMut::new(&mut dst, p);
+            let mut d = PlaneMut::output(&mut dst, p, false)?;
             let (w, h) = (d.width, d.height);
             if fmt.sampleType == stFloat {
                 let half = fmt.bytesPerSample == 2;
@@ -653,7 +657,7 @@ fn masked_merge(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
                 let mut xm = vec![0f32; w];
                 let mut o = vec![0f32; w];
                 #[cfg(target_arch = "x86_64")]
-                if half && has_avx2_fma() && crate::stdlib::neighbour::plane::has_f16c() {
+                if half && simd::has_avx2() && simd::has_f16c() {
                     for y in 0..h {
                         let rows = [s[0].row::<u16>(y), s[1].row::<u16>(y), mref.row::<u16>(y)];
                         // SAFETY: the CPU has AVX2, FMA and F16C (checked just above).
@@ -680,7 +684,7 @@ fn masked_merge(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
                     } else {
                         mref.row::<f32>(y)
                     };
-                    with_fast_math(|| {
+                    with_fast_math(#[inline(always)] || {
                         if premultiplied {
                             for (((o, &a), &b), &m) in o.iter_mut().zip(ra).zip(rb).zip(rm) {
                                 *o = a.mul_add(1.0 - clamp_f32(m, 0.0, 1.0), b);
@@ -705,7 +709,7 @@ fn masked_merge(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
                     let rm = mref.row::<u8>(y);
                     let (ra, rb) = (s[0].row::<u8>(y), s[1].row::<u8>(y));
                     let o = d.row::<u8>(y);
-                    with_wide_math(|| {
+                    with_wide_math(#[inline(always)] || {
                         // Sixteen-bit lanes, twice as many per vector as the thirty-two-bit
                         // form: n is at most 255 * 255 + 127, and (n + 1 + (n >> 8)) >> 8 is
                         // n / 255 exactly over that range (checked for every n).
@@ -723,7 +727,7 @@ fn masked_merge(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
                     let rm = mref.row::<u16>(y);
                     let (ra, rb) = (s[0].row::<u16>(y), s[1].row::<u16>(y));
                     let o = d.row::<u16>(y);
-                    with_wide_math(|| {
+                    with_wide_math(#[inline(always)] || {
                         for (((o, &a), &b), &m) in o.iter_mut().zip(ra).zip(rb).zip(rm) {
                             let m = (m as u32).min(mxu);
                             let n = a as u32 * (mxu - m) + b as u32 * m + mxu / 2;
@@ -733,9 +737,9 @@ fn masked_merge(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), Stri
                 }
             }
         }
-        Ok(Arc::new(dst))
+        Ok(dst.freeze())
     })?;
-    util::set_clip(out, node);
+    out.set_node("clip", node);
     Ok(())
 }
 
