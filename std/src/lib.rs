@@ -12,11 +12,11 @@
 //! ShufflePlanes, SplitPlanes) and `edit` (Trim, Splice, Loop, Reverse, SelectEvery, Interleave,
 //! DeleteFrames, DuplicateFrames, FreezeFrames, AssumeFPS, DoubleWeave, AverageFrames,
 //! SetVideoCache; SeparateFields stays in the core, whose planes can be views of every other row)
-//! the simple `pointwise` filters (Invert, InvertMask, Limiter, Binarize, BinarizeMask, Levels,
-//! Lut, Lut2) and `audio` (AudioGain, AudioMix, AudioSplice, AudioTrim, AudioLoop, AudioReverse,
+//! the `pointwise` filters but the merges (Invert, InvertMask, Limiter, Binarize, BinarizeMask,
+//! Levels, Lut, Lut2, Expr) and `audio` (AudioGain, AudioMix, AudioSplice, AudioTrim, AudioLoop, AudioReverse,
 //! AudioResample, ShuffleChannels, SplitChannels, AssumeSampleRate, SetAudioCache, BlankAudio).
 //! `neighbour::plane` (half floats, CPU dispatch), `stream`, `edit::reduce` and
-//! `pointwise::{cmath, table8}` also serve modules still in the core.
+//! `pointwise::fast_math` also serve modules still in the core.
 // the ABI's constants keep their C names (stInteger, cfYUV) and are matched on
 #![allow(non_upper_case_globals)]
 

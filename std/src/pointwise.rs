@@ -1,5 +1,6 @@
-//! Pointwise filters: Invert, InvertMask, Limiter, Levels, Binarize, BinarizeMask, Lut, Lut2.
-//! (The merges and Expr are still in the core; they share `cmath` and `table8` from here.)
+//! Pointwise filters: Invert, InvertMask, Limiter, Levels, Binarize, BinarizeMask, Lut, Lut2 and
+//! Expr (`expr`, compiled to machine code by `expr_jit`). (The merges are still in the core; they
+//! use `cmath`, `table8` and `fast_math` from here.)
 //!
 //! Every filter here works row by row on plain slices so that the inner loops vectorise. Half
 //! precision planes are widened to f32 a row at a time, processed by the f32 code and narrowed
@@ -23,8 +24,14 @@ use vsvk_plugin_api::{Error, Result};
 use crate::util;
 
 pub mod cmath;
+mod expr;
+#[cfg(target_arch = "x86_64")]
+mod expr_jit;
+pub mod fast_math;
 mod lut;
 pub mod table8;
+
+use fast_math::with_fast_math;
 
 pub fn register(r: &Registrar) {
     const RET: &str = "clip:vnode:all;";
@@ -50,6 +57,7 @@ pub fn register(r: &Registrar) {
         |i, o, c| binarize(i, o, c, true),
     );
     lut::register(r);
+    expr::register(r);
 }
 
 // ---- shared helpers ------------------------------------------------------------------------------
@@ -367,26 +375,6 @@ fn pointwise_node(core: Core, name: &str, vi: VSVideoInfo, inputs: Vec<Node>, ma
         let spec = Spec { name: name.into(), info: vi, inputs, gpu_output: false };
         filter::create_node_with_patterns(core, spec, &patterns, MultiFilter { make }, fmParallel)
     })
-}
-
-/// Runs `f` compiled for AVX2 and FMA when the machine has them (the results are the same either
-/// way: fused multiply-adds are exact operations, done in software where the hardware lacks them).
-#[inline(always)]
-fn with_fast_math<R>(f: impl FnOnce() -> R) -> R {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if vsvk_plugin_api::simd::has_avx2() {
-            // SAFETY: the features were detected at run time.
-            return unsafe { with_avx2(f) };
-        }
-    }
-    f()
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-unsafe fn with_avx2<R>(f: impl FnOnce() -> R) -> R {
-    f()
 }
 
 // ---- Invert, InvertMask ------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 //! Pointwise filters still in the core: Merge, MaskedMerge, MakeDiff, MergeDiff,
-//! MakeFullDiff, MergeFullDiff, PreMultiply, Expr. (Invert, InvertMask, Limiter, Levels,
-//! Binarize, BinarizeMask, Lut and Lut2 moved to vsvk-std, with the C library's float functions `cmath` and
-//! the 8-bit table lookup `table8` that these share.)
+//! MakeFullDiff, MergeFullDiff, PreMultiply. (Invert, InvertMask, Limiter, Levels, Binarize,
+//! BinarizeMask, Lut, Lut2 and Expr moved to vsvk-std, with the AVX2 wrapper `fast_math` the
+//! merges use from there.)
 //!
 //! Every filter here works row by row on plain slices so that the inner loops vectorise. Half
 //! precision planes are widened to f32 a row at a time, processed by the f32 code and narrowed
@@ -20,16 +20,10 @@ use crate::frame::Frame;
 use crate::map::Map;
 use crate::node::{MediaInfo, Node};
 
-use vsvk_std::pointwise::{cmath, table8};
-
-mod expr;
-#[cfg(target_arch = "x86_64")]
-mod expr_jit;
 mod merge;
 
 pub fn register(r: &super::Registrar) {
     merge::register(r);
-    expr::register(r);
 }
 
 // ---- shared helpers ------------------------------------------------------------------------------

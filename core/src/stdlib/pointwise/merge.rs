@@ -5,6 +5,7 @@ use vsvk_plugin_api::abi::*;
 
 use super::*;
 use vsvk_resize::chroma_mask::ChromaMask;
+use vsvk_std::pointwise::fast_math::with_fast_math;
 
 pub fn register(r: &super::super::Registrar) {
     r.add("Merge", "clipa:vnode:all;clipb:vnode:all;weight:float[]:opt;", "clip:vnode:all;", merge);
@@ -144,20 +145,6 @@ unsafe fn merge_u8_avx2(o: *mut u8, a: *const u8, b: *const u8, wi: i16, n: usiz
     x
 }
 
-/// Runs `f` compiled for AVX2 and FMA when the machine has them (the results are the same either
-/// way: fused multiply-adds are exact operations, done in software where the hardware lacks them).
-#[inline(always)]
-pub(crate) fn with_fast_math<R>(f: impl FnOnce() -> R) -> R {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if has_avx2_fma() {
-            // SAFETY: the features were detected at run time.
-            return unsafe { with_avx2(f) };
-        }
-    }
-    f()
-}
-
 /// As `with_fast_math`, preferring AVX-512 (F, BW, VL): for loops whose code is faster with it
 /// (MaskedMerge's integer blend: +25% at one thread, about R81's speed); Merge's own loop became
 /// slower with it, so the choice is per loop, measured.
@@ -183,12 +170,6 @@ unsafe fn with_avx512<R>(f: impl FnOnce() -> R) -> R {
 pub(crate) fn has_avx2_fma() -> bool {
     static HAS: OnceLock<bool> = OnceLock::new();
     *HAS.get_or_init(|| std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma"))
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-unsafe fn with_avx2<R>(f: impl FnOnce() -> R) -> R {
-    f()
 }
 
 /// One row of float MaskedMerge on half samples ([clipa, clipb, mask]), widened as loaded and
