@@ -9,7 +9,7 @@
 //!
 //! The arithmetic (rounding of arguments, order of float operations, where a fused multiply-add
 //! is used) was matched against the reference core by running it, sample for sample.
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use vsvk_plugin_api::abi::*;
 

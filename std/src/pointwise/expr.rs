@@ -447,7 +447,7 @@ fn store_int<T: StoreInt>(res: &[f32], out: &mut [T], max: f32) {
     let n = res.len().min(out.len());
     let mut done = 0;
     #[cfg(target_arch = "x86_64")]
-    if vsvk_plugin_api::simd::has_avx2() {
+    if super::fast_math::has_avx2_fma() {
         // SAFETY: AVX2 was detected at run time; both slices hold at least n values.
         done = unsafe { T::store_avx2(res.as_ptr(), out.as_mut_ptr(), max, n) };
     }

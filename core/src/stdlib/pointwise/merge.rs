@@ -5,6 +5,8 @@ use vsvk_plugin_api::abi::*;
 
 use super::*;
 use vsvk_resize::chroma_mask::ChromaMask;
+#[cfg(target_arch = "x86_64")]
+use vsvk_std::pointwise::fast_math::has_avx2_fma;
 use vsvk_std::pointwise::fast_math::with_fast_math;
 
 pub fn register(r: &super::super::Registrar) {
@@ -164,12 +166,6 @@ fn with_wide_math<R>(f: impl FnOnce() -> R) -> R {
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,fma")]
 unsafe fn with_avx512<R>(f: impl FnOnce() -> R) -> R {
     f()
-}
-
-#[cfg(target_arch = "x86_64")]
-pub(crate) fn has_avx2_fma() -> bool {
-    static HAS: OnceLock<bool> = OnceLock::new();
-    *HAS.get_or_init(|| std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma"))
 }
 
 /// One row of float MaskedMerge on half samples ([clipa, clipb, mask]), widened as loaded and
