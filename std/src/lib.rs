@@ -13,8 +13,9 @@
 //! DeleteFrames, DuplicateFrames, FreezeFrames, AssumeFPS, DoubleWeave, AverageFrames,
 //! SetVideoCache; SeparateFields stays in the core, whose planes can be views of every other row)
 //! the `pointwise` filters but the merges (Invert, InvertMask, Limiter, Binarize, BinarizeMask,
-//! Levels, Lut, Lut2, Expr) and `audio` (AudioGain, AudioMix, AudioSplice, AudioTrim, AudioLoop, AudioReverse,
-//! AudioResample, ShuffleChannels, SplitChannels, AssumeSampleRate, SetAudioCache, BlankAudio).
+//! Levels, Lut, Lut2, Expr) and `audio` (AudioGain, AudioMix, AudioSplice, AudioTrim, AudioLoop,
+//! AudioReverse, AudioResample, ShuffleChannels, SplitChannels, AssumeSampleRate, SetAudioCache,
+//! BlankAudio).
 //! `neighbour::plane` (half floats, CPU dispatch), `stream`, `edit::reduce` and
 //! `pointwise::fast_math` also serve modules still in the core.
 // the ABI's constants keep their C names (stInteger, cfYUV) and are matched on

@@ -1,6 +1,6 @@
 //! Pointwise filters: Invert, InvertMask, Limiter, Levels, Binarize, BinarizeMask, Lut, Lut2 and
 //! Expr (`expr`, compiled to machine code by `expr_jit`). (The merges are still in the core; they
-//! use `cmath`, `table8` and `fast_math` from here.)
+//! use `fast_math` from here.)
 //!
 //! Every filter here works row by row on plain slices so that the inner loops vectorise. Half
 //! precision planes are widened to f32 a row at a time, processed by the f32 code and narrowed
