@@ -1,10 +1,9 @@
 //! The `std` namespace's filters written on vsvk-plugin-api alone. The core creates the std plugin
 //! (com.vapoursynth.std), registers into it what needs the runtime (LoadPlugin, SetMaxCPU,
-//! GPUUpload/GPUDownload, ...) and the std modules not yet moved here, then calls [`init`], which
-//! registers this crate's functions into the same plugin through the VSPLUGINAPI table. Functions
-//! move here module by module; each keeps R81's argument string character for character.
+//! GPUUpload/GPUDownload, ...), then calls [`init`], which registers every filter into the same
+//! plugin through the VSPLUGINAPI table, each with R81's argument string character for character.
 //!
-//! Moved so far: `props` (SetFieldBased, SetFrameProp, SetFrameProps, RemoveFrameProps,
+//! The modules: `props` (SetFieldBased, SetFrameProp, SetFrameProps, RemoveFrameProps,
 //! CopyFrameProps, ClipToProp, PropToClip, PlaneStats, PEMVerifier, and FrameEval and ModifyFrame,
 //! which run on the plugin layer's `activation` filters),
 //! `neighbour` (Convolution, BoxBlur, Minimum, Maximum, Median, Inflate, Deflate, Sobel, Prewitt),
@@ -13,27 +12,25 @@
 //! DeleteFrames, DuplicateFrames, FreezeFrames, AssumeFPS, SeparateFields (whose fields share the
 //! frame's rows through the core's views), DoubleWeave, AverageFrames, SetVideoCache)
 //! the `pointwise` filters (Invert, InvertMask, Limiter, Binarize, BinarizeMask, Levels, Lut, Lut2,
-//! and in `pointwise::merge` Merge, MaskedMerge, MakeDiff, MergeDiff, MakeFullDiff, MergeFullDiff,
-//! PreMultiply), `audio` (AudioGain, AudioMix, AudioSplice, AudioTrim, AudioLoop, AudioReverse,
-//! AudioResample, ShuffleChannels, SplitChannels, AssumeSampleRate, SetAudioCache, BlankAudio) and
-//! `blank` (BlankClip, whose GPU frames are filled on the GPU).
-//! `neighbour::plane` (half floats, CPU dispatch) and `pointwise::{cmath, table8,
-//! with_fast_math}` also serve modules still in the core.
+//! Expr, and in `pointwise::merge` Merge, MaskedMerge, MakeDiff, MergeDiff, MakeFullDiff,
+//! MergeFullDiff, PreMultiply), `audio` (AudioGain, AudioMix, AudioSplice, AudioTrim, AudioLoop,
+//! AudioReverse, AudioResample, ShuffleChannels, SplitChannels, AssumeSampleRate, SetAudioCache,
+//! BlankAudio) and `blank` (BlankClip, whose GPU frames are filled on the GPU).
 // the ABI's constants keep their C names (stInteger, cfYUV) and are matched on
 #![allow(non_upper_case_globals)]
 
 use vsvk_plugin_api::abi::{VSPlugin, VSPLUGINAPI};
 use vsvk_plugin_api::plugin::Registrar;
 
-pub mod audio;
+mod audio;
 mod blank;
-pub mod edit;
+mod edit;
 mod geometry;
-pub mod neighbour;
-pub mod pointwise;
+mod neighbour;
+mod pointwise;
 mod props;
-pub mod stream;
-pub mod util;
+mod stream;
+mod util;
 
 /// Registers this crate's functions into the std plugin the core made and configured.
 ///

@@ -55,7 +55,7 @@ pub enum Path {
 
 /// The path std.SetMaxCPU chose: asked of std itself, whose SetMaxCPU reports the level without
 /// changing it when passed an empty one.
-fn cpu_path(core: Core) -> Result<Path> {
+pub(crate) fn cpu_path(core: Core) -> Result<Path> {
     let std = PluginRef::by_id(core, "com.vapoursynth.std").ok_or_else(|| Error::invalid("the std plugin is missing"))?;
     let mut args = OwnedMap::new();
     args.put_data("cpu", b"", dtUtf8, false)?;

@@ -1,7 +1,6 @@
-//! Pointwise filters: Invert, InvertMask, Limiter, Levels, Binarize, BinarizeMask, Lut, Lut2, and
-//! in `merge` Merge, MaskedMerge, MakeDiff, MergeDiff, MakeFullDiff, MergeFullDiff and
-//! PreMultiply. (Expr is still in the core; it shares `cmath`, `table8` and [`with_fast_math`]
-//! from here.)
+//! Pointwise filters: Invert, InvertMask, Limiter, Levels, Binarize, BinarizeMask, Lut, Lut2,
+//! Expr (`expr`, compiled to machine code by `expr_jit`), and in `merge` Merge, MaskedMerge,
+//! MakeDiff, MergeDiff, MakeFullDiff, MergeFullDiff and PreMultiply.
 //!
 //! Every filter here works row by row on plain slices so that the inner loops vectorise. Half
 //! precision planes are widened to f32 a row at a time, processed by the f32 code and narrowed
@@ -26,9 +25,15 @@ use vsvk_plugin_api::{Error, Result};
 use crate::util;
 
 pub mod cmath;
+mod expr;
+#[cfg(target_arch = "x86_64")]
+mod expr_jit;
+pub mod fast_math;
 mod lut;
 mod merge;
 pub mod table8;
+
+use fast_math::with_fast_math;
 
 pub fn register(r: &Registrar) {
     const RET: &str = "clip:vnode:all;";
@@ -55,6 +60,7 @@ pub fn register(r: &Registrar) {
     );
     lut::register(r);
     merge::register(r);
+    expr::register(r);
 }
 
 // ---- shared helpers ------------------------------------------------------------------------------
@@ -399,27 +405,6 @@ fn pointwise_node(
             Patterns::ByLength => filter::create_node(core, spec, MultiFilter { make }, fmParallel),
         }
     })
-}
-
-/// Runs `f` compiled for AVX2 and FMA when the machine has them (the results are the same either
-/// way: fused multiply-adds are exact operations, done in software where the hardware lacks them).
-/// Public for the core's Expr, whose interpreter runs its blocks in it.
-#[inline(always)]
-pub fn with_fast_math<R>(f: impl FnOnce() -> R) -> R {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if simd::has_avx2() {
-            // SAFETY: the features were detected at run time.
-            return unsafe { with_avx2(f) };
-        }
-    }
-    f()
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-unsafe fn with_avx2<R>(f: impl FnOnce() -> R) -> R {
-    f()
 }
 
 // ---- Invert, InvertMask ------------------------------------------------------------------------------

@@ -14,14 +14,14 @@ const ALLOWED: &[(&str, &[&str])] = &[
     // the GPU half, below the runtime: it knows no frame, node, core or C ABI
     ("vsvk-gpu", &["vsvk-plugin-api"]),
     // built-in namespaces written on the plugin API alone, linked into the core, which registers
-    // them at start-up: text, resize (on zimg), and the std filters moved so far (the rest of std
-    // is still the core's); std's MaskedMerge and PreMultiply use resize's chroma_mask
+    // them at start-up: text, resize (on zimg), and std's filters; std's MaskedMerge and
+    // PreMultiply use resize's chroma_mask, its Expr the Expr language
     ("vsvk-text", &["vsvk-plugin-api"]),
     ("vsvk-resize", &["vsvk-plugin-api", "vsvk-zimg"]),
-    ("vsvk-std", &["vsvk-plugin-api", "vsvk-resize"]),
-    // the core: runtime, C ABI, the layer over the GPU half, std's remaining modules, the
-    // built-ins' wiring
-    ("vsvk-core", &["vsvk-plugin-api", "vsvk-expr", "vsvk-gpu", "vsvk-text", "vsvk-std", "vsvk-resize"]),
+    ("vsvk-std", &["vsvk-plugin-api", "vsvk-resize", "vsvk-expr"]),
+    // the core: runtime, C ABI, the layer over the GPU half, std's functions that need the
+    // runtime, the built-ins' wiring
+    ("vsvk-core", &["vsvk-plugin-api", "vsvk-gpu", "vsvk-text", "vsvk-std", "vsvk-resize"]),
     // plugins load on R81 as on vsvk: the plugin API only, never the core
     ("vsvk-vk", &["vsvk-plugin-api", "vsvk-expr"]),
     ("vsvk-vkdecode", &["vsvk-plugin-api"]),

@@ -1,5 +1,6 @@
-//! The built-in `std` namespace. This module registers it; each family of functions lives in its
-//! own module with a `register` function, and `util` holds what they share.
+//! The built-in `std` namespace's functions that need the runtime (plugin loading, SetMaxCPU,
+//! GPUUpload/GPUDownload and the residency adapter). This module makes the std plugin with them;
+//! vsvk-std then registers every filter into it (`api::register_builtins`).
 use std::sync::Arc;
 
 use vsvk_plugin_api::abi::*;
@@ -9,17 +10,9 @@ use crate::map::Map;
 use crate::plugin::{FuncImpl, Plugin};
 
 mod cpu;
-mod geometry;
 pub(crate) mod gpu;
 mod load;
-/// The neighbourhood filters moved to vsvk-std; their plane helpers (half floats, CPU dispatch)
-/// still serve modules here.
-pub(crate) mod neighbour {
-    pub(crate) use vsvk_std::neighbour::plane;
-}
-/// Expr; the other pointwise filters (the merges among them) moved to vsvk-std.
-mod pointwise;
-pub mod util;
+mod util;
 
 pub const STD_ID: &str = "com.vapoursynth.std";
 
@@ -43,15 +36,13 @@ impl Registrar<'_> {
     }
 }
 
-/// Makes `std` on a new core with the functions that live in the core (the runtime's own and the
-/// modules not yet moved to vsvk-std), unlocked: the caller has vsvk-std register the rest, then
-/// locks it and adds it to the core ([`finish`]).
+/// Makes `std` on a new core with the runtime's functions, unlocked: the caller has vsvk-std
+/// register the filters, then locks it and adds it to the core.
 pub fn plugin(core: &Arc<Core>) -> Arc<Plugin> {
     let p = Plugin::new_builtin(core, STD_ID, "std", "VapourSynth Core Functions", make_version(crate::core::CORE_VERSION, 0));
     let r = Registrar { plugin: &p };
     load::register(&r);
     cpu::register(&r);
-    pointwise::register(&r);
     gpu::register(&r);
     let _ = core.residency_adapter.set(gpu::adapt);
     p

@@ -5,6 +5,7 @@ use vsvk_plugin_api::abi::*;
 use vsvk_resize::chroma_mask::{ChromaMask, PlaneView};
 
 use super::*;
+use super::fast_math::with_fast_math;
 
 pub fn register(r: &Registrar) {
     r.function("Merge", "clipa:vnode:all;clipb:vnode:all;weight:float[]:opt;", "clip:vnode:all;", merge);

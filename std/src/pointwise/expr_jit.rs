@@ -567,7 +567,7 @@ impl Kernel {
         let mut g = Gen { a: CodeAssembler::new(64)?, locs, result_scratch: ymm12 };
         let narrow = body!(g, 8);
         let (mut wide, mut wide_spills) = (None, 0);
-        if crate::stdlib::neighbour::plane::has_avx512() && std::arch::is_x86_feature_detected!("avx512dq") {
+        if crate::neighbour::plane::has_avx512() && std::arch::is_x86_feature_detected!("avx512dq") {
             let (locs, spills) = allocate(prog, &ZMM, Gen::<AsmRegisterZmm>::cst, |k| zmmword_ptr(r8 + (64 * k) as i32));
             let mut g = Gen { a: CodeAssembler::new(64)?, locs, result_scratch: zmm28 };
             wide = Some(body!(g, 16));

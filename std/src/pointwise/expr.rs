@@ -23,11 +23,12 @@ use std::sync::Arc;
 use vsvk_expr::{parse, rewrite, Dag, K};
 use vsvk_plugin_api::abi::*;
 
-use vsvk_std::pointwise::with_fast_math;
+use super::fast_math::with_fast_math;
 use super::*;
+use crate::neighbour::{cpu_path, Path};
 
-pub fn register(r: &super::super::Registrar) {
-    r.add(
+pub fn register(r: &Registrar) {
+    r.function(
         "Expr",
         "clips:vnode[]:all;expr:data[];format:int:opt;",
         "clip:vnode:all;",
@@ -38,7 +39,7 @@ pub fn register(r: &super::super::Registrar) {
 // ---- parsing and rewriting ----------------------------------------------------------------------------------
 //
 // The language, its checks and messages and R81's rewrites are vsvk-expr's, shared with the vk
-// plugin's vk.Expr; what is the core's own is which product of a sum gets fused below.
+// plugin's vk.Expr; what is std's own is which product of a sum gets fused below.
 
 /// Operations in the tree below `id` (shared subtrees counted each time, saturating).
 fn size(d: &Dag, id: u32) -> usize {
@@ -56,7 +57,7 @@ fn size(d: &Dag, id: u32) -> usize {
 
 /// R81's rewrites as this CPU path applies them. vk.Expr adds passes found by probing R81's
 /// default (compiled) path: terms of sums and factors of products put in clip order, quotients
-/// cancelling common factors, and a different choice of which product of a sum to fuse. The core
+/// cancelling common factors, and a different choice of which product of a sum to fuse. std.Expr
 /// keeps the rules its results are pinned with (std_pointwise.rs compares them with R81 bit for
 /// bit, the transcendental cases on R81's plain C path, `--maxcpu none`); the plugin's additions
 /// were never checked against those cases, so sharing them would risk changing std.Expr's output.
@@ -446,7 +447,7 @@ fn store_int<T: StoreInt>(res: &[f32], out: &mut [T], max: f32) {
     let n = res.len().min(out.len());
     let mut done = 0;
     #[cfg(target_arch = "x86_64")]
-    if vsvk_plugin_api::simd::has_avx2() {
+    if super::fast_math::has_avx2_fma() {
         // SAFETY: AVX2 was detected at run time; both slices hold at least n values.
         done = unsafe { T::store_avx2(res.as_ptr(), out.as_mut_ptr(), max, n) };
     }
@@ -601,20 +602,19 @@ enum PlaneJob {
     Table { clip: usize, table: Arc<[u8; 256]> },
 }
 
-fn expr(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
-    let args = Args(input);
-    let nodes = args.nodes("clips");
-    let exprs = args.strings("expr").unwrap_or_default();
+fn expr(args: &Args, out: &mut Out, core: Core) -> Result<()> {
+    let nodes = args.nodes("clips")?;
+    let exprs = args.strings("expr")?.unwrap_or_default();
     let mut vis = Vec::with_capacity(nodes.len());
     for n in &nodes {
         let vi = util::video_info(n)?;
         if !util::is_constant(&vi) {
-            return Err("Only clips with constant format and dimensions allowed".into());
+            return Err(Error::invalid("Only clips with constant format and dimensions allowed"));
         }
         vis.push(vi);
     }
     if nodes.len() > 26 {
-        return Err("More than 26 input clips provided".into());
+        return Err(Error::invalid("More than 26 input clips provided"));
     }
     for vi in &vis {
         check_format(&vi.format)?;
@@ -627,23 +627,20 @@ fn expr(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
             || vi.format.subSamplingW != v0.format.subSamplingW
             || vi.format.subSamplingH != v0.format.subSamplingH
         {
-            return Err("All inputs must have the same number of planes and the same dimensions, subsampling included".into());
+            return Err(Error::invalid("All inputs must have the same number of planes and the same dimensions, subsampling included"));
         }
     }
     let mut ovi = v0;
-    if let Some(id) = args.int("format") {
+    if let Some(id) = args.int("format")? {
         let f = u32::try_from(id)
             .ok()
-            .and_then(format::video_by_id)
-            .ok_or("the format id specified in format is invalid")?;
+            .and_then(|id| core.video_format_by_id(id))
+            .ok_or_else(|| Error::invalid("the format id specified in format is invalid"))?;
         if f.colorFamily != v0.format.colorFamily
             || f.subSamplingW != v0.format.subSamplingW
             || f.subSamplingH != v0.format.subSamplingH
         {
-            return Err(
-                "the output format must have the same color family and subsampling as the input"
-                    .into(),
-            );
+            return Err(Error::invalid("the output format must have the same color family and subsampling as the input"));
         }
         ovi.format = f;
     }
@@ -651,11 +648,11 @@ fn expr(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
     check_format(&ofmt)?;
     let np = ofmt.numPlanes as usize;
     if exprs.len() > np {
-        return Err("More expressions given than there are planes".into());
+        return Err(Error::invalid("More expressions given than there are planes"));
     }
     // R81's default (compiled) code takes a negative square root operand as 0 and stores a NaN
     // into integers as the maximum; its plain C path (std.SetMaxCPU("none")) does neither
-    let compiled_rules = core.max_cpu.lock().as_str() != "none";
+    let compiled_rules = cpu_path(core)? != Path::C;
     let mut jobs = Vec::with_capacity(np);
     for p in 0..np {
         let e = &exprs[p.min(exprs.len() - 1)];
@@ -664,7 +661,7 @@ fn expr(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
             continue;
         }
         let mut dag = Dag::default();
-        let (root, depth) = parse(e, nodes.len(), &mut dag).map_err(|e| e.to_string())?;
+        let (root, depth) = parse(e, nodes.len(), &mut dag).map_err(|e| Error::invalid(e.to_string()))?;
         let build = move || {
             let mut dag = dag;
             let mut root = optimize(&mut dag, root);
@@ -689,8 +686,8 @@ fn expr(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
                     .spawn_scoped(s, build)
                     .map(|h| h.join())
             })
-            .map_err(|e| format!("cannot start a thread: {e}"))?
-            .map_err(|_| "internal error while compiling the expression".to_string())?
+            .map_err(|e| Error::invalid(format!("cannot start a thread: {e}")))?
+            .map_err(|_| Error::invalid("internal error while compiling the expression"))?
         } else {
             build()
         };
@@ -707,7 +704,7 @@ fn expr(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
     }
     let first_fmt = v0.format;
     let fmts: Vec<VSVideoFormat> = vis.iter().map(|v| v.format).collect();
-    let node = pointwise_node(core, "Expr", ovi, nodes, move |_, frames, core| {
+    let node = expr_node(core, ovi, nodes, move |frames, core| {
         let f0 = &frames[0];
         let copy: [bool; 3] = std::array::from_fn(|p| {
             p < np && matches!(jobs[p], PlaneJob::Copy) && first_fmt == ofmt
@@ -718,8 +715,8 @@ fn expr(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
             let (prog, jit) = match &jobs[p] {
                 PlaneJob::Copy => continue,
                 PlaneJob::Table { clip, table } => {
-                    let s = [PlaneRef::new(&frames[*clip], p)];
-                    map_rows::<u8, u8>(&s, PlaneMut::new(&mut dst, p), |o, i| table8::apply(table, i[0], o));
+                    let s = [PlaneRef::new(&frames[*clip], p)?];
+                    map_rows::<u8, u8>(&s, PlaneMut::output(&mut dst, p, false)?, |o, i| table8::apply(table, i[0], o));
                     continue;
                 }
                 PlaneJob::Run(prog, jit) => (prog, jit),
@@ -727,16 +724,29 @@ fn expr(input: &Map, out: &mut Map, core: &Arc<Core>) -> Result<(), String> {
             let srcs: Vec<(PlaneRef, VSVideoFormat)> = frames
                 .iter()
                 .zip(&fmts)
-                .map(|(f, fmt)| (PlaneRef::new(f, p), *fmt))
-                .collect();
-            let mut d = PlaneMut::new(&mut dst, p);
+                .map(|(f, fmt)| Ok((PlaneRef::new(f, p)?, *fmt)))
+                .collect::<Result<_>>()?;
+            let mut d = PlaneMut::output(&mut dst, p, false)?;
             match jit {
                 Some(jit) if d.width >= 8 => run_plane_jit(jit, &srcs, &mut d),
                 _ => with_fast_math(|| run_plane(prog, &srcs, &mut d, &ofmt)),
             }
         }
-        Ok(Arc::new(dst))
+        Ok(dst.freeze())
     })?;
-    util::set_clip(out, node);
+    out.set_node("clip", node);
     Ok(())
+}
+
+/// The node of [`MultiFilter`] on `inputs` (all in host memory or all on the GPU, processed in
+/// host memory and uploaded again), each input declared as R81's Expr declares it: strict spatial,
+/// or its last frame again where it is shorter than the output.
+fn expr_node(core: Core, vi: VSVideoInfo, inputs: Vec<Node>, make: impl Fn(&[Frame], Core) -> Result<Frame> + Send + Sync + 'static) -> Result<Node> {
+    if let Some(m) = util::residency_mismatch(&inputs) {
+        return Err(Error::invalid(m));
+    }
+    residency::on_host(core, inputs, |inputs| {
+        let spec = Spec { name: "Expr".into(), info: vi, inputs, gpu_output: false };
+        filter::create_node(core, spec, MultiFilter { make }, fmParallel)
+    })
 }
