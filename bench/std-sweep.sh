@@ -12,6 +12,8 @@
 # Environment:
 #   VSVK_REF   the reference folder (default ~/.cache/vsvk-ref)
 #   VSVK_CORE  our core (default target/release/libvsvk.so)
+#   AGAINST    the core to compare with instead of R81: another build of ours, for a change's
+#              before and after on the whole sweep in one run (the R81 column is then that build)
 #   THREADS    thread counts (default "1 $(nproc)")
 #   FORMATS    formats (default "YUV420P8 YUV420P16 YUV444PS"; the PreMultiply line runs on Gray
 #              formats alone, e.g. FORMATS="Gray8 Gray16 GrayS")
@@ -24,7 +26,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 set -f
 REF=${VSVK_REF:-$HOME/.cache/vsvk-ref}
-R81=$REF/x/vapoursynth/libvapoursynth.so.4
+R81=${AGAINST:-$REF/x/vapoursynth/libvapoursynth.so.4}
 OURS=${VSVK_CORE:-target/release/libvsvk.so}
 D=target/vsvk-bench/driver
 N=target/vsvk-bench/vsvknoise.so
@@ -86,7 +88,7 @@ fps() {  # core threads format frames chain
   case $r in *fps=*) echo "${r##*fps=}" ;; *) echo "error: $r" >&2; echo nan ;; esac
 }
 
-printf '%-7s %-9s %-58s %9s %9s %6s\n' threads format chain ours R81 ratio
+printf '%-7s %-9s %-58s %9s %9s %6s\n' threads format chain ours "$(if [ -n "${AGAINST:-}" ]; then echo before; else echo R81; fi)" ratio
 for t in ${THREADS:-1 $(nproc)}; do
   for f in ${FORMATS:-YUV420P8 YUV420P16 YUV444PS}; do
     for ch in "${CHAINS[@]}"; do
