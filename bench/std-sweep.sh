@@ -88,7 +88,8 @@ fps() {  # core threads format frames chain
   case $r in *fps=*) echo "${r##*fps=}" ;; *) echo "error: $r" >&2; echo nan ;; esac
 }
 
-printf '%-7s %-9s %-58s %9s %9s %6s\n' threads format chain ours "$(if [ -n "${AGAINST:-}" ]; then echo before; else echo R81; fi)" ratio
+other=$(if [ -n "${AGAINST:-}" ]; then echo before; else echo R81; fi)
+printf '%-7s %-9s %-58s %9s %9s %6s\n' threads format chain ours "$other" ratio
 for t in ${THREADS:-1 $(nproc)}; do
   for f in ${FORMATS:-YUV420P8 YUV420P16 YUV444PS}; do
     for ch in "${CHAINS[@]}"; do
@@ -108,15 +109,15 @@ for t in ${THREADS:-1 $(nproc)}; do
           a="$a $(fps "$OURS" "$t" "$f" "$n" "$ch")"; b="$b $(fps "$R81" "$t" "$f" "$n" "$ch")"
         fi
       done
-      python3 - "$t" "$f" "$ch" "$a" "$b" <<'PY'
+      python3 - "$t" "$f" "$ch" "$a" "$b" "$other" <<'PY'
 import re, statistics, sys
-t, f, ch, a, b = sys.argv[1:]
+t, f, ch, a, b, other = sys.argv[1:]
 x = statistics.median(float(v) for v in a.split())
 y = statistics.median(float(v) for v in b.split())
 # a Convolution's matrix as one list, so that the label stays short and tells the cases apart
 label = re.sub(r"(:matrix=[-\d.]+)+", lambda m: ":matrix=" + ",".join(re.findall(r"[-\d.]+", m.group(0))), ch)
 label = re.sub(r"(:lut=\d+)+", lambda m: f":lut=({m.group(0).count(':lut=')} values)", label)
-print(f"{t:<7} {f:<9} {label:<58} {x:9.1f} {y:9.1f} {x / y:6.2f}   ours:{a} R81:{b}")
+print(f"{t:<7} {f:<9} {label:<58} {x:9.1f} {y:9.1f} {x / y:6.2f}   ours:{a} {other}:{b}")
 PY
     done
   done
