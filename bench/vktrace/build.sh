@@ -1,0 +1,26 @@
+#!/bin/bash
+# Builds the tracing layer (vktrace.c) and its manifest into $1 (default bench/vktrace/out).
+# Needs the Vulkan headers: VULKAN_INCLUDE, else the system's, else those scripts/setup.sh unpacks.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+out=${1:-$here/out}
+mkdir -p "$out"
+inc=${VULKAN_INCLUDE:-}
+if [ -z "$inc" ]; then
+  for d in /usr/include "$HOME/.cache/vsvk-ref/src/hdr/usr/include"; do [ -f "$d/vulkan/vk_layer.h" ] && inc=$d && break; done
+fi
+[ -n "$inc" ] || { echo "vktrace: no vulkan/vk_layer.h (set VULKAN_INCLUDE)" >&2; exit 1; }
+cc -O2 -shared -fPIC -fvisibility=hidden -I"$inc" -o "$out/libvktrace.so" "$here/vktrace.c" -lpthread
+cat > "$out/VkLayer_vsvk_trace.json" <<J
+{
+  "file_format_version": "1.2.0",
+  "layer": {
+    "name": "VK_LAYER_VSVK_trace",
+    "type": "GLOBAL",
+    "library_path": "./libvktrace.so",
+    "api_version": "1.4.309",
+    "implementation_version": "1",
+    "description": "vsvk: records what a process asks of the device (bench/vktrace)"
+  }
+}
+J
