@@ -308,12 +308,28 @@ static VKAPI_ATTR void VKAPI_CALL CmdPushDescriptorSet2(VkCommandBuffer cb, cons
     n_push_desc++;
     next_CmdPushDescriptorSet2(cb, i);
 }
+/* VKTRACE_PUSH=1: every push constant block's size and first words, in recording order (a
+ * plugin's frame numbers often travel there, which shows the order it works in). */
+static void log_push(uint32_t size, const void *v) {
+    static int on = -1;
+    if (on < 0) on = getenv("VKTRACE_PUSH") && atoi(getenv("VKTRACE_PUSH")) > 0;
+    if (!on) return;
+    const uint32_t *w = v;
+    uint32_t n = size / 4 < 4 ? size / 4 : 4;
+    char line[128];
+    int k = snprintf(line, sizeof line, "push %u:", size);
+    for (uint32_t i = 0; i < n; i++) k += snprintf(line + k, sizeof line - k, " %u", w[i]);
+    logf_("%s\n", line);
+}
+
 static VKAPI_ATTR void VKAPI_CALL CmdPushConstants(VkCommandBuffer cb, VkPipelineLayout l, VkShaderStageFlags st, uint32_t o, uint32_t s, const void *v) {
     n_push_const++;
+    log_push(s, v);
     next_CmdPushConstants(cb, l, st, o, s, v);
 }
 static VKAPI_ATTR void VKAPI_CALL CmdPushConstants2(VkCommandBuffer cb, const VkPushConstantsInfo *i) {
     n_push_const++;
+    log_push(i->size, i->pValues);
     next_CmdPushConstants2(cb, i);
 }
 static VKAPI_ATTR VkResult VKAPI_CALL AllocateMemory(VkDevice d, const VkMemoryAllocateInfo *ai, const VkAllocationCallbacks *a, VkDeviceMemory *m) {

@@ -439,7 +439,7 @@ fn activate(ctx: Arc<FrameCtx>, reason: i32) {
             g.holder = None;
         }
         if g.holder.is_none() {
-            if let Some((qc, qr)) = g.queue.pop_front() {
+            if let Some((qc, qr)) = g.take_next() {
                 g.holder = Some(qc.n);
                 next = Some((qc, qr));
             }
@@ -765,6 +765,51 @@ mod tests {
         // the producer's completion ran the consumer inline on its worker, or queued it: either
         // way the consumer holds the frame alone (no cache, the context's copy released)
         assert_eq!(*seen.lock(), vec![1; 50]);
+    }
+
+    /// A serialised filter that records the frames it is called for; its call for frame 0 waits
+    /// until the calls for `hold` frames wait at its gate.
+    struct Recorder {
+        order: Arc<Mutex<Vec<i32>>>,
+        node: Arc<Mutex<Option<std::sync::Weak<Node>>>>,
+        hold: usize,
+    }
+    impl crate::node::Filter for Recorder {
+        fn get_frame(&self, n: i32, _r: i32, _fd: &mut *mut std::ffi::c_void, _call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
+            if n == 0 {
+                let node = self.node.lock().clone().and_then(|w| w.upgrade()).ok_or("no node")?;
+                wait_for("the other calls to queue at the gate", || node.gate.lock().queue.len() == self.hold);
+            }
+            self.order.lock().push(n);
+            let fmt = crate::format::query_video(cfGray, stInteger, 8, 0, 0).expect("Gray8");
+            Frame::new_video(&fmt, 64, 8, &Arc::new(crate::frame::MemStats::default())).map(|f| Some(Arc::new(f))).map_err(|e| e.to_string())
+        }
+    }
+
+    #[test]
+    fn a_serialised_filter_takes_waiting_frames_lowest_first() {
+        let core = crate::core::Core::new(ccfDisableAutoLoading, crate::api::wiring());
+        core.pool.set_threads(4);
+        let fmt = crate::format::query_video(cfGray, stInteger, 8, 0, 0).expect("Gray8");
+        let vi = VSVideoInfo { format: fmt, fpsNum: 1, fpsDen: 1, width: 64, height: 8, numFrames: 50 };
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let slot = Arc::new(Mutex::new(None));
+        let rec = Recorder { order: order.clone(), node: slot.clone(), hold: 3 };
+        let node = Node::new(core.clone(), "Recorder", crate::node::MediaInfo::Video(vi), crate::node::FilterImpl::Rust(Box::new(rec)), fmUnordered, 0, Vec::new(), Vec::new());
+        *slot.lock() = Some(Arc::downgrade(&node));
+        let (tx, rx) = crossbeam_channel::unbounded();
+        // Frame 0 takes the gate; 9, 5 and 7 arrive in that order while it is held.
+        for n in [0, 9, 5, 7] {
+            let tx = tx.clone();
+            get_frame_async(&node, n, Box::new(move |d: Delivery| tx.send(d.is_ok()).unwrap()));
+            if n == 0 {
+                wait_for("frame 0 to take the gate", || node.gate.lock().holder == Some(0));
+            }
+        }
+        for _ in 0..4 {
+            assert!(rx.recv_timeout(Duration::from_secs(20)).expect("a delivery"), "a frame failed");
+        }
+        assert_eq!(*order.lock(), vec![0, 5, 7, 9]);
     }
 
     #[test]

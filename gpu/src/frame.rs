@@ -160,13 +160,6 @@ pub const OWNER_FOREIGN_FRESH: u8 = 1;
 /// A plane of an input taken with getExportableFrameFilter: the foreign API's for good.
 pub const OWNER_FOREIGN: u8 = 2;
 
-/// VSVK_EXPORTABLE_PLANES=0 (measurements only): filters' new GPU frames come from the pool like
-/// uploads do instead of exportable allocations of their own; exportGPUPlane then fails on them.
-fn exportable_planes() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var("VSVK_EXPORTABLE_PLANES").map_or(true, |v| v.trim() != "0"))
-}
-
 pub struct GpuPlane {
     pub dev: Arc<Device>,
     backing: Option<Backing>,
@@ -182,7 +175,7 @@ impl GpuPlane {
     /// exportable allocation when `exportable` and the device can export.
     pub fn new(dev: &Arc<Device>, size: usize, exportable: bool) -> Result<GpuPlane, String> {
         super::make_room(dev, size as i64);
-        if exportable && dev.memory_export.is_some() && exportable_planes() {
+        if exportable && dev.memory_export.is_some() {
             let e = match dev.pool.take_exportable(size as u64) {
                 Some(e) => e,
                 None => Exportable::create(dev, size as u64).or_else(|_| {
