@@ -293,7 +293,7 @@ impl PoolInner {
             state: Mutex::new((0..n).map(|_| SlotState::default()).collect()),
             cv: Condvar::new(),
             releasing: Mutex::new(()),
-            timing: super::timing::Queries::new(dev, q_family, n, on_compute),
+            timing: super::timing::Queries::new(dev, q_family, n, on_compute && super::timing::compute_timing()),
         });
         let mut reg = dev.exec_pools.lock();
         reg.retain(|w| w.strong_count() > 0);

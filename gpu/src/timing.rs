@@ -22,6 +22,13 @@ pub fn enabled() -> bool {
     *ON.get_or_init(|| std::env::var_os("VSVK_GPU_TIMES").is_some_and(|v| v != "0"))
 }
 
+/// VSVK_COMPUTE_TIMING=0 (measurements): the compute queue's pools go untimed unless
+/// VSVK_GPU_TIMES asks, which leaves the busy share at zero (downloads then always spread).
+pub fn compute_timing() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| std::env::var("VSVK_COMPUTE_TIMING").map_or(true, |v| v.trim() != "0"))
+}
+
 /// One completed submission: its pool, queue, and GPU start and end in nanoseconds.
 struct Span {
     pool: u64,
