@@ -419,11 +419,20 @@ fn activate(ctx: Arc<FrameCtx>, reason: i32) {
         run(&ctx, reason);
         return;
     }
+    let ordered = crate::node::orders(node.mode);
     {
         let mut g = node.gate.lock();
+        if ordered && reason != arInitial {
+            g.awaiting.remove(&ctx.n);
+        }
         match g.holder {
             // fmFrameState keeps the gate for a frame from its first activation to its completion.
             Some(h) if !(node.mode == fmFrameState && h == ctx.n) => {
+                g.queue.push_back((ctx, reason));
+                return;
+            }
+            // A lower frame awaiting its inputs goes first; it takes this one when it is done.
+            None if ordered && reason != arInitial && g.defers(ctx.n) => {
                 g.queue.push_back((ctx, reason));
                 return;
             }
@@ -439,7 +448,7 @@ fn activate(ctx: Arc<FrameCtx>, reason: i32) {
             g.holder = None;
         }
         if g.holder.is_none() {
-            if let Some((qc, qr)) = g.take_next() {
+            if let Some((qc, qr)) = g.take_next(ordered) {
                 g.holder = Some(qc.n);
                 next = Some((qc, qr));
             }
@@ -513,6 +522,10 @@ fn run(ctx: &Arc<FrameCtx>, reason: i32) -> bool {
                 let mut st = ctx.state.lock();
                 st.frame_data = frame_data as usize;
                 st.pending = requests.len() + 1;
+            }
+            // Before the requests go out: an input already cached brings the frame back at once.
+            if crate::node::orders(node.mode) {
+                node.gate.lock().awaiting.insert(ctx.n);
             }
             for (dep, n) in requests {
                 let from = Arc::as_ptr(&dep) as usize;
@@ -810,6 +823,64 @@ mod tests {
             assert!(rx.recv_timeout(Duration::from_secs(20)).expect("a delivery"), "a frame failed");
         }
         assert_eq!(*order.lock(), vec![0, 5, 7, 9]);
+    }
+
+    /// A source whose frame 1 is held back until `release` is set.
+    struct SlowOne {
+        release: Arc<AtomicBool>,
+    }
+    impl crate::node::Filter for SlowOne {
+        fn get_frame(&self, n: i32, _r: i32, _fd: &mut *mut std::ffi::c_void, _call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
+            if n == 1 {
+                wait_for("the test to release frame 1", || self.release.load(Ordering::SeqCst));
+            }
+            Source.get_frame(n, arInitial, _fd, _call)
+        }
+    }
+    /// A serialised filter over one clip that records the frames it finishes.
+    struct Ordered {
+        clip: Arc<Node>,
+        order: Arc<Mutex<Vec<i32>>>,
+    }
+    impl crate::node::Filter for Ordered {
+        fn get_frame(&self, n: i32, reason: i32, _fd: &mut *mut std::ffi::c_void, call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
+            if reason == arInitial {
+                call.request(&self.clip, n);
+                return Ok(None);
+            }
+            self.order.lock().push(n);
+            Ok(Some(call.get(&self.clip, n).ok_or("missing")?))
+        }
+    }
+
+    #[test]
+    fn a_frame_order_filter_waits_for_a_lower_frame_still_fetching_its_inputs() {
+        for mode in [fmParallelRequests, fmUnordered] {
+            let core = crate::core::Core::new(ccfDisableAutoLoading, crate::api::wiring());
+            core.pool.set_threads(4);
+            let fmt = crate::format::query_video(cfGray, stInteger, 8, 0, 0).expect("Gray8");
+            let vi = VSVideoInfo { format: fmt, fpsNum: 1, fpsDen: 1, width: 64, height: 8, numFrames: 50 };
+            let release = Arc::new(AtomicBool::new(false));
+            let src = Node::new(core.clone(), "SlowOne", crate::node::MediaInfo::Video(vi), crate::node::FilterImpl::Rust(Box::new(SlowOne { release: release.clone() })), fmParallel, 0, Vec::new(), Vec::new());
+            let order = Arc::new(Mutex::new(Vec::new()));
+            let f = Ordered { clip: src.clone(), order: order.clone() };
+            let node = Node::new(core.clone(), "Ordered", crate::node::MediaInfo::Video(vi), crate::node::FilterImpl::Rust(Box::new(f)), mode, 0, vec![(src, rpStrictSpatial)], Vec::new());
+            let (tx, rx) = crossbeam_channel::unbounded();
+            for n in [1, 2, 3] {
+                let tx = tx.clone();
+                get_frame_async(&node, n, Box::new(move |d: Delivery| tx.send(d.is_ok()).unwrap()));
+            }
+            // Frames 2 and 3 have their inputs; frame 1 is still fetching its own, so they wait.
+            wait_for("frames 2 and 3 to wait at the gate", || node.gate.lock().queue.len() == 2);
+            thread::sleep(Duration::from_millis(50));
+            assert!(order.lock().is_empty(), "mode {mode}: ran {:?} before frame 1 had its input", order.lock());
+            release.store(true, Ordering::SeqCst);
+            for _ in 0..3 {
+                assert!(rx.recv_timeout(Duration::from_secs(20)).expect("a delivery"), "a frame failed");
+            }
+            assert_eq!(*order.lock(), vec![1, 2, 3], "mode {mode}");
+            assert!(node.gate.lock().awaiting.is_empty() && node.gate.lock().queue.is_empty());
+        }
     }
 
     #[test]

@@ -5,6 +5,6 @@
 set -u
 for env in ${RT_ENVS:-X=1 VSVK_PINNED_FRAMES=1}; do
   echo "--- $env"
-  env ${env//,/ } python3 bench/run.py --device --cases "${RT_CASES:-updown-2160p-16,up-2160p-16,down-2160p-16}" --reps "${RT_REPS:-3}" \
+  env ${env//,/ } python3 bench/run.py --device --cases "${RT_CASES:-bw/*2160p-16}" --reps "${RT_REPS:-3}" \
     --seconds 0.5 --timeout 60 --out /tmp/rt.json 2>&1 | grep "^| bw/"
 done
