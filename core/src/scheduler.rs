@@ -744,11 +744,11 @@ mod tests {
             Frame::new_video(&fmt, 64, 8, &Arc::new(crate::frame::MemStats::default())).map(|f| Some(Arc::new(f))).map_err(|e| e.to_string())
         }
     }
-    /// Requests frame n of its clip spatially, lets the context's copy go, and records how many
-    /// references the frame it was handed had.
+    /// Requests frame n of its clip spatially, lets the context's copy go, and records the frames
+    /// it finishes, in order, with how many references the frame it was handed had.
     struct Counter {
         clip: Arc<Node>,
-        seen: Arc<Mutex<Vec<usize>>>,
+        seen: Arc<Mutex<Vec<(i32, usize)>>>,
     }
     impl crate::node::Filter for Counter {
         fn get_frame(&self, n: i32, reason: i32, _fd: &mut *mut std::ffi::c_void, call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
@@ -758,7 +758,7 @@ mod tests {
             }
             let f = call.get(&self.clip, n).ok_or("missing")?;
             call.release_early(&self.clip, n);
-            self.seen.lock().push(Arc::strong_count(&f));
+            self.seen.lock().push((n, Arc::strong_count(&f)));
             Ok(Some(f))
         }
     }
@@ -777,7 +777,7 @@ mod tests {
         }
         // the producer's completion ran the consumer inline on its worker, or queued it: either
         // way the consumer holds the frame alone (no cache, the context's copy released)
-        assert_eq!(*seen.lock(), vec![1; 50]);
+        assert_eq!(seen.lock().iter().map(|s| s.1).collect::<Vec<_>>(), vec![1; 50]);
     }
 
     /// A serialised filter that records the frames it is called for; its call for frame 0 waits
@@ -837,21 +837,6 @@ mod tests {
             Source.get_frame(n, arInitial, _fd, _call)
         }
     }
-    /// A serialised filter over one clip that records the frames it finishes.
-    struct Ordered {
-        clip: Arc<Node>,
-        order: Arc<Mutex<Vec<i32>>>,
-    }
-    impl crate::node::Filter for Ordered {
-        fn get_frame(&self, n: i32, reason: i32, _fd: &mut *mut std::ffi::c_void, call: &mut FrameCall) -> Result<Option<Arc<Frame>>, String> {
-            if reason == arInitial {
-                call.request(&self.clip, n);
-                return Ok(None);
-            }
-            self.order.lock().push(n);
-            Ok(Some(call.get(&self.clip, n).ok_or("missing")?))
-        }
-    }
 
     #[test]
     fn a_frame_order_filter_waits_for_a_lower_frame_still_fetching_its_inputs() {
@@ -862,9 +847,9 @@ mod tests {
             let vi = VSVideoInfo { format: fmt, fpsNum: 1, fpsDen: 1, width: 64, height: 8, numFrames: 50 };
             let release = Arc::new(AtomicBool::new(false));
             let src = Node::new(core.clone(), "SlowOne", crate::node::MediaInfo::Video(vi), crate::node::FilterImpl::Rust(Box::new(SlowOne { release: release.clone() })), fmParallel, 0, Vec::new(), Vec::new());
-            let order = Arc::new(Mutex::new(Vec::new()));
-            let f = Ordered { clip: src.clone(), order: order.clone() };
-            let node = Node::new(core.clone(), "Ordered", crate::node::MediaInfo::Video(vi), crate::node::FilterImpl::Rust(Box::new(f)), mode, 0, vec![(src, rpStrictSpatial)], Vec::new());
+            let seen = Arc::new(Mutex::new(Vec::new()));
+            let f = Counter { clip: src.clone(), seen: seen.clone() };
+            let node = Node::new(core.clone(), "Counter", crate::node::MediaInfo::Video(vi), crate::node::FilterImpl::Rust(Box::new(f)), mode, 0, vec![(src, rpStrictSpatial)], Vec::new());
             let (tx, rx) = crossbeam_channel::unbounded();
             for n in [1, 2, 3] {
                 let tx = tx.clone();
@@ -873,12 +858,12 @@ mod tests {
             // Frames 2 and 3 have their inputs; frame 1 is still fetching its own, so they wait.
             wait_for("frames 2 and 3 to wait at the gate", || node.gate.lock().queue.len() == 2);
             thread::sleep(Duration::from_millis(50));
-            assert!(order.lock().is_empty(), "mode {mode}: ran {:?} before frame 1 had its input", order.lock());
+            assert!(seen.lock().is_empty(), "mode {mode}: ran {:?} before frame 1 had its input", seen.lock());
             release.store(true, Ordering::SeqCst);
             for _ in 0..3 {
                 assert!(rx.recv_timeout(Duration::from_secs(20)).expect("a delivery"), "a frame failed");
             }
-            assert_eq!(*order.lock(), vec![1, 2, 3], "mode {mode}");
+            assert_eq!(seen.lock().iter().map(|s| s.0).collect::<Vec<_>>(), vec![1, 2, 3], "mode {mode}");
             assert!(node.gate.lock().awaiting.is_empty() && node.gate.lock().queue.is_empty());
         }
     }
