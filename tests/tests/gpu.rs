@@ -178,8 +178,10 @@ fn pinned_frames_give_the_same_clips() {
         let want = chain(&our_core(), f, &[], &cpu_only, &[], &dims).unwrap_or_else(|e| panic!("{e}"));
         // by default only frames of 8 MB and more go up by the copy engine (RGBS here); with no
         // threshold every pinned frame does, and with staging forced too
+        // (uploads on the transfer queue, or with VSVK_UPLOAD_QUEUES=shared on the download queues)
         let every = [("VSVK_PINNED_FRAMES", "1"), ("VSVK_UPLOAD_DMA_MIN_KB", "0")];
-        for env in [&[("VSVK_PINNED_FRAMES", "1")][..], &every[..], &[("VSVK_PINNED_FRAMES", "1"), ("VS_VULKAN_FORCE_STAGING", "1")][..]] {
+        let shared = [("VSVK_PINNED_FRAMES", "1"), ("VSVK_UPLOAD_DMA_MIN_KB", "0"), ("VSVK_UPLOAD_QUEUES", "shared")];
+        for env in [&[("VSVK_PINNED_FRAMES", "1")][..], &every[..], &shared[..], &[("VSVK_PINNED_FRAMES", "1"), ("VS_VULKAN_FORCE_STAGING", "1")][..]] {
             let got = chain(&our_core(), f, &[], steps, env, &dims);
             assert_eq!(got.as_deref(), Ok(want.as_str()), "{f} {steps} {env:?}");
         }

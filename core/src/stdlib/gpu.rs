@@ -61,10 +61,13 @@ pub fn convert(core: &Arc<Core>, input: Arc<Node>, to_gpu: bool) -> Result<Arc<N
     }
     let dev = core.gpu.device(core).map_err(|e| format!("GPU frame requested but no Vulkan device: {e}"))?;
     // Uploads copy with the GPU only from host transfer memory (pinned frames); otherwise the CPU
-    // writes the BAR and the copy queues' pools would sit unused. They are also kept off the
-    // default path while a stall seen on the H100 with them in place is open (all workers waiting
-    // on timelines; bench/results/log-2026-12-06.md, issue 23).
-    let t = if to_gpu && !crate::frame::pinned_frames_requested() { Transfer::new(&dev, core.threads())? } else { Transfer::with_copy_queues(&dev, core.threads())? };
+    // writes the BAR. Either way they go to the transfer queue, and downloads to the copy queues:
+    // on shared queues an upload and a download run one after the other, where on queues of
+    // their own the two directions of the bus can both be busy (on the H100 a pinned 2160p 16-bit
+    // round trip moved 27 GB/s each way with shared queues, while PCIe carries 50.8 each way at
+    // once). VSVK_UPLOAD_QUEUES=shared puts pinned uploads on the copy queues too (measurements).
+    let shared = crate::frame::pinned_frames_requested() && std::env::var("VSVK_UPLOAD_QUEUES").is_ok_and(|v| v == "shared");
+    let t = if to_gpu && !shared { Transfer::new(&dev, core.threads())? } else { Transfer::with_copy_queues(&dev, core.threads())? };
     let name = if to_gpu { "GPUUpload" } else { "GPUDownload" };
     let flags = if to_gpu { ffGPUOutput } else { 0 };
     let creation = crate::plugin::creation_stack(core);
