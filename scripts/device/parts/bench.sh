@@ -4,6 +4,7 @@
 # copies), then bench/run.py --device over the groups in $BENCH_CASES (default bw,gpu,vram), its
 # table and its JSON (a line starting BENCH-JSON) on stdout.
 set -u
+out=${1:-/tmp}  # the part's folder under $OUT: the samples come back with the log
 echo "--- limits (torch, pinned host memory, 1 GiB copies, best of 5)"
 python3 - <<'PY' 2>&1 | tail -8
 import torch, time
@@ -26,6 +27,6 @@ PY
 for run in $(seq 1 "${BENCH_RUNS:-1}"); do
   echo "--- bench/run.py --device --cases ${BENCH_CASES:-bw,gpu,vram} (run $run)"
   python3 bench/run.py --device --cases "${BENCH_CASES:-bw,gpu,vram}" --reps "${BENCH_REPS:-3}" --seconds "${BENCH_SECONDS:-1}" \
-    --budget "${BENCH_BUDGET:-300}" --timeout 120 --out /tmp/bench-run$run.json 2>&1 | grep -v '^calibrated\|^repetition'
+    --budget "${BENCH_BUDGET:-300}" --timeout 120 --out "$out/bench-run$run.json" 2>&1 | grep -v '^calibrated\|^repetition'
 done
-if [ "${BENCH_RUNS:-1}" -ge 2 ]; then python3 bench/run.py --compare /tmp/bench-run1.json /tmp/bench-run2.json; fi
+if [ "${BENCH_RUNS:-1}" -ge 2 ]; then python3 bench/run.py --compare "$out/bench-run1.json" "$out/bench-run2.json"; fi
