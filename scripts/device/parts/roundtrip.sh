@@ -1,10 +1,13 @@
 #!/bin/bash
 # The 2160p 16-bit round trip and its two halves under each of $RT_ENVS (space separated settings
 # for our core, commas joining several; X=1 for the default), both cores alternating in each
-# bench/run.py call, then the PCIe limits through PyTorch in the same call.
+# bench/run.py call, then the PCIe limits in the same call (bench/pcie.py: each direction alone
+# and both at once on two streams).
 set -u
 for env in ${RT_ENVS:-X=1 VSVK_PINNED_FRAMES=1}; do
   echo "--- $env"
   env ${env//,/ } python3 bench/run.py --device --cases "${RT_CASES:-bw/*2160p-16}" --reps "${RT_REPS:-3}" \
     --seconds 0.5 --timeout 60 --out /tmp/rt.json 2>&1 | grep "^| bw/"
 done
+echo "--- PCIe (bench/pcie.py)"
+python3 bench/pcie.py --reps 5 2>&1 | tail -4
