@@ -149,7 +149,6 @@ VK_FILTERS = [  # (short name, format, function, steps)
     ("vk.Expr", "YUV420P8", "Expr", "vk.Expr:@clips:expr='x 3 * 2 /"),
     ("vk.Convolution", "YUV420P8", "Convolution", "vk.Convolution" + ":matrix=1.0" * 9),
     ("vk.BoxBlur", "YUV420P8", "BoxBlur", "vk.BoxBlur:hradius=2:vradius=2"),
-    ("vk.GaussBlur", "GrayS", "GaussBlur", "vk.GaussBlur"),
     ("vk.Bicubic 720p", "YUV420P8", "Bicubic", "vk.Bicubic:width=1280:height=720"),
 ]
 

@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
+pub mod clips;
 pub mod rewrite;
 
 // ---- tokens and parsing ----------------------------------------------------------------------------------

@@ -492,6 +492,8 @@ pub struct Device {
     pub inflight_bytes: AtomicI64,
     /// How busy the compute queue has been lately (its pools' GPU timestamps).
     pub compute_load: super::timing::Load,
+    /// When a copy engine last took an upload from host memory (see `recent`).
+    pub dma_uploads: super::recent::Recent,
     /// Host staging instead of direct mapped uploads even where plane memory is host visible.
     pub force_staging: bool,
     /// Last: the instance outlives the device.
@@ -697,6 +699,7 @@ impl Device {
             exec_pools: Mutex::new(Vec::new()),
             inflight_bytes: AtomicI64::new(0),
             compute_load: Default::default(),
+            dma_uploads: Default::default(),
             force_staging,
             instance,
         }))

@@ -22,6 +22,7 @@ pub mod frame;
 pub mod handle;
 pub mod import;
 pub mod pool;
+pub mod recent;
 pub mod shader;
 pub mod spirv;
 pub mod stall;

@@ -44,6 +44,8 @@ if [ -f scripts/device/kit-extra.txt ]; then
 fi
 # The tracing layer (bench/vktrace), for the vktrace part.
 bench/vktrace/build.sh $K/vktrace >/dev/null
+# The queue-pair bandwidth probe (bench/vkcopy), for the vkcopy part.
+bench/vkcopy/build.sh $K/vkcopy >/dev/null
 # perf and the libraries it needs beyond glibc, for the profile part (the device image has none).
 mkdir -p $K/perf
 [ -z "$LEAN" ] && cp -L /usr/bin/perf $K/perf/ 2>/dev/null && for l in $(ldd /usr/bin/perf | awk '$3 ~ /^\// {print $3}'); do

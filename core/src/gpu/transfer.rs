@@ -79,27 +79,25 @@ impl Transfer {
         Ok(t)
     }
 
-    /// The pool a copy goes to: the copy queues in turn, else the transfer queue's. While the
-    /// compute queue is busy (COMPUTE_BUSY), only queues outside its family: a copy on a compute
-    /// family queue runs on the same engine as the filters' kernels and slows them (on the H100,
-    /// BM3D's 1080p kernels took 1.11 ms a frame beside such copies and 0.90 ms without;
-    /// docs/BENCHMARKS.md), where small copies beside light kernels gain from the extra queues.
-    fn copy_pool(&self) -> &Arc<PoolInner> {
+    /// The pool a copy of `bytes` goes to: the copy queues in turn, else the transfer queue's.
+    /// Only queues outside the compute family while the compute queue is busy (COMPUTE_BUSY): a
+    /// copy on a compute family queue runs on the same engine as the filters' kernels and slows
+    /// them (on the H100, BM3D's 1080p kernels took 1.11 ms a frame beside such copies and 0.90
+    /// ms without; docs/BENCHMARKS.md), where small copies beside light kernels gain from the
+    /// extra queues. Likewise for copies of frames the copy engine would upload while uploads
+    /// from host memory run (gpu::recent).
+    fn copy_pool(&self, bytes: usize) -> &Arc<PoolInner> {
         if self.down.is_empty() {
             return &self.pool;
         }
         let n = self.next.fetch_add(1, Ordering::Relaxed);
-        if self.compute_busy() {
-            let family = self.dev.compute.family;
-            let outside = self.down.iter().filter(|p| p.queue.family != family).count();
-            if outside > 0 {
-                return self.down.iter().filter(|p| p.queue.family != family).nth(n % outside).expect("counted");
-            }
-            if self.pool.queue.family != family {
-                return &self.pool;
-            }
+        let beside_uploads = bytes >= upload_dma_min() && self.dev.dma_uploads.within(std::time::Duration::from_millis(100));
+        let avoid = beside_uploads || self.compute_busy();
+        let families: smallvec::SmallVec<[u32; 8]> = self.down.iter().map(|p| p.queue.family).collect();
+        match pick_queue(&families, self.pool.queue.family, self.dev.compute.family, n, avoid) {
+            Some(i) => &self.down[i],
+            None => &self.pool,
         }
-        &self.down[n % self.down.len()]
     }
 
     /// Whether the compute queue counts as busy: above the threshold's share of its recent GPU
@@ -142,7 +140,8 @@ impl Transfer {
         let dma = total >= upload_dma_min() || !self.direct() || !(0..np).all(|p| gpu_plane(&dst, p as i32).and_then(|g| g.mapped()).is_some());
         if let Some(bufs) = pinned.filter(|b| dma && b.iter().all(|b| b.get().usage.contains(vk::BufferUsageFlags::TRANSFER_SRC))) {
             let _t = stats::time(Stat::UploadStaged);
-            let pool = self.copy_pool();
+            self.dev.dma_uploads.note();
+            let pool = self.copy_pool(0);
             let slot = pool.acquire()?;
             for (p, b) in bufs.iter().enumerate() {
                 let g = gpu_plane(&dst, p as i32).expect("GPU plane");
@@ -245,7 +244,7 @@ impl Transfer {
             // on the GPU behind another frame's producer.
             super::frame::wait_frame(src).map_err(|e| e.1)?;
         }
-        let pool = self.copy_pool();
+        let pool = self.copy_pool((0..np).map(|p| plane_bytes(src, p)).sum());
         let slot = pool.acquire()?;
         for p in 0..np {
             let Some(g) = gpu_plane(src, p as i32) else {
@@ -304,6 +303,25 @@ fn upload_dma_min() -> usize {
     *MIN.get_or_init(|| std::env::var("VSVK_UPLOAD_DMA_MIN_KB").ok().and_then(|v| v.trim().parse::<usize>().ok()).map_or(8 << 20, |kb| kb << 10))
 }
 
+/// Which copy queue (by its family in `down`) takes the `n`-th copy: each in turn, or where
+/// `avoid_compute` those outside the `compute` family in turn, else the transfer queue's own pool
+/// (None) where that is outside it, else each in turn after all.
+fn pick_queue(down: &[u32], own: u32, compute: u32, n: usize, avoid_compute: bool) -> Option<usize> {
+    if down.is_empty() {
+        return None;
+    }
+    if avoid_compute {
+        let outside = down.iter().filter(|&&f| f != compute).count();
+        if outside > 0 {
+            return down.iter().enumerate().filter(|(_, &f)| f != compute).nth(n % outside).map(|(i, _)| i);
+        }
+        if own != compute {
+            return None;
+        }
+    }
+    Some(n % down.len())
+}
+
 /// VSVK_DOWNLOAD_HOST_WAIT=1: downloads wait for their source on the host before queueing the copy.
 fn host_wait_first() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
@@ -320,4 +338,26 @@ fn plane_regions(s: &crate::frame::Plane, d: &crate::frame::Plane, bytes_per_sam
     let row = d.width as u64 * bytes_per_sample;
     let (so, doff) = (s.offset as u64, d.offset as u64);
     (0..d.height as u64).map(|y| vk::BufferCopy { src_offset: so + y * s.stride as u64, dst_offset: doff + y * d.stride as u64, size: row }).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pick_queue;
+
+    #[test]
+    fn copies_avoid_the_compute_family_only_when_asked_and_where_they_can() {
+        // the H100's layout: a private transfer family queue (1) and three compute queues (2)
+        let down = [1, 2, 2, 2];
+        let turns: Vec<_> = (0..5).map(|n| pick_queue(&down, 1, 2, n, false)).collect();
+        assert_eq!(turns, [Some(0), Some(1), Some(2), Some(3), Some(0)]);
+        assert!((0..5).all(|n| pick_queue(&down, 1, 2, n, true) == Some(0)));
+        // no copy queue outside the compute family: the transfer queue's own pool
+        assert_eq!(pick_queue(&[2, 2], 1, 2, 3, true), None);
+        // nothing outside it at all: in turn as before
+        assert_eq!(pick_queue(&[2, 2], 2, 2, 3, true), Some(1));
+        // two outside: those in turn
+        let outside: Vec<_> = (0..4).map(|n| pick_queue(&[2, 1, 2, 1], 1, 2, n, true)).collect();
+        assert_eq!(outside, [Some(1), Some(3), Some(1), Some(3)]);
+        assert_eq!(pick_queue(&[], 1, 2, 0, false), None);
+    }
 }

@@ -20,7 +20,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use vsvk_expr::{parse, rewrite, Dag, K};
+use vsvk_expr::{clips, parse, rewrite, Dag, K};
 use vsvk_plugin_api::abi::*;
 
 use super::fast_math::with_fast_math;
@@ -605,51 +605,13 @@ enum PlaneJob {
 fn expr(args: &Args, out: &mut Out, core: Core) -> Result<()> {
     let nodes = args.nodes("clips")?;
     let exprs = args.strings("expr")?.unwrap_or_default();
-    let mut vis = Vec::with_capacity(nodes.len());
-    for n in &nodes {
-        let vi = util::video_info(n)?;
-        if !util::is_constant(&vi) {
-            return Err(Error::invalid("Only clips with constant format and dimensions allowed"));
-        }
-        vis.push(vi);
-    }
-    if nodes.len() > 26 {
-        return Err(Error::invalid("More than 26 input clips provided"));
-    }
-    for vi in &vis {
-        check_format(&vi.format)?;
-    }
+    let vis = nodes.iter().map(util::video_info).collect::<Result<Vec<_>>>()?;
+    clips::check_clips(&vis, check_format)?;
     let v0 = vis[0];
-    for vi in &vis[1..] {
-        if vi.format.numPlanes != v0.format.numPlanes
-            || vi.width != v0.width
-            || vi.height != v0.height
-            || vi.format.subSamplingW != v0.format.subSamplingW
-            || vi.format.subSamplingH != v0.format.subSamplingH
-        {
-            return Err(Error::invalid("All inputs must have the same number of planes and the same dimensions, subsampling included"));
-        }
-    }
-    let mut ovi = v0;
-    if let Some(id) = args.int("format")? {
-        let f = u32::try_from(id)
-            .ok()
-            .and_then(|id| core.video_format_by_id(id))
-            .ok_or_else(|| Error::invalid("the format id specified in format is invalid"))?;
-        if f.colorFamily != v0.format.colorFamily
-            || f.subSamplingW != v0.format.subSamplingW
-            || f.subSamplingH != v0.format.subSamplingH
-        {
-            return Err(Error::invalid("the output format must have the same color family and subsampling as the input"));
-        }
-        ovi.format = f;
-    }
-    let ofmt = ovi.format;
-    check_format(&ofmt)?;
+    let requested = args.int("format")?.map(|id| u32::try_from(id).ok().and_then(|id| core.video_format_by_id(id)));
+    let ofmt = clips::output_format(&v0.format, requested, exprs.len(), check_format)?;
+    let ovi = VSVideoInfo { format: ofmt, ..v0 };
     let np = ofmt.numPlanes as usize;
-    if exprs.len() > np {
-        return Err(Error::invalid("More expressions given than there are planes"));
-    }
     // R81's default (compiled) code takes a negative square root operand as 0 and stores a NaN
     // into integers as the maximum; its plain C path (std.SetMaxCPU("none")) does neither
     let compiled_rules = cpu_path(core)? != Path::C;

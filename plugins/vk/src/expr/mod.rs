@@ -13,6 +13,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
+use vsvk_expr::clips;
 use vsvk_plugin_api::abi::*;
 use vsvk_plugin_api::api::{api, Core};
 use vsvk_plugin_api::filter::{self, Filter, Spec};
@@ -158,45 +159,13 @@ fn create(a: &Args, out: &mut Out, core: Core) -> Result<()> {
     if nodes.is_empty() || exprs.is_empty() {
         return Err(Error::invalid("argument expr does not accept empty arrays"));
     }
-    let mut vis = Vec::with_capacity(nodes.len());
-    for n in &nodes {
-        let vi = n.video_info()?;
-        if vi.format.colorFamily == cfUndefined || vi.width <= 0 || vi.height <= 0 {
-            return Err(Error::invalid("Only clips with constant format and dimensions allowed"));
-        }
-        vis.push(vi);
-    }
-    if nodes.len() > 26 {
-        return Err(Error::invalid("More than 26 input clips provided"));
-    }
-    for vi in &vis {
-        check_format(&vi.format)?;
-    }
+    let vis = nodes.iter().map(|n| n.video_info()).collect::<Result<Vec<_>>>()?;
+    clips::check_clips(&vis, check_format)?;
     let v0 = vis[0];
-    for vi in &vis[1..] {
-        if vi.format.numPlanes != v0.format.numPlanes
-            || vi.width != v0.width
-            || vi.height != v0.height
-            || vi.format.subSamplingW != v0.format.subSamplingW
-            || vi.format.subSamplingH != v0.format.subSamplingH
-        {
-            return Err(Error::invalid("All inputs must have the same number of planes and the same dimensions, subsampling included"));
-        }
-    }
-    let mut ovi = v0;
-    if let Some(id) = a.int("format")? {
-        let f = format_by_id(id, core).ok_or_else(|| Error::invalid("the format id specified in format is invalid"))?;
-        if f.colorFamily != v0.format.colorFamily || f.subSamplingW != v0.format.subSamplingW || f.subSamplingH != v0.format.subSamplingH {
-            return Err(Error::invalid("the output format must have the same color family and subsampling as the input"));
-        }
-        ovi.format = f;
-    }
-    let ofmt = ovi.format;
-    check_format(&ofmt)?;
+    let requested = a.int("format")?.map(|id| format_by_id(id, core));
+    let ofmt = clips::output_format(&v0.format, requested, exprs.len(), check_format)?;
+    let ovi = VSVideoInfo { format: ofmt, ..v0 };
     let np = ofmt.numPlanes as usize;
-    if exprs.len() > np {
-        return Err(Error::invalid("More expressions given than there are planes"));
-    }
     let types: Vec<St> = vis.iter().map(|v| St::of(&v.format)).collect();
     let ot = St::of(&ofmt);
     let max = if ofmt.sampleType == stInteger { (1i64 << ofmt.bitsPerSample) - 1 } else { 0 };

@@ -1,0 +1,19 @@
+#!/bin/bash
+# Which of the device's Vulkan queues carry an upload and a download at the same time
+# (bench/vkcopy, built into the kit): each direction alone per queue, then pairs, by the copy
+# engine and by the shader cores; then PyTorch's PCIe figures in the same call (bench/pcie.py).
+# VKCOPY_RUNS (newline separated vkcopy arguments, default below), VKCOPY_MIB (256), VKCOPY_REPS (4).
+set -u
+m=${VKCOPY_MIB:-256} r=${VKCOPY_REPS:-4}
+runs=${VKCOPY_RUNS:-"
+--import T0,T1 T1,T0 T0,C0 G0,T0 C0s,T1
+--sm-groups 66 C0s,C1s C0s,T1 T1,C0s C0s,C1
+--import --sm-groups 66 C0s,C1s C0s,T1"}
+while IFS= read -r args; do
+  [ -n "$args" ] || continue
+  echo "--- vkcopy --mib $m --reps $r $args"
+  # shellcheck disable=SC2086
+  "$KIT/vkcopy/vkcopy" --mib "$m" --reps "$r" $args 2>&1 | grep -v "^family [34]"
+done <<< "$runs"
+echo "--- PCIe (bench/pcie.py)"
+python3 bench/pcie.py --reps 5 2>&1 | tail -4
