@@ -29,6 +29,7 @@ pub mod stall;
 pub mod stats;
 pub mod timing;
 pub mod transfer;
+pub mod upload_kernel;
 pub mod video;
 
 pub use device::Device;

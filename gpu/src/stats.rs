@@ -33,9 +33,11 @@ pub enum Stat {
     HostNew,
     /// Host waits a plugin asked for (waitGPUFrame and the exec pool waits).
     PluginWait,
+    /// GPUUpload by the upload kernel (a pinned frame read by the shader cores).
+    UploadKernel,
 }
 
-const NAMES: [&str; 12] = [
+const NAMES: [&str; 13] = [
     "upload copy",
     "upload staged",
     "download wait",
@@ -48,6 +50,7 @@ const NAMES: [&str; 12] = [
     "host reuse",
     "host new",
     "plugin wait",
+    "upload kernel",
 ];
 
 struct Counter {
@@ -55,7 +58,7 @@ struct Counter {
     nanos: AtomicU64,
 }
 
-static COUNTERS: [Counter; 12] = [const { Counter { count: AtomicU64::new(0), nanos: AtomicU64::new(0) } }; 12];
+static COUNTERS: [Counter; 13] = [const { Counter { count: AtomicU64::new(0), nanos: AtomicU64::new(0) } }; 13];
 
 pub fn enabled() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
@@ -105,7 +108,7 @@ mod tests {
 
     #[test]
     fn names_cover_every_step() {
-        assert_eq!(Stat::PluginWait as usize + 1, NAMES.len());
+        assert_eq!(Stat::UploadKernel as usize + 1, NAMES.len());
         assert_eq!(NAMES.len(), COUNTERS.len());
     }
 }

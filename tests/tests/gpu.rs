@@ -188,6 +188,44 @@ fn pinned_frames_give_the_same_clips() {
     }
 }
 
+/// The upload kernel (pinned frames read by the shader cores, the default on discrete devices),
+/// forced onto lavapipe's one queue for every pinned frame: the plain chain's clips, including
+/// planes the kernel cannot take (YUV420P16 960x540's chroma planes are too small to be pinned),
+/// and each upload it takes is counted as the kernel's. VSVK_UPLOAD_SM=0 takes none.
+#[test]
+fn uploads_by_the_kernel_give_the_same_clips() {
+    let forced = [("VSVK_PINNED_FRAMES", "1"), ("VSVK_UPLOAD_SM", "1"), ("VSVK_UPLOAD_DMA_MIN_KB", "0"), ("VSVK_COMPUTE_BUSY_PERCENT", "101")];
+    for (f, size, steps) in [
+        ("Gray16", (1280, 832), "std.GPUUpload,std.GPUDownload"),
+        ("YUV420P16", (960, 540), "std.GPUUpload,std.GPUDownload,std.FlipVertical"),
+        ("RGBS", (1280, 832), "std.GPUUpload,std.GPUDownload,std.GPUUpload,std.GPUDownload,std.Invert"),
+    ] {
+        let (w, h) = (size.0.to_string(), size.1.to_string());
+        let dims = ["--width", w.as_str(), "--height", h.as_str()];
+        let cpu_only: Vec<&str> = steps.split(',').filter(|s| !s.starts_with("std.GPU")).collect();
+        let cpu_only = if cpu_only.is_empty() { "-".to_string() } else { cpu_only.join(",") };
+        let want = chain(&our_core(), f, &[], &cpu_only, &[], &dims).unwrap_or_else(|e| panic!("{e}"));
+        let got = chain(&our_core(), f, &[], steps, &forced, &dims);
+        assert_eq!(got.as_deref(), Ok(want.as_str()), "{f} {steps}");
+    }
+    let kernel_uploads = |env: &[(&str, &str)]| -> Option<u64> {
+        let mut cmd = Command::new(program(DRIVER));
+        gpu_env(&mut cmd);
+        cmd.env("VSVK_STATS", "1");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        cmd.arg(our_core()).arg("--plugin").arg(program(NOISE)).args(["--width", "1280", "--height", "832", "--frames", "6", "--format", "Gray16"]);
+        cmd.arg("std.GPUUpload,std.GPUDownload");
+        let out = run(cmd, LIMIT);
+        assert!(out.success(), "{}", out.describe());
+        out.stderr.lines().find_map(|l| l.strip_prefix("vsvk stats: upload kernel")?.split_whitespace().next()?.parse().ok())
+    };
+    assert_eq!(kernel_uploads(&forced), Some(6));
+    let off = [forced[0], ("VSVK_UPLOAD_SM", "0"), forced[2], forced[3]];
+    assert_eq!(kernel_uploads(&off), None);
+}
+
 #[test]
 fn knlmeans() {
     same("YUV420P8", &["libknlmvulkan.so"], "std.GPUUpload,knlmvk.KNLMeans:h=8.0,std.GPUDownload");

@@ -70,7 +70,7 @@ impl CoreGpu {
                 cores.push((key, Arc::downgrade(&core.arc())));
                 drop(cores);
                 s.1 = DeviceState::Up(d.clone());
-                if crate::frame::pinned_frames_requested() {
+                if crate::frame::pinned_frames_for(d.unified) {
                     core.mem.use_pinned(&d);
                 }
                 let mb = |b: i64| b >> 20;

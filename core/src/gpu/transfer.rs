@@ -24,6 +24,10 @@ pub struct Transfer {
     pub dev: Arc<Device>,
     pool: Arc<PoolInner>,
     down: Vec<Arc<PoolInner>>,
+    /// GPUUpload's uploads by the shader cores (see `for_uploads`): pools on the compute family's
+    /// private queues, used in turn, and the kernel (dropped after them: field order).
+    sm: Vec<Arc<PoolInner>>,
+    kernel: Option<vsvk_gpu::upload_kernel::UploadKernel>,
     next: AtomicUsize,
     /// Whether copies last kept off the compute family (see compute_busy).
     busy: AtomicBool,
@@ -32,11 +36,16 @@ pub struct Transfer {
 impl Drop for Transfer {
     fn drop(&mut self) {
         self.pool.clone().destroy();
-        for p in &self.down {
+        for p in self.down.iter().chain(&self.sm) {
             p.clone().destroy();
         }
     }
 }
+
+/// Host frame planes in host transfer memory (pinned frames, downloads' planes): copied by the
+/// copy engines either way, and read by the upload kernel.
+pub const HOST_PLANE_USAGE: vk::BufferUsageFlags =
+    vk::BufferUsageFlags::from_raw(vk::BufferUsageFlags::TRANSFER_SRC.as_raw() | vk::BufferUsageFlags::TRANSFER_DST.as_raw() | vk::BufferUsageFlags::STORAGE_BUFFER.as_raw());
 
 fn plane_bytes(f: &Frame, p: usize) -> usize {
     let pl = &f.planes()[p];
@@ -58,7 +67,40 @@ impl Transfer {
     pub fn new(dev: &Arc<Device>, threads: usize) -> Result<Transfer, String> {
         // VSVK_TRANSFER_QUEUE=compute puts the copies on the compute queue (latency experiments).
         let q = if std::env::var("VSVK_TRANSFER_QUEUE").is_ok_and(|v| v == "compute") { vsvk_plugin_api::vulkan::vqCompute } else { vqTransfer };
-        Ok(Transfer { dev: dev.clone(), pool: PoolInner::create(dev, q, threads)?, down: Vec::new(), next: AtomicUsize::new(0), busy: AtomicBool::new(false) })
+        Ok(Transfer {
+            dev: dev.clone(),
+            pool: PoolInner::create(dev, q, threads)?,
+            down: Vec::new(),
+            sm: Vec::new(),
+            kernel: None,
+            next: AtomicUsize::new(0),
+            busy: AtomicBool::new(false),
+        })
+    }
+
+    /// GPUUpload's Transfer: large frames already in host transfer memory (pinned frames) go up
+    /// by the upload kernel on the compute family's private queues while the compute queue is
+    /// not busy, else by the transfer queue's copy engine. VSVK_UPLOAD_SM=0 keeps them on the
+    /// copy engine (measurements). Not on unified memory, where uploads are host writes, unless
+    /// VSVK_UPLOAD_SM=1, which also puts the kernel on the compute queue where the family has no
+    /// private queue (lavapipe: the tests).
+    pub fn for_uploads(dev: &Arc<Device>, threads: usize) -> Result<Transfer, String> {
+        let mut t = Transfer::new(dev, threads)?;
+        let setting = std::env::var("VSVK_UPLOAD_SM").ok();
+        let forced = setting.as_deref() == Some("1");
+        let wanted = forced || (!dev.unified && !dev.force_staging && setting.as_deref() != Some("0"));
+        let mut queues: Vec<_> = dev.copy.iter().filter(|q| q.family == dev.compute.family && !Arc::ptr_eq(q, &dev.compute)).cloned().collect();
+        if queues.is_empty() && forced {
+            queues.push(dev.compute.clone());
+        }
+        if wanted && !queues.is_empty() {
+            let kernel = vsvk_gpu::upload_kernel::UploadKernel::new(dev)?;
+            for q in queues {
+                t.sm.push(PoolInner::create_on(dev, q, false, threads)?);
+            }
+            t.kernel = Some(kernel);
+        }
+        Ok(t)
     }
 
     /// A Transfer whose downloads, and uploads from host transfer memory, go to the private copy
@@ -115,6 +157,22 @@ impl Transfer {
         now
     }
 
+    /// Whether the upload kernel can take `src` into `dst`: each plane laid out alike from the start
+    /// of both buffers, in whole 16-byte words, from host buffers the kernel can read.
+    fn kernel_fits(&self, src: &Frame, dst: &Frame, bufs: &[&GpuBuffer]) -> bool {
+        bufs.iter().enumerate().all(|(p, b)| {
+            let (s, d) = (&src.planes()[p], &dst.planes()[p]);
+            let bytes = plane_bytes(dst, p) as u64;
+            s.stride == d.stride
+                && s.offset == 0
+                && d.offset == 0
+                && vsvk_gpu::upload_kernel::UploadKernel::fits(bytes)
+                && b.get().usage.contains(vk::BufferUsageFlags::STORAGE_BUFFER)
+                && b.get().size >= bytes
+                && gpu_plane(dst, p as i32).is_some_and(|g| g.size >= bytes)
+        })
+    }
+
     fn direct(&self) -> bool {
         !self.dev.force_staging
     }
@@ -141,6 +199,21 @@ impl Transfer {
         if let Some(bufs) = pinned.filter(|b| dma && b.iter().all(|b| b.get().usage.contains(vk::BufferUsageFlags::TRANSFER_SRC))) {
             let _t = stats::time(Stat::UploadStaged);
             self.dev.dma_uploads.note();
+            if let Some(kernel) = self.kernel.as_ref().filter(|_| self.kernel_fits(src, &dst, &bufs) && !self.compute_busy()) {
+                stats::count(Stat::UploadKernel);
+                let pool = &self.sm[self.next.fetch_add(1, Ordering::Relaxed) % self.sm.len()];
+                let slot = pool.acquire()?;
+                for (p, b) in bufs.iter().enumerate() {
+                    let g = gpu_plane(&dst, p as i32).expect("GPU plane");
+                    // SAFETY: recording on a compute family queue; kernel_fits checked usage and
+                    // sizes; the source frame is retained and the plane written until completion.
+                    unsafe { kernel.record(slot.cb, b.get().buffer, g.buffer(), plane_bytes(&dst, p) as u64) };
+                    pool.writes_plane(slot, dst.clone(), p as i32);
+                }
+                pool.retain(slot, "GPUUpload", Retained::Frame(src.clone()), 0);
+                pool.submit(slot)?;
+                return Ok(dst);
+            }
             let pool = self.copy_pool(0);
             let slot = pool.acquire()?;
             for (p, b) in bufs.iter().enumerate() {
@@ -232,7 +305,7 @@ impl Transfer {
         // is the CPU frame's (no second pass through host memory, which in a 2160p chain cost
         // more CPU time than everything else together).
         let dev = &self.dev;
-        let dst = match Frame::new_video_in(&vf, src.width, src.height, |len| GpuBuffer::host_transfer(dev, len as u64, vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST).map(|b| Buffer::new_mapped(len, b, &core.mem))) {
+        let dst = match Frame::new_video_in(&vf, src.width, src.height, |len| GpuBuffer::host_transfer(dev, len as u64, HOST_PLANE_USAGE).map(|b| Buffer::new_mapped(len, b, &core.mem))) {
             Ok(Ok(f)) => f,
             Ok(Err(e)) => return Err(e),
             Err(e) => return Err(format!("Error in frame creation: {e}")),

@@ -66,8 +66,8 @@ pub fn convert(core: &Arc<Core>, input: Arc<Node>, to_gpu: bool) -> Result<Arc<N
     // their own the two directions of the bus can both be busy (on the H100 a pinned 2160p 16-bit
     // round trip moved 27 GB/s each way with shared queues, while PCIe carries 50.8 each way at
     // once). VSVK_UPLOAD_QUEUES=shared puts pinned uploads on the copy queues too (measurements).
-    let shared = crate::frame::pinned_frames_requested() && std::env::var("VSVK_UPLOAD_QUEUES").is_ok_and(|v| v == "shared");
-    let t = if to_gpu && !shared { Transfer::new(&dev, core.threads())? } else { Transfer::with_copy_queues(&dev, core.threads())? };
+    let shared = std::env::var("VSVK_UPLOAD_QUEUES").is_ok_and(|v| v == "shared");
+    let t = if to_gpu && !shared { Transfer::for_uploads(&dev, core.threads())? } else { Transfer::with_copy_queues(&dev, core.threads())? };
     let name = if to_gpu { "GPUUpload" } else { "GPUDownload" };
     let flags = if to_gpu { ffGPUOutput } else { 0 };
     let creation = crate::plugin::creation_stack(core);

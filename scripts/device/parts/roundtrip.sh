@@ -7,7 +7,7 @@ set -u
 for env in ${RT_ENVS:-X=1 VSVK_PINNED_FRAMES=1}; do
   echo "--- $env"
   env ${env//,/ } python3 bench/run.py --device --cases "${RT_CASES:-bw/*2160p-16}" --reps "${RT_REPS:-3}" \
-    --seconds 0.5 --timeout 60 --out /tmp/rt.json 2>&1 | grep "^| bw/"
+    --seconds 0.5 --timeout 60 --out /tmp/rt.json 2>&1 | grep "^| [a-z]*/"
 done
 echo "--- PCIe (bench/pcie.py)"
 python3 bench/pcie.py --reps 5 2>&1 | tail -4
