@@ -370,6 +370,14 @@ fn compute_copy_queues_wanted() -> usize {
     std::env::var("VSVK_DOWNLOAD_COMPUTE_QUEUES").ok().and_then(|v| v.trim().parse::<usize>().ok()).unwrap_or(3).min(8)
 }
 
+/// How many further private queues of the compute family the upload kernel takes
+/// (VSVK_UPLOAD_COMPUTE_QUEUES, default 2, 0 for none), beyond the downloads' (upload_kernel: a
+/// kernel's upload and a copy engine's download on queues of their own ran at once on the H100,
+/// 93 GB/s together; on one queue they run one after the other).
+fn upload_queues_wanted() -> usize {
+    std::env::var("VSVK_UPLOAD_COMPUTE_QUEUES").ok().and_then(|v| v.trim().parse::<usize>().ok()).unwrap_or(2).min(8)
+}
+
 /// Lists every physical device through a temporary instance.
 pub fn enumerate() -> Result<Vec<DeviceInfo>, String> {
     let inst = Instance::new()?;
@@ -472,6 +480,8 @@ pub struct Device {
     /// The transfer family's other queues, private to the core (GPUDownload's copies); none where
     /// the family has one queue.
     pub copy: Vec<Arc<Queue>>,
+    /// Private queues of the compute family for the upload kernel (upload_queues_wanted).
+    pub upload: Vec<Arc<Queue>>,
     pub functions: Box<VSVulkanFunctions>,
     pub get_instance_proc_addr: vk::PFN_vkGetInstanceProcAddr,
     /// The platform's opaque handle export (gpu::handle), where the driver has it.
@@ -593,8 +603,10 @@ impl Device {
             None => 0,
         };
         let tprio = vec![1.0f32; 1 + extra_copy];
-        let extra_compute = (families(inst, pd)[compute_fam as usize].queue_count as usize).saturating_sub(1).min(compute_copy_queues_wanted());
-        let cprio = vec![1.0f32; 1 + extra_compute];
+        let compute_queues = families(inst, pd)[compute_fam as usize].queue_count as usize;
+        let extra_compute = compute_queues.saturating_sub(1).min(compute_copy_queues_wanted());
+        let extra_upload = compute_queues.saturating_sub(1 + extra_compute).min(upload_queues_wanted());
+        let cprio = vec![1.0f32; 1 + extra_compute + extra_upload];
         let mut qcis = vec![vk::DeviceQueueCreateInfo::default().queue_family_index(compute_fam).queue_priorities(&cprio)];
         if let Some(t) = transfer_fam {
             qcis.push(vk::DeviceQueueCreateInfo::default().queue_family_index(t).queue_priorities(&tprio));
@@ -624,6 +636,12 @@ impl Device {
             // SAFETY: created above (the compute family has more than `extra_compute` queues).
             Arc::new(Queue { family: compute_fam, index: i, queue: unsafe { device.get_device_queue(compute_fam, i) }, lock: RawMutex::INIT, seq: AtomicU64::new(0) })
         }));
+        let upload: Vec<Arc<Queue>> = (1 + extra_compute as u32..=(extra_compute + extra_upload) as u32)
+            .map(|i| {
+                // SAFETY: created above (the compute family has that many queues beyond the first).
+                Arc::new(Queue { family: compute_fam, index: i, queue: unsafe { device.get_device_queue(compute_fam, i) }, lock: RawMutex::INIT, seq: AtomicU64::new(0) })
+            })
+            .collect();
 
         let gipa = instance.entry.static_fn().get_instance_proc_addr;
         let functions = match load_functions(&instance, &device) {
@@ -686,6 +704,7 @@ impl Device {
             compute,
             transfer,
             copy,
+            upload,
             functions,
             get_instance_proc_addr: gipa,
             memory_export,

@@ -79,8 +79,8 @@ impl Transfer {
     }
 
     /// GPUUpload's Transfer: large frames already in host transfer memory (pinned frames) go up
-    /// by the upload kernel on the compute family's private queues while the compute queue is
-    /// not busy, else by the transfer queue's copy engine. VSVK_UPLOAD_SM=0 keeps them on the
+    /// by the upload kernel on the device's upload queues (private, of the compute family) while
+    /// the compute queue is not busy, else by the transfer queue's copy engine. VSVK_UPLOAD_SM=0 keeps them on the
     /// copy engine (measurements). Not on unified memory, where uploads are host writes, unless
     /// VSVK_UPLOAD_SM=1, which also puts the kernel on the compute queue where the family has no
     /// private queue (lavapipe: the tests).
@@ -89,7 +89,7 @@ impl Transfer {
         let setting = std::env::var("VSVK_UPLOAD_SM").ok();
         let forced = setting.as_deref() == Some("1");
         let wanted = forced || (!dev.unified && !dev.force_staging && setting.as_deref() != Some("0"));
-        let mut queues: Vec<_> = dev.copy.iter().filter(|q| q.family == dev.compute.family && !Arc::ptr_eq(q, &dev.compute)).cloned().collect();
+        let mut queues = dev.upload.clone();
         if queues.is_empty() && forced {
             queues.push(dev.compute.clone());
         }
@@ -198,7 +198,6 @@ impl Transfer {
         let dma = total >= upload_dma_min() || !self.direct() || !(0..np).all(|p| gpu_plane(&dst, p as i32).and_then(|g| g.mapped()).is_some());
         if let Some(bufs) = pinned.filter(|b| dma && b.iter().all(|b| b.get().usage.contains(vk::BufferUsageFlags::TRANSFER_SRC))) {
             let _t = stats::time(Stat::UploadStaged);
-            self.dev.dma_uploads.note();
             if let Some(kernel) = self.kernel.as_ref().filter(|_| self.kernel_fits(src, &dst, &bufs) && !self.compute_busy()) {
                 stats::count(Stat::UploadKernel);
                 let pool = &self.sm[self.next.fetch_add(1, Ordering::Relaxed) % self.sm.len()];
@@ -214,6 +213,9 @@ impl Transfer {
                 pool.submit(slot)?;
                 return Ok(dst);
             }
+            // A copy engine's upload: downloads keep off the compute family meanwhile (gpu::recent),
+            // where beside the kernel's they run on any copy queue.
+            self.dev.dma_uploads.note();
             let pool = self.copy_pool(0);
             let slot = pool.acquire()?;
             for (p, b) in bufs.iter().enumerate() {
