@@ -104,9 +104,9 @@ def noise_source(fmt, res, frames):
     return ["--width", str(w), "--height", str(h), "--format", fmt, "--frames", "1"], f"std.Loop:times={frames}"
 
 
-def blank(fmt, res, frames, gpu=False):
+def blank(fmt, res, frames, gpu=False, keep=True):
     w, h = RES[res]
-    s = f"std.BlankClip:@:width={w}:height={h}:format={format_id(fmt)}:length={frames}:keep=1"
+    s = f"std.BlankClip:@:width={w}:height={h}:format={format_id(fmt)}:length={frames}:keep={int(keep)}"
     return s + (":gpu=1" if gpu else "")
 
 
@@ -178,6 +178,12 @@ def all_cases():
                               TINY, frames=200, warmup=WARMUP, bytes_per_frame=b, directions=1))
             cases.append(Case(f"bw/down-{res}-{bits}", f"download only, {fmt} {res}", blank(fmt, res, "{frames}", gpu=True) + ",std.GPUDownload",
                               TINY, frames=200, warmup=WARMUP, bytes_per_frame=b, directions=1))
+            if res == "2160p" and bits == 16:
+                # a new source frame per request, filled by the CPU on both cores: uploads that read
+                # the host frame with the GPU cannot meet the same bytes twice
+                for kind, tail, dirs in (("updown", ",std.GPUUpload,std.GPUDownload", 2), ("up", ",std.GPUUpload", 1)):
+                    cases.append(Case(f"bw/{kind}-{res}-{bits}-fresh", f"{'upload+download' if dirs == 2 else 'upload only'}, {fmt} {res}, a new frame each",
+                                      blank(fmt, res, "{frames}", keep=False) + tail, TINY, frames=200, warmup=WARMUP, bytes_per_frame=b, directions=dirs))
     for res in ("1080p", "2160p"):
         for name, fmt, plugin, steps in GPU_FILTERS:
             args, loop = noise_source(fmt, res, "{frames}")
