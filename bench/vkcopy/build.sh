@@ -7,16 +7,8 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/out}
 mkdir -p "$out"
-inc=${VULKAN_INCLUDE:-}
-if [ -z "$inc" ]; then
-  for d in /usr/include "$HOME/.cache/vsvk-ref/src/hdr/usr/include"; do [ -f "$d/vulkan/vulkan.h" ] && inc=$d && break; done
-fi
-[ -n "$inc" ] || { echo "vkcopy: no vulkan/vulkan.h (set VULKAN_INCLUDE)" >&2; exit 1; }
-lib=${VULKAN_LIB:-}
-if [ -z "$lib" ]; then
-  for d in /usr/lib/x86_64-linux-gnu "$HOME/.cache/vsvk-ref/loader/lib"; do [ -e "$d/libvulkan.so.1" ] && lib=$d && break; done
-fi
-[ -n "$lib" ] || { echo "vkcopy: no libvulkan.so.1 (set VULKAN_LIB)" >&2; exit 1; }
+. "$here/../lib/vulkan-paths.sh"
+vulkan_paths vkcopy vulkan.h lib
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 spirv-as --target-env vulkan1.1 -o "$tmp/copy.spv" "$here/copy.spvasm"

@@ -5,11 +5,8 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/out}
 mkdir -p "$out"
-inc=${VULKAN_INCLUDE:-}
-if [ -z "$inc" ]; then
-  for d in /usr/include "$HOME/.cache/vsvk-ref/src/hdr/usr/include"; do [ -f "$d/vulkan/vk_layer.h" ] && inc=$d && break; done
-fi
-[ -n "$inc" ] || { echo "vktrace: no vulkan/vk_layer.h (set VULKAN_INCLUDE)" >&2; exit 1; }
+. "$here/../lib/vulkan-paths.sh"
+vulkan_paths vktrace vk_layer.h
 cc -O2 -shared -fPIC -fvisibility=hidden -I"$inc" -o "$out/libvktrace.so" "$here/vktrace.c" -lpthread
 cat > "$out/VkLayer_vsvk_trace.json" <<J
 {

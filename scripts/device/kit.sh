@@ -45,7 +45,7 @@ fi
 # The tracing layer (bench/vktrace), for the vktrace part.
 bench/vktrace/build.sh $K/vktrace >/dev/null
 # The queue-pair bandwidth probe (bench/vkcopy), for the vkcopy part.
-bench/vkcopy/build.sh $K/vkcopy >/dev/null
+bench/vkcopy/build.sh $K/vkcopy >/dev/null || echo "kit: vkcopy left out (it needs spirv-as, from spirv-tools)" >&2
 # perf and the libraries it needs beyond glibc, for the profile part (the device image has none).
 mkdir -p $K/perf
 [ -z "$LEAN" ] && cp -L /usr/bin/perf $K/perf/ 2>/dev/null && for l in $(ldd /usr/bin/perf | awk '$3 ~ /^\// {print $3}'); do

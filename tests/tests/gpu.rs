@@ -171,27 +171,35 @@ fn pinned_frames_give_the_same_clips() {
         ("YUV420P16", (960, 540), "std.GPUUpload,std.GPUDownload,std.FlipVertical"),
         ("RGBS", (1280, 832), "std.GPUUpload,std.GPUDownload,std.GPUUpload,std.GPUDownload,std.Invert"),
     ] {
-        let (w, h) = (size.0.to_string(), size.1.to_string());
-        let dims = ["--width", w.as_str(), "--height", h.as_str()];
-        let cpu_only: Vec<&str> = steps.split(',').filter(|s| !s.starts_with("std.GPU")).collect();
-        let cpu_only = if cpu_only.is_empty() { "-".to_string() } else { cpu_only.join(",") };
-        let want = chain(&our_core(), f, &[], &cpu_only, &[], &dims).unwrap_or_else(|e| panic!("{e}"));
         // by default only frames of 8 MB and more go up by the copy engine (RGBS here); with no
         // threshold every pinned frame does, and with staging forced too
         // (uploads on the transfer queue, or with VSVK_UPLOAD_QUEUES=shared on the download queues)
         let every = [("VSVK_PINNED_FRAMES", "1"), ("VSVK_UPLOAD_DMA_MIN_KB", "0")];
         let shared = [("VSVK_PINNED_FRAMES", "1"), ("VSVK_UPLOAD_DMA_MIN_KB", "0"), ("VSVK_UPLOAD_QUEUES", "shared")];
-        for env in [&[("VSVK_PINNED_FRAMES", "1")][..], &every[..], &shared[..], &[("VSVK_PINNED_FRAMES", "1"), ("VS_VULKAN_FORCE_STAGING", "1")][..]] {
-            let got = chain(&our_core(), f, &[], steps, env, &dims);
-            assert_eq!(got.as_deref(), Ok(want.as_str()), "{f} {steps} {env:?}");
-        }
+        let staged = [("VSVK_PINNED_FRAMES", "1"), ("VS_VULKAN_FORCE_STAGING", "1")];
+        same_as_without_gpu(f, size, steps, &[&[("VSVK_PINNED_FRAMES", "1")], &every, &shared, &staged]);
+    }
+}
+
+/// The chain `steps` on a `size` clip of `f` gives, under each of `envs`, what it gives with its
+/// GPUUpload and GPUDownload steps left out.
+fn same_as_without_gpu(f: &str, size: (u32, u32), steps: &str, envs: &[&[(&str, &str)]]) {
+    let (w, h) = (size.0.to_string(), size.1.to_string());
+    let dims = ["--width", w.as_str(), "--height", h.as_str()];
+    let cpu_only: Vec<&str> = steps.split(',').filter(|s| !s.starts_with("std.GPU")).collect();
+    let cpu_only = if cpu_only.is_empty() { "-".to_string() } else { cpu_only.join(",") };
+    let want = chain(&our_core(), f, &[], &cpu_only, &[], &dims).unwrap_or_else(|e| panic!("{e}"));
+    for env in envs {
+        let got = chain(&our_core(), f, &[], steps, env, &dims);
+        assert_eq!(got.as_deref(), Ok(want.as_str()), "{f} {steps} {env:?}");
     }
 }
 
 /// The upload kernel (pinned frames read by the shader cores, the default on discrete devices),
 /// forced onto lavapipe's one queue for every pinned frame: the plain chain's clips, including
 /// planes the kernel cannot take (YUV420P16 960x540's chroma planes are too small to be pinned),
-/// and each upload it takes is counted as the kernel's. VSVK_UPLOAD_SM=0 takes none.
+/// and each upload it takes is counted as the kernel's. VSVK_UPLOAD_SM=0 takes none, and frames
+/// under the kernel's threshold (VSVK_UPLOAD_KERNEL_MIN_KB) are written by the CPU.
 #[test]
 fn uploads_by_the_kernel_give_the_same_clips() {
     let forced = [("VSVK_PINNED_FRAMES", "1"), ("VSVK_UPLOAD_SM", "1"), ("VSVK_UPLOAD_DMA_MIN_KB", "0"), ("VSVK_COMPUTE_BUSY_PERCENT", "101")];
@@ -200,13 +208,7 @@ fn uploads_by_the_kernel_give_the_same_clips() {
         ("YUV420P16", (960, 540), "std.GPUUpload,std.GPUDownload,std.FlipVertical"),
         ("RGBS", (1280, 832), "std.GPUUpload,std.GPUDownload,std.GPUUpload,std.GPUDownload,std.Invert"),
     ] {
-        let (w, h) = (size.0.to_string(), size.1.to_string());
-        let dims = ["--width", w.as_str(), "--height", h.as_str()];
-        let cpu_only: Vec<&str> = steps.split(',').filter(|s| !s.starts_with("std.GPU")).collect();
-        let cpu_only = if cpu_only.is_empty() { "-".to_string() } else { cpu_only.join(",") };
-        let want = chain(&our_core(), f, &[], &cpu_only, &[], &dims).unwrap_or_else(|e| panic!("{e}"));
-        let got = chain(&our_core(), f, &[], steps, &forced, &dims);
-        assert_eq!(got.as_deref(), Ok(want.as_str()), "{f} {steps}");
+        same_as_without_gpu(f, size, steps, &[&forced]);
     }
     let kernel_uploads = |env: &[(&str, &str)]| -> Option<u64> {
         let mut cmd = Command::new(program(DRIVER));
@@ -224,6 +226,12 @@ fn uploads_by_the_kernel_give_the_same_clips() {
     assert_eq!(kernel_uploads(&forced), Some(6));
     let off = [forced[0], ("VSVK_UPLOAD_SM", "0"), forced[2], forced[3]];
     assert_eq!(kernel_uploads(&off), None);
+    // frames under 8 MB the CPU writes into mapped memory, unless VSVK_UPLOAD_KERNEL_MIN_KB lets
+    // the kernel take them
+    let small = [forced[0], forced[1], forced[3]];
+    assert_eq!(kernel_uploads(&small), None);
+    let small_by_kernel = [forced[0], forced[1], forced[3], ("VSVK_UPLOAD_KERNEL_MIN_KB", "1024")];
+    assert_eq!(kernel_uploads(&small_by_kernel), Some(6));
 }
 
 #[test]

@@ -80,8 +80,8 @@ impl Transfer {
 
     /// GPUUpload's Transfer: large frames already in host transfer memory (pinned frames) go up
     /// by the upload kernel on the device's upload queues (private, of the compute family) while
-    /// the compute queue is not busy, else by the transfer queue's copy engine. VSVK_UPLOAD_SM=0 keeps them on the
-    /// copy engine (measurements). Not on unified memory, where uploads are host writes, unless
+    /// the compute queue is not busy, else by the transfer queue's copy engine. VSVK_UPLOAD_SM=0
+    /// keeps them on the copy engine (measurements). Not on unified memory, where uploads are host writes, unless
     /// VSVK_UPLOAD_SM=1, which also puts the kernel on the compute queue where the family has no
     /// private queue (lavapipe: the tests).
     pub fn for_uploads(dev: &Arc<Device>, threads: usize) -> Result<Transfer, String> {
@@ -94,11 +94,13 @@ impl Transfer {
             queues.push(dev.compute.clone());
         }
         if wanted && !queues.is_empty() {
-            let kernel = vsvk_gpu::upload_kernel::UploadKernel::new(dev)?;
-            for q in queues {
-                t.sm.push(PoolInner::create_on(dev, q, false, threads)?);
+            // Without the kernel (a driver refusing its pipeline) uploads take the copy engine.
+            if let Ok(kernel) = vsvk_gpu::upload_kernel::UploadKernel::new(dev) {
+                for q in queues {
+                    t.sm.push(PoolInner::create_on(dev, q, false, threads)?);
+                }
+                t.kernel = Some(kernel);
             }
-            t.kernel = Some(kernel);
         }
         Ok(t)
     }
@@ -191,14 +193,18 @@ impl Transfer {
         unsafe { *dst.props_mut() = src.props().clone() };
         let dst = Arc::new(dst);
         let np = dst.num_planes();
-        // Planes already in host transfer memory (a download's, or VSVK_PINNED_FRAMES) go up
-        // with the copy engine: no CPU pass at all.
+        // Planes already in host transfer memory (a download's, or pinned frames) go up by the
+        // upload kernel or the copy engine: no CPU pass at all.
         let pinned: Option<Vec<&GpuBuffer>> = (0..np).map(|p| src.planes()[p].buf.mapped_vk()).collect();
         let total: usize = (0..np).map(|p| plane_bytes(src, p)).sum();
-        let dma = total >= upload_dma_min() || !self.direct() || !(0..np).all(|p| gpu_plane(&dst, p as i32).and_then(|g| g.mapped()).is_some());
-        if let Some(bufs) = pinned.filter(|b| dma && b.iter().all(|b| b.get().usage.contains(vk::BufferUsageFlags::TRANSFER_SRC))) {
+        let cpu_writes = self.direct() && (0..np).all(|p| gpu_plane(&dst, p as i32).and_then(|g| g.mapped()).is_some());
+        let dma = total >= upload_dma_min() || !cpu_writes;
+        let kernel = self.kernel.as_ref().filter(|_| {
+            pinned.as_ref().is_some_and(|b| (dma || total >= upload_kernel_min()) && self.kernel_fits(src, &dst, b)) && !self.compute_busy()
+        });
+        if let Some(bufs) = pinned.filter(|b| (dma || kernel.is_some()) && b.iter().all(|b| b.get().usage.contains(vk::BufferUsageFlags::TRANSFER_SRC))) {
             let _t = stats::time(Stat::UploadStaged);
-            if let Some(kernel) = self.kernel.as_ref().filter(|_| self.kernel_fits(src, &dst, &bufs) && !self.compute_busy()) {
+            if let Some(kernel) = kernel {
                 stats::count(Stat::UploadKernel);
                 let pool = &self.sm[self.next.fetch_add(1, Ordering::Relaxed) % self.sm.len()];
                 let slot = pool.acquire()?;
@@ -230,8 +236,7 @@ impl Transfer {
             pool.submit(slot)?;
             return Ok(dst);
         }
-        let all_mapped = self.direct() && (0..np).all(|p| gpu_plane(&dst, p as i32).and_then(|g| g.mapped()).is_some());
-        if all_mapped {
+        if cpu_writes {
             let _t = stats::time(Stat::UploadCopy);
             for p in 0..np {
                 let g = gpu_plane(&dst, p as i32).expect("GPU plane");
@@ -376,6 +381,14 @@ impl Transfer {
 fn upload_dma_min() -> usize {
     static MIN: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *MIN.get_or_init(|| std::env::var("VSVK_UPLOAD_DMA_MIN_KB").ok().and_then(|v| v.trim().parse::<usize>().ok()).map_or(8 << 20, |kb| kb << 10))
+}
+
+/// The smallest frame the upload kernel takes from host transfer memory where the CPU could write
+/// it into mapped VRAM instead (VSVK_UPLOAD_KERNEL_MIN_KB, default the copy engine's 8 MB): below
+/// it a submission's fixed cost may outweigh the faster read, which the H100 has not measured yet.
+fn upload_kernel_min() -> usize {
+    static MIN: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *MIN.get_or_init(|| std::env::var("VSVK_UPLOAD_KERNEL_MIN_KB").ok().and_then(|v| v.trim().parse::<usize>().ok()).map_or(upload_dma_min(), |kb| kb << 10))
 }
 
 /// Which copy queue (by its family in `down`) takes the `n`-th copy: each in turn, or where
