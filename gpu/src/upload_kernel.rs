@@ -102,7 +102,7 @@ impl UploadKernel {
 
     /// Whether a plane of `bytes` can go this way: whole 16-byte words, counted in 32 bits.
     pub fn fits(bytes: u64) -> bool {
-        bytes > 0 && bytes % 16 == 0 && bytes / 16 <= u32::MAX as u64
+        bytes > 0 && bytes.is_multiple_of(16) && bytes / 16 <= u32::MAX as u64
     }
 
     /// Records the copy of the first `bytes` of `src` into the start of `dst` (`fits(bytes)`).

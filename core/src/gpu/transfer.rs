@@ -137,8 +137,7 @@ impl Transfer {
         let n = self.next.fetch_add(1, Ordering::Relaxed);
         let beside_uploads = bytes >= upload_dma_min() && self.dev.dma_uploads.within(std::time::Duration::from_millis(100));
         let avoid = beside_uploads || self.compute_busy();
-        let families: smallvec::SmallVec<[u32; 8]> = self.down.iter().map(|p| p.queue.family).collect();
-        match pick_queue(&families, self.pool.queue.family, self.dev.compute.family, n, avoid) {
+        match pick_queue(&self.down, |p| p.queue.family, self.pool.queue.family, self.dev.compute.family, n, avoid) {
             Some(i) => &self.down[i],
             None => &self.pool,
         }
@@ -391,17 +390,17 @@ fn upload_kernel_min() -> usize {
     *MIN.get_or_init(|| std::env::var("VSVK_UPLOAD_KERNEL_MIN_KB").ok().and_then(|v| v.trim().parse::<usize>().ok()).map_or(upload_dma_min(), |kb| kb << 10))
 }
 
-/// Which copy queue (by its family in `down`) takes the `n`-th copy: each in turn, or where
-/// `avoid_compute` those outside the `compute` family in turn, else the transfer queue's own pool
-/// (None) where that is outside it, else each in turn after all.
-fn pick_queue(down: &[u32], own: u32, compute: u32, n: usize, avoid_compute: bool) -> Option<usize> {
+/// Which of the copy queues `down` (each of the queue family `family` gives) takes the `n`-th copy:
+/// each in turn, or where `avoid_compute` those outside the `compute` family in turn, else the
+/// transfer queue's own pool (None) where that is outside it, else each in turn after all.
+fn pick_queue<T>(down: &[T], family: impl Fn(&T) -> u32, own: u32, compute: u32, n: usize, avoid_compute: bool) -> Option<usize> {
     if down.is_empty() {
         return None;
     }
     if avoid_compute {
-        let outside = down.iter().filter(|&&f| f != compute).count();
+        let outside = down.iter().filter(|q| family(q) != compute).count();
         if outside > 0 {
-            return down.iter().enumerate().filter(|(_, &f)| f != compute).nth(n % outside).map(|(i, _)| i);
+            return down.iter().enumerate().filter(|(_, q)| family(q) != compute).nth(n % outside).map(|(i, _)| i);
         }
         if own != compute {
             return None;
@@ -434,18 +433,20 @@ mod tests {
 
     #[test]
     fn copies_avoid_the_compute_family_only_when_asked_and_where_they_can() {
+        // queues given by their families alone
+        let pick = |down: &[u32], own, compute, n, avoid| pick_queue(down, |&f| f, own, compute, n, avoid);
         // the H100's layout: a private transfer family queue (1) and three compute queues (2)
         let down = [1, 2, 2, 2];
-        let turns: Vec<_> = (0..5).map(|n| pick_queue(&down, 1, 2, n, false)).collect();
+        let turns: Vec<_> = (0..5).map(|n| pick(&down, 1, 2, n, false)).collect();
         assert_eq!(turns, [Some(0), Some(1), Some(2), Some(3), Some(0)]);
-        assert!((0..5).all(|n| pick_queue(&down, 1, 2, n, true) == Some(0)));
+        assert!((0..5).all(|n| pick(&down, 1, 2, n, true) == Some(0)));
         // no copy queue outside the compute family: the transfer queue's own pool
-        assert_eq!(pick_queue(&[2, 2], 1, 2, 3, true), None);
+        assert_eq!(pick(&[2, 2], 1, 2, 3, true), None);
         // nothing outside it at all: in turn as before
-        assert_eq!(pick_queue(&[2, 2], 2, 2, 3, true), Some(1));
+        assert_eq!(pick(&[2, 2], 2, 2, 3, true), Some(1));
         // two outside: those in turn
-        let outside: Vec<_> = (0..4).map(|n| pick_queue(&[2, 1, 2, 1], 1, 2, n, true)).collect();
+        let outside: Vec<_> = (0..4).map(|n| pick(&[2, 1, 2, 1], 1, 2, n, true)).collect();
         assert_eq!(outside, [Some(1), Some(3), Some(1), Some(3)]);
-        assert_eq!(pick_queue(&[], 1, 2, 0, false), None);
+        assert_eq!(pick(&[], 1, 2, 0, false), None);
     }
 }
