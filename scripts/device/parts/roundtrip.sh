@@ -1,8 +1,8 @@
 #!/bin/bash
-# The 2160p 16-bit round trip and its two halves under each of $RT_ENVS (space separated settings
-# for our core, commas joining several; X=1 for the default), both cores alternating in each
-# bench/run.py call, then the PCIe limits in the same call (bench/pcie.py: each direction alone
-# and both at once on two streams).
+# The bench rows $RT_CASES (bench/run.py patterns; default the 2160p 16-bit round trip and its two
+# halves) under each of $RT_ENVS (space separated settings for our core, commas joining several;
+# X=1 for the default), both cores alternating in each bench/run.py call, then the PCIe limits in
+# the same call (bench/pcie.py: each direction alone and both at once on two streams).
 set -u
 for env in ${RT_ENVS:-X=1 VSVK_PINNED_FRAMES=1}; do
   echo "--- $env"
