@@ -35,9 +35,11 @@ pub enum Stat {
     PluginWait,
     /// GPUUpload by the upload kernel (a pinned frame read by the shader cores).
     UploadKernel,
+    /// GPUDownload by the copy kernel (VSVK_DOWNLOAD_SM=1).
+    DownloadKernel,
 }
 
-const NAMES: [&str; 13] = [
+const NAMES: [&str; 14] = [
     "upload copy",
     "upload staged",
     "download wait",
@@ -51,6 +53,7 @@ const NAMES: [&str; 13] = [
     "host new",
     "plugin wait",
     "upload kernel",
+    "download kernel",
 ];
 
 struct Counter {
@@ -58,7 +61,7 @@ struct Counter {
     nanos: AtomicU64,
 }
 
-static COUNTERS: [Counter; 13] = [const { Counter { count: AtomicU64::new(0), nanos: AtomicU64::new(0) } }; 13];
+static COUNTERS: [Counter; 14] = [const { Counter { count: AtomicU64::new(0), nanos: AtomicU64::new(0) } }; 14];
 
 pub fn enabled() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
@@ -108,7 +111,7 @@ mod tests {
 
     #[test]
     fn names_cover_every_step() {
-        assert_eq!(Stat::UploadKernel as usize + 1, NAMES.len());
+        assert_eq!(Stat::DownloadKernel as usize + 1, NAMES.len());
         assert_eq!(NAMES.len(), COUNTERS.len());
     }
 }

@@ -120,6 +120,16 @@ impl Transfer {
                 t.down.push(PoolInner::create_with_ring(dev, q, false, ring)?);
             }
         }
+        // VSVK_DOWNLOAD_SM=1: downloads of whole planes go by the copy kernel on the compute
+        // family's copy queues alone (a measurement: whether the shader cores writing host memory
+        // run beside uploads where a copy engine's download does not).
+        // Where the family has no such queue (lavapipe), the compute queue.
+        if download_by_kernel() {
+            if !t.down.iter().any(|p| p.queue.family == dev.compute.family) {
+                t.down.push(PoolInner::create_with_ring(dev, dev.compute.clone(), false, ring)?);
+            }
+            t.kernel = vsvk_gpu::upload_kernel::UploadKernel::new(dev).ok();
+        }
         Ok(t)
     }
 
@@ -172,6 +182,28 @@ impl Transfer {
                 && b.get().size >= bytes
                 && gpu_plane(dst, p as i32).is_some_and(|g| g.size >= bytes)
         })
+    }
+
+    /// Whether the copy kernel can take `src` (GPU) into `dst` (host transfer memory) plane by plane.
+    fn download_kernel_fits(&self, src: &Frame, dst: &Frame) -> bool {
+        (0..src.num_planes()).all(|p| {
+            let (s, d) = (&src.planes()[p], &dst.planes()[p]);
+            let bytes = plane_bytes(src, p) as u64;
+            s.stride == d.stride
+                && s.offset == 0
+                && d.offset == 0
+                && vsvk_gpu::upload_kernel::UploadKernel::fits(bytes)
+                && gpu_plane(src, p as i32).is_some_and(|g| g.size >= bytes)
+                && d.buf.mapped_vk().is_some_and(|b| b.get().usage.contains(vk::BufferUsageFlags::STORAGE_BUFFER) && b.get().size >= bytes)
+        })
+    }
+
+    /// The compute family's copy queues in turn (there is one where the kernel exists).
+    fn compute_pool(&self) -> &Arc<PoolInner> {
+        let family = self.dev.compute.family;
+        let n = self.down.iter().filter(|p| p.queue.family == family).count();
+        let i = self.next.fetch_add(1, Ordering::Relaxed) % n;
+        self.down.iter().filter(|p| p.queue.family == family).nth(i).expect("a compute family copy queue")
     }
 
     fn direct(&self) -> bool {
@@ -323,9 +355,23 @@ impl Transfer {
             // on the GPU behind another frame's producer.
             super::frame::wait_frame(src).map_err(|e| e.1)?;
         }
-        let pool = self.copy_pool((0..np).map(|p| plane_bytes(src, p)).sum());
+        let by_kernel = self.kernel.as_ref().filter(|_| self.download_kernel_fits(src, &dst));
+        let pool = match by_kernel {
+            Some(_) => self.compute_pool(),
+            None => self.copy_pool((0..np).map(|p| plane_bytes(src, p)).sum()),
+        };
         let slot = pool.acquire()?;
-        for p in 0..np {
+        if let Some(kernel) = by_kernel {
+            stats::count(Stat::DownloadKernel);
+            for p in 0..np {
+                let g = gpu_plane(src, p as i32).expect("checked by download_kernel_fits");
+                let rb = dst.planes()[p].buf.mapped_vk().expect("a readback plane");
+                // SAFETY: a compute family queue; download_kernel_fits checked usage and sizes; the
+                // source frame is read-tracked and `dst` waited for below.
+                unsafe { kernel.record(slot.cb, g.buffer(), rb.get().buffer, plane_bytes(src, p) as u64) };
+            }
+        }
+        for p in (0..np).filter(|_| by_kernel.is_none()) {
             let Some(g) = gpu_plane(src, p as i32) else {
                 pool.abandon(slot);
                 return Err("GPUDownload: source frame is not GPU resident".into());
@@ -407,6 +453,12 @@ fn pick_queue<T>(down: &[T], family: impl Fn(&T) -> u32, own: u32, compute: u32,
         }
     }
     Some(n % down.len())
+}
+
+/// VSVK_DOWNLOAD_SM=1: downloads by the copy kernel (see with_copy_queues).
+fn download_by_kernel() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("VSVK_DOWNLOAD_SM").is_some_and(|v| v == "1"))
 }
 
 /// VSVK_DOWNLOAD_HOST_WAIT=1: downloads wait for their source on the host before queueing the copy.
