@@ -1,5 +1,5 @@
 #!/bin/bash
-# Builds vkcopy (vkcopy.c, with copy.spvasm assembled and embedded) into $1 (default
+# Builds vkcopy (vkcopy.c, with copy.spvasm assembled and embedded) and vkcuda into $1 (default
 # bench/vkcopy/out). Needs the Vulkan headers (VULKAN_INCLUDE, else the system's, else those
 # scripts/setup.sh unpacks), spirv-as, and a Vulkan loader to link (VULKAN_LIB, else the system's,
 # else the set-up's).
@@ -14,3 +14,5 @@ trap 'rm -rf "$tmp"' EXIT
 spirv-as --target-env vulkan1.1 -o "$tmp/copy.spv" "$here/copy.spvasm"
 (cd "$tmp" && xxd -i copy.spv > copy_spv.h)
 cc -O2 -I"$inc" -I"$tmp" -o "$out/vkcopy" "$here/vkcopy.c" "$lib/libvulkan.so.1" -lpthread -Wl,-rpath,'$ORIGIN/../vk'
+# vkcuda: CUDA's copies on Vulkan's memory (the CUDA driver is loaded at run time)
+cc -O2 -Wall -I"$inc" -o "$out/vkcuda" "$here/vkcuda.c" "$lib/libvulkan.so.1" -ldl -Wl,-rpath,'$ORIGIN/../vk'
