@@ -15,21 +15,27 @@
  *                              (fmParallel, rpGeneral: the input's cache is exercised).
  *
  * Every output depends only on the frame number, so both cores must print the same fingerprint.
+ * With VSVKCHEAP_COUNT set, each filter prints to stderr, when it is freed, how many frames it
+ * made: the same chain made more often on one core means its cache let it recompute them.
  */
 #include "VapourSynth4.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 typedef struct {
     VSNode *node;
     VSVideoInfo vi;
     const VSFrame *frame; /* Source only */
+    int made;            /* frames returned (counted only for VSVKCHEAP_COUNT) */
+    const char *kind;
 } Data;
 
 static void VS_CC free_data(void *instance, VSCore *core, const VSAPI *vsapi) {
     (void)core;
     Data *d = instance;
+    if (d->kind && getenv("VSVKCHEAP_COUNT")) fprintf(stderr, "vsvkcheap: %s made %d frames\n", d->kind, d->made);
     if (d->node) vsapi->freeNode(d->node);
     if (d->frame) vsapi->freeFrame(d->frame);
     free(d);
@@ -96,6 +102,7 @@ static const VSFrame *VS_CC copy_get_frame(int n, int activation, void *instance
         VSFrame *dst = vsapi->copyFrame(src, core);
         vsapi->freeFrame(src);
         vsapi->getWritePtr(dst, 0)[0] += 1;
+        __atomic_fetch_add(&d->made, 1, __ATOMIC_RELAXED);
         return dst;
     }
     return NULL;
@@ -107,7 +114,10 @@ static const VSFrame *VS_CC pass_get_frame(int n, int activation, void *instance
     (void)core;
     Data *d = instance;
     if (activation == arInitial) vsapi->requestFrameFilter(n, d->node, ctx);
-    else if (activation == arAllFramesReady) return vsapi->getFrameFilter(n, d->node, ctx);
+    else if (activation == arAllFramesReady) {
+        __atomic_fetch_add(&d->made, 1, __ATOMIC_RELAXED);
+        return vsapi->getFrameFilter(n, d->node, ctx);
+    }
     return NULL;
 }
 
@@ -131,6 +141,7 @@ static const VSFrame *VS_CC temporal_get_frame(int n, int activation, void *inst
         vsapi->freeFrame(b);
         vsapi->freeFrame(c);
         vsapi->getWritePtr(dst, 0)[0] = sum;
+        __atomic_fetch_add(&d->made, 1, __ATOMIC_RELAXED);
         return dst;
     }
     return NULL;
@@ -151,6 +162,7 @@ static const Kind kinds[] = {
 static void VS_CC filter_create(const VSMap *in, VSMap *out, void *user, VSCore *core, const VSAPI *vsapi) {
     const Kind *k = user;
     Data *d = calloc(1, sizeof *d);
+    d->kind = k->name;
     d->node = vsapi->mapGetNode(in, "clip", 0, NULL);
     d->vi = *vsapi->getVideoInfo(d->node);
     if (d->vi.format.colorFamily == cfUndefined || d->vi.format.bytesPerSample != 1 || !d->vi.width) {
