@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "copy_spv.h"
+#include "pick.h"
 
 #define CHECK(x)                                                                     \
     do {                                                                             \
@@ -332,25 +333,7 @@ int main(int argc, char **argv) {
         else { first_pair = i; break; }
     }
     bytes = (VkDeviceSize)mib << 20;
-    VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO};
-    app.apiVersion = VK_API_VERSION_1_2;
-    app.pApplicationName = "vkcopy";
-    VkInstanceCreateInfo ii = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-    ii.pApplicationInfo = &app;
-    VkInstance inst;
-    CHECK(vkCreateInstance(&ii, NULL, &inst));
-    uint32_t npd = 8;
-    VkPhysicalDevice pds[8];
-    CHECK(vkEnumeratePhysicalDevices(inst, &npd, pds));
-    VkPhysicalDevice pd = pds[0];
-    for (uint32_t i = 0; i < npd; i++) {
-        VkPhysicalDeviceProperties p;
-        vkGetPhysicalDeviceProperties(pds[i], &p);
-        if (p.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU) { pd = pds[i]; break; }
-    }
-    VkPhysicalDeviceProperties props;
-    vkGetPhysicalDeviceProperties(pd, &props);
-    printf("device %s, driver 0x%x\n", props.deviceName, props.driverVersion);
+    VkPhysicalDevice pd = pick_device("vkcopy", NULL, NULL);
     vkGetPhysicalDeviceMemoryProperties(pd, &memprops);
     uint32_t nf = MAXF;
     VkQueueFamilyProperties fp[MAXF];

@@ -19,6 +19,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "pick.h"
+
 #define CHECK(x)                                                                      \
     do {                                                                              \
         VkResult r_ = (x);                                                            \
@@ -236,29 +238,13 @@ int main(int argc, char **argv) {
     }
     bytes = (size_t)mib << 20;
 
-    VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO};
-    app.apiVersion = VK_API_VERSION_1_2;
-    app.pApplicationName = "vkcuda";
-    VkInstanceCreateInfo ii = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-    ii.pApplicationInfo = &app;
-    VkInstance inst;
-    CHECK(vkCreateInstance(&ii, NULL, &inst));
-    uint32_t npd = 8;
-    VkPhysicalDevice pds[8];
-    CHECK(vkEnumeratePhysicalDevices(inst, &npd, pds));
-    VkPhysicalDevice pd = VK_NULL_HANDLE;
-    VkPhysicalDeviceIDProperties idp = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
-    VkPhysicalDeviceProperties2 p2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
-    p2.pNext = &idp;
-    for (uint32_t i = 0; i < npd && !pd; i++) {
-        vkGetPhysicalDeviceProperties2(pds[i], &p2);
-        if (p2.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU) pd = pds[i];
-    }
-    if (!pd) {
+    VkPhysicalDeviceIDProperties idp;
+    int discrete;
+    VkPhysicalDevice pd = pick_device("vkcuda", &idp, &discrete);
+    if (!discrete) {
         fprintf(stderr, "vkcuda: no discrete Vulkan device\n");
         return 1;
     }
-    printf("device %s\n", p2.properties.deviceName);
     vkGetPhysicalDeviceMemoryProperties(pd, &memprops);
     float prio = 1;
     VkDeviceQueueCreateInfo qi = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};

@@ -171,31 +171,12 @@ impl Transfer {
     /// Whether the upload kernel can take `src` into `dst`: each plane laid out alike from the start
     /// of both buffers, in whole 16-byte words, from host buffers the kernel can read.
     fn kernel_fits(&self, src: &Frame, dst: &Frame, bufs: &[&GpuBuffer]) -> bool {
-        bufs.iter().enumerate().all(|(p, b)| {
-            let (s, d) = (&src.planes()[p], &dst.planes()[p]);
-            let bytes = plane_bytes(dst, p) as u64;
-            s.stride == d.stride
-                && s.offset == 0
-                && d.offset == 0
-                && vsvk_gpu::upload_kernel::UploadKernel::fits(bytes)
-                && b.get().usage.contains(vk::BufferUsageFlags::STORAGE_BUFFER)
-                && b.get().size >= bytes
-                && gpu_plane(dst, p as i32).is_some_and(|g| g.size >= bytes)
-        })
+        bufs.iter().enumerate().all(|(p, b)| kernel_takes_plane(dst, src, b, p))
     }
 
     /// Whether the copy kernel can take `src` (GPU) into `dst` (host transfer memory) plane by plane.
     fn download_kernel_fits(&self, src: &Frame, dst: &Frame) -> bool {
-        (0..src.num_planes()).all(|p| {
-            let (s, d) = (&src.planes()[p], &dst.planes()[p]);
-            let bytes = plane_bytes(src, p) as u64;
-            s.stride == d.stride
-                && s.offset == 0
-                && d.offset == 0
-                && vsvk_gpu::upload_kernel::UploadKernel::fits(bytes)
-                && gpu_plane(src, p as i32).is_some_and(|g| g.size >= bytes)
-                && d.buf.mapped_vk().is_some_and(|b| b.get().usage.contains(vk::BufferUsageFlags::STORAGE_BUFFER) && b.get().size >= bytes)
-        })
+        (0..src.num_planes()).all(|p| dst.planes()[p].buf.mapped_vk().is_some_and(|b| kernel_takes_plane(src, dst, b, p)))
     }
 
     /// The compute family's copy queues in turn (there is one where the kernel exists).
@@ -417,6 +398,21 @@ impl Transfer {
         self.pool.submit(slot)?;
         Ok(dst)
     }
+}
+
+/// Whether the copy kernel can move plane `p` between the GPU frame `gpu` and the host frame
+/// `host`, whose plane is in `host_buf`: laid out alike from the start of both buffers, in whole
+/// 16-byte words, both buffers storage buffers holding the plane.
+fn kernel_takes_plane(gpu: &Frame, host: &Frame, host_buf: &GpuBuffer, p: usize) -> bool {
+    let (g, h) = (&gpu.planes()[p], &host.planes()[p]);
+    let bytes = plane_bytes(gpu, p) as u64;
+    g.stride == h.stride
+        && g.offset == 0
+        && h.offset == 0
+        && vsvk_gpu::upload_kernel::UploadKernel::fits(bytes)
+        && host_buf.get().usage.contains(vk::BufferUsageFlags::STORAGE_BUFFER)
+        && host_buf.get().size >= bytes
+        && gpu_plane(gpu, p as i32).is_some_and(|g| g.size >= bytes)
 }
 
 /// The smallest frame that goes up with the copy engine from host transfer memory where the CPU
