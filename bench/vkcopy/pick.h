@@ -1,11 +1,23 @@
 /* The Vulkan device vkcopy and vkcuda measure: the first discrete GPU, else the first device
  * (lavapipe, where the tools are built and tried). Prints its name and driver version; fills
- * `id` (its UUID, for matching a CUDA device) where given. */
+ * memprops, and `id` (its UUID, for matching a CUDA device) where given. */
 #ifndef VKCOPY_PICK_H
 #define VKCOPY_PICK_H
 #include <vulkan/vulkan.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+/* The picked device's memory types (pick_device fills them). */
+static VkPhysicalDeviceMemoryProperties memprops;
+
+/* The first memory type among `bits` with every flag of `want` and none of `avoid`. */
+static uint32_t memtype(uint32_t bits, VkMemoryPropertyFlags want, VkMemoryPropertyFlags avoid) {
+    for (uint32_t i = 0; i < memprops.memoryTypeCount; i++) {
+        VkMemoryPropertyFlags f = memprops.memoryTypes[i].propertyFlags;
+        if ((bits & (1u << i)) && (f & want) == want && !(f & avoid)) return i;
+    }
+    return UINT32_MAX;
+}
 
 static VkPhysicalDevice pick_device(const char *tool, VkPhysicalDeviceIDProperties *id, int *discrete) {
     VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO};
@@ -34,6 +46,7 @@ static VkPhysicalDevice pick_device(const char *tool, VkPhysicalDeviceIDProperti
     p2.pNext = &idp;
     vkGetPhysicalDeviceProperties2(pd, &p2);
     printf("device %s, driver 0x%x\n", p2.properties.deviceName, p2.properties.driverVersion);
+    vkGetPhysicalDeviceMemoryProperties(pd, &memprops);
     if (id) *id = idp;
     if (discrete) *discrete = p2.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU;
     return pd;

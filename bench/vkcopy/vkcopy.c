@@ -38,7 +38,6 @@
 enum { MAXQ = 2, MAXF = 8 };
 
 static VkDevice dev;
-static VkPhysicalDeviceMemoryProperties memprops;
 static VkDeviceSize bytes;
 static int reps = 4;
 /* --import: host buffers are the process's own memory (2 MiB aligned, transparent huge pages
@@ -66,14 +65,6 @@ static double now(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-static uint32_t memtype(uint32_t bits, VkMemoryPropertyFlags want, VkMemoryPropertyFlags avoid) {
-    for (uint32_t i = 0; i < memprops.memoryTypeCount; i++) {
-        VkMemoryPropertyFlags f = memprops.memoryTypes[i].propertyFlags;
-        if ((bits & (1u << i)) && (f & want) == want && !(f & avoid)) return i;
-    }
-    return UINT32_MAX;
 }
 
 static VkBuffer buffer(VkMemoryPropertyFlags want, VkMemoryPropertyFlags avoid, const char *what) {
@@ -334,7 +325,6 @@ int main(int argc, char **argv) {
     }
     bytes = (VkDeviceSize)mib << 20;
     VkPhysicalDevice pd = pick_device("vkcopy", NULL, NULL);
-    vkGetPhysicalDeviceMemoryProperties(pd, &memprops);
     uint32_t nf = MAXF;
     VkQueueFamilyProperties fp[MAXF];
     vkGetPhysicalDeviceQueueFamilyProperties(pd, &nf, fp);

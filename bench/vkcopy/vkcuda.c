@@ -92,18 +92,9 @@ static void *sym(void *lib, const char *name) {
 }
 
 static VkDevice dev;
-static VkPhysicalDeviceMemoryProperties memprops;
 static PFN_vkGetMemoryFdKHR get_fd;
 static size_t bytes;
 static int reps = 4;
-
-static uint32_t memtype(uint32_t bits, VkMemoryPropertyFlags want, VkMemoryPropertyFlags avoid) {
-    for (uint32_t i = 0; i < memprops.memoryTypeCount; i++) {
-        VkMemoryPropertyFlags f = memprops.memoryTypes[i].propertyFlags;
-        if ((bits & (1u << i)) && (f & want) == want && !(f & avoid)) return i;
-    }
-    return UINT32_MAX;
-}
 
 /* A dedicated, exportable Vulkan allocation of `bytes` imported into CUDA: its device pointer. */
 static CUdeviceptr vulkan_memory(VkMemoryPropertyFlags want, VkMemoryPropertyFlags avoid, const char *what) {
@@ -245,7 +236,6 @@ int main(int argc, char **argv) {
         fprintf(stderr, "vkcuda: no discrete Vulkan device\n");
         return 1;
     }
-    vkGetPhysicalDeviceMemoryProperties(pd, &memprops);
     float prio = 1;
     VkDeviceQueueCreateInfo qi = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
     qi.queueCount = 1;
