@@ -120,15 +120,21 @@ impl Transfer {
                 t.down.push(PoolInner::create_with_ring(dev, q, false, ring)?);
             }
         }
-        // VSVK_DOWNLOAD_SM=1: downloads of whole planes go by the copy kernel on the compute
-        // family's copy queues alone (a measurement: whether the shader cores writing host memory
-        // run beside uploads where a copy engine's download does not).
-        // Where the family has no such queue (lavapipe), the compute queue.
-        if download_by_kernel() {
-            if !t.down.iter().any(|p| p.queue.family == dev.compute.family) {
+        // Large downloads go by the copy kernel on the compute family's copy queues while the
+        // compute queue is not busy (see download): on the H100 the 2160p 16-bit round trip ran
+        // 1,407 fps against 1,348 with copy engine downloads, in one call (docs/BENCHMARKS.md,
+        // Transfers). VSVK_DOWNLOAD_SM=0 keeps them on the copy engines; =1 also where device
+        // memory is the host's or the family has no copy queue (then the compute queue: lavapipe,
+        // the tests).
+        let setting = std::env::var("VSVK_DOWNLOAD_SM").ok();
+        let forced = setting.as_deref() == Some("1");
+        if forced || (!dev.unified && !dev.force_staging && setting.as_deref() != Some("0")) {
+            if forced && !t.down.iter().any(|p| p.queue.family == dev.compute.family) {
                 t.down.push(PoolInner::create_with_ring(dev, dev.compute.clone(), false, ring)?);
             }
-            t.kernel = vsvk_gpu::upload_kernel::UploadKernel::new(dev).ok();
+            if t.down.iter().any(|p| p.queue.family == dev.compute.family) {
+                t.kernel = vsvk_gpu::upload_kernel::UploadKernel::new(dev).ok();
+            }
         }
         Ok(t)
     }
@@ -211,7 +217,8 @@ impl Transfer {
         let total: usize = (0..np).map(|p| plane_bytes(src, p)).sum();
         let cpu_writes = self.direct() && (0..np).all(|p| gpu_plane(&dst, p as i32).and_then(|g| g.mapped()).is_some());
         let dma = total >= upload_dma_min() || !cpu_writes;
-        let kernel = self.kernel.as_ref().filter(|_| {
+        // (a Transfer made for downloads has the kernel but no upload queues)
+        let kernel = self.kernel.as_ref().filter(|_| !self.sm.is_empty()).filter(|_| {
             pinned.as_ref().is_some_and(|b| (dma || total >= upload_kernel_min()) && self.kernel_fits(src, &dst, b)) && !self.compute_busy()
         });
         if let Some(bufs) = pinned.filter(|b| (dma || kernel.is_some()) && b.iter().all(|b| b.get().usage.contains(vk::BufferUsageFlags::TRANSFER_SRC))) {
@@ -336,10 +343,11 @@ impl Transfer {
             // on the GPU behind another frame's producer.
             super::frame::wait_frame(src).map_err(|e| e.1)?;
         }
-        let by_kernel = self.kernel.as_ref().filter(|_| self.download_kernel_fits(src, &dst));
+        let total: usize = (0..np).map(|p| plane_bytes(src, p)).sum();
+        let by_kernel = self.kernel.as_ref().filter(|_| total >= upload_kernel_min() && !self.compute_busy() && self.download_kernel_fits(src, &dst));
         let pool = match by_kernel {
             Some(_) => self.compute_pool(),
-            None => self.copy_pool((0..np).map(|p| plane_bytes(src, p)).sum()),
+            None => self.copy_pool(total),
         };
         let slot = pool.acquire()?;
         if let Some(kernel) = by_kernel {
@@ -424,9 +432,10 @@ fn upload_dma_min() -> usize {
     *MIN.get_or_init(|| std::env::var("VSVK_UPLOAD_DMA_MIN_KB").ok().and_then(|v| v.trim().parse::<usize>().ok()).map_or(8 << 20, |kb| kb << 10))
 }
 
-/// The smallest frame the upload kernel takes from host transfer memory where the CPU could write
-/// it into mapped VRAM instead (VSVK_UPLOAD_KERNEL_MIN_KB, default the copy engine's 8 MB): below
-/// it a submission's fixed cost may outweigh the faster read, which the H100 has not measured yet.
+/// The smallest frame the copy kernel takes: an upload from host transfer memory where the CPU
+/// could write it into mapped VRAM instead, or a download (VSVK_UPLOAD_KERNEL_MIN_KB, default the
+/// copy engine's 8 MB): below it a submission's fixed cost may outweigh the faster transfer, and a
+/// download's kernel would take shader cores from light filters for little.
 fn upload_kernel_min() -> usize {
     static MIN: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *MIN.get_or_init(|| std::env::var("VSVK_UPLOAD_KERNEL_MIN_KB").ok().and_then(|v| v.trim().parse::<usize>().ok()).map_or(upload_dma_min(), |kb| kb << 10))
@@ -449,12 +458,6 @@ fn pick_queue<T>(down: &[T], family: impl Fn(&T) -> u32, own: u32, compute: u32,
         }
     }
     Some(n % down.len())
-}
-
-/// VSVK_DOWNLOAD_SM=1: downloads by the copy kernel (see with_copy_queues).
-fn download_by_kernel() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os("VSVK_DOWNLOAD_SM").is_some_and(|v| v == "1"))
 }
 
 /// VSVK_DOWNLOAD_HOST_WAIT=1: downloads wait for their source on the host before queueing the copy.
