@@ -234,6 +234,39 @@ fn uploads_by_the_kernel_give_the_same_clips() {
     assert_eq!(kernel_uploads(&small_by_kernel), Some(6));
 }
 
+/// Downloads by the copy kernel (large frames on discrete devices while the compute queue is not
+/// busy), forced onto lavapipe's compute queue for every frame (staged, since lavapipe's memory
+/// would otherwise be read in place): the plain chain's clips, each download counted as the
+/// kernel's; VSVK_DOWNLOAD_SM=0 takes none, nor does the kernel take frames under its threshold.
+#[test]
+fn downloads_by_the_kernel_give_the_same_clips() {
+    let forced = [("VS_VULKAN_FORCE_STAGING", "1"), ("VSVK_DOWNLOAD_SM", "1"), ("VSVK_UPLOAD_KERNEL_MIN_KB", "0"), ("VSVK_COMPUTE_BUSY_PERCENT", "101")];
+    for (f, size, steps) in [
+        ("Gray16", (1280, 832), "std.GPUUpload,std.GPUDownload"),
+        ("YUV420P16", (960, 540), "std.GPUUpload,std.GPUDownload,std.FlipVertical"),
+        ("RGBS", (1280, 832), "std.GPUUpload,std.GPUDownload,std.GPUUpload,std.GPUDownload,std.Invert"),
+    ] {
+        same_as_without_gpu(f, size, steps, &[&forced]);
+    }
+    let kernel_downloads = |env: &[(&str, &str)]| -> Option<u64> {
+        let mut cmd = Command::new(program(DRIVER));
+        gpu_env(&mut cmd);
+        cmd.env("VSVK_STATS", "1");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        cmd.arg(our_core()).arg("--plugin").arg(program(NOISE)).args(["--width", "1280", "--height", "832", "--frames", "6", "--format", "Gray16"]);
+        cmd.arg("std.GPUUpload,std.GPUDownload");
+        let out = run(cmd, LIMIT);
+        assert!(out.success(), "{}", out.describe());
+        out.stderr.lines().find_map(|l| l.strip_prefix("vsvk stats: download kernel")?.split_whitespace().next()?.parse().ok())
+    };
+    assert_eq!(kernel_downloads(&forced), Some(6));
+    assert_eq!(kernel_downloads(&[forced[0], ("VSVK_DOWNLOAD_SM", "0"), forced[2], forced[3]]), None);
+    // 1280x832 Gray16 is 2 MB, under the default 8 MB
+    assert_eq!(kernel_downloads(&[forced[0], forced[1], forced[3]]), None);
+}
+
 #[test]
 fn knlmeans() {
     same("YUV420P8", &["libknlmvulkan.so"], "std.GPUUpload,knlmvk.KNLMeans:h=8.0,std.GPUDownload");
