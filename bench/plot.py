@@ -49,7 +49,9 @@ def main():
         ax.set_xlabel("vsvk fps / R81 fps (log scale; bars: median ratio, whiskers: range over repetitions)")
         m = res["machine"]
         where = (m.get("gpu") or "device") if res.get("device") else f"{m['cpus']} CPUs, lavapipe"
-        ax.set_title(f"{where}: {res['reps']} repetitions, {res.get('started', '')}", fontsize=9)
+        # the repetitions that ran (a time budget can stop a run short of those asked for)
+        ran = max((len(e.get("vsvk") or []) for e in res["cases"].values()), default=0)
+        ax.set_title(f"{where}: {ran} of {res['reps']} repetitions, {res.get('started', '')}", fontsize=9)
     fig.tight_layout()
     fig.savefig(sys.argv[1], dpi=110)
     print(f"wrote {sys.argv[1]}")
