@@ -5,6 +5,7 @@
 # each bench/run.py call, then the PCIe limits in the same call (bench/pcie.py: each direction
 # alone and both at once on two streams).
 set -u
+set -f  # the entries carry fnmatch patterns, not paths
 for env in ${RT_ENVS:-X=1 VSVK_PINNED_FRAMES=1}; do
   echo "--- $env"
   # an entry's own RT_CASES=PATTERN (one pattern) replaces $RT_CASES for it
