@@ -13,6 +13,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 spirv-as --target-env vulkan1.1 -o "$tmp/copy.spv" "$here/copy.spvasm"
 (cd "$tmp" && xxd -i copy.spv > copy_spv.h)
-cc -O2 -I"$inc" -I"$tmp" -I"$here" -o "$out/vkcopy" "$here/vkcopy.c" "$lib/libvulkan.so.1" -lpthread -Wl,-rpath,'$ORIGIN/../vk'
+cc -O2 -I"$inc" -I"$tmp" -I"$here" -o "$out/vkcopy" "$here/vkcopy.c" "$lib/libvulkan.so.1" -lpthread -ldl -Wl,-rpath,'$ORIGIN/../vk'
 # vkcuda: CUDA's copies on Vulkan's memory (the CUDA driver is loaded at run time)
 cc -O2 -Wall -I"$inc" -I"$here" -o "$out/vkcuda" "$here/vkcuda.c" "$lib/libvulkan.so.1" -ldl -Wl,-rpath,'$ORIGIN/../vk'

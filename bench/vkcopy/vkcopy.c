@@ -4,7 +4,8 @@
  * reads or writes host memory). bench/pcie.py gives the bus's figures through CUDA; this gives
  * what Vulkan's queues reach, so the core's routing of uploads and downloads can follow it.
  *
- * Use: vkcopy [--mib N] [--reps N] [--uncached | --import] [--sm-groups N] [--chunk-mib N] [UP,DOWN ...]
+ * Use: vkcopy [--mib N] [--reps N] [--uncached | --import | --cuda-host] [--sm-groups N] [--chunk-mib N]
+ *              [UP,DOWN ...]
  * An engine is a family letter (G graphics, C compute without graphics, T transfer only), the
  * queue's index in that family and the method: T0, C1, G0 (copy engine) or C0s, G0s (shaders).
  * UP and DOWN are an engine each, or two joined by '+' (C0s+C1s,T1): several at once per side.
@@ -12,7 +13,8 @@
  * Host buffers are HOST_VISIBLE|HOST_COHERENT|HOST_CACHED (the core's pinned frames and download
  * planes), or without HOST_CACHED where --uncached; with --import, the process's own memory (2 MiB
  * aligned, transparent huge pages asked for) imported through VK_EXT_external_memory_host, to see
- * whether the driver's allocations are what limits both directions at once. One line per
+ * whether the driver's allocations are what limits both directions at once; with --cuda-host,
+ * CUDA's pinned memory imported the same way (the CUDA driver loaded at run time). One line per
  * measurement on stdout. */
 #include <vulkan/vulkan.h>
 #include <pthread.h>
@@ -24,6 +26,7 @@
 #include <time.h>
 
 #include "copy_spv.h"
+#include "cudaload.h"
 #include "pick.h"
 
 #define CHECK(x)                                                                     \
@@ -43,6 +46,10 @@ static int reps = 4;
 /* --import: host buffers are the process's own memory (2 MiB aligned, transparent huge pages
  * asked for), imported with VK_EXT_external_memory_host, instead of the driver's allocations. */
 static int import_host;
+/* --cuda-host: the imported host buffers are CUDA's pinned memory (cuMemHostAlloc) instead: CUDA's
+ * copies move both directions at once at the bus's speed on it and at half of it on Vulkan's
+ * (vkcuda), so this tells whether Vulkan's queues do too on CUDA's pages. */
+static int cuda_host;
 /* --sm-groups N: shader copies run N workgroups of 256 (a grid-stride loop), 0 for one
  * invocation a word (the whole GPU). */
 static uint32_t sm_groups;
@@ -84,15 +91,21 @@ static VkBuffer buffer(VkMemoryPropertyFlags want, VkMemoryPropertyFlags avoid, 
     uint32_t bits = req.memoryTypeBits;
     if (imported) {
         size_t align = 2u << 20, len = (bytes + align - 1) / align * align;
-        char *raw = mmap(NULL, len + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (raw == MAP_FAILED) { perror("vkcopy: mmap"); exit(1); }
-        host = (void *)(((uintptr_t)raw + align - 1) & ~(uintptr_t)(align - 1));
-        int thp = madvise(host, len, MADV_HUGEPAGE);
+        int thp = 0;
+        if (cuda_host) {
+            cucheck(cu.host_alloc(&host, len, 1 /* CU_MEMHOSTALLOC_PORTABLE */), "cuMemHostAlloc");
+        } else {
+            char *raw = mmap(NULL, len + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (raw == MAP_FAILED) { perror("vkcopy: mmap"); exit(1); }
+            host = (void *)(((uintptr_t)raw + align - 1) & ~(uintptr_t)(align - 1));
+            thp = madvise(host, len, MADV_HUGEPAGE);
+        }
         memset(host, 0x5a, bytes);
         VkMemoryHostPointerPropertiesEXT hp = {VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT};
         CHECK(host_pointer_props(dev, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT, host, &hp));
         bits &= hp.memoryTypeBits;
-        printf("buffer %s: imported from process memory (2 MiB aligned, MADV_HUGEPAGE %s)\n", what, thp ? "refused" : "taken");
+        if (cuda_host) printf("buffer %s: imported from CUDA's pinned memory (cuMemHostAlloc)\n", what);
+        else printf("buffer %s: imported from process memory (2 MiB aligned, MADV_HUGEPAGE %s)\n", what, thp ? "refused" : "taken");
     }
     uint32_t t = memtype(bits, want, avoid);
     if (t == UINT32_MAX) t = memtype(bits, want, 0); /* unified memory (lavapipe) */
@@ -319,12 +332,15 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--uncached")) uncached = 1;
         else if (!strcmp(argv[i], "--import")) import_host = 1;
+        else if (!strcmp(argv[i], "--cuda-host")) import_host = cuda_host = 1;
         else if (!strcmp(argv[i], "--sm-groups") && i + 1 < argc) sm_groups = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--chunk-mib") && i + 1 < argc) chunk = (VkDeviceSize)atoi(argv[++i]) << 20;
         else { first_pair = i; break; }
     }
     bytes = (VkDeviceSize)mib << 20;
-    VkPhysicalDevice pd = pick_device("vkcopy", NULL, NULL);
+    VkPhysicalDeviceIDProperties idp;
+    VkPhysicalDevice pd = pick_device("vkcopy", &idp, NULL);
+    if (cuda_host && cuda_load("vkcopy", idp.deviceUUID)) return 1;
     uint32_t nf = MAXF;
     VkQueueFamilyProperties fp[MAXF];
     vkGetPhysicalDeviceQueueFamilyProperties(pd, &nf, fp);

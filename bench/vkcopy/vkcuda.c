@@ -12,13 +12,13 @@
  *
  * Use: vkcuda [--mib N] [--reps N]. One line per measurement on stdout. */
 #include <vulkan/vulkan.h>
-#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "cudaload.h"
 #include "pick.h"
 
 #define CHECK(x)                                                                      \
@@ -29,67 +29,6 @@
             exit(1);                                                                  \
         }                                                                             \
     } while (0)
-
-typedef int CUresult;
-typedef void *CUcontext, *CUstream, *CUexternalMemory, *CUevent;
-typedef unsigned long long CUdeviceptr;
-
-/* CUDA_EXTERNAL_MEMORY_HANDLE_DESC (104 bytes) and CUDA_EXTERNAL_MEMORY_BUFFER_DESC (88) */
-typedef struct {
-    int type;
-    union {
-        int fd;
-        struct { void *handle; const void *name; } win32;
-    } handle;
-    unsigned long long size;
-    unsigned flags;
-    unsigned reserved[16];
-} MemDesc;
-typedef struct {
-    unsigned long long offset, size;
-    unsigned flags;
-    unsigned reserved[16];
-} BufDesc;
-_Static_assert(sizeof(MemDesc) == 104, "CUDA_EXTERNAL_MEMORY_HANDLE_DESC");
-_Static_assert(sizeof(BufDesc) == 88, "CUDA_EXTERNAL_MEMORY_BUFFER_DESC");
-
-static struct {
-    CUresult (*init)(unsigned);
-    CUresult (*device_get)(int *, int);
-    CUresult (*uuid)(unsigned char *, int);
-    CUresult (*count)(int *);
-    CUresult (*retain)(CUcontext *, int);
-    CUresult (*set_current)(CUcontext);
-    CUresult (*stream_create)(CUstream *, unsigned);
-    CUresult (*sync)(CUstream);
-    CUresult (*import)(CUexternalMemory *, const MemDesc *);
-    CUresult (*mapped)(CUdeviceptr *, CUexternalMemory, const BufDesc *);
-    CUresult (*dtod)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
-    CUresult (*htod)(CUdeviceptr, const void *, size_t, CUstream);
-    CUresult (*dtoh)(void *, CUdeviceptr, size_t, CUstream);
-    CUresult (*alloc_host)(void **, size_t);
-    CUresult (*alloc)(CUdeviceptr *, size_t);
-    CUresult (*event_create)(CUevent *, unsigned);
-    CUresult (*event_record)(CUevent, CUstream);
-    CUresult (*event_sync)(CUevent);
-    CUresult (*elapsed)(float *, CUevent, CUevent);
-} cu;
-
-static void cucheck(CUresult r, const char *what) {
-    if (r) {
-        fprintf(stderr, "vkcuda: %s failed (CUresult %d)\n", what, r);
-        exit(1);
-    }
-}
-
-static void *sym(void *lib, const char *name) {
-    void *p = dlsym(lib, name);
-    if (!p) {
-        fprintf(stderr, "vkcuda: the CUDA driver lacks %s\n", name);
-        exit(1);
-    }
-    return p;
-}
 
 static VkDevice dev;
 static PFN_vkGetMemoryFdKHR get_fd;
@@ -249,47 +188,7 @@ int main(int argc, char **argv) {
     CHECK(vkCreateDevice(pd, &di, NULL, &dev));
     get_fd = (PFN_vkGetMemoryFdKHR)vkGetDeviceProcAddr(dev, "vkGetMemoryFdKHR");
 
-    void *lib = dlopen("libcuda.so.1", RTLD_NOW);
-    if (!lib) {
-        fprintf(stderr, "vkcuda: no CUDA driver: %s\n", dlerror());
-        return 1;
-    }
-    cu.init = sym(lib, "cuInit");
-    cu.device_get = sym(lib, "cuDeviceGet");
-    cu.uuid = sym(lib, "cuDeviceGetUuid_v2");
-    cu.count = sym(lib, "cuDeviceGetCount");
-    cu.retain = sym(lib, "cuDevicePrimaryCtxRetain");
-    cu.set_current = sym(lib, "cuCtxSetCurrent");
-    cu.stream_create = sym(lib, "cuStreamCreate");
-    cu.sync = sym(lib, "cuStreamSynchronize");
-    cu.import = sym(lib, "cuImportExternalMemory");
-    cu.mapped = sym(lib, "cuExternalMemoryGetMappedBuffer");
-    cu.dtod = sym(lib, "cuMemcpyDtoDAsync_v2");
-    cu.htod = sym(lib, "cuMemcpyHtoDAsync_v2");
-    cu.dtoh = sym(lib, "cuMemcpyDtoHAsync_v2");
-    cu.alloc_host = sym(lib, "cuMemAllocHost_v2");
-    cu.alloc = sym(lib, "cuMemAlloc_v2");
-    cu.event_create = sym(lib, "cuEventCreate");
-    cu.event_record = sym(lib, "cuEventRecord");
-    cu.event_sync = sym(lib, "cuEventSynchronize");
-    cu.elapsed = sym(lib, "cuEventElapsedTime");
-    cucheck(cu.init(0), "cuInit");
-    int n, cudev = -1;
-    cucheck(cu.count(&n), "cuDeviceGetCount");
-    for (int i = 0; i < n && cudev < 0; i++) {
-        int d;
-        unsigned char id[16];
-        cucheck(cu.device_get(&d, i), "cuDeviceGet");
-        cucheck(cu.uuid(id, d), "cuDeviceGetUuid");
-        if (!memcmp(id, idp.deviceUUID, 16)) cudev = d;
-    }
-    if (cudev < 0) {
-        fprintf(stderr, "vkcuda: no CUDA device is the Vulkan device\n");
-        return 1;
-    }
-    CUcontext ctx;
-    cucheck(cu.retain(&ctx, cudev), "cuDevicePrimaryCtxRetain");
-    cucheck(cu.set_current(ctx), "cuCtxSetCurrent");
+    if (cuda_load("vkcuda", idp.deviceUUID)) return 1;
     CUstream streams[2];
     for (int k = 0; k < 2; k++) cucheck(cu.stream_create(&streams[k], 1), "cuStreamCreate");
     printf("%u MiB x %d per measurement, best of 3, GB/s = 1e9 bytes/s; each direction on a stream of its own\n", mib, reps);

@@ -7,9 +7,9 @@
 set -u
 m=${VKCOPY_MIB:-256} r=${VKCOPY_REPS:-4}
 runs=${VKCOPY_RUNS:-"
---import T0,T1 T1,T0 T0,C0 G0,T0 C0s,T1
---sm-groups 66 C0s,C1s C0s,T1 T1,C0s C0s,C1
---import --sm-groups 66 C0s,C1s C0s,T1"}
+--sm-groups 66 C0s,T1 T0,T1 C0s,C1s
+--cuda-host --sm-groups 66 C0s,T1 T0,T1 C0s,C1s
+--import --sm-groups 66 C0s,T1 T0,T1"}
 while IFS= read -r args; do
   [ -n "$args" ] || continue
   echo "--- vkcopy --mib $m --reps $r $args"
