@@ -195,43 +195,50 @@ fn same_as_without_gpu(f: &str, size: (u32, u32), steps: &str, envs: &[&[(&str, 
     }
 }
 
-/// The upload kernel (pinned frames read by the shader cores, the default on discrete devices),
-/// forced onto lavapipe's one queue for every pinned frame: the plain chain's clips, including
-/// planes the kernel cannot take (YUV420P16 960x540's chroma planes are too small to be pinned),
-/// and each upload it takes is counted as the kernel's. VSVK_UPLOAD_SM=0 takes none, and frames
-/// under the kernel's threshold (VSVK_UPLOAD_KERNEL_MIN_KB) are written by the CPU.
-#[test]
-fn uploads_by_the_kernel_give_the_same_clips() {
-    let forced = [("VSVK_PINNED_FRAMES", "1"), ("VSVK_UPLOAD_SM", "1"), ("VSVK_UPLOAD_DMA_MIN_KB", "0"), ("VSVK_COMPUTE_BUSY_PERCENT", "101")];
+/// Round trips through the copy kernel: the three formats' chains (planes it cannot take included:
+/// YUV420P16 960x540's chroma planes are too small to be pinned) give the plain chain's clips under
+/// `forced`.
+fn kernel_chains_give_the_same_clips(forced: &[(&str, &str)]) {
     for (f, size, steps) in [
         ("Gray16", (1280, 832), "std.GPUUpload,std.GPUDownload"),
         ("YUV420P16", (960, 540), "std.GPUUpload,std.GPUDownload,std.FlipVertical"),
         ("RGBS", (1280, 832), "std.GPUUpload,std.GPUDownload,std.GPUUpload,std.GPUDownload,std.Invert"),
     ] {
-        same_as_without_gpu(f, size, steps, &[&forced]);
+        same_as_without_gpu(f, size, steps, &[forced]);
     }
-    let kernel_uploads = |env: &[(&str, &str)]| -> Option<u64> {
-        let mut cmd = Command::new(program(DRIVER));
-        gpu_env(&mut cmd);
-        cmd.env("VSVK_STATS", "1");
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
-        cmd.arg(our_core()).arg("--plugin").arg(program(NOISE)).args(["--width", "1280", "--height", "832", "--frames", "6", "--format", "Gray16"]);
-        cmd.arg("std.GPUUpload,std.GPUDownload");
-        let out = run(cmd, LIMIT);
-        assert!(out.success(), "{}", out.describe());
-        out.stderr.lines().find_map(|l| l.strip_prefix("vsvk stats: upload kernel")?.split_whitespace().next()?.parse().ok())
-    };
-    assert_eq!(kernel_uploads(&forced), Some(6));
-    let off = [forced[0], ("VSVK_UPLOAD_SM", "0"), forced[2], forced[3]];
-    assert_eq!(kernel_uploads(&off), None);
+}
+
+/// How many times the host step `stat` (a VSVK_STATS line) ran in a round trip of six 1280x832
+/// Gray16 frames (2 MB each) under `env`; None where it never did.
+fn stat_count(stat: &str, env: &[(&str, &str)]) -> Option<u64> {
+    let mut cmd = Command::new(program(DRIVER));
+    gpu_env(&mut cmd);
+    cmd.env("VSVK_STATS", "1");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.arg(our_core()).arg("--plugin").arg(program(NOISE)).args(["--width", "1280", "--height", "832", "--frames", "6", "--format", "Gray16"]);
+    cmd.arg("std.GPUUpload,std.GPUDownload");
+    let out = run(cmd, LIMIT);
+    assert!(out.success(), "{}", out.describe());
+    let prefix = format!("vsvk stats: {stat}");
+    out.stderr.lines().find_map(|l| l.strip_prefix(prefix.as_str())?.split_whitespace().next()?.parse().ok())
+}
+
+/// The upload kernel (pinned frames read by the shader cores, the default on discrete devices),
+/// forced onto lavapipe's one queue for every pinned frame: the plain chain's clips, and each
+/// upload it takes is counted as the kernel's. VSVK_UPLOAD_SM=0 takes none, and frames under the
+/// kernel's threshold (VSVK_UPLOAD_KERNEL_MIN_KB) are written by the CPU.
+#[test]
+fn uploads_by_the_kernel_give_the_same_clips() {
+    let forced = [("VSVK_PINNED_FRAMES", "1"), ("VSVK_UPLOAD_SM", "1"), ("VSVK_UPLOAD_DMA_MIN_KB", "0"), ("VSVK_COMPUTE_BUSY_PERCENT", "101")];
+    kernel_chains_give_the_same_clips(&forced);
+    assert_eq!(stat_count("upload kernel", &forced), Some(6));
+    assert_eq!(stat_count("upload kernel", &[forced[0], ("VSVK_UPLOAD_SM", "0"), forced[2], forced[3]]), None);
     // frames under 8 MB the CPU writes into mapped memory, unless VSVK_UPLOAD_KERNEL_MIN_KB lets
     // the kernel take them
-    let small = [forced[0], forced[1], forced[3]];
-    assert_eq!(kernel_uploads(&small), None);
-    let small_by_kernel = [forced[0], forced[1], forced[3], ("VSVK_UPLOAD_KERNEL_MIN_KB", "1024")];
-    assert_eq!(kernel_uploads(&small_by_kernel), Some(6));
+    assert_eq!(stat_count("upload kernel", &[forced[0], forced[1], forced[3]]), None);
+    assert_eq!(stat_count("upload kernel", &[forced[0], forced[1], forced[3], ("VSVK_UPLOAD_KERNEL_MIN_KB", "1024")]), Some(6));
 }
 
 /// Downloads by the copy kernel (large frames on discrete devices while the compute queue is not
@@ -241,30 +248,11 @@ fn uploads_by_the_kernel_give_the_same_clips() {
 #[test]
 fn downloads_by_the_kernel_give_the_same_clips() {
     let forced = [("VS_VULKAN_FORCE_STAGING", "1"), ("VSVK_DOWNLOAD_SM", "1"), ("VSVK_UPLOAD_KERNEL_MIN_KB", "0"), ("VSVK_COMPUTE_BUSY_PERCENT", "101")];
-    for (f, size, steps) in [
-        ("Gray16", (1280, 832), "std.GPUUpload,std.GPUDownload"),
-        ("YUV420P16", (960, 540), "std.GPUUpload,std.GPUDownload,std.FlipVertical"),
-        ("RGBS", (1280, 832), "std.GPUUpload,std.GPUDownload,std.GPUUpload,std.GPUDownload,std.Invert"),
-    ] {
-        same_as_without_gpu(f, size, steps, &[&forced]);
-    }
-    let kernel_downloads = |env: &[(&str, &str)]| -> Option<u64> {
-        let mut cmd = Command::new(program(DRIVER));
-        gpu_env(&mut cmd);
-        cmd.env("VSVK_STATS", "1");
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
-        cmd.arg(our_core()).arg("--plugin").arg(program(NOISE)).args(["--width", "1280", "--height", "832", "--frames", "6", "--format", "Gray16"]);
-        cmd.arg("std.GPUUpload,std.GPUDownload");
-        let out = run(cmd, LIMIT);
-        assert!(out.success(), "{}", out.describe());
-        out.stderr.lines().find_map(|l| l.strip_prefix("vsvk stats: download kernel")?.split_whitespace().next()?.parse().ok())
-    };
-    assert_eq!(kernel_downloads(&forced), Some(6));
-    assert_eq!(kernel_downloads(&[forced[0], ("VSVK_DOWNLOAD_SM", "0"), forced[2], forced[3]]), None);
-    // 1280x832 Gray16 is 2 MB, under the default 8 MB
-    assert_eq!(kernel_downloads(&[forced[0], forced[1], forced[3]]), None);
+    kernel_chains_give_the_same_clips(&forced);
+    assert_eq!(stat_count("download kernel", &forced), Some(6));
+    assert_eq!(stat_count("download kernel", &[forced[0], ("VSVK_DOWNLOAD_SM", "0"), forced[2], forced[3]]), None);
+    // 2 MB frames are under the default 8 MB
+    assert_eq!(stat_count("download kernel", &[forced[0], forced[1], forced[3]]), None);
 }
 
 #[test]
