@@ -119,9 +119,10 @@ static void enqueue(const Side *s, CUstream st) {
 /* The sides at once on streams of their own, best of three: each side's GB/s (from its stream's
  * events) and, returned, all bytes over the wall time. */
 static double measure(const Side *sides, int n, CUstream *streams, double *gbps) {
-    CUevent ev[2][2];
+    static CUevent ev[2][2]; /* made once, reused by every measurement */
     for (int k = 0; k < n; k++)
-        for (int e = 0; e < 2; e++) cucheck(cu.event_create(&ev[k][e], 0), "cuEventCreate");
+        for (int e = 0; e < 2; e++)
+            if (!ev[k][e]) cucheck(cu.event_create(&ev[k][e], 0), "cuEventCreate");
     double together = 0;
     for (int k = 0; k < n; k++) gbps[k] = 0;
     for (int trial = 0; trial < 3; trial++) {
