@@ -99,12 +99,14 @@ impl UploadKernel {
         }
     }
 
-    /// Whether a plane of `bytes` can go this way: whole 16-byte words, counted in 32 bits.
-    pub fn fits(bytes: u64) -> bool {
-        bytes > 0 && bytes.is_multiple_of(16) && bytes / 16 <= u32::MAX as u64
+    /// Whether a plane of `bytes` can go this way: whole 16-byte words, counted in 32 bits, in one
+    /// storage buffer binding of this device (maxStorageBufferRange: 128 MiB at Vulkan's minimum,
+    /// less than one 16K float plane).
+    pub fn fits(&self, bytes: u64) -> bool {
+        words_fit(bytes, self.dev.props.limits.max_storage_buffer_range)
     }
 
-    /// Records the copy of the first `bytes` of `src` into the start of `dst` (`fits(bytes)`).
+    /// Records the copy of the first `bytes` of `src` into the start of `dst` (`self.fits(bytes)`).
     ///
     /// # Safety
     /// `cb` is recording on a compute capable queue of this kernel's device; both buffers live
@@ -123,5 +125,26 @@ impl UploadKernel {
         let bytes_of: Vec<u8> = push.iter().flat_map(|w| w.to_ne_bytes()).collect();
         self.dev.device.cmd_push_constants(cb, self.layout, vk::ShaderStageFlags::COMPUTE, 0, &bytes_of);
         self.dev.device.cmd_dispatch(cb, groups, 1, 1);
+    }
+}
+
+/// Whether `bytes` are whole 16-byte words, counted in 32 bits, within a binding of `range` bytes.
+fn words_fit(bytes: u64, range: u32) -> bool {
+    bytes > 0 && bytes.is_multiple_of(16) && bytes / 16 <= u32::MAX as u64 && bytes <= range as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::words_fit;
+
+    #[test]
+    fn planes_fit_in_whole_words_within_the_binding_range() {
+        assert!(words_fit(16, 1 << 27));
+        assert!(words_fit(1 << 27, 1 << 27));
+        assert!(!words_fit(0, 1 << 27));
+        assert!(!words_fit(24, 1 << 27));
+        // a 16K GrayS plane (15360 x 8640 x 4 bytes) is over Vulkan's minimum range
+        assert!(!words_fit(15360 * 8640 * 4, 1 << 27));
+        assert!(words_fit(15360 * 8640 * 4, u32::MAX));
     }
 }

@@ -12,6 +12,7 @@ use super::device::Device;
 use super::exec::{PoolInner, Retained, WaitOutcome};
 use super::frame::{gpu_plane, new_frame};
 use super::GpuBuffer;
+use vsvk_gpu::upload_kernel::UploadKernel;
 pub use vsvk_gpu::transfer::*;
 use crate::core::Core;
 use crate::frame::{Buffer, Frame};
@@ -27,7 +28,7 @@ pub struct Transfer {
     /// GPUUpload's uploads by the shader cores (see `for_uploads`): pools on the compute family's
     /// private queues, used in turn, and the kernel (dropped after them: field order).
     sm: Vec<Arc<PoolInner>>,
-    kernel: Option<vsvk_gpu::upload_kernel::UploadKernel>,
+    kernel: Option<UploadKernel>,
     next: AtomicUsize,
     /// Whether copies last kept off the compute family (see compute_busy).
     busy: AtomicBool,
@@ -95,7 +96,7 @@ impl Transfer {
         }
         if wanted && !queues.is_empty() {
             // Without the kernel (a driver refusing its pipeline) uploads take the copy engine.
-            if let Ok(kernel) = vsvk_gpu::upload_kernel::UploadKernel::new(dev) {
+            if let Ok(kernel) = UploadKernel::new(dev) {
                 for q in queues {
                     t.sm.push(PoolInner::create_on(dev, q, false, threads)?);
                 }
@@ -133,7 +134,7 @@ impl Transfer {
                 t.down.push(PoolInner::create_with_ring(dev, dev.compute.clone(), false, ring)?);
             }
             if t.down.iter().any(|p| p.queue.family == dev.compute.family) {
-                t.kernel = vsvk_gpu::upload_kernel::UploadKernel::new(dev).ok();
+                t.kernel = UploadKernel::new(dev).ok();
             }
         }
         Ok(t)
@@ -176,13 +177,13 @@ impl Transfer {
 
     /// Whether the upload kernel can take `src` into `dst`: each plane laid out alike from the start
     /// of both buffers, in whole 16-byte words, from host buffers the kernel can read.
-    fn kernel_fits(&self, src: &Frame, dst: &Frame, bufs: &[&GpuBuffer]) -> bool {
-        bufs.iter().enumerate().all(|(p, b)| kernel_takes_plane(dst, src, b, p))
+    fn kernel_fits(&self, kernel: &UploadKernel, src: &Frame, dst: &Frame, bufs: &[&GpuBuffer]) -> bool {
+        bufs.iter().enumerate().all(|(p, b)| kernel_takes_plane(kernel, dst, src, b, p))
     }
 
     /// Whether the copy kernel can take `src` (GPU) into `dst` (host transfer memory) plane by plane.
-    fn download_kernel_fits(&self, src: &Frame, dst: &Frame) -> bool {
-        (0..src.num_planes()).all(|p| dst.planes()[p].buf.mapped_vk().is_some_and(|b| kernel_takes_plane(src, dst, b, p)))
+    fn download_kernel_fits(&self, kernel: &UploadKernel, src: &Frame, dst: &Frame) -> bool {
+        (0..src.num_planes()).all(|p| dst.planes()[p].buf.mapped_vk().is_some_and(|b| kernel_takes_plane(kernel, src, dst, b, p)))
     }
 
     /// The compute family's copy queues in turn (there is one where the kernel exists).
@@ -218,8 +219,8 @@ impl Transfer {
         let cpu_writes = self.direct() && (0..np).all(|p| gpu_plane(&dst, p as i32).and_then(|g| g.mapped()).is_some());
         let dma = total >= upload_dma_min() || !cpu_writes;
         // (a Transfer made for downloads has the kernel but no upload queues)
-        let kernel = self.kernel.as_ref().filter(|_| !self.sm.is_empty()).filter(|_| {
-            pinned.as_ref().is_some_and(|b| (dma || total >= upload_kernel_min()) && self.kernel_fits(src, &dst, b)) && !self.compute_busy()
+        let kernel = self.kernel.as_ref().filter(|_| !self.sm.is_empty()).filter(|k| {
+            pinned.as_ref().is_some_and(|b| (dma || total >= upload_kernel_min()) && self.kernel_fits(k, src, &dst, b)) && !self.compute_busy()
         });
         if let Some(bufs) = pinned.filter(|b| (dma || kernel.is_some()) && b.iter().all(|b| b.get().usage.contains(vk::BufferUsageFlags::TRANSFER_SRC))) {
             let _t = stats::time(Stat::UploadStaged);
@@ -344,7 +345,7 @@ impl Transfer {
             super::frame::wait_frame(src).map_err(|e| e.1)?;
         }
         let total: usize = (0..np).map(|p| plane_bytes(src, p)).sum();
-        let by_kernel = self.kernel.as_ref().filter(|_| total >= upload_kernel_min() && !self.compute_busy() && self.download_kernel_fits(src, &dst));
+        let by_kernel = self.kernel.as_ref().filter(|k| total >= upload_kernel_min() && !self.compute_busy() && self.download_kernel_fits(k, src, &dst));
         let pool = match by_kernel {
             Some(_) => self.compute_pool(),
             None => self.copy_pool(total),
@@ -410,14 +411,14 @@ impl Transfer {
 
 /// Whether the copy kernel can move plane `p` between the GPU frame `gpu` and the host frame
 /// `host`, whose plane is in `host_buf`: laid out alike from the start of both buffers, in whole
-/// 16-byte words, both buffers storage buffers holding the plane.
-fn kernel_takes_plane(gpu: &Frame, host: &Frame, host_buf: &GpuBuffer, p: usize) -> bool {
+/// 16-byte words within one binding, both buffers storage buffers holding the plane.
+fn kernel_takes_plane(kernel: &UploadKernel, gpu: &Frame, host: &Frame, host_buf: &GpuBuffer, p: usize) -> bool {
     let (g, h) = (&gpu.planes()[p], &host.planes()[p]);
     let bytes = plane_bytes(gpu, p) as u64;
     g.stride == h.stride
         && g.offset == 0
         && h.offset == 0
-        && vsvk_gpu::upload_kernel::UploadKernel::fits(bytes)
+        && kernel.fits(bytes)
         && host_buf.get().usage.contains(vk::BufferUsageFlags::STORAGE_BUFFER)
         && host_buf.get().size >= bytes
         && gpu_plane(gpu, p as i32).is_some_and(|g| g.size >= bytes)
