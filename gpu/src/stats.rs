@@ -35,7 +35,7 @@ pub enum Stat {
     PluginWait,
     /// GPUUpload by the upload kernel (a pinned frame read by the shader cores).
     UploadKernel,
-    /// GPUDownload by the copy kernel (VSVK_DOWNLOAD_SM=1).
+    /// GPUDownload by the copy kernel (the shader cores writing the host frame).
     DownloadKernel,
 }
 

@@ -1,8 +1,9 @@
-//! Uploads by the shader cores: a compute kernel that reads a plane from host transfer memory (a
-//! pinned frame's) and writes it into the GPU plane, on a few workgroups so that other queues'
-//! work runs beside it. Why not a copy engine: on the H100 the round trip of 2160p 16-bit frames
-//! ran 1,184 fps with uploads by this kernel and 1,082 with them on the copy engine, in one call
-//! (docs/BENCHMARKS.md, Transfers). bench/vkcopy compares the two on large buffers.
+//! Uploads (and downloads) by the shader cores: a compute kernel that reads a plane from host
+//! transfer memory (a pinned frame's) and writes it into the GPU plane, or the other way, on a few
+//! workgroups so that other queues' work runs beside it. Why not a copy engine: on the H100 the
+//! round trip of 2160p 16-bit frames ran 1,184 fps with uploads by this kernel and 1,082 with them
+//! on the copy engine, in one call, and 1,407 against 1,348 with downloads by it too in a later
+//! one (docs/BENCHMARKS.md, Transfers). bench/vkcopy compares the ways on large buffers.
 use std::sync::{Arc, OnceLock};
 
 use ash::vk;
