@@ -87,9 +87,7 @@ impl Transfer {
     /// private queue (lavapipe: the tests).
     pub fn for_uploads(dev: &Arc<Device>, threads: usize) -> Result<Transfer, String> {
         let mut t = Transfer::new(dev, threads)?;
-        let setting = std::env::var("VSVK_UPLOAD_SM").ok();
-        let forced = setting.as_deref() == Some("1");
-        let wanted = forced || (!dev.unified && !dev.force_staging && setting.as_deref() != Some("0"));
+        let (wanted, forced) = kernel_setting(dev, "VSVK_UPLOAD_SM");
         let mut queues = dev.upload.clone();
         if queues.is_empty() && forced {
             queues.push(dev.compute.clone());
@@ -127,9 +125,8 @@ impl Transfer {
         // Transfers). VSVK_DOWNLOAD_SM=0 keeps them on the copy engines; =1 also where device
         // memory is the host's or the family has no copy queue (then the compute queue: lavapipe,
         // the tests).
-        let setting = std::env::var("VSVK_DOWNLOAD_SM").ok();
-        let forced = setting.as_deref() == Some("1");
-        if forced || (!dev.unified && !dev.force_staging && setting.as_deref() != Some("0")) {
+        let (wanted, forced) = kernel_setting(dev, "VSVK_DOWNLOAD_SM");
+        if wanted {
             if forced && !t.down.iter().any(|p| p.queue.family == dev.compute.family) {
                 t.down.push(PoolInner::create_with_ring(dev, dev.compute.clone(), false, ring)?);
             }
@@ -189,9 +186,8 @@ impl Transfer {
     /// The compute family's copy queues in turn (there is one where the kernel exists).
     fn compute_pool(&self) -> &Arc<PoolInner> {
         let family = self.dev.compute.family;
-        let n = self.down.iter().filter(|p| p.queue.family == family).count();
-        let i = self.next.fetch_add(1, Ordering::Relaxed) % n;
-        self.down.iter().filter(|p| p.queue.family == family).nth(i).expect("a compute family copy queue")
+        let n = self.next.fetch_add(1, Ordering::Relaxed);
+        &self.down[in_turn(&self.down, |p| p.queue.family == family, n).expect("a compute family copy queue")]
     }
 
     fn direct(&self) -> bool {
@@ -450,15 +446,33 @@ fn pick_queue<T>(down: &[T], family: impl Fn(&T) -> u32, own: u32, compute: u32,
         return None;
     }
     if avoid_compute {
-        let outside = down.iter().filter(|q| family(q) != compute).count();
-        if outside > 0 {
-            return down.iter().enumerate().filter(|(_, q)| family(q) != compute).nth(n % outside).map(|(i, _)| i);
+        if let Some(i) = in_turn(down, |q| family(q) != compute, n) {
+            return Some(i);
         }
         if own != compute {
             return None;
         }
     }
     Some(n % down.len())
+}
+
+/// The index of the `n`-th of the `items` that `keep` accepts, taken in turn; None where it
+/// accepts none.
+fn in_turn<T>(items: &[T], keep: impl Fn(&T) -> bool, n: usize) -> Option<usize> {
+    let count = items.iter().filter(|q| keep(q)).count();
+    if count == 0 {
+        return None;
+    }
+    items.iter().enumerate().filter(|(_, q)| keep(q)).nth(n % count).map(|(i, _)| i)
+}
+
+/// A copy kernel's setting `var` on `dev`: (wanted, forced). "1" forces it, also where device
+/// memory is the host's or staging is forced; "0" turns it off; unset, it is wanted on discrete
+/// devices without forced staging.
+fn kernel_setting(dev: &Device, var: &str) -> (bool, bool) {
+    let setting = std::env::var(var).ok();
+    let forced = setting.as_deref() == Some("1");
+    (forced || (!dev.unified && !dev.force_staging && setting.as_deref() != Some("0")), forced)
 }
 
 /// VSVK_DOWNLOAD_HOST_WAIT=1: downloads wait for their source on the host before queueing the copy.
