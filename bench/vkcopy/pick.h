@@ -1,11 +1,32 @@
-/* The Vulkan device vkcopy and vkcuda measure: the first discrete GPU, else the first device
- * (lavapipe, where the tools are built and tried). Prints its name and driver version; fills
- * memprops, and `id` (its UUID, for matching a CUDA device) where given. */
+/* What vkcopy and vkcuda share: CHECK, now(), the memory type choice, and the Vulkan device they
+ * measure (pick_device): the first discrete GPU, else the first device (lavapipe, where the tools
+ * are built and tried). */
 #ifndef VKCOPY_PICK_H
 #define VKCOPY_PICK_H
 #include <vulkan/vulkan.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
+
+/* The tool's name for its messages (pick_device sets it). */
+static const char *vk_tool = "vkcopy";
+
+/* A Vulkan call that must succeed, else the tool stops, naming it. */
+#define CHECK(x)                                                                               \
+    do {                                                                                       \
+        VkResult r_ = (x);                                                                     \
+        if (r_ != VK_SUCCESS) {                                                                \
+            fprintf(stderr, "%s: %s failed (%d) at line %d\n", vk_tool, #x, r_, __LINE__);    \
+            exit(1);                                                                           \
+        }                                                                                      \
+    } while (0)
+
+/* Seconds on the monotonic clock. */
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
 
 /* The picked device's memory types (pick_device fills them). */
 static VkPhysicalDeviceMemoryProperties memprops;
@@ -19,7 +40,10 @@ static uint32_t memtype(uint32_t bits, VkMemoryPropertyFlags want, VkMemoryPrope
     return UINT32_MAX;
 }
 
+/* Picks the device; prints its name and driver version; fills memprops, and `id` (its UUID, for
+ * matching a CUDA device) and `discrete` where given. */
 static VkPhysicalDevice pick_device(const char *tool, VkPhysicalDeviceIDProperties *id, int *discrete) {
+    vk_tool = tool;
     VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.apiVersion = VK_API_VERSION_1_2;
     app.pApplicationName = tool;

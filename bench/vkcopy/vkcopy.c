@@ -29,15 +29,6 @@
 #include "cudaload.h"
 #include "pick.h"
 
-#define CHECK(x)                                                                     \
-    do {                                                                             \
-        VkResult r_ = (x);                                                           \
-        if (r_ != VK_SUCCESS) {                                                      \
-            fprintf(stderr, "vkcopy: %s failed (%d) at line %d\n", #x, r_, __LINE__); \
-            exit(1);                                                                 \
-        }                                                                            \
-    } while (0)
-
 enum { MAXQ = 2, MAXF = 8 };
 
 static VkDevice dev;
@@ -67,12 +58,6 @@ static VkBuffer host_up[2], host_down[2], dev_up[2], dev_down[2];
 static VkPipeline pipe;
 static VkPipelineLayout playout;
 static VkDescriptorSet set_up[2], set_down[2];
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
 
 static VkBuffer buffer(VkMemoryPropertyFlags want, VkMemoryPropertyFlags avoid, const char *what) {
     int imported = import_host && (want & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);

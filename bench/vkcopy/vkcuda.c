@@ -21,15 +21,6 @@
 #include "cudaload.h"
 #include "pick.h"
 
-#define CHECK(x)                                                                      \
-    do {                                                                              \
-        VkResult r_ = (x);                                                            \
-        if (r_ != VK_SUCCESS) {                                                       \
-            fprintf(stderr, "vkcuda: %s failed (%d) at line %d\n", #x, r_, __LINE__); \
-            exit(1);                                                                  \
-        }                                                                             \
-    } while (0)
-
 static VkDevice dev;
 static PFN_vkGetMemoryFdKHR get_fd;
 static size_t bytes;
@@ -91,12 +82,6 @@ static CUdeviceptr vulkan_memory(VkMemoryPropertyFlags want, VkMemoryPropertyFla
     cucheck(cu.mapped(&ptr, em, &bd), "cuExternalMemoryGetMappedBuffer");
     printf("vulkan %s: %zu MiB, memory type %u (flags 0x%x), imported\n", what, bytes >> 20, t, memprops.memoryTypes[t].propertyFlags);
     return ptr;
-}
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
 /* A side of a measurement: where its copies go from and to (host pointers where CUDA's own
