@@ -8,10 +8,10 @@
 use std::cell::Cell;
 use std::collections::VecDeque;
 use std::ffi::{c_void, CString};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::thread;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use parking_lot::{Condvar, Mutex};
 use smallvec::SmallVec;
@@ -55,6 +55,15 @@ struct PoolState {
 pub struct Pool {
     state: Mutex<PoolState>,
     work: Condvar,
+    /// The queue's length, read without the lock by a worker waiting awake (`spin_for_work`).
+    queued: AtomicUsize,
+    /// Whether a worker waits awake now: one at a time.
+    spinning: AtomicBool,
+    /// How long it waits (`spin_for_work`).
+    spin: Duration,
+    /// How many times a worker went to sleep.
+    #[cfg(test)]
+    sleeps: AtomicUsize,
     /// Frame contexts and external callbacks not yet finished: freeCore waits for zero.
     outstanding: AtomicUsize,
     done_lock: Mutex<()>,
@@ -71,6 +80,10 @@ pub fn on_worker_thread() -> bool {
 
 impl Pool {
     pub fn new(threads: usize) -> Arc<Pool> {
+        Pool::with_spin(threads, spin_setting())
+    }
+
+    fn with_spin(threads: usize, spin: Duration) -> Arc<Pool> {
         Arc::new(Pool {
             state: Mutex::new(PoolState {
                 queue: VecDeque::new(),
@@ -83,6 +96,11 @@ impl Pool {
                 handles: Vec::new(),
             }),
             work: Condvar::new(),
+            queued: AtomicUsize::new(0),
+            spinning: AtomicBool::new(false),
+            spin,
+            #[cfg(test)]
+            sleeps: AtomicUsize::new(0),
             outstanding: AtomicUsize::new(0),
             done_lock: Mutex::new(()),
             done: Condvar::new(),
@@ -107,6 +125,7 @@ impl Pool {
     fn push(self: &Arc<Self>, task: Task) {
         let mut s = self.state.lock();
         s.queue.push_back(task);
+        self.queued.store(s.queue.len(), Ordering::Relaxed);
         if s.idle > 0 {
             drop(s);
             self.work.notify_one();
@@ -128,12 +147,15 @@ impl Pool {
     fn worker(self: Arc<Self>) {
         ON_WORKER.with(|w| w.set(true));
         let mut s = self.state.lock();
+        let mut spun = false;
         loop {
             if s.spawned > s.target + s.lent || (s.shutdown && s.queue.is_empty()) {
                 s.spawned -= 1;
                 return;
             }
             if let Some(task) = s.queue.pop_front() {
+                self.queued.store(s.queue.len(), Ordering::Relaxed);
+                spun = false;
                 s.running += 1;
                 drop(s);
                 task.run();
@@ -148,10 +170,46 @@ impl Pool {
                 }
                 continue;
             }
+            if !spun && !s.shutdown && s.running == 0 {
+                // (only while no task runs, so that it takes no CPU from the pool's own work)
+                // then back to the top, to take under the lock whatever came meanwhile
+                spun = true;
+                self.spin_for_work(&mut s);
+                continue;
+            }
             s.idle += 1;
+            #[cfg(test)]
+            self.sleeps.fetch_add(1, Ordering::Relaxed);
             self.work.wait(&mut s);
             s.idle -= 1;
+            spun = false;
         }
+    }
+
+    /// Before a worker sleeps while no task runs, one worker at a time waits awake for new work a
+    /// moment (`spin`, VSVK_SPIN_US, default 100 us; 0 never). A request from outside the pool (the host's
+    /// getFrameAsync after each delivered frame) then finds the worker running, where a sleeping
+    /// one would cost both threads a futex wake: at one thread a chain of 100 cheap filters ran
+    /// faster than the host re-requested, so the worker slept after every other frame and ran at
+    /// 0.75x R81 on two CPUs, against 1.4x when both threads shared one CPU (docs/BENCHMARKS.md,
+    /// Host).
+    fn spin_for_work(&self, s: &mut parking_lot::MutexGuard<'_, PoolState>) {
+        let spin = self.spin;
+        if spin.is_zero() || self.spinning.swap(true, Ordering::Acquire) {
+            return;
+        }
+        parking_lot::MutexGuard::unlocked(s, || {
+            let start = Instant::now();
+            let mut i = 0u32;
+            while self.queued.load(Ordering::Relaxed) == 0 {
+                i = i.wrapping_add(1);
+                if i % 64 == 0 && start.elapsed() >= spin {
+                    break;
+                }
+                std::hint::spin_loop();
+            }
+        });
+        self.spinning.store(false, Ordering::Release);
     }
 
     /// Runs `f`, which blocks, with one more worker so the pool keeps its full width meanwhile.
@@ -215,6 +273,10 @@ impl Pool {
     fn handles(&self) -> usize {
         self.state.lock().handles.len()
     }
+}
+
+fn spin_setting() -> Duration {
+    Duration::from_micros(std::env::var("VSVK_SPIN_US").ok().and_then(|v| v.trim().parse().ok()).unwrap_or(100))
 }
 
 fn join_all(handles: Vec<thread::JoinHandle<()>>) {
@@ -865,6 +927,24 @@ mod tests {
             }
             assert_eq!(seen.lock().iter().map(|s| s.0).collect::<Vec<_>>(), vec![1, 2, 3], "mode {mode}");
             assert!(node.gate.lock().awaiting.is_empty() && node.gate.lock().queue.is_empty());
+        }
+    }
+
+    /// A worker that waits awake takes tasks pushed from outside the pool after it ran dry without
+    /// going to sleep; one that does not sleeps.
+    #[test]
+    fn an_idle_worker_waits_awake_a_moment_before_sleeping() {
+        for (spin, sleeps) in [(Duration::from_secs(1), false), (Duration::ZERO, true)] {
+            let pool = Pool::with_spin(1, spin);
+            let (tx, rx) = crossbeam_channel::unbounded();
+            for _ in 0..3 {
+                let tx = tx.clone();
+                pool.spawn(Box::new(move || tx.send(()).unwrap()));
+                rx.recv_timeout(Duration::from_secs(20)).expect("the task ran");
+                thread::sleep(Duration::from_millis(5));
+            }
+            assert_eq!(pool.sleeps.load(Ordering::SeqCst) > 0, sleeps, "waiting awake for {spin:?}");
+            pool.shutdown();
         }
     }
 

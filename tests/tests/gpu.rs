@@ -208,16 +208,16 @@ fn kernel_chains_give_the_same_clips(forced: &[(&str, &str)]) {
     }
 }
 
-/// How many times the host step `stat` (a VSVK_STATS line) ran in a round trip of six 1280x832
-/// Gray16 frames (2 MB each) under `env`; None where it never did.
-fn stat_count(stat: &str, env: &[(&str, &str)]) -> Option<u64> {
+/// How many times the host step `stat` (a VSVK_STATS line) ran in a round trip of `frames`
+/// 1280x832 Gray16 frames (2 MB each) under `env`; None where it never did.
+fn stat_count(stat: &str, env: &[(&str, &str)], frames: u32) -> Option<u64> {
     let mut cmd = Command::new(program(DRIVER));
     gpu_env(&mut cmd);
     cmd.env("VSVK_STATS", "1");
     for (k, v) in env {
         cmd.env(k, v);
     }
-    cmd.arg(our_core()).arg("--plugin").arg(program(NOISE)).args(["--width", "1280", "--height", "832", "--frames", "6", "--format", "Gray16"]);
+    cmd.arg(our_core()).arg("--plugin").arg(program(NOISE)).args(["--width", "1280", "--height", "832", "--format", "Gray16", "--frames"]).arg(frames.to_string());
     cmd.arg("std.GPUUpload,std.GPUDownload");
     let out = run(cmd, LIMIT);
     assert!(out.success(), "{}", out.describe());
@@ -225,34 +225,45 @@ fn stat_count(stat: &str, env: &[(&str, &str)]) -> Option<u64> {
     out.stderr.lines().find_map(|l| l.strip_prefix(prefix.as_str())?.split_whitespace().next()?.parse().ok())
 }
 
-/// The upload kernel (pinned frames read by the shader cores, the default on discrete devices),
-/// forced onto lavapipe's one queue for every pinned frame: the plain chain's clips, and each
-/// upload it takes is counted as the kernel's. VSVK_UPLOAD_SM=0 takes none, and frames under the
-/// kernel's threshold (VSVK_UPLOAD_KERNEL_MIN_KB) are written by the CPU.
+/// The upload kernel (pinned frames read by the shader cores while the compute queue is idle, the
+/// default on discrete devices), forced onto lavapipe's one queue for every pinned frame: the plain
+/// chain's clips, and each upload it takes is counted as the kernel's. VSVK_UPLOAD_SM=0 takes none,
+/// and frames under the kernel's threshold (VSVK_UPLOAD_KERNEL_MIN_KB) are written by the CPU.
 #[test]
 fn uploads_by_the_kernel_give_the_same_clips() {
-    let forced = [("VSVK_PINNED_FRAMES", "1"), ("VSVK_UPLOAD_SM", "1"), ("VSVK_UPLOAD_DMA_MIN_KB", "0"), ("VSVK_COMPUTE_BUSY_PERCENT", "101")];
+    let forced = [("VSVK_PINNED_FRAMES", "1"), ("VSVK_UPLOAD_SM", "1"), ("VSVK_UPLOAD_DMA_MIN_KB", "0"), ("VSVK_KERNEL_COPY_IDLE_PERCENT", "101")];
     kernel_chains_give_the_same_clips(&forced);
-    assert_eq!(stat_count("upload kernel", &forced), Some(6));
-    assert_eq!(stat_count("upload kernel", &[forced[0], ("VSVK_UPLOAD_SM", "0"), forced[2], forced[3]]), None);
+    assert_eq!(stat_count("upload kernel", &forced, 6), Some(6));
+    assert_eq!(stat_count("upload kernel", &[forced[0], ("VSVK_UPLOAD_SM", "0"), forced[2], forced[3]], 6), None);
     // frames under 8 MB the CPU writes into mapped memory, unless VSVK_UPLOAD_KERNEL_MIN_KB lets
     // the kernel take them
-    assert_eq!(stat_count("upload kernel", &[forced[0], forced[1], forced[3]]), None);
-    assert_eq!(stat_count("upload kernel", &[forced[0], forced[1], forced[3], ("VSVK_UPLOAD_KERNEL_MIN_KB", "1024")]), Some(6));
+    assert_eq!(stat_count("upload kernel", &[forced[0], forced[1], forced[3]], 6), None);
+    assert_eq!(stat_count("upload kernel", &[forced[0], forced[1], forced[3], ("VSVK_UPLOAD_KERNEL_MIN_KB", "1024")], 6), Some(6));
+    keeps_off_a_busy_compute_queue("upload kernel", &forced[..3]);
 }
 
-/// Downloads by the copy kernel (large frames on discrete devices while the compute queue is not
-/// busy), forced onto lavapipe's compute queue for every frame (staged, since lavapipe's memory
+/// With the copy kernel forced onto lavapipe's compute queue its own copies make that queue busy:
+/// under the default idle threshold (VSVK_KERNEL_COPY_IDLE_PERCENT) the kernel takes the first
+/// copies of a 60-frame round trip, before the queue's first window of GPU time closes, and the
+/// copy engine's path the rest.
+fn keeps_off_a_busy_compute_queue(stat: &str, forced: &[(&str, &str)]) {
+    let n = stat_count(stat, forced, 60).unwrap_or(0);
+    assert!((1..60).contains(&n), "{stat}: {n} of 60 copies");
+}
+
+/// Downloads by the copy kernel (large frames on discrete devices while the compute queue is
+/// idle), forced onto lavapipe's compute queue for every frame (staged, since lavapipe's memory
 /// would otherwise be read in place): the plain chain's clips, each download counted as the
 /// kernel's; VSVK_DOWNLOAD_SM=0 takes none, nor does the kernel take frames under its threshold.
 #[test]
 fn downloads_by_the_kernel_give_the_same_clips() {
-    let forced = [("VS_VULKAN_FORCE_STAGING", "1"), ("VSVK_DOWNLOAD_SM", "1"), ("VSVK_UPLOAD_KERNEL_MIN_KB", "0"), ("VSVK_COMPUTE_BUSY_PERCENT", "101")];
+    let forced = [("VS_VULKAN_FORCE_STAGING", "1"), ("VSVK_DOWNLOAD_SM", "1"), ("VSVK_DOWNLOAD_KERNEL_MIN_KB", "0"), ("VSVK_KERNEL_COPY_IDLE_PERCENT", "101")];
     kernel_chains_give_the_same_clips(&forced);
-    assert_eq!(stat_count("download kernel", &forced), Some(6));
-    assert_eq!(stat_count("download kernel", &[forced[0], ("VSVK_DOWNLOAD_SM", "0"), forced[2], forced[3]]), None);
+    assert_eq!(stat_count("download kernel", &forced, 6), Some(6));
+    assert_eq!(stat_count("download kernel", &[forced[0], ("VSVK_DOWNLOAD_SM", "0"), forced[2], forced[3]], 6), None);
     // 2 MB frames are under the default 8 MB
-    assert_eq!(stat_count("download kernel", &[forced[0], forced[1], forced[3]]), None);
+    assert_eq!(stat_count("download kernel", &[forced[0], forced[1], forced[3]], 6), None);
+    keeps_off_a_busy_compute_queue("download kernel", &forced[..3]);
 }
 
 #[test]

@@ -81,7 +81,7 @@ impl Transfer {
 
     /// GPUUpload's Transfer: large frames already in host transfer memory (pinned frames) go up
     /// by the upload kernel on the device's upload queues (private, of the compute family) while
-    /// the compute queue is not busy, else by the transfer queue's copy engine. VSVK_UPLOAD_SM=0
+    /// the compute queue is idle (see compute_idle), else by the transfer queue's copy engine. VSVK_UPLOAD_SM=0
     /// keeps them on the copy engine (measurements). Not on unified memory, where uploads are host writes, unless
     /// VSVK_UPLOAD_SM=1, which also puts the kernel on the compute queue where the family has no
     /// private queue (lavapipe: the tests).
@@ -120,7 +120,7 @@ impl Transfer {
             }
         }
         // Large downloads go by the copy kernel on the compute family's copy queues while the
-        // compute queue is not busy (see download): on the H100 the 2160p 16-bit round trip ran
+        // compute queue is idle (see compute_idle): on the H100 the 2160p 16-bit round trip ran
         // 1,407 fps against 1,348 with copy engine downloads, in one call (docs/BENCHMARKS.md,
         // Transfers). VSVK_DOWNLOAD_SM=0 keeps them on the copy engines; =1 also where device
         // memory is the host's or the family has no copy queue (then the compute queue: lavapipe,
@@ -172,6 +172,19 @@ impl Transfer {
         now
     }
 
+    /// Whether the copy kernel may run: the compute queue had next to no work in its last window
+    /// (under VSVK_KERNEL_COPY_IDLE_PERCENT of it, default 2; 101 always). The kernel's workgroups
+    /// hold shader cores for as long as the bus takes, so beside any filter's kernels the copy
+    /// engines do better. On the H100, in one call: vk.Expr 2160p ran 1.74x R81 with copy engine
+    /// downloads and 1.44x with kernel ones, BM3D 2160p 1.07x against 0.99x, while the round trip
+    /// with no filter ran 1,374 fps by the kernel against 1,327; with 1 MB frames uploaded by the
+    /// kernel vk.Expr 1080p fell from 1.39x to 1.11x (docs/BENCHMARKS.md, Transfers).
+    fn compute_idle(&self) -> bool {
+        static LIMIT: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
+        let limit = *LIMIT.get_or_init(|| std::env::var("VSVK_KERNEL_COPY_IDLE_PERCENT").ok().and_then(|v| v.trim().parse::<f64>().ok()).unwrap_or(2.0) / 100.0);
+        limit > 1.0 || self.dev.compute_load.share() < limit
+    }
+
     /// Whether the upload kernel can take `src` into `dst`: each plane laid out alike from the start
     /// of both buffers, in whole 16-byte words, from host buffers the kernel can read.
     fn kernel_fits(&self, kernel: &UploadKernel, src: &Frame, dst: &Frame, bufs: &[&GpuBuffer]) -> bool {
@@ -216,7 +229,7 @@ impl Transfer {
         let dma = total >= upload_dma_min() || !cpu_writes;
         // (a Transfer made for downloads has the kernel but no upload queues)
         let kernel = self.kernel.as_ref().filter(|_| !self.sm.is_empty()).filter(|k| {
-            pinned.as_ref().is_some_and(|b| (dma || total >= upload_kernel_min()) && self.kernel_fits(k, src, &dst, b)) && !self.compute_busy()
+            pinned.as_ref().is_some_and(|b| (dma || total >= upload_kernel_min()) && self.kernel_fits(k, src, &dst, b)) && self.compute_idle()
         });
         if let Some(bufs) = pinned.filter(|b| (dma || kernel.is_some()) && b.iter().all(|b| b.get().usage.contains(vk::BufferUsageFlags::TRANSFER_SRC))) {
             let _t = stats::time(Stat::UploadStaged);
@@ -341,7 +354,7 @@ impl Transfer {
             super::frame::wait_frame(src).map_err(|e| e.1)?;
         }
         let total: usize = (0..np).map(|p| plane_bytes(src, p)).sum();
-        let by_kernel = self.kernel.as_ref().filter(|k| total >= upload_kernel_min() && !self.compute_busy() && self.download_kernel_fits(k, src, &dst));
+        let by_kernel = self.kernel.as_ref().filter(|k| total >= download_kernel_min() && self.compute_idle() && self.download_kernel_fits(k, src, &dst));
         let pool = match by_kernel {
             Some(_) => self.compute_pool(),
             None => self.copy_pool(total),
@@ -426,16 +439,27 @@ fn kernel_takes_plane(kernel: &UploadKernel, gpu: &Frame, host: &Frame, host_buf
 /// trip with every upload on the copy engine ran at 3,688 fps against 6,509 by the CPU; H200).
 fn upload_dma_min() -> usize {
     static MIN: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *MIN.get_or_init(|| std::env::var("VSVK_UPLOAD_DMA_MIN_KB").ok().and_then(|v| v.trim().parse::<usize>().ok()).map_or(8 << 20, |kb| kb << 10))
+    *MIN.get_or_init(|| kb_setting("VSVK_UPLOAD_DMA_MIN_KB").unwrap_or(8 << 20))
 }
 
-/// The smallest frame the copy kernel takes: an upload from host transfer memory where the CPU
-/// could write it into mapped VRAM instead, or a download (VSVK_UPLOAD_KERNEL_MIN_KB, default the
-/// copy engine's 8 MB): below it a submission's fixed cost may outweigh the faster transfer, and a
-/// download's kernel would take shader cores from light filters for little.
+/// The smallest upload from host transfer memory the copy kernel takes where the CPU could write
+/// the frame into mapped VRAM instead (VSVK_UPLOAD_KERNEL_MIN_KB, default the copy engine's 8 MB):
+/// below it a submission's fixed cost may outweigh the faster transfer.
 fn upload_kernel_min() -> usize {
     static MIN: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *MIN.get_or_init(|| std::env::var("VSVK_UPLOAD_KERNEL_MIN_KB").ok().and_then(|v| v.trim().parse::<usize>().ok()).map_or(upload_dma_min(), |kb| kb << 10))
+    *MIN.get_or_init(|| kb_setting("VSVK_UPLOAD_KERNEL_MIN_KB").unwrap_or_else(upload_dma_min))
+}
+
+/// The smallest download the copy kernel takes (VSVK_DOWNLOAD_KERNEL_MIN_KB, default 8 MB): on the
+/// H100 1080p round trips with kernel downloads of 3 and 6 MB ran at half the copy engine's fps.
+fn download_kernel_min() -> usize {
+    static MIN: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *MIN.get_or_init(|| kb_setting("VSVK_DOWNLOAD_KERNEL_MIN_KB").unwrap_or(8 << 20))
+}
+
+/// A size setting in KiB, in bytes.
+fn kb_setting(var: &str) -> Option<usize> {
+    std::env::var(var).ok().and_then(|v| v.trim().parse::<usize>().ok()).map(|kb| kb << 10)
 }
 
 /// Which of the copy queues `down` (each of the queue family `family` gives) takes the `n`-th copy:
