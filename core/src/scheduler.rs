@@ -187,12 +187,12 @@ impl Pool {
     }
 
     /// Before a worker sleeps while no task runs, one worker at a time waits awake for new work a
-    /// moment (`spin`, VSVK_SPIN_US, default 100 us; 0 never). A request from outside the pool (the host's
-    /// getFrameAsync after each delivered frame) then finds the worker running, where a sleeping
-    /// one would cost both threads a futex wake: at one thread a chain of 100 cheap filters ran
-    /// faster than the host re-requested, so the worker slept after every other frame and ran at
-    /// 0.75x R81 on two CPUs, against 1.4x when both threads shared one CPU (docs/BENCHMARKS.md,
-    /// Host).
+    /// moment (`spin`, VSVK_SPIN_US, default 100 us; 0 never). A request from outside the pool
+    /// (the host's getFrameAsync after each delivered frame) then finds the worker running, where
+    /// a sleeping one would cost both threads a futex wake: at one thread a chain of 100 cheap
+    /// filters ran faster than the host re-requested, so the worker slept after every other frame
+    /// and ran at 0.75x R81 on two CPUs, against 1.4x when both threads shared one CPU
+    /// (docs/BENCHMARKS.md, Host).
     fn spin_for_work(&self, s: &mut parking_lot::MutexGuard<'_, PoolState>) {
         let spin = self.spin;
         if spin.is_zero() || self.spinning.swap(true, Ordering::Acquire) {

@@ -81,10 +81,10 @@ impl Transfer {
 
     /// GPUUpload's Transfer: large frames already in host transfer memory (pinned frames) go up
     /// by the upload kernel on the device's upload queues (private, of the compute family) while
-    /// the compute queue is idle (see compute_idle), else by the transfer queue's copy engine. VSVK_UPLOAD_SM=0
-    /// keeps them on the copy engine (measurements). Not on unified memory, where uploads are host writes, unless
-    /// VSVK_UPLOAD_SM=1, which also puts the kernel on the compute queue where the family has no
-    /// private queue (lavapipe: the tests).
+    /// the compute queue is idle (see compute_idle), else by the transfer queue's copy engine.
+    /// VSVK_UPLOAD_SM=0 keeps them on the copy engine (measurements). Not on unified memory, where
+    /// uploads are host writes, unless VSVK_UPLOAD_SM=1, which also puts the kernel on the compute
+    /// queue where the family has no private queue (lavapipe: the tests).
     pub fn for_uploads(dev: &Arc<Device>, threads: usize) -> Result<Transfer, String> {
         let mut t = Transfer::new(dev, threads)?;
         let (wanted, forced) = kernel_setting(dev, "VSVK_UPLOAD_SM");
@@ -178,7 +178,8 @@ impl Transfer {
     /// engines do better. On the H100, in one call: vk.Expr 2160p ran 1.74x R81 with copy engine
     /// downloads and 1.44x with kernel ones, BM3D 2160p 1.07x against 0.99x, while the round trip
     /// with no filter ran 1,374 fps by the kernel against 1,327; with 1 MB frames uploaded by the
-    /// kernel vk.Expr 1080p fell from 1.39x to 1.11x (docs/BENCHMARKS.md, Transfers).
+    /// kernel vk.Expr 1080p ran 1.11x, where the bench just before had 1.39x by the copy engine
+    /// (docs/BENCHMARKS.md, Transfers).
     fn compute_idle(&self) -> bool {
         static LIMIT: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
         let limit = *LIMIT.get_or_init(|| std::env::var("VSVK_KERNEL_COPY_IDLE_PERCENT").ok().and_then(|v| v.trim().parse::<f64>().ok()).unwrap_or(2.0) / 100.0);
@@ -451,7 +452,8 @@ fn upload_kernel_min() -> usize {
 }
 
 /// The smallest download the copy kernel takes (VSVK_DOWNLOAD_KERNEL_MIN_KB, default 8 MB): on the
-/// H100 1080p round trips with kernel downloads of 3 and 6 MB ran at half the copy engine's fps.
+/// H100 the 1080p round trips (3 and 6 MB frames) with both copies by the kernel ran 1.51x and
+/// 2.39x R81, where the bench just before had 2.92x and 2.79x by the copy engines.
 fn download_kernel_min() -> usize {
     static MIN: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *MIN.get_or_init(|| kb_setting("VSVK_DOWNLOAD_KERNEL_MIN_KB").unwrap_or(8 << 20))
