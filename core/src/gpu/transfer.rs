@@ -162,7 +162,7 @@ impl Transfer {
     /// two thirds of it.
     fn compute_busy(&self) -> bool {
         static LIMIT: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
-        let limit = *LIMIT.get_or_init(|| std::env::var("VSVK_COMPUTE_BUSY_PERCENT").ok().and_then(|v| v.trim().parse::<f64>().ok()).unwrap_or(75.0) / 100.0);
+        let limit = *LIMIT.get_or_init(|| share_setting("VSVK_COMPUTE_BUSY_PERCENT", 75.0));
         let share = self.dev.compute_load.share();
         let was = self.busy.load(Ordering::Relaxed);
         let now = if was { share >= limit * 2.0 / 3.0 } else { share >= limit };
@@ -182,7 +182,7 @@ impl Transfer {
     /// (docs/BENCHMARKS.md, Transfers).
     fn compute_idle(&self) -> bool {
         static LIMIT: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
-        let limit = *LIMIT.get_or_init(|| std::env::var("VSVK_KERNEL_COPY_IDLE_PERCENT").ok().and_then(|v| v.trim().parse::<f64>().ok()).unwrap_or(2.0) / 100.0);
+        let limit = *LIMIT.get_or_init(|| share_setting("VSVK_KERNEL_COPY_IDLE_PERCENT", 2.0));
         limit > 1.0 || self.dev.compute_load.share() < limit
     }
 
@@ -462,6 +462,11 @@ fn download_kernel_min() -> usize {
 /// A size setting in KiB, in bytes.
 fn kb_setting(var: &str) -> Option<usize> {
     std::env::var(var).ok().and_then(|v| v.trim().parse::<usize>().ok()).map(|kb| kb << 10)
+}
+
+/// A setting in percent of the compute queue's time (`default` where unset), as a share, 0 to 1.
+fn share_setting(var: &str, default: f64) -> f64 {
+    std::env::var(var).ok().and_then(|v| v.trim().parse::<f64>().ok()).unwrap_or(default) / 100.0
 }
 
 /// Which of the copy queues `down` (each of the queue family `family` gives) takes the `n`-th copy:
