@@ -232,22 +232,25 @@ fn stat_count(stat: &str, env: &[(&str, &str)], frames: u32) -> Option<u64> {
 #[test]
 fn uploads_by_the_kernel_give_the_same_clips() {
     let forced = [("VSVK_PINNED_FRAMES", "1"), ("VSVK_UPLOAD_SM", "1"), ("VSVK_UPLOAD_DMA_MIN_KB", "0"), ("VSVK_KERNEL_COPY_IDLE_PERCENT", "101")];
-    kernel_chains_give_the_same_clips(&forced);
-    assert_eq!(stat_count("upload kernel", &forced, 6), Some(6));
-    assert_eq!(stat_count("upload kernel", &[forced[0], ("VSVK_UPLOAD_SM", "0"), forced[2], forced[3]], 6), None);
-    // frames under 8 MB the CPU writes into mapped memory, unless VSVK_UPLOAD_KERNEL_MIN_KB lets
-    // the kernel take them
-    assert_eq!(stat_count("upload kernel", &[forced[0], forced[1], forced[3]], 6), None);
+    // (frames under 8 MB the CPU writes into mapped memory)
+    kernel_path_checks("upload kernel", forced);
+    // unless VSVK_UPLOAD_KERNEL_MIN_KB lets the kernel take them
     assert_eq!(stat_count("upload kernel", &[forced[0], forced[1], forced[3], ("VSVK_UPLOAD_KERNEL_MIN_KB", "1024")], 6), Some(6));
-    keeps_off_a_busy_compute_queue("upload kernel", &forced[..3]);
 }
 
-/// With the copy kernel forced onto lavapipe's compute queue its own copies make that queue busy:
-/// under the default idle threshold (VSVK_KERNEL_COPY_IDLE_PERCENT) the kernel takes the first
-/// copies of a 60-frame round trip, before the queue's first window of GPU time closes, and the
-/// copy engine's path the rest.
-fn keeps_off_a_busy_compute_queue(stat: &str, forced: &[(&str, &str)]) {
-    let n = stat_count(stat, forced, 60).unwrap_or(0);
+/// What both copy kernels' tests check, `forced` being [what the path needs, the kernel's switch
+/// at 1, its size threshold lowered to take 2 MB frames, the idle gate open]: the plain chain's
+/// clips; the kernel (its VSVK_STATS line `stat`) takes all six copies of a 2 MB round trip, none
+/// with its switch at 0, none at its default 8 MB threshold. And with the kernel forced onto
+/// lavapipe's compute queue its own copies make that queue busy: under the default idle threshold
+/// (VSVK_KERNEL_COPY_IDLE_PERCENT) the kernel takes the first copies of a 60-frame round trip,
+/// before the queue's first window of GPU time closes, and the copy engine's path the rest.
+fn kernel_path_checks(stat: &str, forced: [(&str, &str); 4]) {
+    kernel_chains_give_the_same_clips(&forced);
+    assert_eq!(stat_count(stat, &forced, 6), Some(6));
+    assert_eq!(stat_count(stat, &[forced[0], (forced[1].0, "0"), forced[2], forced[3]], 6), None);
+    assert_eq!(stat_count(stat, &[forced[0], forced[1], forced[3]], 6), None);
+    let n = stat_count(stat, &forced[..3], 60).unwrap_or(0);
     assert!((1..60).contains(&n), "{stat}: {n} of 60 copies");
 }
 
@@ -257,13 +260,7 @@ fn keeps_off_a_busy_compute_queue(stat: &str, forced: &[(&str, &str)]) {
 /// kernel's; VSVK_DOWNLOAD_SM=0 takes none, nor does the kernel take frames under its threshold.
 #[test]
 fn downloads_by_the_kernel_give_the_same_clips() {
-    let forced = [("VS_VULKAN_FORCE_STAGING", "1"), ("VSVK_DOWNLOAD_SM", "1"), ("VSVK_DOWNLOAD_KERNEL_MIN_KB", "0"), ("VSVK_KERNEL_COPY_IDLE_PERCENT", "101")];
-    kernel_chains_give_the_same_clips(&forced);
-    assert_eq!(stat_count("download kernel", &forced, 6), Some(6));
-    assert_eq!(stat_count("download kernel", &[forced[0], ("VSVK_DOWNLOAD_SM", "0"), forced[2], forced[3]], 6), None);
-    // 2 MB frames are under the default 8 MB
-    assert_eq!(stat_count("download kernel", &[forced[0], forced[1], forced[3]], 6), None);
-    keeps_off_a_busy_compute_queue("download kernel", &forced[..3]);
+    kernel_path_checks("download kernel", [("VS_VULKAN_FORCE_STAGING", "1"), ("VSVK_DOWNLOAD_SM", "1"), ("VSVK_DOWNLOAD_KERNEL_MIN_KB", "0"), ("VSVK_KERNEL_COPY_IDLE_PERCENT", "101")]);
 }
 
 #[test]

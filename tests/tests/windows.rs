@@ -21,7 +21,7 @@ use std::process::Command;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use common::run;
+use common::{run, Output};
 use vsvk_tests::reference;
 
 const TARGET: &str = "x86_64-pc-windows-gnu";
@@ -158,20 +158,14 @@ const ODD: (u32, u32) = (98, 62);
 /// result every time); at whole vectors both are stable and agree.
 const WHOLE: (u32, u32) = (128, 64);
 
-/// One driver run under Wine: the result line up to the thread count, or the error. A run that
-/// lost its connection to the wineserver ("wine client error", seen once in a fresh clone's test
-/// run, on R81's DLL) says nothing about either core, so it runs again, twice at most.
-fn chain(core: &Path, plugins: &[&str], format: &str, size: (u32, u32), steps: &str, env: &[(&str, &str)], extra: &[&str]) -> Result<String, String> {
-    let (driver, noise) = c_programs();
+/// Runs under Wine the command `with` makes of `wine()` (the Windows program, its arguments and
+/// environment). A run that lost its connection to the wineserver ("wine client error", seen once
+/// in a fresh clone's test run, on R81's DLL) says nothing about the program, so it runs again,
+/// twice at most.
+fn run_wine(with: impl Fn(&mut Command)) -> Output {
     let attempt = || {
         let mut cmd = wine();
-        cmd.envs(env.iter().copied());
-        cmd.arg(driver).arg(wine_path(core)).arg("--plugin").arg(wine_path(noise));
-        for p in plugins {
-            cmd.arg("--plugin").arg(wine_path(&win_ref().join("x/plugins").join(p)));
-        }
-        cmd.args(["--width", &size.0.to_string(), "--height", &size.1.to_string(), "--frames", "4", "--seed", "7", "--format", format]);
-        cmd.args(extra).arg(steps);
+        with(&mut cmd);
         run(cmd, LIMIT)
     };
     let mut out = attempt();
@@ -181,6 +175,21 @@ fn chain(core: &Path, plugins: &[&str], format: &str, size: (u32, u32), steps: &
         }
         out = attempt();
     }
+    out
+}
+
+/// One driver run under Wine: the result line up to the thread count, or the error.
+fn chain(core: &Path, plugins: &[&str], format: &str, size: (u32, u32), steps: &str, env: &[(&str, &str)], extra: &[&str]) -> Result<String, String> {
+    let (driver, noise) = c_programs();
+    let out = run_wine(|cmd| {
+        cmd.envs(env.iter().copied());
+        cmd.arg(driver).arg(wine_path(core)).arg("--plugin").arg(wine_path(noise));
+        for p in plugins {
+            cmd.arg("--plugin").arg(wine_path(&win_ref().join("x/plugins").join(p)));
+        }
+        cmd.args(["--width", &size.0.to_string(), "--height", &size.1.to_string(), "--frames", "4", "--seed", "7", "--format", format]);
+        cmd.args(extra).arg(steps);
+    });
     let what = format!("{} {steps} ({format})", core.file_name().unwrap_or_default().to_string_lossy());
     if out.timed_out() {
         return Err(format!("{what}: hung\n{}", out.describe()));
@@ -352,9 +361,9 @@ fn the_sdk_examples_cross_build_and_load() {
     let (driver, noise) = c_programs();
     for (dll, ns) in [("gpu_invert_example.dll", "gpuinvert"), ("gpu_invert_raw_example.dll", "gpuinvertraw")] {
         for core in [r81(), vsvk()] {
-            let mut cmd = wine();
-            cmd.arg(driver).arg(wine_path(&core)).arg("--plugin").arg(wine_path(noise)).arg("--plugin").arg(wine_path(&out_dir.join(dll))).args(["--list", ns]);
-            let out = run(cmd, LIMIT);
+            let out = run_wine(|cmd| {
+                cmd.arg(driver).arg(wine_path(&core)).arg("--plugin").arg(wine_path(noise)).arg("--plugin").arg(wine_path(&out_dir.join(dll))).args(["--list", ns]);
+            });
             assert!(out.status.is_some_and(|s| s.success()) && out.stdout.contains(&format!("{ns}.Invert(")), "{dll} in {}: no {ns}.Invert\n{}", core.display(), out.describe());
         }
     }
