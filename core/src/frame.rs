@@ -26,8 +26,9 @@ pub struct MemStats {
 }
 
 /// The device whose host memory backs large frames (`pinned_frames_for`: the memory is pinned, and
-/// up to `pool_bytes` of it is kept idle in the device pool's buckets).
-pub struct PinnedHost(pub Arc<crate::gpu::device::Device>);
+/// up to `pool_bytes` of it is kept idle in the device pool's buckets), or CUDA's pinned memory
+/// where the device's copies go by CUDA (gpu::cuda_copy).
+pub struct PinnedHost(pub Arc<crate::gpu::device::Device>, pub Option<Arc<crate::gpu::cuda_copy::CudaCopies>>);
 
 impl std::fmt::Debug for PinnedHost {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -71,9 +72,14 @@ unsafe impl Send for PooledPtr {}
 pub(crate) use crate::gpu::pool::pool_bytes;
 
 impl MemStats {
-    /// Large video planes come from `dev`'s host memory from now on.
-    pub fn use_pinned(&self, dev: &Arc<crate::gpu::device::Device>) {
-        let _ = self.pinned.set(PinnedHost(dev.clone()));
+    /// Large video planes come from `dev`'s host memory from now on, or from CUDA's pinned memory
+    /// where `cuda` copies for it.
+    pub fn use_pinned(&self, dev: &Arc<crate::gpu::device::Device>, cuda: Option<Arc<crate::gpu::cuda_copy::CudaCopies>>) {
+        let _ = self.pinned.set(PinnedHost(dev.clone(), cuda));
+    }
+    /// The CUDA copies whose pinned memory large planes come from, if any.
+    pub fn cuda_copies(&self) -> Option<&Arc<crate::gpu::cuda_copy::CudaCopies>> {
+        self.pinned.get().and_then(|p| p.1.as_ref())
     }
     fn take(&self, len: usize) -> Option<NonNull<u8>> {
         let mut p = self.pool.lock();
@@ -116,6 +122,8 @@ pub struct Buffer {
     /// Host memory that is a mapped Vulkan buffer (GPUDownload's readback, which the transfer
     /// queue wrote into directly); `ptr` is its mapping. Returned to the GPU pool when dropped.
     mapped: Option<Box<crate::gpu::GpuBuffer>>,
+    /// Host memory CUDA pinned (pinned frames where copies go by CUDA); `ptr` is its start.
+    cuda: Option<Box<crate::gpu::cuda_copy::HostBlock>>,
 }
 
 // SAFETY: the buffer is plain bytes owned by this value; shared access is read-only by the API's
@@ -140,7 +148,11 @@ impl Buffer {
     /// uninitialised); cleared when `zeroed`.
     fn allocate(len: usize, stats: &Arc<MemStats>, zeroed: bool) -> Buffer {
         if !zeroed && len >= PINNED_MIN && !crate::gpu::exec::in_release() {
-            if let Some(PinnedHost(dev)) = stats.pinned.get() {
+            if let Some(PinnedHost(_, Some(cuda))) = stats.pinned.get() {
+                if let Ok(b) = cuda.host_block(len) {
+                    return Buffer::new_cuda(len, b, stats);
+                }
+            } else if let Some(PinnedHost(dev, None)) = stats.pinned.get() {
                 if let Ok(b) = crate::gpu::GpuBuffer::host_transfer(dev, len as u64, crate::gpu::transfer::HOST_PLANE_USAGE) {
                     return Buffer::new_mapped(len, b, stats);
                 }
@@ -164,11 +176,11 @@ impl Buffer {
             }
         };
         stats.used.fetch_add((len + ALIGNMENT) as i64, Ordering::Relaxed);
-        Buffer { ptr, len, stats: stats.clone(), gpu: None, mapped: None }
+        Buffer { ptr, len, stats: stats.clone(), gpu: None, mapped: None, cuda: None }
     }
     /// A GPU resident plane of `len` bytes; no host memory.
     pub fn new_gpu(len: usize, gpu: crate::gpu::frame::GpuPlane, stats: &Arc<MemStats>) -> Buffer {
-        Buffer { ptr: NonNull::dangling(), len, stats: stats.clone(), gpu: Some(Box::new(gpu)), mapped: None }
+        Buffer { ptr: NonNull::dangling(), len, stats: stats.clone(), gpu: Some(Box::new(gpu)), mapped: None, cuda: None }
     }
     /// Host plane memory that is the mapping of `b` (at least `len` bytes, mapped, 64-byte
     /// aligned: GpuBuffer::host_transfer's promise), counted as the core's framebuffer memory.
@@ -176,7 +188,19 @@ impl Buffer {
         let ptr = NonNull::new(b.get().mapped()).expect("host transfer buffers are mapped");
         debug_assert!(ptr.as_ptr() as usize % ALIGNMENT == 0 && b.get().size as usize >= len);
         stats.used.fetch_add((len + ALIGNMENT) as i64, Ordering::Relaxed);
-        Buffer { ptr, len, stats: stats.clone(), gpu: None, mapped: Some(Box::new(b)) }
+        Buffer { ptr, len, stats: stats.clone(), gpu: None, mapped: Some(Box::new(b)), cuda: None }
+    }
+    /// Host plane memory in CUDA's pinned block `b` (at least `len` bytes), counted as the core's
+    /// framebuffer memory.
+    pub fn new_cuda(len: usize, b: crate::gpu::cuda_copy::HostBlock, stats: &Arc<MemStats>) -> Buffer {
+        let ptr = NonNull::new(b.ptr()).expect("CUDA's host allocations are not null");
+        debug_assert!(ptr.as_ptr() as usize % ALIGNMENT == 0 && b.len() >= len);
+        stats.used.fetch_add((len + ALIGNMENT) as i64, Ordering::Relaxed);
+        Buffer { ptr, len, stats: stats.clone(), gpu: None, mapped: None, cuda: Some(Box::new(b)) }
+    }
+    /// CUDA's pinned block behind a host plane.
+    pub fn cuda_host(&self) -> Option<&crate::gpu::cuda_copy::HostBlock> {
+        self.cuda.as_deref()
     }
     /// The Vulkan buffer behind a mapped host plane.
     pub fn mapped_vk(&self) -> Option<&crate::gpu::GpuBuffer> {
@@ -214,8 +238,8 @@ impl Drop for Buffer {
             return;
         }
         self.stats.used.fetch_sub((self.len + ALIGNMENT) as i64, Ordering::Relaxed);
-        if self.mapped.take().is_some() {
-            // The GPU buffer went back to its bucket as it dropped.
+        if self.mapped.take().is_some() || self.cuda.take().is_some() {
+            // The GPU buffer or CUDA block went back to its pool as it dropped.
             return;
         }
         self.stats.give(self.ptr, self.len);

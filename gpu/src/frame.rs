@@ -134,8 +134,9 @@ impl Exportable {
         })
     }
 
-    /// Frees the allocation (not back to a bucket).
+    /// Frees the allocation (not back to a bucket), and CUDA's import of it with it.
     pub fn destroy(self, dev: &Device) {
+        super::cuda::forget_memory(self.memory_id);
         // SAFETY: nothing uses it any more.
         unsafe {
             dev.device.destroy_buffer(self.buffer, None);

@@ -14,6 +14,8 @@ use ash::vk;
 use gpu_allocator::MemoryLocation;
 use parking_lot::Mutex;
 
+pub mod cuda;
+pub mod cuda_copy;
 pub mod device;
 pub mod exec;
 pub mod export;

@@ -37,9 +37,13 @@ pub enum Stat {
     UploadKernel,
     /// GPUDownload by the copy kernel (the shader cores writing the host frame).
     DownloadKernel,
+    /// GPUUpload by CUDA's copy engines (gpu::cuda_copy).
+    UploadCuda,
+    /// GPUDownload by CUDA's copy engines, its wait included.
+    DownloadCuda,
 }
 
-const NAMES: [&str; 14] = [
+const NAMES: [&str; 16] = [
     "upload copy",
     "upload staged",
     "download wait",
@@ -54,6 +58,8 @@ const NAMES: [&str; 14] = [
     "plugin wait",
     "upload kernel",
     "download kernel",
+    "upload cuda",
+    "download cuda",
 ];
 
 struct Counter {
@@ -61,7 +67,7 @@ struct Counter {
     nanos: AtomicU64,
 }
 
-static COUNTERS: [Counter; 14] = [const { Counter { count: AtomicU64::new(0), nanos: AtomicU64::new(0) } }; 14];
+static COUNTERS: [Counter; 16] = [const { Counter { count: AtomicU64::new(0), nanos: AtomicU64::new(0) } }; 16];
 
 pub fn enabled() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
@@ -111,7 +117,7 @@ mod tests {
 
     #[test]
     fn names_cover_every_step() {
-        assert_eq!(Stat::DownloadKernel as usize + 1, NAMES.len());
+        assert_eq!(Stat::DownloadCuda as usize + 1, NAMES.len());
         assert_eq!(NAMES.len(), COUNTERS.len());
     }
 }

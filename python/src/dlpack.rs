@@ -99,11 +99,11 @@ unsafe extern "C" fn delete_tensor(t: *mut DLManagedTensor) {
             // SAFETY: a plain driver call with the context current.
             let _ = cu.with_ctx(|| cu.check(unsafe { (cu.ctx_synchronize)() }, "cuCtxSynchronize"));
             *frame = None;
-            release_memory(cu, *memory_id);
+            release_memory(*memory_id);
         }
         Owner::Watched(alive, memory_id) => {
             alive.store(false, Ordering::Release);
-            release_memory(cu, *memory_id);
+            release_memory(*memory_id);
         }
     }
 }
@@ -324,7 +324,7 @@ impl GPUPlane {
                     }
                 })();
                 if let Err(m) = ready {
-                    release_memory(cu, e.memory_id);
+                    release_memory(e.memory_id);
                     return Err(m);
                 }
                 Ok((base + e.offset, e.memory_id))

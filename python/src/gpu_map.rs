@@ -139,7 +139,7 @@ enum Outcome {
 }
 
 impl GpuMap {
-    fn import_plane(&self, cu: &Cuda, g: &GpuPlane) -> Result<CuDevicePtr, String> {
+    fn import_plane(&self, cu: &'static Cuda, g: &GpuPlane) -> Result<CuDevicePtr, String> {
         let e = g.exportable().ok_or("the plane is not in exportable memory")?;
         if let Some(base) = use_cached(e.memory_id) {
             return Ok(base);
@@ -147,14 +147,14 @@ impl GpuMap {
         import_memory(cu, &vsvk::gpu::export::export_memory(g)?)
     }
 
-    fn import_frame(&self, cu: &Cuda, f: Arc<Frame>) -> Result<Imported, String> {
+    fn import_frame(&self, cu: &'static Cuda, f: Arc<Frame>) -> Result<Imported, String> {
         let mut views = Vec::new();
         for p in 0..f.num_planes() as i32 {
             let (g, pl) = (gpu_plane(&f, p).ok_or("not a GPU plane")?, f.plane(p).ok_or("no such plane")?);
             let base = match self.import_plane(cu, g) {
                 Ok(b) => b,
                 Err(m) => {
-                    views.iter().for_each(|v: &View| release_memory(cu, v.memory_id));
+                    views.iter().for_each(|v: &View| release_memory(v.memory_id));
                     return Err(m);
                 }
             };
@@ -166,7 +166,7 @@ impl GpuMap {
 
     /// An input as CUDA may read it: in place when only we hold it and it is exportable already,
     /// else a device copy into exportable memory.
-    fn input(&self, cu: &Cuda, f: Arc<Frame>) -> Result<Imported, String> {
+    fn input(&self, cu: &'static Cuda, f: Arc<Frame>) -> Result<Imported, String> {
         if f.residency() != nrGPU {
             return Err("an input frame is not GPU resident".into());
         }
@@ -186,17 +186,16 @@ impl GpuMap {
     /// tensors' deleters may need it).
     fn reap(&self, st: &mut State, all: bool) {
         let reached = self.timeline.reached().unwrap_or(0);
-        let Ok(cu) = cuda() else { return };
         while st.retired.front().is_some_and(|r| all || r.value <= reached) {
             let r = st.retired.pop_front().expect("checked");
-            r.memory.iter().for_each(|&m| release_memory(cu, m));
+            r.memory.iter().for_each(|&m| release_memory(m));
             drop(r.returned);
             drop(r.frames);
         }
     }
 
     /// The device side waits for every plane's producer pair, deduplicated per timeline.
-    fn wait_inputs(&self, cu: &Cuda, inputs: &[Imported]) -> Result<(), String> {
+    fn wait_inputs(&self, cu: &'static Cuda, inputs: &[Imported]) -> Result<(), String> {
         let mut pairs: Vec<(Arc<Timeline>, u64)> = Vec::new();
         for f in inputs {
             for p in 0..f.frame.num_planes() as i32 {
@@ -348,14 +347,14 @@ impl GpuMap {
         let mut uniq = nums.clone();
         uniq.dedup();
         let mut inputs = Vec::new();
-        let release = |cu: &Cuda, fs: &[Imported]| fs.iter().flat_map(|f| &f.views).for_each(|v| release_memory(cu, v.memory_id));
+        let release = |fs: &[Imported]| fs.iter().flat_map(|f| &f.views).for_each(|v| release_memory(v.memory_id));
         for &m in &uniq {
             let f = call.get(&self.clip, m).ok_or("internal error: a requested frame is missing")?;
             call.release_early(&self.clip, m);
             match self.input(cu, f) {
                 Ok(i) => inputs.push(i),
                 Err(e) => {
-                    release(cu, &inputs);
+                    release(&inputs);
                     return Err(e);
                 }
             }
@@ -369,7 +368,7 @@ impl GpuMap {
         let out = match out {
             Ok(o) => o,
             Err(e) => {
-                release(cu, &inputs);
+                release(&inputs);
                 return Err(e);
             }
         };
@@ -411,7 +410,7 @@ impl GpuMap {
             bump(&COUNTERS.host_waits);
             // SAFETY: a plain driver call with the context current.
             let _ = cu.with_ctx(|| cu.check(unsafe { (cu.ctx_synchronize)() }, "cuCtxSynchronize"));
-            memory.drain(..).for_each(|m| release_memory(cu, m));
+            memory.drain(..).for_each(|m| release_memory(m));
             crate::shutdown::with_python(|_py| drop(returned));
             drop(frames);
         }
@@ -446,7 +445,7 @@ impl Drop for GpuMap {
         let st = self.state.get_mut();
         let retired: Vec<Retired> = st.retired.drain(..).collect();
         if let Ok(cu) = cuda() {
-            retired.iter().flat_map(|r| &r.memory).for_each(|&m| release_memory(cu, m));
+            retired.iter().flat_map(|r| &r.memory).for_each(|&m| release_memory(m));
             cu.destroy_stream(self.stream);
         }
         // returned tensors' deleters may be Python's (CuPy): run them with the interpreter held;

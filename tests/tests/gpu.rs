@@ -211,6 +211,11 @@ fn kernel_chains_give_the_same_clips(forced: &[(&str, &str)]) {
 /// How many times the host step `stat` (a VSVK_STATS line) ran in a round trip of `frames`
 /// 1280x832 Gray16 frames (2 MB each) under `env`; None where it never did.
 fn stat_count(stat: &str, env: &[(&str, &str)], frames: u32) -> Option<u64> {
+    stat_in(&stat_run(env, frames), stat)
+}
+
+/// The driver's run of stat_count's round trip, with VSVK_STATS on.
+fn stat_run(env: &[(&str, &str)], frames: u32) -> common::Output {
     let mut cmd = Command::new(program(DRIVER));
     gpu_env(&mut cmd);
     cmd.env("VSVK_STATS", "1");
@@ -221,8 +226,34 @@ fn stat_count(stat: &str, env: &[(&str, &str)], frames: u32) -> Option<u64> {
     cmd.arg("std.GPUUpload,std.GPUDownload");
     let out = run(cmd, LIMIT);
     assert!(out.success(), "{}", out.describe());
+    out
+}
+
+/// The count of the host step `stat` in a run's VSVK_STATS lines; None where it never ran.
+fn stat_in(out: &common::Output, stat: &str) -> Option<u64> {
     let prefix = format!("vsvk stats: {stat}");
     out.stderr.lines().find_map(|l| l.strip_prefix(prefix.as_str())?.split_whitespace().next()?.parse().ok())
+}
+
+/// Copies by CUDA (VSVK_CUDA_COPIES=1, gpu::cuda_copy): with the route asked for, the copy
+/// kernels' three chains give the plain chain's clips. Where CUDA drives the Vulkan device, CUDA
+/// makes every upload and download of a 2 MB round trip; elsewhere (lavapipe, no CUDA driver) it
+/// makes none, and a warning says why the copies stay on Vulkan's queues. Not asked, none.
+#[test]
+fn copies_by_cuda_give_the_same_clips() {
+    let asked = [("VSVK_PINNED_FRAMES", "1"), ("VSVK_CUDA_COPIES", "1")];
+    kernel_chains_give_the_same_clips(&asked);
+    let out = stat_run(&asked, 6);
+    let by_cuda = (stat_in(&out, "upload cuda"), stat_in(&out, "download cuda"));
+    if out.stderr.contains("VSVK_CUDA_COPIES=1: copies stay on Vulkan's queues: ") {
+        assert_eq!(by_cuda, (None, None), "{}", out.describe());
+        assert!(out.stderr.contains("CUDA"), "{}", out.describe());
+    } else {
+        assert_eq!(by_cuda, (Some(6), Some(6)), "{}", out.describe());
+    }
+    let out = stat_run(&asked[..1], 6);
+    assert_eq!((stat_in(&out, "upload cuda"), stat_in(&out, "download cuda")), (None, None));
+    assert!(!out.stderr.contains("VSVK_CUDA_COPIES"), "{}", out.describe());
 }
 
 /// The upload kernel (pinned frames read by the shader cores while the compute queue is idle, the

@@ -10,7 +10,7 @@ use std::sync::{Arc, Weak};
 
 use parking_lot::Mutex;
 
-pub use vsvk_gpu::{device, exec, export, handle, pool, shader, video};
+pub use vsvk_gpu::{cuda, cuda_copy, device, exec, export, handle, pool, shader, video};
 pub use vsvk_gpu::{make_room, relieve, trim, GpuBuffer, GpuMemory, Reservation, DEVICE_LOST};
 
 pub mod frame;
@@ -71,7 +71,12 @@ impl CoreGpu {
                 drop(cores);
                 s.1 = DeviceState::Up(d.clone());
                 if crate::frame::pinned_frames_for(d.unified) {
-                    core.mem.use_pinned(&d);
+                    // CUDA's copies where asked for and the driver takes the device; else Vulkan's.
+                    let cuda = cuda_copy::wanted().then(|| cuda_copy::CudaCopies::new(&d));
+                    if let Some(Err(e)) = &cuda {
+                        core.log_message(vsvk_plugin_api::abi::mtWarning, &format!("VSVK_CUDA_COPIES=1: copies stay on Vulkan's queues: {e}"));
+                    }
+                    core.mem.use_pinned(&d, cuda.and_then(Result::ok));
                 }
                 let mb = |b: i64| b >> 20;
                 core.log_message(

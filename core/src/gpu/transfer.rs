@@ -215,13 +215,22 @@ impl Transfer {
             return Err(super::DEVICE_LOST.into());
         }
         let vf = *src.video_format().ok_or("GPUUpload: only video frames can be uploaded")?;
+        // Planes in CUDA's pinned memory go up by CUDA, into exportable planes CUDA imports.
+        let cuda = core.mem.cuda_copies().filter(|c| (0..src.num_planes()).all(|p| src.planes()[p].buf.cuda_host().is_some_and(|b| b.of(c))));
         // VS_VULKAN_EXPORTABLE_UPLOADS: uploads land in exportable planes (R81's knob).
-        let exportable = std::env::var_os("VS_VULKAN_EXPORTABLE_UPLOADS").is_some_and(|v| v != "0");
+        let exportable = cuda.is_some() || std::env::var_os("VS_VULKAN_EXPORTABLE_UPLOADS").is_some_and(|v| v != "0");
         let dst = new_frame(&self.dev, &core.mem, &vf, src.width, src.height, exportable)?;
         // SAFETY: `dst` is new and unshared.
         unsafe { *dst.props_mut() = src.props().clone() };
         let dst = Arc::new(dst);
         let np = dst.num_planes();
+        if let Some(cuda) = cuda {
+            let _t = stats::time(Stat::UploadCuda);
+            let copies = plane_copies(&dst, src, vf.bytesPerSample as usize);
+            if cuda.upload(&copies, Box::new(src.clone()))? {
+                return Ok(dst);
+            }
+        }
         // Planes already in host transfer memory (a download's, or pinned frames) go up by the
         // upload kernel or the copy engine: no CPU pass at all.
         let pinned: Option<Vec<&GpuBuffer>> = (0..np).map(|p| src.planes()[p].buf.mapped_vk()).collect();
@@ -338,6 +347,20 @@ impl Transfer {
             }
             return Ok(Arc::new(dst));
         }
+        // CUDA copies exportable planes (the uploads it made) into its pinned memory.
+        if let Some(cuda) = core.mem.cuda_copies().filter(|_| (0..np).all(|p| gpu_plane(src, p as i32).is_some_and(|g| g.exportable().is_some()))) {
+            let _t = stats::time(Stat::DownloadCuda);
+            let dst = match Frame::new_video_in(&vf, src.width, src.height, |len| cuda.host_block(len).map(|b| Buffer::new_cuda(len, b, &core.mem))) {
+                Ok(Ok(f)) => f,
+                Ok(Err(e)) => return Err(e),
+                Err(e) => return Err(format!("Error in frame creation: {e}")),
+            };
+            // SAFETY: `dst` is new and unshared.
+            unsafe { *dst.props_mut() = src.props().clone() };
+            if cuda.download(&plane_copies(src, &dst, vf.bytesPerSample as usize))? {
+                return Ok(Arc::new(dst));
+            }
+        }
         // The transfer queue writes the planes straight into host cached Vulkan memory that then
         // is the CPU frame's (no second pass through host memory, which in a 2160p chain cost
         // more CPU time than everything else together).
@@ -417,6 +440,24 @@ impl Transfer {
         self.pool.submit(slot)?;
         Ok(dst)
     }
+}
+
+/// CUDA's copy of each plane between the GPU frame `gpu` and the host frame `host` (either way).
+fn plane_copies<'a>(gpu: &'a Frame, host: &Frame, bytes_per_sample: usize) -> Vec<vsvk_gpu::cuda_copy::PlaneCopy<'a>> {
+    (0..gpu.num_planes())
+        .map(|p| {
+            let (g, h) = (&gpu.planes()[p], &host.planes()[p]);
+            vsvk_gpu::cuda_copy::PlaneCopy {
+                // SAFETY: the offset lies inside the host plane's buffer.
+                host: unsafe { h.buf.as_ptr().add(h.offset) },
+                host_pitch: h.stride as usize,
+                plane: gpu_plane(gpu, p as i32).expect("a GPU frame's plane"),
+                plane_pitch: g.stride as usize,
+                row_bytes: g.width as usize * bytes_per_sample,
+                rows: g.height as usize,
+            }
+        })
+        .collect()
 }
 
 /// Whether the copy kernel can move plane `p` between the GPU frame `gpu` and the host frame

@@ -1,0 +1,308 @@
+//! Copies by CUDA between host frames in CUDA's pinned memory and the device's exportable planes:
+//! the route that reaches the bus both ways at once. Vulkan's queues stop near 71 GB/s together on
+//! the H100 whatever the host memory, CUDA's copies on Vulkan's host memory near 52, and CUDA's
+//! copies on CUDA's pinned memory move 95-98 (bench/vkcopy, docs/BENCHMARKS.md, Transfers). So
+//! large host frames live in CUDA's pinned memory (`HostBlock`), and their uploads and downloads
+//! go on two CUDA streams, one a direction, into and out of planes the device exported and CUDA
+//! imported once (gpu::cuda's cache). Each stream signals a timeline semaphore of the device that
+//! CUDA imported: an upload's value is its planes' producer, so Vulkan's queues and host waits
+//! order after it as after any submission; a download waits on its planes' producers on the
+//! stream, then on its own value on the host.
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Weak};
+
+use parking_lot::Mutex;
+
+use crate::cuda::{self, Cuda, CuExternalSemaphore, CuStream, Mem};
+use crate::device::Device;
+use crate::exec::{wait_value, Timeline, WaitOutcome};
+use crate::frame::GpuPlane;
+
+/// The CUDA copies of one device.
+pub struct CudaCopies {
+    pub cu: &'static Cuda,
+    dev: Arc<Device>,
+    up: Lane,
+    down: Lane,
+    /// Idle host blocks by length, for the next frame of that size (pinning is slow: a 16 MB
+    /// cuMemHostAlloc costs milliseconds).
+    idle: Mutex<IdleHost>,
+    me: Weak<CudaCopies>,
+}
+
+#[derive(Default)]
+struct IdleHost {
+    by_len: HashMap<usize, Vec<usize>>,
+    bytes: usize,
+}
+
+/// One stream and the timeline it signals.
+struct Lane {
+    stream: CuStream,
+    timeline: Arc<Timeline>,
+    sem: CuExternalSemaphore,
+    state: Mutex<LaneState>,
+}
+
+#[derive(Default)]
+struct LaneState {
+    /// The last value queued.
+    queued: u64,
+    /// What copies still being made need kept, by the value that ends them: the source frame and
+    /// the uses of imported memory.
+    held: VecDeque<(u64, Held)>,
+}
+
+struct Held {
+    _keep: Option<Box<dyn Send + Sync>>,
+    memory: Vec<u64>,
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        for &m in &self.memory {
+            cuda::release_memory(m);
+        }
+    }
+}
+
+// SAFETY: CUDA streams and imported semaphores are plain identifiers, usable from any thread.
+unsafe impl Send for Lane {}
+// SAFETY: as above; the mutable state is behind the mutex.
+unsafe impl Sync for Lane {}
+
+impl Lane {
+    fn new(cu: &'static Cuda, dev: &Arc<Device>) -> Result<Lane, String> {
+        let timeline = Timeline::new(dev, None)?;
+        let sem = cuda::import_semaphore(cu, &timeline).ok_or("CUDA could not import a timeline semaphore of the device")?;
+        let stream = cu.new_stream()?;
+        Ok(Lane { stream, timeline, sem, state: Mutex::new(LaneState::default()) })
+    }
+
+    /// Lets go of what finished copies held.
+    fn sweep(&self, st: &mut LaneState) {
+        let Some(reached) = self.timeline.reached() else { return };
+        while st.held.front().is_some_and(|(v, _)| *v <= reached) {
+            st.held.pop_front();
+        }
+    }
+}
+
+/// One plane's copy: `rows` rows of `row_bytes`, the host side at `host` with rows `host_pitch`
+/// apart, the device side the plane (from its start) with rows `plane_pitch` apart.
+pub struct PlaneCopy<'a> {
+    pub host: *mut u8,
+    pub host_pitch: usize,
+    pub plane: &'a GpuPlane,
+    pub plane_pitch: usize,
+    pub row_bytes: usize,
+    pub rows: usize,
+}
+
+/// Host memory pinned by CUDA, a host frame plane's; back to its device's idle blocks when dropped.
+pub struct HostBlock {
+    ptr: *mut u8,
+    len: usize,
+    cu: &'static Cuda,
+    owner: Weak<CudaCopies>,
+}
+
+// SAFETY: plain host memory owned by this value.
+unsafe impl Send for HostBlock {}
+// SAFETY: as above; shared access is read-only (the frame's rule).
+unsafe impl Sync for HostBlock {}
+
+impl HostBlock {
+    pub fn ptr(&self) -> *mut u8 {
+        self.ptr
+    }
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// Whether `c` made it (its copies may read and write it).
+    pub fn of(&self, c: &CudaCopies) -> bool {
+        std::ptr::eq(self.owner.as_ptr(), c)
+    }
+}
+
+impl Drop for HostBlock {
+    fn drop(&mut self) {
+        match self.owner.upgrade() {
+            Some(c) => c.give(self.ptr, self.len),
+            // SAFETY: ours, and nothing uses it any more (its frame is gone).
+            None => unsafe { self.cu.free_host(self.ptr) },
+        }
+    }
+}
+
+/// Whether copies go by CUDA where they can (VSVK_CUDA_COPIES: 1 where the driver and the device
+/// allow, 0 never; unset, off until measured against the Vulkan route on the devices).
+pub fn wanted() -> bool {
+    std::env::var("VSVK_CUDA_COPIES").is_ok_and(|v| v.trim() == "1")
+}
+
+impl CudaCopies {
+    /// CUDA's copies for `dev`: the CUDA device with its UUID, exportable memory and timelines as
+    /// opaque fds; the error says what is missing.
+    pub fn new(dev: &Arc<Device>) -> Result<Arc<CudaCopies>, String> {
+        if dev.memory_export.is_none() || dev.semaphore_export.is_none() || crate::handle::MEMORY_TYPE != cuda::VK_OPAQUE_FD {
+            return Err("the device exports no opaque fds for CUDA to import".into());
+        }
+        let cu = cuda::for_uuid(dev.info.uuid, &dev.name)?;
+        let up = Lane::new(cu, dev)?;
+        let down = Lane::new(cu, dev).inspect_err(|_| cu.destroy_stream(up.stream))?;
+        Ok(Arc::new_cyclic(|me| CudaCopies { cu, dev: dev.clone(), up, down, idle: Mutex::new(IdleHost::default()), me: me.clone() }))
+    }
+
+    /// `len` bytes of pinned host memory for a frame plane: an idle block of that length, else a
+    /// new one.
+    pub fn host_block(&self, len: usize) -> Result<HostBlock, String> {
+        let reused = {
+            let mut idle = self.idle.lock();
+            let p = idle.by_len.get_mut(&len).and_then(Vec::pop);
+            if p.is_some() {
+                idle.bytes -= len;
+            }
+            p
+        };
+        let ptr = match reused {
+            Some(p) => p as *mut u8,
+            None => self.cu.alloc_host(len)?,
+        };
+        Ok(HostBlock { ptr, len, cu: self.cu, owner: self.me.clone() })
+    }
+
+    fn give(&self, ptr: *mut u8, len: usize) {
+        {
+            let mut idle = self.idle.lock();
+            if idle.bytes + len <= crate::pool::pool_bytes() {
+                idle.bytes += len;
+                idle.by_len.entry(len).or_default().push(ptr as usize);
+                return;
+            }
+        }
+        // SAFETY: a block of ours that its frame no longer uses.
+        unsafe { self.cu.free_host(ptr) };
+    }
+
+    /// The device address of each plane's allocation, one use taken of each import (given back by
+    /// Held); None where a plane is not exportable or the import fails, with no use left taken.
+    fn addresses(&self, planes: &[PlaneCopy]) -> Option<Vec<(u64, u64)>> {
+        let mut got = Vec::with_capacity(planes.len());
+        for c in planes {
+            let e = c.plane.exportable()?;
+            let base = match cuda::use_cached(e.memory_id) {
+                Some(b) => Ok(b),
+                None => crate::export::export_memory(c.plane).and_then(|x| cuda::import_memory(self.cu, &x)),
+            };
+            match base {
+                Ok(b) => got.push((e.memory_id, b)),
+                Err(_) => {
+                    got.iter().for_each(|&(m, _)| cuda::release_memory(m));
+                    return None;
+                }
+            }
+        }
+        Some(got)
+    }
+
+    /// Queues the uploads of `planes` (host to plane) and makes the upload's value each plane's
+    /// producer; `keep` (the source frame) is held until the copies are done. Ok(false) where
+    /// CUDA cannot reach a plane (not exportable, or the import failed): nothing was queued.
+    pub fn upload(&self, planes: &[PlaneCopy], keep: Box<dyn Send + Sync>) -> Result<bool, String> {
+        let Some(addr) = self.addresses(planes) else { return Ok(false) };
+        let lane = &self.up;
+        let mut st = lane.state.lock();
+        lane.sweep(&mut st);
+        let value = st.queued + 1;
+        let mut queued = Ok(());
+        for (c, &(_, base)) in planes.iter().zip(&addr) {
+            queued = self.cu.copy(Mem::Device(base), c.plane_pitch, Mem::Host(c.host), c.host_pitch, c.row_bytes, c.rows, lane.stream);
+            if queued.is_err() {
+                break;
+            }
+        }
+        // The value is signalled even after a failed copy: planes and waits name it, and a value
+        // never signalled would hold them forever. The error goes to the caller, whose frame fails.
+        let signalled = self.cu.signal(lane.sem, value, lane.stream);
+        if let Err(e) = signalled {
+            // Nothing will signal it: the device's planes must not wait on it.
+            return Err(format!("GPUUpload by CUDA: {e}"));
+        }
+        st.queued = value;
+        st.held.push_back((value, Held { _keep: Some(keep), memory: addr.iter().map(|a| a.0).collect() }));
+        drop(st);
+        queued.map_err(|e| format!("GPUUpload by CUDA: {e}"))?;
+        for c in planes {
+            c.plane.set_producer(Some(lane.timeline.clone()), value);
+        }
+        Ok(true)
+    }
+
+    /// Copies `planes` (plane to host) once their producers are done, and waits for it. Ok(false)
+    /// where CUDA cannot reach a plane or wait on its producer: nothing was queued.
+    pub fn download(&self, planes: &[PlaneCopy]) -> Result<bool, String> {
+        let mut waits: Vec<(CuExternalSemaphore, u64)> = Vec::new();
+        for c in planes {
+            let p = c.plane.producer();
+            let Some(t) = p.timeline else { continue };
+            let Some(sem) = cuda::import_semaphore(self.cu, &t) else { return Ok(false) };
+            match waits.iter_mut().find(|w| w.0 == sem) {
+                Some(w) => w.1 = w.1.max(p.value),
+                None => waits.push((sem, p.value)),
+            }
+        }
+        let Some(addr) = self.addresses(planes) else { return Ok(false) };
+        let lane = &self.down;
+        let mut st = lane.state.lock();
+        lane.sweep(&mut st);
+        let value = st.queued + 1;
+        let mut queued = Ok(());
+        for &(sem, v) in &waits {
+            queued = self.cu.wait(sem, v, lane.stream);
+            if queued.is_err() {
+                break;
+            }
+        }
+        if queued.is_ok() {
+            for (c, &(_, base)) in planes.iter().zip(&addr) {
+                queued = self.cu.copy(Mem::Host(c.host), c.host_pitch, Mem::Device(base), c.plane_pitch, c.row_bytes, c.rows, lane.stream);
+                if queued.is_err() {
+                    break;
+                }
+            }
+        }
+        self.cu.signal(lane.sem, value, lane.stream).map_err(|e| format!("GPUDownload by CUDA: {e}"))?;
+        st.queued = value;
+        st.held.push_back((value, Held { _keep: None, memory: addr.iter().map(|a| a.0).collect() }));
+        drop(st);
+        queued.map_err(|e| format!("GPUDownload by CUDA: {e}"))?;
+        match wait_value(&self.dev, lane.timeline.sem, value) {
+            WaitOutcome::Done => Ok(true),
+            WaitOutcome::Lost => Err(crate::DEVICE_LOST.into()),
+            WaitOutcome::Failed(e) => Err(format!("GPUDownload by CUDA: the copy did not complete: {e}")),
+        }
+    }
+}
+
+impl Drop for CudaCopies {
+    fn drop(&mut self) {
+        for lane in [&mut self.up, &mut self.down] {
+            let last = lane.state.get_mut().queued;
+            if last > 0 {
+                let _ = wait_value(&self.dev, lane.timeline.sem, last);
+            }
+            lane.state.get_mut().held.clear();
+            self.cu.destroy_stream(lane.stream);
+        }
+        for (_, ptrs) in self.idle.get_mut().by_len.drain() {
+            for p in ptrs {
+                // SAFETY: idle blocks of ours; no frame holds them.
+                unsafe { self.cu.free_host(p as *mut u8) };
+            }
+        }
+    }
+}
