@@ -383,6 +383,7 @@ impl MemoryImport {
 }
 
 struct SemaphoreImport {
+    cu: &'static Cuda,
     semaphore: CuExternalSemaphore,
     /// keeps the VkSemaphore alive, so its handle value (the key) cannot be reused; when this is
     /// the last reference the import is forgotten (forget_unused_semaphores)
@@ -534,20 +535,36 @@ pub fn forget_memory(memory_id: u64) {
 /// may still be pending on a stream we do not know (DLPack's), and CUDA wants those finished
 /// before the destroy, so the context is synchronised first: a host wait, but only when a new
 /// timeline is imported and garbage is there, not per frame.
-fn forget_unused_semaphores(cu: &Cuda, im: &mut Imports) {
+fn forget_unused_semaphores(im: &mut Imports) {
     let unused: Vec<u64> = im.semaphores.iter().filter(|(_, s)| Arc::strong_count(&s.timeline) == 1).map(|(k, _)| *k).collect();
-    if unused.is_empty() {
-        return;
-    }
-    // SAFETY: a plain driver call with the context current.
-    if cu.with_ctx(|| cu.check(unsafe { (cu.ctx_synchronize)() }, "cuCtxSynchronize")).is_err() {
-        return;
-    }
+    let mut synced: Vec<*const Cuda> = Vec::new();
     for k in unused {
+        let cu = im.semaphores[&k].cu;
+        if !synced.contains(&(cu as *const Cuda)) {
+            // SAFETY: a plain driver call with the context current.
+            if cu.with_ctx(|| cu.check(unsafe { (cu.ctx_synchronize)() }, "cuCtxSynchronize")).is_err() {
+                continue;
+            }
+            synced.push(cu);
+        }
         if let Some(s) = im.semaphores.remove(&k) {
             // SAFETY: an import of ours that no queued work uses (see above).
             let _ = cu.with_ctx(|| cu.check(unsafe { (cu.destroy_semaphore)(s.semaphore) }, "cuDestroyExternalSemaphore"));
         }
+    }
+}
+
+/// Drops the import of `timeline` (whose waits and signals are all done: the caller's promise),
+/// then any other only the cache still holds, so that a device whose last user is gone goes now
+/// rather than at the next import.
+pub fn forget_semaphore(timeline: &crate::exec::Timeline) {
+    let Some(im) = IMPORTS.get() else { return };
+    let mut im = im.lock();
+    if let Some(s) = im.semaphores.remove(&semaphore_key(timeline)) {
+        let cu = s.cu;
+        // SAFETY: an import of ours that no queued work uses (the caller's promise).
+        let _ = cu.with_ctx(|| cu.check(unsafe { (cu.destroy_semaphore)(s.semaphore) }, "cuDestroyExternalSemaphore"));
+        forget_unused_semaphores(&mut im);
     }
 }
 
@@ -558,13 +575,13 @@ pub fn semaphore_key(t: &crate::exec::Timeline) -> u64 {
 }
 
 /// The CUDA semaphore for a core timeline, imported once; None where it cannot be exported.
-pub fn import_semaphore(cu: &Cuda, timeline: &Arc<crate::exec::Timeline>) -> Option<CuExternalSemaphore> {
+pub fn import_semaphore(cu: &'static Cuda, timeline: &Arc<crate::exec::Timeline>) -> Option<CuExternalSemaphore> {
     let key = semaphore_key(timeline);
     let mut im = imports().lock();
     if let Some(s) = im.semaphores.get(&key) {
         return Some(s.semaphore);
     }
-    forget_unused_semaphores(cu, &mut im);
+    forget_unused_semaphores(&mut im);
     let (kind, fd) = crate::export::export_semaphore(&timeline.dev, timeline.sem).ok()?;
     // an fd: this module's CUDA interop is the POSIX one
     let fd = fd as i32;
@@ -582,6 +599,6 @@ pub fn import_semaphore(cu: &Cuda, timeline: &Arc<crate::exec::Timeline>) -> Opt
         unsafe { close(fd) };
         return None;
     }
-    im.semaphores.insert(key, SemaphoreImport { semaphore: sem, timeline: timeline.clone() });
+    im.semaphores.insert(key, SemaphoreImport { cu, semaphore: sem, timeline: timeline.clone() });
     Some(sem)
 }

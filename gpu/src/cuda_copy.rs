@@ -298,6 +298,9 @@ impl Drop for CudaCopies {
             lane.state.get_mut().held.clear();
             self.cu.destroy_stream(lane.stream);
         }
+        // (both streams are done: no wait or signal on either timeline is left)
+        cuda::forget_semaphore(&self.up.timeline);
+        cuda::forget_semaphore(&self.down.timeline);
         for (_, ptrs) in self.idle.get_mut().by_len.drain() {
             for p in ptrs {
                 // SAFETY: idle blocks of ours; no frame holds them.
