@@ -89,11 +89,12 @@ impl Lane {
 }
 
 /// One plane's copy: `rows` rows of `row_bytes`, the host side at `host` with rows `host_pitch`
-/// apart, the device side the plane (from its start) with rows `plane_pitch` apart.
+/// apart, the device side `plane_offset` bytes into the plane with rows `plane_pitch` apart.
 pub struct PlaneCopy<'a> {
     pub host: *mut u8,
     pub host_pitch: usize,
     pub plane: &'a GpuPlane,
+    pub plane_offset: usize,
     pub plane_pitch: usize,
     pub row_bytes: usize,
     pub rows: usize,
@@ -220,7 +221,7 @@ impl CudaCopies {
         let value = st.queued + 1;
         let mut queued = Ok(());
         for (c, &(_, base)) in planes.iter().zip(&addr) {
-            queued = self.cu.copy(Mem::Device(base), c.plane_pitch, Mem::Host(c.host), c.host_pitch, c.row_bytes, c.rows, lane.stream);
+            queued = self.cu.copy(Mem::Device(base + c.plane_offset as u64), c.plane_pitch, Mem::Host(c.host), c.host_pitch, c.row_bytes, c.rows, lane.stream);
             if queued.is_err() {
                 break;
             }
@@ -269,7 +270,7 @@ impl CudaCopies {
         }
         if queued.is_ok() {
             for (c, &(_, base)) in planes.iter().zip(&addr) {
-                queued = self.cu.copy(Mem::Host(c.host), c.host_pitch, Mem::Device(base), c.plane_pitch, c.row_bytes, c.rows, lane.stream);
+                queued = self.cu.copy(Mem::Host(c.host), c.host_pitch, Mem::Device(base + c.plane_offset as u64), c.plane_pitch, c.row_bytes, c.rows, lane.stream);
                 if queued.is_err() {
                     break;
                 }

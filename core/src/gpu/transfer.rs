@@ -225,11 +225,13 @@ impl Transfer {
         let dst = Arc::new(dst);
         let np = dst.num_planes();
         if let Some(cuda) = cuda {
-            let _t = stats::time(Stat::UploadCuda);
+            let t = stats::time(Stat::UploadCuda);
             let copies = plane_copies(&dst, src, vf.bytesPerSample as usize);
             if cuda.upload(&copies, Box::new(src.clone()))? {
                 return Ok(dst);
             }
+            // (not CUDA's upload after all: uncounted)
+            std::mem::forget(t);
         }
         // Planes already in host transfer memory (a download's, or pinned frames) go up by the
         // upload kernel or the copy engine: no CPU pass at all.
@@ -349,7 +351,7 @@ impl Transfer {
         }
         // CUDA copies exportable planes (the uploads it made) into its pinned memory.
         if let Some(cuda) = core.mem.cuda_copies().filter(|_| (0..np).all(|p| gpu_plane(src, p as i32).is_some_and(|g| g.exportable().is_some()))) {
-            let _t = stats::time(Stat::DownloadCuda);
+            let t = stats::time(Stat::DownloadCuda);
             let dst = match Frame::new_video_in(&vf, src.width, src.height, |len| cuda.host_block(len).map(|b| Buffer::new_cuda(len, b, &core.mem))) {
                 Ok(Ok(f)) => f,
                 Ok(Err(e)) => return Err(e),
@@ -360,6 +362,8 @@ impl Transfer {
             if cuda.download(&plane_copies(src, &dst, vf.bytesPerSample as usize))? {
                 return Ok(Arc::new(dst));
             }
+            // (not CUDA's download after all: uncounted)
+            std::mem::forget(t);
         }
         // The transfer queue writes the planes straight into host cached Vulkan memory that then
         // is the CPU frame's (no second pass through host memory, which in a 2160p chain cost
@@ -452,6 +456,7 @@ fn plane_copies<'a>(gpu: &'a Frame, host: &Frame, bytes_per_sample: usize) -> Ve
                 host: unsafe { h.buf.as_ptr().add(h.offset) },
                 host_pitch: h.stride as usize,
                 plane: gpu_plane(gpu, p as i32).expect("a GPU frame's plane"),
+                plane_offset: g.offset,
                 plane_pitch: g.stride as usize,
                 row_bytes: g.width as usize * bytes_per_sample,
                 rows: g.height as usize,
