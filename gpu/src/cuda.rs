@@ -366,6 +366,10 @@ struct MemoryImport {
     /// The allocation was freed on the Vulkan side while a user still had the import: it goes
     /// with the last use (the import alone keeps the memory).
     orphan: bool,
+    /// Kept while the allocation lives, idle or not (keep_until_freed): the core's own copies
+    /// reuse the same planes frame after frame, and an import evicted and made again costs a
+    /// cuMemFree, which waits for the whole device.
+    lasting: bool,
 }
 
 impl MemoryImport {
@@ -483,7 +487,7 @@ pub fn import_memory(cu: &'static Cuda, e: &crate::export::ExportedPlane) -> Res
         });
         return Ok(m.base);
     }
-    im.memory.insert(e.memory_id, MemoryImport { cu, memory, base, users: 1, last_use: now, orphan: false });
+    im.memory.insert(e.memory_id, MemoryImport { cu, memory, base, users: 1, last_use: now, orphan: false, lasting: false });
     Ok(base)
 }
 
@@ -501,7 +505,7 @@ pub fn release_memory(memory_id: u64) {
             return;
         }
     }
-    let mut idle: Vec<(u64, u64)> = im.memory.iter().filter(|(_, m)| m.users == 0).map(|(k, m)| (m.last_use, *k)).collect();
+    let mut idle: Vec<(u64, u64)> = im.memory.iter().filter(|(_, m)| m.users == 0 && !m.lasting).map(|(k, m)| (m.last_use, *k)).collect();
     if idle.len() <= KEEP_IDLE {
         return;
     }
@@ -510,6 +514,14 @@ pub fn release_memory(memory_id: u64) {
         if let Some(m) = im.memory.remove(k) {
             m.destroy();
         }
+    }
+}
+
+/// Keeps the import of `memory_id` until its allocation is freed (forget_memory), however long it
+/// sits idle.
+pub fn keep_until_freed(memory_id: u64) {
+    if let Some(m) = imports().lock().memory.get_mut(&memory_id) {
+        m.lasting = true;
     }
 }
 

@@ -197,7 +197,7 @@ impl CudaCopies {
             let e = c.plane.exportable()?;
             let base = match cuda::use_cached(e.memory_id) {
                 Some(b) => Ok(b),
-                None => crate::export::export_memory(c.plane).and_then(|x| cuda::import_memory(self.cu, &x)),
+                None => crate::export::export_memory(c.plane).and_then(|x| cuda::import_memory(self.cu, &x)).inspect(|_| cuda::keep_until_freed(e.memory_id)),
             };
             match base {
                 Ok(b) => got.push((e.memory_id, b)),
