@@ -237,11 +237,12 @@ fn stat_in(out: &common::Output, stat: &str) -> Option<u64> {
 
 /// Copies by CUDA (VSVK_CUDA_COPIES=1, gpu::cuda_copy): with the route asked for, the copy
 /// kernels' three chains give the plain chain's clips. Where CUDA drives the Vulkan device, CUDA
-/// makes every upload and download of a 2 MB round trip; elsewhere (lavapipe, no CUDA driver) it
-/// makes none, and a warning says why the copies stay on Vulkan's queues. Not asked, none.
+/// makes every upload and download of a 2 MB round trip (uploads from the copy engine's size,
+/// lowered to take them); elsewhere (lavapipe, no CUDA driver) it makes none, and a warning says
+/// why the copies stay on Vulkan's queues. Not asked, none.
 #[test]
 fn copies_by_cuda_give_the_same_clips() {
-    let asked = [("VSVK_PINNED_FRAMES", "1"), ("VSVK_CUDA_COPIES", "1")];
+    let asked = [("VSVK_PINNED_FRAMES", "1"), ("VSVK_CUDA_COPIES", "1"), ("VSVK_UPLOAD_DMA_MIN_KB", "0")];
     kernel_chains_give_the_same_clips(&asked);
     let out = stat_run(&asked, 6);
     let by_cuda = (stat_in(&out, "upload cuda"), stat_in(&out, "download cuda"));

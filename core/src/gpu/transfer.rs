@@ -215,8 +215,12 @@ impl Transfer {
             return Err(super::DEVICE_LOST.into());
         }
         let vf = *src.video_format().ok_or("GPUUpload: only video frames can be uploaded")?;
-        // Planes in CUDA's pinned memory go up by CUDA, into exportable planes CUDA imports.
-        let cuda = core.mem.cuda_copies().filter(|c| (0..src.num_planes()).all(|p| src.planes()[p].buf.cuda_host().is_some_and(|b| b.of(c))));
+        // Planes in CUDA's pinned memory go up by CUDA, into exportable planes CUDA imports, from
+        // the size the copy engine takes them at (smaller ones the CPU writes into the BAR, below).
+        let src_bytes: usize = (0..src.num_planes()).map(|p| plane_bytes(src, p)).sum();
+        let cuda = core.mem.cuda_copies().filter(|c| {
+            (src_bytes >= upload_dma_min() || !self.direct()) && (0..src.num_planes()).all(|p| src.planes()[p].buf.cuda_host().is_some_and(|b| b.of(c)))
+        });
         // VS_VULKAN_EXPORTABLE_UPLOADS: uploads land in exportable planes (R81's knob).
         let exportable = cuda.is_some() || std::env::var_os("VS_VULKAN_EXPORTABLE_UPLOADS").is_some_and(|v| v != "0");
         let dst = new_frame(&self.dev, &core.mem, &vf, src.width, src.height, exportable)?;
