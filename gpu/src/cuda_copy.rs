@@ -6,8 +6,8 @@
 //! go on two CUDA streams, one a direction, into and out of planes the device exported and CUDA
 //! imported once (gpu::cuda's cache). Each stream signals a timeline semaphore of the device that
 //! CUDA imported: an upload's value is its planes' producer, so Vulkan's queues and host waits
-//! order after it as after any submission; a download waits on its planes' producers on the
-//! stream, then on its own value on the host.
+//! order after it as after any submission; a download waits for its planes' producers on the
+//! host, then queues its copies and waits for its own value.
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Weak};
 
@@ -244,17 +244,16 @@ impl CudaCopies {
     }
 
     /// Copies `planes` (plane to host) once their producers are done, and waits for it. Ok(false)
-    /// where CUDA cannot reach a plane or wait on its producer: nothing was queued.
+    /// where CUDA cannot reach a plane: nothing was queued.
+    ///
+    /// The producers are waited for on the host, not on the stream: the one stream takes
+    /// downloads in the order they are queued, and a copy waiting there for its frame's filter
+    /// held up every download behind it. On the H100 that made KNLMeans and BM3D at 2160p 0.83x
+    /// R81 against 0.97-0.98x by Vulkan's several download queues, in one call
+    /// (bench/results/log-2026-12-07.md). The caller waits for the copy anyway.
     pub fn download(&self, planes: &[PlaneCopy]) -> Result<bool, String> {
-        let mut waits: Vec<(CuExternalSemaphore, u64)> = Vec::new();
         for c in planes {
-            let p = c.plane.producer();
-            let Some(t) = p.timeline else { continue };
-            let Some(sem) = cuda::import_semaphore(self.cu, &t) else { return Ok(false) };
-            match waits.iter_mut().find(|w| w.0 == sem) {
-                Some(w) => w.1 = w.1.max(p.value),
-                None => waits.push((sem, p.value)),
-            }
+            c.plane.wait_host().map_err(|e| e.1)?;
         }
         let Some(addr) = self.addresses(planes) else { return Ok(false) };
         let lane = &self.down;
@@ -262,18 +261,10 @@ impl CudaCopies {
         lane.sweep(&mut st);
         let value = st.queued + 1;
         let mut queued = Ok(());
-        for &(sem, v) in &waits {
-            queued = self.cu.wait(sem, v, lane.stream);
+        for (c, &(_, base)) in planes.iter().zip(&addr) {
+            queued = self.cu.copy(Mem::Host(c.host), c.host_pitch, Mem::Device(base + c.plane_offset as u64), c.plane_pitch, c.row_bytes, c.rows, lane.stream);
             if queued.is_err() {
                 break;
-            }
-        }
-        if queued.is_ok() {
-            for (c, &(_, base)) in planes.iter().zip(&addr) {
-                queued = self.cu.copy(Mem::Host(c.host), c.host_pitch, Mem::Device(base + c.plane_offset as u64), c.plane_pitch, c.row_bytes, c.rows, lane.stream);
-                if queued.is_err() {
-                    break;
-                }
             }
         }
         self.cu.signal(lane.sem, value, lane.stream).map_err(|e| format!("GPUDownload by CUDA: {e}"))?;
