@@ -505,15 +505,41 @@ pub fn release_memory(memory_id: u64) {
             return;
         }
     }
-    let mut idle: Vec<(u64, u64)> = im.memory.iter().filter(|(_, m)| m.users == 0 && !m.lasting).map(|(k, m)| (m.last_use, *k)).collect();
-    if idle.len() <= KEEP_IDLE {
-        return;
-    }
-    idle.sort_unstable();
-    for (_, k) in &idle[..idle.len() - KEEP_IDLE] {
-        if let Some(m) = im.memory.remove(k) {
+    for k in to_evict(im.memory.iter().map(|(k, m)| (*k, m.users, m.lasting, m.last_use))) {
+        if let Some(m) = im.memory.remove(&k) {
             m.destroy();
         }
+    }
+}
+
+/// Which imports go, of (memory id, users, lasting, last use): the least recently used idle ones
+/// past KEEP_IDLE, never one in use or lasting (keep_until_freed).
+fn to_evict(imports: impl Iterator<Item = (u64, usize, bool, u64)>) -> Vec<u64> {
+    let mut idle: Vec<(u64, u64)> = imports.filter(|&(_, users, lasting, _)| users == 0 && !lasting).map(|(k, _, _, last)| (last, k)).collect();
+    if idle.len() <= KEEP_IDLE {
+        return Vec::new();
+    }
+    idle.sort_unstable();
+    idle[..idle.len() - KEEP_IDLE].iter().map(|&(_, k)| k).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{to_evict, KEEP_IDLE};
+
+    #[test]
+    fn idle_imports_past_the_cap_go_oldest_first_but_never_lasting_or_used_ones() {
+        let n = KEEP_IDLE as u64;
+        // the core's copies: more lasting imports than the cap, all idle between frames
+        let lasting: Vec<_> = (0..3 * n).map(|k| (k, 0, true, k)).collect();
+        assert!(to_evict(lasting.iter().copied()).is_empty());
+        // the Python module's: idle ones past the cap go, least recently used first
+        let mut python: Vec<_> = (0..n + 3).map(|k| (100 + k, 0, false, 1000 - k)).collect();
+        python.push((7, 1, false, 0)); // in use, however old
+        let mut gone = to_evict(python.iter().copied().chain(lasting.iter().copied()));
+        gone.sort_unstable();
+        assert_eq!(gone, [100 + n, 101 + n, 102 + n]);
+        assert!(to_evict((0..n).map(|k| (k, 0, false, k))).is_empty());
     }
 }
 
