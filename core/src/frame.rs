@@ -194,7 +194,7 @@ impl Buffer {
     /// framebuffer memory.
     pub fn new_cuda(len: usize, b: crate::gpu::cuda_copy::HostBlock, stats: &Arc<MemStats>) -> Buffer {
         let ptr = NonNull::new(b.ptr()).expect("CUDA's host allocations are not null");
-        debug_assert!(ptr.as_ptr() as usize % ALIGNMENT == 0 && b.len() >= len);
+        debug_assert!((ptr.as_ptr() as usize).is_multiple_of(ALIGNMENT) && b.len() >= len);
         stats.used.fetch_add((len + ALIGNMENT) as i64, Ordering::Relaxed);
         Buffer { ptr, len, stats: stats.clone(), gpu: None, mapped: None, cuda: Some(Box::new(b)) }
     }

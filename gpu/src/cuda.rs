@@ -3,6 +3,11 @@
 //! that is a core's Vulkan device (matched by UUID), and the imports of exported plane memory and
 //! timeline semaphores, each made once and cached. The Python module's DLPack hand-off and gpu_map
 //! use it, and so do the runtime's copies by CUDA (gpu::cuda_copy).
+// CUDA's handles (streams, contexts, imports) are pointers the driver alone reads: passing them on
+// dereferences nothing on our side. The one call that takes memory pointers, `copy`, is unsafe.
+#![allow(clippy::not_unsafe_ptr_arg_deref)]
+// (sym! casts each symbol to the type of the field it fills)
+#![allow(clippy::missing_transmute_annotations)]
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use std::sync::{Arc, OnceLock};
@@ -209,14 +214,20 @@ impl Cuda {
     }
 
     /// Queues a copy of `rows` rows of `row_bytes` bytes between two device pitched layouts.
+    #[allow(clippy::too_many_arguments)]
     pub fn copy_2d(&self, dst: CuDevicePtr, dst_pitch: usize, src: CuDevicePtr, src_pitch: usize, row_bytes: usize, rows: usize, stream: CuStream) -> Result<(), String> {
-        self.copy(Mem::Device(dst), dst_pitch, Mem::Device(src), src_pitch, row_bytes, rows, stream)
+        // SAFETY: device addresses only, which the driver checks itself.
+        unsafe { self.copy(Mem::Device(dst), dst_pitch, Mem::Device(src), src_pitch, row_bytes, rows, stream) }
     }
 
     /// Queues a copy of `rows` rows of `row_bytes` bytes between two pitched layouts, each in host
     /// or device memory; asynchronous only where host memory is pinned (alloc_host's).
+    ///
+    /// # Safety
+    /// Host sides cover `rows` rows at their pitch and stay alive (and, for the destination,
+    /// untouched) until the stream has run the copy.
     #[allow(clippy::too_many_arguments)]
-    pub fn copy(&self, dst: Mem, dst_pitch: usize, src: Mem, src_pitch: usize, row_bytes: usize, rows: usize, stream: CuStream) -> Result<(), String> {
+    pub unsafe fn copy(&self, dst: Mem, dst_pitch: usize, src: Mem, src_pitch: usize, row_bytes: usize, rows: usize, stream: CuStream) -> Result<(), String> {
         let (src_type, src_host, src_device) = src.parts();
         let (dst_type, dst_host, dst_device) = dst.parts();
         let c = Memcpy2d {
@@ -344,7 +355,8 @@ fn load_cuda(uuid: [u8; 16], name: &str) -> Result<Cuda, String> {
 /// The driver with the primary context of the CUDA device whose UUID is `uuid` (a Vulkan
 /// device's, `name` in errors), loaded once per device; the error says why there is none.
 pub fn for_uuid(uuid: [u8; 16], name: &str) -> Result<&'static Cuda, String> {
-    static LOADED: Mutex<Vec<([u8; 16], Result<&'static Cuda, String>)>> = Mutex::new(Vec::new());
+    type Loaded = ([u8; 16], Result<&'static Cuda, String>);
+    static LOADED: Mutex<Vec<Loaded>> = Mutex::new(Vec::new());
     let mut loaded = LOADED.lock();
     if let Some((_, r)) = loaded.iter().find(|(u, _)| *u == uuid) {
         return r.clone();

@@ -221,7 +221,8 @@ impl CudaCopies {
         let value = st.queued + 1;
         let mut queued = Ok(());
         for (c, &(_, base)) in planes.iter().zip(&addr) {
-            queued = self.cu.copy(Mem::Device(base + c.plane_offset as u64), c.plane_pitch, Mem::Host(c.host), c.host_pitch, c.row_bytes, c.rows, lane.stream);
+            // SAFETY: the host plane covers its rows and is held (`keep`) until the value is reached.
+            queued = unsafe { self.cu.copy(Mem::Device(base + c.plane_offset as u64), c.plane_pitch, Mem::Host(c.host), c.host_pitch, c.row_bytes, c.rows, lane.stream) };
             if queued.is_err() {
                 break;
             }
@@ -262,7 +263,8 @@ impl CudaCopies {
         let value = st.queued + 1;
         let mut queued = Ok(());
         for (c, &(_, base)) in planes.iter().zip(&addr) {
-            queued = self.cu.copy(Mem::Host(c.host), c.host_pitch, Mem::Device(base + c.plane_offset as u64), c.plane_pitch, c.row_bytes, c.rows, lane.stream);
+            // SAFETY: the host plane covers its rows; the caller's frame waits below for the copy.
+            queued = unsafe { self.cu.copy(Mem::Host(c.host), c.host_pitch, Mem::Device(base + c.plane_offset as u64), c.plane_pitch, c.row_bytes, c.rows, lane.stream) };
             if queued.is_err() {
                 break;
             }
