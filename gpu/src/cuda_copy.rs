@@ -79,6 +79,42 @@ impl Lane {
         Ok(Lane { stream, timeline, sem, state: Mutex::new(LaneState::default()) })
     }
 
+    /// Queues `copies` and the signal of the lane's next value after them, holds `held` until that
+    /// value, and returns it. The value is signalled even after a failed copy: planes and waits
+    /// name it, and a value never signalled would hold them forever; the copy's error still goes to
+    /// the caller (`what` names the step). Where the signal itself fails, `held` is kept for good:
+    /// copies may still read it.
+    ///
+    /// # Safety
+    /// The host sides of `copies` stay valid until the value is reached.
+    unsafe fn queue(&self, cu: &Cuda, copies: &[Copy2d], held: Held, what: &str) -> Result<u64, String> {
+        let mut st = self.state.lock();
+        self.sweep(&mut st);
+        let value = st.queued + 1;
+        let mut queued = Ok(());
+        for &(dst, dst_pitch, src, src_pitch, row, rows) in copies {
+            // SAFETY: the caller's promise.
+            queued = unsafe { cu.copy(dst, dst_pitch, src, src_pitch, row, rows, self.stream) };
+            if queued.is_err() {
+                break;
+            }
+        }
+        if let Err(e) = cu.signal(self.sem, value, self.stream) {
+            st.held.push_back((u64::MAX, held));
+            return Err(format!("{what} by CUDA: {e}"));
+        }
+        st.queued = value;
+        st.held.push_back((value, held));
+        drop(st);
+        if let Err(e) = queued {
+            // The copies queued before the failed one may still write the caller's host frame,
+            // which it drops on the error.
+            let _ = wait_value(&self.timeline.dev, self.timeline.sem, value);
+            return Err(format!("{what} by CUDA: {e}"));
+        }
+        Ok(value)
+    }
+
     /// Lets go of what finished copies held.
     fn sweep(&self, st: &mut LaneState) {
         let Some(reached) = self.timeline.reached() else { return };
@@ -87,6 +123,9 @@ impl Lane {
         }
     }
 }
+
+/// One copy: destination, its pitch, source, its pitch, bytes a row, rows.
+type Copy2d = (Mem, usize, Mem, usize, usize, usize);
 
 /// One plane's copy: `rows` rows of `row_bytes`, the host side at `host` with rows `host_pitch`
 /// apart, the device side `plane_offset` bytes into the plane with rows `plane_pitch` apart.
@@ -215,31 +254,13 @@ impl CudaCopies {
     /// CUDA cannot reach a plane (not exportable, or the import failed): nothing was queued.
     pub fn upload(&self, planes: &[PlaneCopy], keep: Box<dyn Send + Sync>) -> Result<bool, String> {
         let Some(addr) = self.addresses(planes) else { return Ok(false) };
-        let lane = &self.up;
-        let mut st = lane.state.lock();
-        lane.sweep(&mut st);
-        let value = st.queued + 1;
-        let mut queued = Ok(());
-        for (c, &(_, base)) in planes.iter().zip(&addr) {
-            // SAFETY: the host plane covers its rows and is held (`keep`) until the value is reached.
-            queued = unsafe { self.cu.copy(Mem::Device(base + c.plane_offset as u64), c.plane_pitch, Mem::Host(c.host), c.host_pitch, c.row_bytes, c.rows, lane.stream) };
-            if queued.is_err() {
-                break;
-            }
-        }
-        // The value is signalled even after a failed copy: planes and waits name it, and a value
-        // never signalled would hold them forever. The error goes to the caller, whose frame fails.
-        let signalled = self.cu.signal(lane.sem, value, lane.stream);
-        if let Err(e) = signalled {
-            // Nothing will signal it: the device's planes must not wait on it.
-            return Err(format!("GPUUpload by CUDA: {e}"));
-        }
-        st.queued = value;
-        st.held.push_back((value, Held { _keep: Some(keep), memory: addr.iter().map(|a| a.0).collect() }));
-        drop(st);
-        queued.map_err(|e| format!("GPUUpload by CUDA: {e}"))?;
+        let copies: Vec<Copy2d> =
+            planes.iter().zip(&addr).map(|(c, &(_, base))| (Mem::Device(base + c.plane_offset as u64), c.plane_pitch, Mem::Host(c.host), c.host_pitch, c.row_bytes, c.rows)).collect();
+        let held = Held { _keep: Some(keep), memory: addr.iter().map(|a| a.0).collect() };
+        // SAFETY: the host planes are the source frame's, which `held` keeps until the value.
+        let value = unsafe { self.up.queue(self.cu, &copies, held, "GPUUpload") }?;
         for c in planes {
-            c.plane.set_producer(Some(lane.timeline.clone()), value);
+            c.plane.set_producer(Some(self.up.timeline.clone()), value);
         }
         Ok(true)
     }
@@ -257,24 +278,12 @@ impl CudaCopies {
             c.plane.wait_host().map_err(|e| e.1)?;
         }
         let Some(addr) = self.addresses(planes) else { return Ok(false) };
-        let lane = &self.down;
-        let mut st = lane.state.lock();
-        lane.sweep(&mut st);
-        let value = st.queued + 1;
-        let mut queued = Ok(());
-        for (c, &(_, base)) in planes.iter().zip(&addr) {
-            // SAFETY: the host plane covers its rows; the caller's frame waits below for the copy.
-            queued = unsafe { self.cu.copy(Mem::Host(c.host), c.host_pitch, Mem::Device(base + c.plane_offset as u64), c.plane_pitch, c.row_bytes, c.rows, lane.stream) };
-            if queued.is_err() {
-                break;
-            }
-        }
-        self.cu.signal(lane.sem, value, lane.stream).map_err(|e| format!("GPUDownload by CUDA: {e}"))?;
-        st.queued = value;
-        st.held.push_back((value, Held { _keep: None, memory: addr.iter().map(|a| a.0).collect() }));
-        drop(st);
-        queued.map_err(|e| format!("GPUDownload by CUDA: {e}"))?;
-        match wait_value(&self.dev, lane.timeline.sem, value) {
+        let copies: Vec<Copy2d> =
+            planes.iter().zip(&addr).map(|(c, &(_, base))| (Mem::Host(c.host), c.host_pitch, Mem::Device(base + c.plane_offset as u64), c.plane_pitch, c.row_bytes, c.rows)).collect();
+        let held = Held { _keep: None, memory: addr.iter().map(|a| a.0).collect() };
+        // SAFETY: the host planes are the caller's new frame, which it keeps until the wait below.
+        let value = unsafe { self.down.queue(self.cu, &copies, held, "GPUDownload") }?;
+        match wait_value(&self.dev, self.down.timeline.sem, value) {
             WaitOutcome::Done => Ok(true),
             WaitOutcome::Lost => Err(crate::DEVICE_LOST.into()),
             WaitOutcome::Failed(e) => Err(format!("GPUDownload by CUDA: the copy did not complete: {e}")),
