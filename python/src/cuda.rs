@@ -12,8 +12,13 @@ pub fn needs(who: &str, e: &str) -> String {
     }
 }
 
-/// The driver for the core's device, loaded once; the error says why there is none.
+/// The driver for the core's device, looked up once (each DLPack hand-off and gpu_map frame asks);
+/// the error says why there is none.
 pub fn cuda() -> Result<&'static Cuda, String> {
-    let info = crate::vulkan::core_info(&crate::core().map_err(|e| e.to_string())?).map_err(|e| format!("getVulkanCoreInfo: {e}"))?;
-    for_uuid(info.deviceUUID, &crate::vulkan::c_text(&info.deviceName))
+    static CUDA: std::sync::OnceLock<Result<&'static Cuda, String>> = std::sync::OnceLock::new();
+    CUDA.get_or_init(|| {
+        let info = crate::vulkan::core_info(&crate::core().map_err(|e| e.to_string())?).map_err(|e| format!("getVulkanCoreInfo: {e}"))?;
+        for_uuid(info.deviceUUID, &crate::vulkan::c_text(&info.deviceName))
+    })
+    .clone()
 }

@@ -217,9 +217,9 @@ impl Transfer {
         let vf = *src.video_format().ok_or("GPUUpload: only video frames can be uploaded")?;
         // Planes in CUDA's pinned memory go up by CUDA, into exportable planes CUDA imports, from
         // the size the copy engine takes them at (smaller ones the CPU writes into the BAR, below).
-        let src_bytes: usize = (0..src.num_planes()).map(|p| plane_bytes(src, p)).sum();
+        let total: usize = (0..src.num_planes()).map(|p| plane_bytes(src, p)).sum();
         let cuda = core.mem.cuda_copies().filter(|c| {
-            (src_bytes >= upload_dma_min() || !self.direct()) && (0..src.num_planes()).all(|p| src.planes()[p].buf.cuda_host().is_some_and(|b| b.of(c)))
+            (total >= upload_dma_min() || !self.direct()) && (0..src.num_planes()).all(|p| src.planes()[p].buf.cuda_host().is_some_and(|b| b.of(c)))
         });
         // VS_VULKAN_EXPORTABLE_UPLOADS: uploads land in exportable planes (R81's knob).
         let exportable = cuda.is_some() || std::env::var_os("VS_VULKAN_EXPORTABLE_UPLOADS").is_some_and(|v| v != "0");
@@ -240,7 +240,6 @@ impl Transfer {
         // Planes already in host transfer memory (a download's, or pinned frames) go up by the
         // upload kernel or the copy engine: no CPU pass at all.
         let pinned: Option<Vec<&GpuBuffer>> = (0..np).map(|p| src.planes()[p].buf.mapped_vk()).collect();
-        let total: usize = (0..np).map(|p| plane_bytes(src, p)).sum();
         let cpu_writes = self.direct() && (0..np).all(|p| gpu_plane(&dst, p as i32).and_then(|g| g.mapped()).is_some());
         let dma = total >= upload_dma_min() || !cpu_writes;
         // (a Transfer made for downloads has the kernel but no upload queues)
@@ -356,13 +355,7 @@ impl Transfer {
         // CUDA copies exportable planes (the uploads it made) into its pinned memory.
         if let Some(cuda) = core.mem.cuda_copies().filter(|_| (0..np).all(|p| gpu_plane(src, p as i32).is_some_and(|g| g.exportable().is_some()))) {
             let t = stats::time(Stat::DownloadCuda);
-            let dst = match Frame::new_video_in(&vf, src.width, src.height, |len| cuda.host_block(len).map(|b| Buffer::new_cuda(len, b, &core.mem))) {
-                Ok(Ok(f)) => f,
-                Ok(Err(e)) => return Err(e),
-                Err(e) => return Err(format!("Error in frame creation: {e}")),
-            };
-            // SAFETY: `dst` is new and unshared.
-            unsafe { *dst.props_mut() = src.props().clone() };
+            let dst = host_frame_like(src, &vf, |len| cuda.host_block(len).map(|b| Buffer::new_cuda(len, b, &core.mem)))?;
             if cuda.download(&plane_copies(src, &dst, vf.bytesPerSample as usize))? {
                 return Ok(Arc::new(dst));
             }
@@ -373,13 +366,7 @@ impl Transfer {
         // is the CPU frame's (no second pass through host memory, which in a 2160p chain cost
         // more CPU time than everything else together).
         let dev = &self.dev;
-        let dst = match Frame::new_video_in(&vf, src.width, src.height, |len| GpuBuffer::host_transfer(dev, len as u64, HOST_PLANE_USAGE).map(|b| Buffer::new_mapped(len, b, &core.mem))) {
-            Ok(Ok(f)) => f,
-            Ok(Err(e)) => return Err(e),
-            Err(e) => return Err(format!("Error in frame creation: {e}")),
-        };
-        // SAFETY: `dst` is new and unshared.
-        unsafe { *dst.props_mut() = src.props().clone() };
+        let dst = host_frame_like(src, &vf, |len| GpuBuffer::host_transfer(dev, len as u64, HOST_PLANE_USAGE).map(|b| Buffer::new_mapped(len, b, &core.mem)))?;
         if host_wait_first() {
             // An experiment: the copy is queued only once its source is ready, so no copy waits
             // on the GPU behind another frame's producer.
@@ -448,6 +435,18 @@ impl Transfer {
         self.pool.submit(slot)?;
         Ok(dst)
     }
+}
+
+/// A download's host frame: `src`'s format, size and properties, its planes from `make`.
+fn host_frame_like(src: &Frame, vf: &vsvk_plugin_api::abi::VSVideoFormat, make: impl FnMut(usize) -> Result<Buffer, String>) -> Result<Frame, String> {
+    let dst = match Frame::new_video_in(vf, src.width, src.height, make) {
+        Ok(Ok(f)) => f,
+        Ok(Err(e)) => return Err(e),
+        Err(e) => return Err(format!("Error in frame creation: {e}")),
+    };
+    // SAFETY: `dst` is new and unshared.
+    unsafe { *dst.props_mut() = src.props().clone() };
+    Ok(dst)
 }
 
 /// CUDA's copy of each plane between the GPU frame `gpu` and the host frame `host` (either way).
