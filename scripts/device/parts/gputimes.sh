@@ -4,7 +4,7 @@
 # GT_SETTINGS (newline separated; " " for the default), printing fps and the time line report.
 # GT_AB: settings (newline separated) run in each repetition beside R81 and the default, without
 # timestamps, for alternating A/B fps.
-# GT_CASES: which of bm3d1080 bm3d2160 knlm1080 boxblur2160 chain1080 (default all but boxblur2160); GT_FRAMES scales runs.
+# GT_CASES: which of bm3d1080 bm3d2160 knlm1080 knlm2160 boxblur2160 chain1080 chain2160 (default bm3d1080 bm3d2160 knlm1080 chain1080); GT_FRAMES scales runs.
 set -u
 out=$1
 N=$OURS/vsvknoise.so
@@ -23,6 +23,8 @@ declare -A C=(
   [bm3d1080]="bm3dvk2.so|GrayS|1920x1080|$((1500*k))|bm3dvk2.BM3D"
   [bm3d2160]="bm3dvk2.so|GrayS|3840x2160|$((400*k))|bm3dvk2.BM3D"
   [knlm1080]="libknlmvulkan.so|YUV420P8|1920x1080|$((600*k))|knlmvk.KNLMeans:h=1.2"
+  [knlm2160]="libknlmvulkan.so|YUV420P8|3840x2160|$((200*k))|knlmvk.KNLMeans:h=1.2"
+  [chain2160]="libknlmvulkan.so nnedi3vk/nnedi3vk.so bm3dvk2.so|GrayS|3840x2160|$((120*k))|knlmvk.KNLMeans:d=1:h=1.2,nnedi3vk.NNEDI3:field=1,bm3dvk2.BM3D"
   [boxblur2160]="|YUV420P8|3840x2160|$((3000*k))|vk.BoxBlur:hradius=2:vradius=2"
   [chain1080]="libknlmvulkan.so nnedi3vk/nnedi3vk.so bm3dvk2.so|GrayS|1920x1080|$((400*k))|knlmvk.KNLMeans:d=1:h=1.2,nnedi3vk.NNEDI3:field=1,bm3dvk2.BM3D"
 )
