@@ -184,30 +184,6 @@ impl Plugin {
 thread_local! {
     /// Invocations in progress on this thread, innermost last, for graph inspection.
     pub static INVOKE_STACK: std::cell::RefCell<Vec<(CString, CString, CString, Map)>> = const { std::cell::RefCell::new(Vec::new()) };
-    /// The identifiers of the plugins whose functions run on this thread, innermost last.
-    static INVOKING: std::cell::RefCell<Vec<CString>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// The identifier of the plugin whose function call is running on this thread (the innermost),
-/// if any: what the GPU's queue choice keys a plugin's exec pools on.
-pub fn invoking_plugin() -> Option<String> {
-    INVOKING.with(|s| s.borrow().last().map(|id| id.to_string_lossy().into_owned()))
-}
-
-/// Pops this thread's innermost invocation when the call ends, however it ends.
-struct Invoking;
-
-impl Invoking {
-    fn enter(id: &CString) -> Invoking {
-        INVOKING.with(|s| s.borrow_mut().push(id.clone()));
-        Invoking
-    }
-}
-
-impl Drop for Invoking {
-    fn drop(&mut self) {
-        INVOKING.with(|s| s.borrow_mut().pop());
-    }
 }
 
 /// invoke: checks the arguments against the function's signature and calls it.
@@ -240,10 +216,9 @@ pub fn invoke(plugin: &Plugin, name: &str, args: &Map) -> Map {
             }
         },
     };
-    let cfg = plugin.config.get().expect("registered functions imply a configured plugin");
-    let _invoking = Invoking::enter(&cfg.id);
     let inspect = core.graph_inspection();
     if inspect {
+        let cfg = plugin.config.get().expect("registered functions imply a configured plugin");
         INVOKE_STACK.with(|s| s.borrow_mut().push((f.name.clone(), cfg.id.clone(), cfg.ns.clone(), args.clone())));
     }
     match &f.imp {

@@ -6,8 +6,9 @@
 //! go on two CUDA streams, one a direction, into and out of planes the device exported and CUDA
 //! imported once (gpu::cuda's cache). Each stream signals a timeline semaphore of the device that
 //! CUDA imported: an upload's value is its planes' producer, so Vulkan's queues and host waits
-//! order after it as after any submission; a download waits for its planes' producers on the
-//! host, then queues its copies and waits for its own value.
+//! order after it as after any submission; a download waits for its planes' producers (on its
+//! stream where that is our upload stream, else on the host), then queues its copies and waits
+//! for its own value.
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Weak};
 
@@ -79,25 +80,25 @@ impl Lane {
         Ok(Lane { stream, timeline, sem, state: Mutex::new(LaneState::default()) })
     }
 
-    /// Queues `copies` and the signal of the lane's next value after them, holds `held` until that
-    /// value, and returns it. The value is signalled even after a failed copy: planes and waits
-    /// name it, and a value never signalled would hold them forever; the copy's error still goes to
-    /// the caller (`what` names the step). Where the signal itself fails, `held` is kept for good:
+    /// Queues waits for `waits` (imported semaphores at values), then `copies` and the signal of
+    /// the lane's next value after them, holds `held` until that value, and returns it. The value
+    /// is signalled even after a failed wait or copy: planes and waits name it, and a value never
+    /// signalled would hold them forever; the error still goes to the caller (`what` names the
+    /// step). Where the signal itself fails, `held` is kept for good:
     /// copies may still read it.
     ///
     /// # Safety
     /// The host sides of `copies` stay valid until the value is reached.
-    unsafe fn queue(&self, cu: &Cuda, copies: &[Copy2d], held: Held, what: &str) -> Result<u64, String> {
+    unsafe fn queue(&self, cu: &Cuda, waits: &[(CuExternalSemaphore, u64)], copies: &[Copy2d], held: Held, what: &str) -> Result<u64, String> {
         let mut st = self.state.lock();
         self.sweep(&mut st);
         let value = st.queued + 1;
-        let mut queued = Ok(());
-        for &(dst, dst_pitch, src, src_pitch, row, rows) in copies {
-            // SAFETY: the caller's promise.
-            queued = unsafe { cu.copy(dst, dst_pitch, src, src_pitch, row, rows, self.stream) };
-            if queued.is_err() {
-                break;
-            }
+        let mut queued = waits.iter().try_for_each(|&(sem, v)| cu.wait(sem, v, self.stream));
+        if queued.is_ok() {
+            queued = copies.iter().try_for_each(|&(dst, dst_pitch, src, src_pitch, row, rows)| {
+                // SAFETY: the caller's promise.
+                unsafe { cu.copy(dst, dst_pitch, src, src_pitch, row, rows, self.stream) }
+            });
         }
         if let Err(e) = cu.signal(self.sem, value, self.stream) {
             st.held.push_back((u64::MAX, held));
@@ -258,7 +259,7 @@ impl CudaCopies {
             planes.iter().zip(&addr).map(|(c, &(_, base))| (Mem::Device(base + c.plane_offset as u64), c.plane_pitch, Mem::Host(c.host), c.host_pitch, c.row_bytes, c.rows)).collect();
         let held = Held { _keep: Some(keep), memory: addr.iter().map(|a| a.0).collect() };
         // SAFETY: the host planes are the source frame's, which `held` keeps until the value.
-        let value = unsafe { self.up.queue(self.cu, &copies, held, "GPUUpload") }?;
+        let value = unsafe { self.up.queue(self.cu, &[], &copies, held, "GPUUpload") }?;
         for c in planes {
             c.plane.set_producer(Some(self.up.timeline.clone()), value);
         }
@@ -268,21 +269,32 @@ impl CudaCopies {
     /// Copies `planes` (plane to host) once their producers are done, and waits for it. Ok(false)
     /// where CUDA cannot reach a plane: nothing was queued.
     ///
-    /// The producers are waited for on the host, not on the stream: the one stream takes
+    /// A filter's output is waited for on the host, not on the stream: the one stream takes
     /// downloads in the order they are queued, and a copy waiting there for its frame's filter
     /// held up every download behind it. On the H100 that made KNLMeans and BM3D at 2160p 0.83x
-    /// R81 against 0.97-0.98x by Vulkan's several download queues, in one call
-    /// (bench/results/log-2026-12-07.md). The caller waits for the copy anyway.
+    /// R81 against 0.97-0.98x by Vulkan's several download queues, in one call. A plane our
+    /// upload stream made is waited for on the stream: uploads finish in the order they were
+    /// queued, so nothing waits long behind it there, while a host wait holds the copy back
+    /// until the thread wakes. With host waits for both, the 2160p 16-bit round trip ran 791 fps
+    /// against 1,112 by Vulkan's queues on one H100; with stream waits for both, 1,578 against
+    /// 1,432 on another (bench/results/log-2026-12-07.md). The caller waits for the copy anyway.
     pub fn download(&self, planes: &[PlaneCopy]) -> Result<bool, String> {
+        let mut after_upload = 0;
         for c in planes {
-            c.plane.wait_host().map_err(|e| e.1)?;
+            let p = c.plane.producer();
+            match &p.timeline {
+                Some(t) if Arc::ptr_eq(t, &self.up.timeline) => after_upload = after_upload.max(p.value),
+                Some(_) => c.plane.wait_host().map_err(|e| e.1)?,
+                None => {}
+            }
         }
+        let waits: &[(CuExternalSemaphore, u64)] = if after_upload > 0 { &[(self.up.sem, after_upload)] } else { &[] };
         let Some(addr) = self.addresses(planes) else { return Ok(false) };
         let copies: Vec<Copy2d> =
             planes.iter().zip(&addr).map(|(c, &(_, base))| (Mem::Host(c.host), c.host_pitch, Mem::Device(base + c.plane_offset as u64), c.plane_pitch, c.row_bytes, c.rows)).collect();
         let held = Held { _keep: None, memory: addr.iter().map(|a| a.0).collect() };
         // SAFETY: the host planes are the caller's new frame, which it keeps until the wait below.
-        let value = unsafe { self.down.queue(self.cu, &copies, held, "GPUDownload") }?;
+        let value = unsafe { self.down.queue(self.cu, waits, &copies, held, "GPUDownload") }?;
         match wait_value(&self.dev, self.down.timeline.sem, value) {
             WaitOutcome::Done => Ok(true),
             WaitOutcome::Lost => Err(crate::DEVICE_LOST.into()),

@@ -378,28 +378,6 @@ fn upload_queues_wanted() -> usize {
     std::env::var("VSVK_UPLOAD_COMPUTE_QUEUES").ok().and_then(|v| v.trim().parse::<usize>().ok()).unwrap_or(2).min(8)
 }
 
-/// How many further private queues of the compute family take plugins' exec pools
-/// (VSVK_POOL_QUEUES, default 0), beyond the downloads' and the upload kernel's: each plugin's
-/// pools on the compute queue keep to one queue (see `Device::pool_queue`), so different plugins
-/// of a chain run beside each other, and one filter's dispatches fill the gaps the other's
-/// barriers leave, where on the one compute queue they would take turns.
-fn pool_queues_wanted() -> usize {
-    std::env::var("VSVK_POOL_QUEUES").ok().and_then(|v| v.trim().parse::<usize>().ok()).unwrap_or(0).min(8)
-}
-
-/// Which of `slots` queues `owner`'s pools go to: owners take them in turn in the order they first
-/// ask (`owners`, kept across calls), and an owner keeps its slot.
-fn owner_slot(owners: &mut Vec<String>, owner: &str, slots: usize) -> usize {
-    let i = match owners.iter().position(|o| o == owner) {
-        Some(i) => i,
-        None => {
-            owners.push(owner.to_string());
-            owners.len() - 1
-        }
-    };
-    i % slots.max(1)
-}
-
 /// Lists every physical device through a temporary instance.
 pub fn enumerate() -> Result<Vec<DeviceInfo>, String> {
     let inst = Instance::new()?;
@@ -504,12 +482,6 @@ pub struct Device {
     pub copy: Vec<Arc<Queue>>,
     /// Private queues of the compute family for the upload kernel (upload_queues_wanted).
     pub upload: Vec<Arc<Queue>>,
-    /// Private queues of the compute family for plugins' exec pools (pool_queues_wanted), beside
-    /// `compute`.
-    pub work: Vec<Arc<Queue>>,
-    /// The plugins whose exec pools went to the compute queue and then each of `work`, in the
-    /// order they first asked (see `pool_queue`).
-    work_owners: Mutex<Vec<String>>,
     pub functions: Box<VSVulkanFunctions>,
     pub get_instance_proc_addr: vk::PFN_vkGetInstanceProcAddr,
     /// The platform's opaque handle export (gpu::handle), where the driver has it.
@@ -528,9 +500,7 @@ pub struct Device {
     pub exec_pools: Mutex<Vec<std::sync::Weak<super::exec::PoolInner>>>,
     /// Bytes that submitted but unfinished work on compute pools retains (the in-flight budget).
     pub inflight_bytes: AtomicI64,
-    /// How busy the queues running filters (`compute`, `work`) have been lately (their pools' GPU
-    /// timestamps; with work on several at once the share can only read high, which keeps
-    /// downloads off the compute family then too).
+    /// How busy the compute queue has been lately (its pools' GPU timestamps).
     pub compute_load: super::timing::Load,
     /// When a copy engine last took an upload from host memory (see `recent`).
     pub dma_uploads: super::recent::Recent,
@@ -636,8 +606,7 @@ impl Device {
         let compute_queues = families(inst, pd)[compute_fam as usize].queue_count as usize;
         let extra_compute = compute_queues.saturating_sub(1).min(compute_copy_queues_wanted());
         let extra_upload = compute_queues.saturating_sub(1 + extra_compute).min(upload_queues_wanted());
-        let extra_work = compute_queues.saturating_sub(1 + extra_compute + extra_upload).min(pool_queues_wanted());
-        let cprio = vec![1.0f32; 1 + extra_compute + extra_upload + extra_work];
+        let cprio = vec![1.0f32; 1 + extra_compute + extra_upload];
         let mut qcis = vec![vk::DeviceQueueCreateInfo::default().queue_family_index(compute_fam).queue_priorities(&cprio)];
         if let Some(t) = transfer_fam {
             qcis.push(vk::DeviceQueueCreateInfo::default().queue_family_index(t).queue_priorities(&tprio));
@@ -668,13 +637,6 @@ impl Device {
             Arc::new(Queue { family: compute_fam, index: i, queue: unsafe { device.get_device_queue(compute_fam, i) }, lock: RawMutex::INIT, seq: AtomicU64::new(0) })
         }));
         let upload: Vec<Arc<Queue>> = (1 + extra_compute as u32..=(extra_compute + extra_upload) as u32)
-            .map(|i| {
-                // SAFETY: created above (the compute family has that many queues beyond the first).
-                Arc::new(Queue { family: compute_fam, index: i, queue: unsafe { device.get_device_queue(compute_fam, i) }, lock: RawMutex::INIT, seq: AtomicU64::new(0) })
-            })
-            .collect();
-        let first_work = 1 + (extra_compute + extra_upload) as u32;
-        let work: Vec<Arc<Queue>> = (first_work..first_work + extra_work as u32)
             .map(|i| {
                 // SAFETY: created above (the compute family has that many queues beyond the first).
                 Arc::new(Queue { family: compute_fam, index: i, queue: unsafe { device.get_device_queue(compute_fam, i) }, lock: RawMutex::INIT, seq: AtomicU64::new(0) })
@@ -743,8 +705,6 @@ impl Device {
             transfer,
             copy,
             upload,
-            work,
-            work_owners: Mutex::new(Vec::new()),
             functions,
             get_instance_proc_addr: gipa,
             memory_export,
@@ -772,34 +732,13 @@ impl Device {
         }
     }
 
-    /// The queue an exec pool asked for on `q` goes to. A compute pool of plugin `owner` goes to
-    /// the compute queue or one of `work`, the plugins taking them in turn as they first ask, and
-    /// every pool of one plugin to the same one: a filter may order its own submissions by the
-    /// queue alone (a scratch buffer that one frame's recording reuses after the last's, behind a
-    /// barrier), which holds only on one queue. Pools made outside a plugin's function call
-    /// (`owner` None) keep to the compute queue.
-    pub fn pool_queue(&self, q: i32, owner: Option<&str>) -> Arc<Queue> {
-        let Some(owner) = owner.filter(|_| q != vqTransfer && !self.work.is_empty()) else {
-            return self.queue(q).clone();
-        };
-        match owner_slot(&mut self.work_owners.lock(), owner, 1 + self.work.len()) {
-            0 => self.compute.clone(),
-            k => self.work[k - 1].clone(),
-        }
-    }
-
-    /// Whether `q` runs plugins' compute work: the compute queue or one of `work`.
-    pub fn runs_filters(&self, q: &Arc<Queue>) -> bool {
-        Arc::ptr_eq(q, &self.compute) || self.work.iter().any(|w| Arc::ptr_eq(q, w))
-    }
-
     /// Every queue of the device, each once (`transfer` is `compute` without a transfer family).
     fn all_queues(&self) -> Vec<&Arc<Queue>> {
         let mut all = vec![&self.compute];
         if !Arc::ptr_eq(&self.compute, &self.transfer) {
             all.push(&self.transfer);
         }
-        all.extend(self.copy.iter().chain(&self.upload).chain(&self.work));
+        all.extend(self.copy.iter().chain(&self.upload));
         all
     }
 
@@ -995,15 +934,6 @@ mod tests {
             luid_valid: false,
             mesa: false,
         }
-    }
-
-    #[test]
-    fn plugins_take_the_pool_queues_in_turn_and_keep_theirs() {
-        let mut owners = Vec::new();
-        let order: Vec<usize> = ["knlm", "nnedi3", "bm3d", "cas", "knlm", "bm3d"].iter().map(|o| owner_slot(&mut owners, o, 3)).collect();
-        assert_eq!(order, [0, 1, 2, 0, 0, 2]);
-        // one queue (no private ones): everything on the compute queue
-        assert_eq!(owner_slot(&mut Vec::new(), "x", 1), 0);
     }
 
     #[test]

@@ -249,10 +249,8 @@ impl Drop for PoolInner {
 }
 
 impl PoolInner {
-    /// A plugin's pool on `queue` (VSVulkanQueueType); `owner`: the plugin whose function call
-    /// made it, which picks its queue among the compute family's (Device::pool_queue).
-    pub fn create(dev: &Arc<Device>, queue: i32, threads: usize, owner: Option<&str>) -> Result<Arc<PoolInner>, String> {
-        Self::create_on(dev, dev.pool_queue(queue, owner), queue != vqTransfer, threads)
+    pub fn create(dev: &Arc<Device>, queue: i32, threads: usize) -> Result<Arc<PoolInner>, String> {
+        Self::create_on(dev, dev.queue(queue).clone(), queue != vqTransfer, threads)
     }
 
     /// An exec pool on `q` (also the core's private copy queues); `counts`: whether what its
@@ -271,7 +269,7 @@ impl PoolInner {
         let submitted = Arc::new(AtomicU64::new(0));
         let timeline = Timeline::new(dev, Some(submitted.clone()))?;
         let q_family = q.family;
-        let on_compute = dev.runs_filters(&q);
+        let on_compute = Arc::ptr_eq(&q, &dev.compute);
         let n = n.max(2);
         let mut handles = Vec::new();
         for _ in 0..n {
@@ -446,7 +444,7 @@ impl PoolInner {
     /// A completed (or abandoned by a reset) submission: its bytes leave the budget.
     fn retire(&self, f: Inflight) -> Vec<Retained> {
         if let Some(t) = self.timing.as_ref().filter(|_| !self.dev.is_lost()) {
-            let load = self.dev.runs_filters(&self.queue).then_some(&self.dev.compute_load);
+            let load = Arc::ptr_eq(&self.queue, &self.dev.compute).then_some(&self.dev.compute_load);
             t.completed(&self.dev, self.id, (self.queue.family, self.queue.index), f.slot, load);
         }
         if f.bytes != 0 {

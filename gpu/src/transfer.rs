@@ -25,7 +25,7 @@ pub fn host_barrier(dev: &Device, cb: vk::CommandBuffer) {
 /// One submission that waits the frame's producers and makes their writes available to the host;
 /// returns once it completed.
 pub fn availability_round_trip<F: GpuPlanes>(dev: &Arc<Device>, f: &Arc<F>) -> Result<(), String> {
-    let pool = PoolInner::create(dev, vqTransfer, 2, None)?;
+    let pool = PoolInner::create(dev, vqTransfer, 2)?;
     let r = round_trip(&pool, f);
     pool.destroy();
     r

@@ -552,8 +552,7 @@ unsafe extern "C" fn create_gpu_exec_pool(c: C, queue: c_int, e: E, s: c_int) ->
     guard("createGPUExecPool", || {
         crate::gpu::exec::forbid_in_release("createGPUExecPool");
         let Some(d) = device("createGPUExecPool", c, e, s) else { return ptr::null_mut() };
-        let owner = crate::plugin::invoking_plugin();
-        match PoolInner::create(&d, queue, core("createGPUExecPool", c).threads(), owner.as_deref()) {
+        match PoolInner::create(&d, queue, core("createGPUExecPool", c).threads()) {
             Ok(p) => Box::into_raw(Box::new(PoolHandle { pool: p })).cast(),
             Err(m) => {
                 fail("createGPUExecPool", e, s, &m);

@@ -82,7 +82,7 @@ impl CoreGpu {
                 core.log_message(
                     vsvk_plugin_api::abi::mtInformation,
                     &format!(
-                        "Vulkan device: {}, VRAM limit {} MB of {} MB budget{}, uploads {}, {}{}",
+                        "Vulkan device: {}, VRAM limit {} MB of {} MB budget{}, uploads {}, {}",
                         d.name,
                         mb(d.pool.limit.load(Ordering::Relaxed)),
                         mb(d.budget),
@@ -98,11 +98,6 @@ impl CoreGpu {
                             "no transfer family so transfers share the compute queue".to_string()
                         } else {
                             format!("transfer queue family {} with {} private copy queue(s) for downloads", d.transfer.family, d.copy.len())
-                        },
-                        if d.work.is_empty() {
-                            String::new()
-                        } else {
-                            format!(", {} more compute queue(s) for plugins' exec pools", d.work.len())
                         }
                     ),
                 );

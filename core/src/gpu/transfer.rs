@@ -70,7 +70,7 @@ impl Transfer {
         let q = if std::env::var("VSVK_TRANSFER_QUEUE").is_ok_and(|v| v == "compute") { vsvk_plugin_api::vulkan::vqCompute } else { vqTransfer };
         Ok(Transfer {
             dev: dev.clone(),
-            pool: PoolInner::create(dev, q, threads, None)?,
+            pool: PoolInner::create(dev, q, threads)?,
             down: Vec::new(),
             sm: Vec::new(),
             kernel: None,
