@@ -84,8 +84,7 @@ impl Lane {
     /// the lane's next value after them, holds `held` until that value, and returns it. The value
     /// is signalled even after a failed wait or copy: planes and waits name it, and a value never
     /// signalled would hold them forever; the error still goes to the caller (`what` names the
-    /// step). Where the signal itself fails, `held` is kept for good:
-    /// copies may still read it.
+    /// step). Where the signal itself fails, `held` is kept for good: copies may still read it.
     ///
     /// # Safety
     /// The host sides of `copies` stay valid until the value is reached.
@@ -274,8 +273,8 @@ impl CudaCopies {
     /// held up every download behind it. On the H100 that made KNLMeans and BM3D at 2160p 0.83x
     /// R81 against 0.97-0.98x by Vulkan's several download queues, in one call. A plane our
     /// upload stream made is waited for on the stream: uploads finish in the order they were
-    /// queued, so nothing waits long behind it there, while a host wait holds the copy back
-    /// until the thread wakes. With host waits for both, the 2160p 16-bit round trip ran 791 fps
+    /// queued, so nothing waits long behind it there, where a host wait keeps the copy from being
+    /// queued until the thread has seen the upload finish. With host waits for both, the 2160p 16-bit round trip ran 791 fps
     /// against 1,112 by Vulkan's queues on one H100; with stream waits for both, 1,578 against
     /// 1,432 on another (bench/results/log-2026-12-07.md). The caller waits for the copy anyway.
     pub fn download(&self, planes: &[PlaneCopy]) -> Result<bool, String> {
