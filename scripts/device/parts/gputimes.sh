@@ -4,7 +4,8 @@
 # GT_SETTINGS (newline separated; " " for the default), printing fps and the time line report.
 # GT_AB: settings (newline separated) run in each repetition beside R81 and the default, without
 # timestamps, for alternating A/B fps.
-# GT_CASES: which of bm3d1080 bm3d2160 knlm1080 knlm2160 boxblur2160 chain1080 chain2160 (default bm3d1080 bm3d2160 knlm1080 chain1080); GT_FRAMES scales runs.
+# GT_CASES: which of bm3d1080 bm3d2160 knlm1080 knlm2160 boxblur2160 chain1080 chain2160 (default
+# bm3d1080 bm3d2160 knlm1080 chain1080); GT_FRAMES scales runs.
 set -u
 out=$1
 N=$OURS/vsvknoise.so

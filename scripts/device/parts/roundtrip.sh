@@ -2,8 +2,8 @@
 # The bench rows $RT_CASES (bench/run.py patterns; default the 2160p 16-bit round trip and its two
 # halves) under each of $RT_ENVS (space separated settings for our core, commas joining several;
 # X=1 for the default; RT_CASES=PATTERN in an entry for its own rows), both cores alternating in
-# each bench/run.py call (RT_SECONDS a run, default 0.5), then the PCIe limits in the same call (bench/pcie.py: each direction
-# alone and both at once on two streams).
+# each bench/run.py call (RT_SECONDS a run, default 0.5), then the PCIe limits in the same call
+# (bench/pcie.py: each direction alone and both at once on two streams).
 set -u
 set -f  # the entries carry fnmatch patterns, not paths
 for env in ${RT_ENVS:-X=1 VSVK_PINNED_FRAMES=1}; do
