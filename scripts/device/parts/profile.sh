@@ -75,6 +75,28 @@ if [ "${PROFILE_SET:-gpu}" = stats ]; then
   one "gauss2160 ours pool 16 GB" VSVK_STATS=1 VSVK_FRAME_POOL_MB=16384 -- "$CORE_OURS" $G GrayS 3840x2160 400 vsfeel.GaussBlur
   exit 0
 fi
+if [ "${PROFILE_SET:-gpu}" = fresh ]; then
+  # The upload of a new 2160p 16-bit frame each time (bench bw/up-2160p-16-fresh; R81 led it on an
+  # H100 where the bus was slow): each core's CPU time by symbol (perf) and by thread, and our
+  # host steps (VSVK_STATS) on each upload route: the kernel (default), the copy engine, CUDA.
+  F=$(python3 -c "import sys; sys.path.insert(0, 'bench'); from run import format_id; print(format_id('YUV420P16'))")
+  S="std.BlankClip:@:width=3840:height=2160:format=$F:length=${FRESH_FRAMES:-1500}:keep=0,std.GPUUpload"
+  fresh() {  # label core env...
+    local label=$1 core=$2; shift 2
+    local out=/tmp/prof-$label.data
+    echo "=== fresh $label"
+    TIMEFORMAT="$label: wall %R s, user %U s, sys %S s"
+    time env "$@" LD_LIBRARY_PATH=$P:$LD_LIBRARY_PATH "$PERF_BIN" record -q -e cpu-clock -F 1000 -g -o $out -- \
+      "$D" "$core" --plugin "$N" --no-hash --timing --warmup 40 --width 16 --height 16 --format Gray8 --frames 1 "$S" 2>&1 | grep -v "^\[" | tail -14
+    LD_LIBRARY_PATH=$P:$LD_LIBRARY_PATH "$PERF_BIN" report -i $out --no-children --stdio --sort dso,sym 2>/dev/null | grep -E '^ +[0-9]+\.[0-9]+%' | head -${TOP:-12}
+    LD_LIBRARY_PATH=$P:$LD_LIBRARY_PATH "$PERF_BIN" report -i $out --no-children --stdio --sort comm 2>/dev/null | grep -E '^ +[0-9]+\.[0-9]+%' | head -4
+  }
+  fresh R81 "$CORE_REF" X=1
+  fresh ours "$CORE_OURS" VSVK_STATS=1
+  fresh ours-copy-engine "$CORE_OURS" VSVK_STATS=1 VSVK_UPLOAD_SM=0
+  fresh ours-cuda "$CORE_OURS" VSVK_STATS=1 VSVK_CUDA_COPIES=1
+  exit 0
+fi
 if [ "${PROFILE_SET:-gpu}" = bm3d ]; then
   # bm3dvk2.BM3D GrayS 1080p, where vsvk trails R81 most: node times on both cores, our host steps
   # (VSVK_STATS), with more requests in flight, and with downloads on the copy queue alone
