@@ -177,7 +177,9 @@ fn pinned_frames_give_the_same_clips() {
         let every = [("VSVK_PINNED_FRAMES", "1"), ("VSVK_UPLOAD_DMA_MIN_KB", "0")];
         let shared = [("VSVK_PINNED_FRAMES", "1"), ("VSVK_UPLOAD_DMA_MIN_KB", "0"), ("VSVK_UPLOAD_QUEUES", "shared")];
         let staged = [("VSVK_PINNED_FRAMES", "1"), ("VS_VULKAN_FORCE_STAGING", "1")];
-        same_as_without_gpu(f, size, steps, &[&[("VSVK_PINNED_FRAMES", "1")], &every, &shared, &staged]);
+        // every other upload written by the CPU, the rest by the copy engine
+        let halves = [("VSVK_PINNED_FRAMES", "1"), ("VSVK_UPLOAD_DMA_MIN_KB", "0"), ("VSVK_UPLOAD_CPU_EVERY", "2")];
+        same_as_without_gpu(f, size, steps, &[&[("VSVK_PINNED_FRAMES", "1")], &every, &shared, &staged, &halves]);
     }
 }
 

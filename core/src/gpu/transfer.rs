@@ -241,9 +241,12 @@ impl Transfer {
         // upload kernel or the copy engine: no CPU pass at all.
         let pinned: Option<Vec<&GpuBuffer>> = (0..np).map(|p| src.planes()[p].buf.mapped_vk()).collect();
         let cpu_writes = self.direct() && (0..np).all(|p| gpu_plane(&dst, p as i32).and_then(|g| g.mapped()).is_some());
-        let dma = total >= upload_dma_min() || !cpu_writes;
+        // VSVK_UPLOAD_CPU_EVERY=N (an experiment): every N-th large upload the CPU writes into the
+        // BAR, beside the GPU's reads of the others from host memory.
+        let cpu_turn = cpu_writes && cpu_every().is_some_and(|n| self.next.fetch_add(1, Ordering::Relaxed) % n == 0);
+        let dma = !cpu_turn && (total >= upload_dma_min() || !cpu_writes);
         // (a Transfer made for downloads has the kernel but no upload queues)
-        let kernel = self.kernel.as_ref().filter(|_| !self.sm.is_empty()).filter(|k| {
+        let kernel = self.kernel.as_ref().filter(|_| !self.sm.is_empty() && !cpu_turn).filter(|k| {
             pinned.as_ref().is_some_and(|b| (dma || total >= upload_kernel_min()) && self.kernel_fits(k, src, &dst, b)) && self.compute_idle()
         });
         if let Some(bufs) = pinned.filter(|b| (dma || kernel.is_some()) && b.iter().all(|b| b.get().usage.contains(vk::BufferUsageFlags::TRANSFER_SRC))) {
@@ -490,6 +493,13 @@ fn kernel_takes_plane(kernel: &UploadKernel, gpu: &Frame, host: &Frame, host_buf
 fn upload_dma_min() -> usize {
     static MIN: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *MIN.get_or_init(|| kb_setting("VSVK_UPLOAD_DMA_MIN_KB").unwrap_or(8 << 20))
+}
+
+/// VSVK_UPLOAD_CPU_EVERY=N: every N-th upload the CPU writes into mapped VRAM where the GPU would
+/// read it from host memory (None: never).
+fn cpu_every() -> Option<usize> {
+    static N: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    *N.get_or_init(|| std::env::var("VSVK_UPLOAD_CPU_EVERY").ok().and_then(|v| v.trim().parse::<usize>().ok()).filter(|&n| n > 0))
 }
 
 /// The smallest upload from host transfer memory the copy kernel takes where the CPU could write
