@@ -106,6 +106,45 @@ pub fn copy_row<T: Copy>(src: &[T], dst: &mut [T]) {
     dst.copy_from_slice(src);
 }
 
+/// Fills `dst` with `v`, with streaming stores where `dst` allows them; callers end the plane with
+/// `fence`, as for `copy_row`.
+pub fn fill_row<T: Copy>(dst: &mut [T], v: T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        let size = std::mem::size_of::<T>();
+        // 16 bytes of the value repeated; samples of 1, 2 and 4 bytes divide them, and a slice
+        // of T starts at a multiple of its size, so the aligned body starts on a sample too
+        if size == 0 || 16 % size != 0 {
+            dst.fill(v);
+            return;
+        }
+        let pattern = [v; 16];
+        let head_bytes = dst.as_ptr().cast::<u8>().align_offset(16);
+        if head_bytes % size != 0 {
+            dst.fill(v);
+            return;
+        }
+        let head = (head_bytes / size).min(dst.len());
+        let body = (dst.len() - head) * size / 16 * 16 / size;
+        dst[..head].fill(v);
+        // SAFETY: `pattern` holds at least 16 bytes; each store writes 16 bytes at a 16-byte
+        // aligned address inside `dst[head..head + body]`.
+        unsafe {
+            let word = _mm_loadu_si128(pattern.as_ptr().cast());
+            let d = dst.as_mut_ptr().add(head).cast::<u8>();
+            let mut i = 0;
+            while i < body * size {
+                _mm_stream_si128(d.add(i).cast(), word);
+                i += 16;
+            }
+        }
+        dst[head + body..].fill(v);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    dst.fill(v);
+}
+
 /// Makes the streaming stores so far visible before anything after them (the frame is handed to
 /// other threads once the filter returns).
 pub fn fence() {
@@ -142,6 +181,25 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn fill_row_every_offset_and_length() {
+        fn each<T: Copy + PartialEq + std::fmt::Debug>(v: T, other: T) {
+            for off in 0..9 {
+                for len in [0, 1, 5, 7, 8, 9, 31, 64, 65, 200] {
+                    let mut buf = vec![other; 300];
+                    fill_row(&mut buf[off..off + len], v);
+                    fence();
+                    assert!(buf[off..off + len].iter().all(|&x| x == v), "offset {off} length {len}: {:?}", &buf[off..off + len]);
+                    assert!(buf[..off].iter().chain(&buf[off + len..]).all(|&x| x == other), "outside the row at {off}/{len}");
+                }
+            }
+        }
+        each(0xa5u8, 0);
+        each(0x1234u16, 0xffff);
+        each(0.625f32, -1.0);
+        each(0x0102_0304u32, 7);
     }
 
     #[test]

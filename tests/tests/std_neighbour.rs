@@ -150,6 +150,19 @@ fn streamed_rows() {
     }
 }
 
+/// std.BlankClip filling its frames with streaming stores (as for large frames on many threads)
+/// gives R81's frames: samples of 1, 2 and 4 bytes, rows on and off the 16-byte grid.
+#[test]
+fn streamed_blank_frames() {
+    // YUV420P8, Gray16 and RGBS
+    for (id, color) in [(805830913, ":color=16.0:color=128.0:color=200.0"), (269484032, ":color=1000.0"), (555745280, ":color=0.25:color=-0.125:color=0.5")] {
+        for (w, h) in [(322, 240), (98, 30)] {
+            let chain = format!("std.BlankClip:@:format={id}:width={w}:height={h}:length=3{color}");
+            check_in(&case("YUV420P8", 16, 16, &chain).with_driver(stream_driver()), &[&[]]);
+        }
+    }
+}
+
 macro_rules! every_format {
     ($($name:ident => $chain:expr;)*) => { $( #[test] fn $name() { all_formats(&$chain) } )* };
 }
