@@ -427,6 +427,19 @@ def run(a):
            "cores": {"R81": s.ref, "vsvk": s.ours}, "cases": {}, "started": time.strftime("%Y-%m-%d %H:%M:%S")}
     cores = [("R81", s.ref), ("vsvk", s.ours)]
     start = time.time()
+    out = a.out or (None if a.device else os.path.join(OUT, time.strftime("results-%Y%m%d-%H%M%S.json")))
+
+    def save(final):
+        # after every case too, so that a run stopped from outside (a device part's time limit)
+        # leaves the samples it took, marked partial
+        if not out:
+            return
+        res["partial"] = not final
+        tmp = out + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(res, f, indent=1)
+        os.replace(tmp, out)
+
     live = []
     for c in cases:
         why = s.skip_reason(c)
@@ -475,6 +488,7 @@ def run(a):
                 entry["others"].append(round(r[2], 3))
                 if r[1] is not None:
                     entry["vram"][name].append(r[1])
+            save(False)
     res["elapsed_s"] = round(time.time() - start, 1)
     res["noisy_pairs"] = noisy
     res["loadavg_after"] = open("/proc/loadavg").read().split()[:3]
@@ -482,10 +496,8 @@ def run(a):
     print(table)
     if a.device:
         print("BENCH-JSON " + json.dumps(res, separators=(",", ":")))
-    out = a.out or (None if a.device else os.path.join(OUT, time.strftime("results-%Y%m%d-%H%M%S.json")))
     if out:
-        with open(out, "w") as f:
-            json.dump(res, f, indent=1)
+        save(True)
         log(f"samples in {out}")
     return 0
 

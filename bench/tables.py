@@ -28,7 +28,8 @@ def main():
         if e.get("R81") and e.get("vsvk"):
             ratio[cid] = med(e["vsvk"]) / med(e["R81"])
     reps = max((len(e.get("vsvk") or []) for e in cases.values()), default=0)
-    print(f"{len(ratio)} rows, {reps} repetitions; median vsvk/R81 {med(list(ratio.values())):.2f}")
+    partial = " (a partial run: stopped before its last repetition)" if res.get("partial") else ""
+    print(f"{len(ratio)} rows, {reps} repetitions{partial}; median vsvk/R81 {med(list(ratio.values())):.2f}")
     low = sorted((r, c) for c, r in ratio.items() if r < 1.0)
     print("below 1.0: " + (", ".join(f"{c} {r:.2f}" for r, c in low) or "none"))
 

@@ -27,6 +27,6 @@ PY
 for run in $(seq 1 "${BENCH_RUNS:-1}"); do
   echo "--- bench/run.py --device --cases ${BENCH_CASES:-bw,gpu,vram} (run $run)"
   python3 bench/run.py --device --cases "${BENCH_CASES:-bw,gpu,vram}" --reps "${BENCH_REPS:-3}" --seconds "${BENCH_SECONDS:-1}" \
-    --budget "${BENCH_BUDGET:-300}" --timeout 120 --out "$out/bench-run$run.json" 2>&1 | grep -v '^calibrated\|^repetition'
+    --budget "${BENCH_BUDGET:-300}" --timeout "${BENCH_TIMEOUT:-60}" --out "$out/bench-run$run.json" 2>&1 | grep -v '^calibrated\|^repetition'
 done
 if [ "${BENCH_RUNS:-1}" -ge 2 ]; then python3 bench/run.py --compare "$out/bench-run1.json" "$out/bench-run2.json"; fi
