@@ -274,9 +274,10 @@ impl CudaCopies {
     /// R81 against 0.97-0.98x by Vulkan's several download queues, in one call. A plane our
     /// upload stream made is waited for on the stream: uploads finish in the order they were
     /// queued, so nothing waits long behind it there, where a host wait keeps the copy from being
-    /// queued until the thread has seen the upload finish. With host waits for both, the 2160p 16-bit round trip ran 791 fps
-    /// against 1,112 by Vulkan's queues on one H100; with stream waits for both, 1,578 against
-    /// 1,432 on another (bench/results/log-2026-12-07.md). The caller waits for the copy anyway.
+    /// queued until the thread has seen the upload finish. With host waits for both, the 2160p
+    /// 16-bit round trip ran 791 fps against 1,112 by Vulkan's queues on one H100; with stream
+    /// waits for both, 1,578 against 1,432 on another (bench/results/log-2026-12-07.md). The
+    /// caller waits for the copy anyway.
     pub fn download(&self, planes: &[PlaneCopy]) -> Result<bool, String> {
         let mut after_upload = 0;
         for c in planes {
