@@ -25,11 +25,23 @@ pub struct Timeline {
     /// For an exec pool's timeline: the last value the pool submitted (the bound for waits and
     /// for publishing).
     pub pool_submitted: Option<Arc<AtomicU64>>,
+    /// For an exec pool's timeline: the queue (family, index) its submissions signal it from.
+    pub queue: Option<(u32, u32)>,
 }
 
 impl Timeline {
     pub fn new(dev: &Arc<Device>, pool_submitted: Option<Arc<AtomicU64>>) -> Result<Arc<Timeline>, String> {
-        Ok(Arc::new(Timeline { dev: dev.clone(), sem: dev.create_timeline()?, pool_submitted }))
+        Ok(Arc::new(Timeline { dev: dev.clone(), sem: dev.create_timeline()?, pool_submitted, queue: None }))
+    }
+
+    /// An exec pool's timeline, signalled only by submissions to `queue`.
+    fn for_pool(dev: &Arc<Device>, submitted: Arc<AtomicU64>, queue: &Queue) -> Result<Arc<Timeline>, String> {
+        Ok(Arc::new(Timeline { dev: dev.clone(), sem: dev.create_timeline()?, pool_submitted: Some(submitted), queue: Some((queue.family, queue.index)) }))
+    }
+
+    /// Whether the GPU has yet to reach `value` (also where the counter cannot be read).
+    pub fn pending(&self, value: u64) -> bool {
+        self.reached().is_none_or(|r| r < value)
     }
 
     /// The counter's value now, without waiting; None when it cannot be read (device loss). A
@@ -267,7 +279,7 @@ impl PoolInner {
             return Err(DEVICE_LOST.into());
         }
         let submitted = Arc::new(AtomicU64::new(0));
-        let timeline = Timeline::new(dev, Some(submitted.clone()))?;
+        let timeline = Timeline::for_pool(dev, submitted.clone(), &q)?;
         let q_family = q.family;
         let on_compute = Arc::ptr_eq(&q, &dev.compute);
         let n = n.max(2);

@@ -41,9 +41,12 @@ pub enum Stat {
     UploadCuda,
     /// GPUDownload by CUDA's copy engines, its wait included.
     DownloadCuda,
+    /// GPUDownload waiting on the host for its source before queueing a copy on one of the compute
+    /// family's other queues (transfer.rs, behind_compute_queue).
+    DownloadHostWait,
 }
 
-const NAMES: [&str; 16] = [
+const NAMES: [&str; 17] = [
     "upload copy",
     "upload staged",
     "download wait",
@@ -60,6 +63,7 @@ const NAMES: [&str; 16] = [
     "download kernel",
     "upload cuda",
     "download cuda",
+    "download host wait",
 ];
 
 struct Counter {
@@ -67,7 +71,7 @@ struct Counter {
     nanos: AtomicU64,
 }
 
-static COUNTERS: [Counter; 16] = [const { Counter { count: AtomicU64::new(0), nanos: AtomicU64::new(0) } }; 16];
+static COUNTERS: [Counter; 17] = [const { Counter { count: AtomicU64::new(0), nanos: AtomicU64::new(0) } }; 17];
 
 pub fn enabled() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use ash::vk;
 
-use super::device::Device;
+use super::device::{Device, Queue};
 use super::exec::{PoolInner, Retained, WaitOutcome};
 use super::frame::{gpu_plane, new_frame};
 use super::GpuBuffer;
@@ -381,6 +381,10 @@ impl Transfer {
             Some(_) => self.compute_pool(),
             None => self.copy_pool(total),
         };
+        if !host_wait_first() && behind_compute_queue(&self.dev, &pool.queue, src) {
+            let _t = stats::time(Stat::DownloadHostWait);
+            super::frame::wait_frame(src).map_err(|e| e.1)?;
+        }
         let slot = pool.acquire()?;
         if let Some(kernel) = by_kernel {
             stats::count(Stat::DownloadKernel);
@@ -565,6 +569,36 @@ fn kernel_setting(dev: &Device, var: &str) -> (bool, bool) {
     (forced || (!dev.unified && !dev.force_staging && setting.as_deref() != Some("0")), forced)
 }
 
+/// Whether a copy of `src` queued on `queue` would wait on the GPU, from one of the compute
+/// family's other queues, for work not yet done that may be on the compute queue itself (a
+/// filter's kernel, or a timeline the core did not make). Every GPU stall caught on the H100 had
+/// that shape: a filter's kernel on the compute queue unfinished with nothing left to wait for, the
+/// GPU 100% busy, and beside it copies on the family's other queues waiting for it, some with their
+/// waits already met yet unfinished too (bench/results/h100-2026-12-07-bench-13.txt,
+/// h100-2026-12-06-issue23-8/hang.txt). Such a copy waits on the host first instead, which costs
+/// the downloading thread (that waits for its copy anyway) one wake-up. Copies behind the upload
+/// kernel's queues keep their GPU waits. VSVK_COMPUTE_FAMILY_WAITS=1 (an experiment) restores
+/// the GPU waits, for the A/B (scripts/device/parts/hang.sh).
+fn behind_compute_queue(dev: &Device, queue: &Queue, src: &Frame) -> bool {
+    static KEEP_GPU_WAITS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if *KEEP_GPU_WAITS.get_or_init(|| std::env::var_os("VSVK_COMPUTE_FAMILY_WAITS").is_some_and(|v| v == "1")) {
+        return false;
+    }
+    let producers = (0..src.num_planes()).filter_map(|p| gpu_plane(src, p as i32)).filter_map(|g| {
+        let pr = g.producer();
+        pr.timeline.map(|t| (t.queue, move || t.pending(pr.value)))
+    });
+    waits_behind((dev.compute.family, dev.compute.index), (queue.family, queue.index), producers)
+}
+
+/// behind_compute_queue's rule: on `queue`, one of the `compute` queue's family but not it, a
+/// producer (the queue its timeline is signalled from, None where unknown; whether its value is
+/// still to come, asked last as it reads the counter) that may be on the compute queue and is
+/// unfinished.
+fn waits_behind<P: FnOnce() -> bool>(compute: (u32, u32), queue: (u32, u32), mut producers: impl Iterator<Item = (Option<(u32, u32)>, P)>) -> bool {
+    queue.0 == compute.0 && queue != compute && producers.any(|(q, pending)| q.is_none_or(|q| q == compute) && pending())
+}
+
 /// VSVK_DOWNLOAD_HOST_WAIT=1: downloads wait for their source on the host before queueing the copy.
 fn host_wait_first() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
@@ -585,7 +619,24 @@ fn plane_regions(s: &crate::frame::Plane, d: &crate::frame::Plane, bytes_per_sam
 
 #[cfg(test)]
 mod tests {
-    use super::pick_queue;
+    use super::{pick_queue, waits_behind};
+
+    #[test]
+    fn only_the_compute_familys_other_queues_wait_on_the_host_for_the_compute_queue() {
+        let (compute, other, transfer, upload) = ((2, 0), (2, 1), (1, 1), (2, 4));
+        let pending = |q: Option<(u32, u32)>| (q, (|| true) as fn() -> bool);
+        let done = |q: Option<(u32, u32)>| (q, (|| false) as fn() -> bool);
+        // a copy on another compute family queue, behind the compute queue's unfinished work
+        assert!(waits_behind(compute, other, [pending(Some(compute))].into_iter()));
+        // ... or behind a timeline the core did not make
+        assert!(waits_behind(compute, other, [done(Some(upload)), pending(None)].into_iter()));
+        // finished work, the upload kernel's queue, and other queues wait on the GPU as before
+        assert!(!waits_behind(compute, other, [done(Some(compute)), done(None)].into_iter()));
+        assert!(!waits_behind(compute, other, [pending(Some(upload))].into_iter()));
+        assert!(!waits_behind(compute, transfer, [pending(Some(compute))].into_iter()));
+        assert!(!waits_behind(compute, compute, [pending(Some(compute))].into_iter()));
+        assert!(!waits_behind(compute, other, std::iter::empty::<(Option<(u32, u32)>, fn() -> bool)>()));
+    }
 
     #[test]
     fn copies_avoid_the_compute_family_only_when_asked_and_where_they_can() {

@@ -24,7 +24,8 @@ for i in $(seq 1 "${HANG_RUNS:-40}"); do
   if kill -0 $pid 2>/dev/null; then
     echo "run $i: STALLED after 30 s"
     for d in /proc/$pid/task/*; do echo "  $(cat $d/comm) $(cat $d/wchan)"; done | sort | uniq -c
-    dmesg 2>/dev/null | grep -i xid | tail -3 | sed 's/^/  dmesg: /'
+    if dmesg > "$out/dmesg.txt" 2>&1; then grep -i -E "xid|nvrm" "$out/dmesg.txt" | tail -5 | sed 's/^/  dmesg: /'; else echo "  dmesg: unreadable"; fi
+    nvidia-smi --query-gpu=clocks_throttle_reasons.active,pstate,power.draw --format=csv,noheader 2>/dev/null | sed 's/^/  gpu state: /'
     nvidia-smi --query-gpu=utilization.gpu,memory.used,clocks.sm --format=csv,noheader 2>/dev/null | sed 's/^/  gpu: /'
     tag=$(echo "$env" | tr -c 'A-Za-z0-9_\n' _)
     cp "$out/run.txt" "$out/stall-$tag.txt"
