@@ -694,7 +694,7 @@ impl Device {
             Ok(v) => Some(parse_inject(&v)?),
             Err(_) => None,
         };
-        Ok(Arc::new(Device {
+        let dev = Arc::new(Device {
             name: info.name.clone(),
             info,
             props,
@@ -721,7 +721,11 @@ impl Device {
             dma_uploads: Default::default(),
             force_staging,
             instance,
-        }))
+        });
+        if super::warmup::enabled() {
+            super::warmup::warm_queues(&dev).map_err(|e| format!("Vulkan device creation failed: warming up {e}"))?;
+        }
+        Ok(dev)
     }
 
     pub fn queue(&self, q: i32) -> &Arc<Queue> {
@@ -733,7 +737,7 @@ impl Device {
     }
 
     /// Every queue of the device, each once (`transfer` is `compute` without a transfer family).
-    fn all_queues(&self) -> Vec<&Arc<Queue>> {
+    pub fn all_queues(&self) -> Vec<&Arc<Queue>> {
         let mut all = vec![&self.compute];
         if !Arc::ptr_eq(&self.compute, &self.transfer) {
             all.push(&self.transfer);

@@ -33,6 +33,7 @@ pub mod timing;
 pub mod transfer;
 pub mod upload_kernel;
 pub mod video;
+pub mod warmup;
 
 pub use device::Device;
 

@@ -44,9 +44,11 @@ pub enum Stat {
     /// GPUDownload waiting on the host for its source before queueing a copy on one of the compute
     /// family's other queues (transfer.rs, behind_compute_queue).
     DownloadHostWait,
+    /// A queue's warm-up as the device comes up (warmup.rs), its wait included.
+    QueueWarmup,
 }
 
-const NAMES: [&str; 17] = [
+const NAMES: [&str; 18] = [
     "upload copy",
     "upload staged",
     "download wait",
@@ -64,6 +66,7 @@ const NAMES: [&str; 17] = [
     "upload cuda",
     "download cuda",
     "download host wait",
+    "queue warmup",
 ];
 
 struct Counter {
@@ -71,7 +74,7 @@ struct Counter {
     nanos: AtomicU64,
 }
 
-static COUNTERS: [Counter; 17] = [const { Counter { count: AtomicU64::new(0), nanos: AtomicU64::new(0) } }; 17];
+static COUNTERS: [Counter; 18] = [const { Counter { count: AtomicU64::new(0), nanos: AtomicU64::new(0) } }; 18];
 
 pub fn enabled() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();

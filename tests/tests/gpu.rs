@@ -237,6 +237,15 @@ fn stat_in(out: &common::Output, stat: &str) -> Option<u64> {
     out.stderr.lines().find_map(|l| l.strip_prefix(prefix.as_str())?.split_whitespace().next()?.parse().ok())
 }
 
+/// Every queue of the device runs its warm-up (a fill, a copy into host memory, the copy kernel
+/// on the compute family) once as the device comes up, and its copy arrives, or the device fails
+/// to come up; VSVK_QUEUE_WARMUP=0 leaves it out. Lavapipe has one queue.
+#[test]
+fn each_queue_is_warmed_up_once_as_the_device_comes_up() {
+    assert_eq!(stat_count("queue warmup", &[], 3), Some(1));
+    assert_eq!(stat_count("queue warmup", &[("VSVK_QUEUE_WARMUP", "0")], 3), None);
+}
+
 /// Copies by CUDA (VSVK_CUDA_COPIES=1, gpu::cuda_copy): with the route asked for, the copy
 /// kernels' three chains give the plain chain's clips. Where CUDA drives the Vulkan device, CUDA
 /// makes every upload and download of a 2 MB round trip (uploads from the copy engine's size,
