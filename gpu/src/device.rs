@@ -378,6 +378,14 @@ fn upload_queues_wanted() -> usize {
     std::env::var("VSVK_UPLOAD_COMPUTE_QUEUES").ok().and_then(|v| v.trim().parse::<usize>().ok()).unwrap_or(2).min(8)
 }
 
+/// How many queues of the compute family plugins' exec pools on the compute queue are spread over,
+/// the compute queue included (VSVK_KERNEL_QUEUES, default 1: all on it). An experiment: where one
+/// filter's kernels leave shader cores idle between dispatches, another filter's on a queue of its
+/// own could run beside them. A pool stays on its queue, so its timeline is signalled in order.
+fn kernel_queues_wanted() -> usize {
+    std::env::var("VSVK_KERNEL_QUEUES").ok().and_then(|v| v.trim().parse::<usize>().ok()).unwrap_or(1).clamp(1, 8)
+}
+
 /// Lists every physical device through a temporary instance.
 pub fn enumerate() -> Result<Vec<DeviceInfo>, String> {
     let inst = Instance::new()?;
@@ -482,6 +490,11 @@ pub struct Device {
     pub copy: Vec<Arc<Queue>>,
     /// Private queues of the compute family for the upload kernel (upload_queues_wanted).
     pub upload: Vec<Arc<Queue>>,
+    /// Further queues of the compute family that plugins' exec pools on the compute queue are
+    /// spread over, with it, in turn (kernel_queues_wanted); none by default.
+    pub kernel: Vec<Arc<Queue>>,
+    /// The next exec pool's turn among the compute queue and `kernel`.
+    pub next_kernel_queue: std::sync::atomic::AtomicUsize,
     pub functions: Box<VSVulkanFunctions>,
     pub get_instance_proc_addr: vk::PFN_vkGetInstanceProcAddr,
     /// The platform's opaque handle export (gpu::handle), where the driver has it.
@@ -606,7 +619,8 @@ impl Device {
         let compute_queues = families(inst, pd)[compute_fam as usize].queue_count as usize;
         let extra_compute = compute_queues.saturating_sub(1).min(compute_copy_queues_wanted());
         let extra_upload = compute_queues.saturating_sub(1 + extra_compute).min(upload_queues_wanted());
-        let cprio = vec![1.0f32; 1 + extra_compute + extra_upload];
+        let extra_kernel = compute_queues.saturating_sub(1 + extra_compute + extra_upload).min(kernel_queues_wanted() - 1);
+        let cprio = vec![1.0f32; 1 + extra_compute + extra_upload + extra_kernel];
         let mut qcis = vec![vk::DeviceQueueCreateInfo::default().queue_family_index(compute_fam).queue_priorities(&cprio)];
         if let Some(t) = transfer_fam {
             qcis.push(vk::DeviceQueueCreateInfo::default().queue_family_index(t).queue_priorities(&tprio));
@@ -637,6 +651,13 @@ impl Device {
             Arc::new(Queue { family: compute_fam, index: i, queue: unsafe { device.get_device_queue(compute_fam, i) }, lock: RawMutex::INIT, seq: AtomicU64::new(0) })
         }));
         let upload: Vec<Arc<Queue>> = (1 + extra_compute as u32..=(extra_compute + extra_upload) as u32)
+            .map(|i| {
+                // SAFETY: created above (the compute family has that many queues beyond the first).
+                Arc::new(Queue { family: compute_fam, index: i, queue: unsafe { device.get_device_queue(compute_fam, i) }, lock: RawMutex::INIT, seq: AtomicU64::new(0) })
+            })
+            .collect();
+        let first_kernel = 1 + (extra_compute + extra_upload) as u32;
+        let kernel: Vec<Arc<Queue>> = (first_kernel..first_kernel + extra_kernel as u32)
             .map(|i| {
                 // SAFETY: created above (the compute family has that many queues beyond the first).
                 Arc::new(Queue { family: compute_fam, index: i, queue: unsafe { device.get_device_queue(compute_fam, i) }, lock: RawMutex::INIT, seq: AtomicU64::new(0) })
@@ -705,6 +726,8 @@ impl Device {
             transfer,
             copy,
             upload,
+            kernel,
+            next_kernel_queue: Default::default(),
             functions,
             get_instance_proc_addr: gipa,
             memory_export,
@@ -742,8 +765,30 @@ impl Device {
         if !Arc::ptr_eq(&self.compute, &self.transfer) {
             all.push(&self.transfer);
         }
-        all.extend(self.copy.iter().chain(&self.upload));
+        all.extend(self.copy.iter().chain(&self.upload).chain(&self.kernel));
         all
+    }
+
+    /// Whether filters' kernels run on `q`: the compute queue, or one of the queues their exec
+    /// pools are spread over.
+    pub fn runs_kernels(&self, q: &Arc<Queue>) -> bool {
+        Arc::ptr_eq(q, &self.compute) || self.kernel.iter().any(|k| Arc::ptr_eq(k, q))
+    }
+
+    /// The queues `runs_kernels` names, as (family, index).
+    pub fn kernel_queue_ids(&self) -> Vec<(u32, u32)> {
+        std::iter::once(&self.compute).chain(&self.kernel).map(|q| (q.family, q.index)).collect()
+    }
+
+    /// The queue the next exec pool on the compute queue gets: the compute queue and `kernel` in
+    /// turn.
+    pub fn next_kernel_queue(&self) -> &Arc<Queue> {
+        let n = self.next_kernel_queue.fetch_add(1, Ordering::Relaxed) % (1 + self.kernel.len());
+        if n == 0 {
+            &self.compute
+        } else {
+            &self.kernel[n - 1]
+        }
     }
 
     pub fn export_memory_type(&self) -> i32 {

@@ -262,7 +262,8 @@ impl Drop for PoolInner {
 
 impl PoolInner {
     pub fn create(dev: &Arc<Device>, queue: i32, threads: usize) -> Result<Arc<PoolInner>, String> {
-        Self::create_on(dev, dev.queue(queue).clone(), queue != vqTransfer, threads)
+        let q = if queue == vqTransfer { dev.transfer.clone() } else { dev.next_kernel_queue().clone() };
+        Self::create_on(dev, q, queue != vqTransfer, threads)
     }
 
     /// An exec pool on `q` (also the core's private copy queues); `counts`: whether what its
@@ -281,7 +282,7 @@ impl PoolInner {
         let submitted = Arc::new(AtomicU64::new(0));
         let timeline = Timeline::for_pool(dev, submitted.clone(), &q)?;
         let q_family = q.family;
-        let on_compute = Arc::ptr_eq(&q, &dev.compute);
+        let on_compute = dev.runs_kernels(&q);
         let n = n.max(2);
         let mut handles = Vec::new();
         for _ in 0..n {
@@ -456,7 +457,7 @@ impl PoolInner {
     /// A completed (or abandoned by a reset) submission: its bytes leave the budget.
     fn retire(&self, f: Inflight) -> Vec<Retained> {
         if let Some(t) = self.timing.as_ref().filter(|_| !self.dev.is_lost()) {
-            let load = Arc::ptr_eq(&self.queue, &self.dev.compute).then_some(&self.dev.compute_load);
+            let load = self.dev.runs_kernels(&self.queue).then_some(&self.dev.compute_load);
             t.completed(&self.dev, self.id, (self.queue.family, self.queue.index), f.slot, load);
         }
         if f.bytes != 0 {

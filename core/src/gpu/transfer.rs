@@ -588,15 +588,15 @@ fn behind_compute_queue(dev: &Device, queue: &Queue, src: &Frame) -> bool {
         let pr = g.producer();
         pr.timeline.map(|t| (t.queue, move || t.pending(pr.value)))
     });
-    waits_behind((dev.compute.family, dev.compute.index), (queue.family, queue.index), producers)
+    waits_behind(&dev.kernel_queue_ids(), (queue.family, queue.index), producers)
 }
 
-/// behind_compute_queue's rule: on `queue`, one of the `compute` queue's family but not it, a
-/// producer (the queue its timeline is signalled from, None where unknown; whether its value is
-/// still to come, asked last as it reads the counter) that may be on the compute queue and is
-/// unfinished.
-fn waits_behind<P: FnOnce() -> bool>(compute: (u32, u32), queue: (u32, u32), mut producers: impl Iterator<Item = (Option<(u32, u32)>, P)>) -> bool {
-    queue.0 == compute.0 && queue != compute && producers.any(|(q, pending)| q.is_none_or(|q| q == compute) && pending())
+/// behind_compute_queue's rule: on `queue`, of the compute family but none of the queues that
+/// run filters' kernels (`kernel`: the compute queue first), a producer (the queue its timeline is
+/// signalled from, None where unknown; whether its value is still to come, asked last as it
+/// reads the counter) that may be on one of those and is unfinished.
+fn waits_behind<P: FnOnce() -> bool>(kernel: &[(u32, u32)], queue: (u32, u32), mut producers: impl Iterator<Item = (Option<(u32, u32)>, P)>) -> bool {
+    queue.0 == kernel[0].0 && !kernel.contains(&queue) && producers.any(|(q, pending)| q.is_none_or(|q| kernel.contains(&q)) && pending())
 }
 
 /// VSVK_DOWNLOAD_HOST_WAIT=1: downloads wait for their source on the host before queueing the copy.
@@ -623,19 +623,24 @@ mod tests {
 
     #[test]
     fn only_the_compute_familys_other_queues_wait_on_the_host_for_the_compute_queue() {
-        let (compute, other, transfer, upload) = ((2, 0), (2, 1), (1, 1), (2, 4));
+        let (compute, other, transfer, upload, spread) = ((2, 0), (2, 1), (1, 1), (2, 4), (2, 6));
+        let kernel = [compute];
         let pending = |q: Option<(u32, u32)>| (q, (|| true) as fn() -> bool);
         let done = |q: Option<(u32, u32)>| (q, (|| false) as fn() -> bool);
         // a copy on another compute family queue, behind the compute queue's unfinished work
-        assert!(waits_behind(compute, other, [pending(Some(compute))].into_iter()));
+        assert!(waits_behind(&kernel, other, [pending(Some(compute))].into_iter()));
         // ... or behind a timeline the core did not make
-        assert!(waits_behind(compute, other, [done(Some(upload)), pending(None)].into_iter()));
+        assert!(waits_behind(&kernel, other, [done(Some(upload)), pending(None)].into_iter()));
         // finished work, the upload kernel's queue, and other queues wait on the GPU as before
-        assert!(!waits_behind(compute, other, [done(Some(compute)), done(None)].into_iter()));
-        assert!(!waits_behind(compute, other, [pending(Some(upload))].into_iter()));
-        assert!(!waits_behind(compute, transfer, [pending(Some(compute))].into_iter()));
-        assert!(!waits_behind(compute, compute, [pending(Some(compute))].into_iter()));
-        assert!(!waits_behind(compute, other, std::iter::empty::<(Option<(u32, u32)>, fn() -> bool)>()));
+        assert!(!waits_behind(&kernel, other, [done(Some(compute)), done(None)].into_iter()));
+        assert!(!waits_behind(&kernel, other, [pending(Some(upload))].into_iter()));
+        assert!(!waits_behind(&kernel, transfer, [pending(Some(compute))].into_iter()));
+        assert!(!waits_behind(&kernel, compute, [pending(Some(compute))].into_iter()));
+        assert!(!waits_behind(&kernel, other, std::iter::empty::<(Option<(u32, u32)>, fn() -> bool)>()));
+        // with exec pools spread over a further queue, its work counts as the compute queue's
+        let kernel = [compute, spread];
+        assert!(waits_behind(&kernel, other, [pending(Some(spread))].into_iter()));
+        assert!(!waits_behind(&kernel, spread, [pending(Some(compute))].into_iter()));
     }
 
     #[test]
