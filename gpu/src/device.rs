@@ -378,12 +378,15 @@ fn upload_queues_wanted() -> usize {
     std::env::var("VSVK_UPLOAD_COMPUTE_QUEUES").ok().and_then(|v| v.trim().parse::<usize>().ok()).unwrap_or(2).min(8)
 }
 
-/// How many queues of the compute family plugins' exec pools on the compute queue are spread over,
-/// the compute queue included (VSVK_KERNEL_QUEUES, default 1: all on it). An experiment: where one
-/// filter's kernels leave shader cores idle between dispatches, another filter's on a queue of its
-/// own could run beside them. A pool stays on its queue, so its timeline is signalled in order.
+/// How many queues of the compute family plugins' exec pools on the compute queue are spread over
+/// in turn, the compute queue included (VSVK_KERNEL_QUEUES, default 2; 1 keeps them all on it).
+/// Where one filter's kernels leave shader cores idle between dispatches, the next filter's on a
+/// queue of its own run beside them; a pool stays on its queue, so its timeline is signalled in
+/// order. On the H100, in one call (2 samples, 2026-12-07): four KNLMeans in a row 534 / 598 / 599
+/// fps with 1 / 2 / 3 queues (R81 553-555), KNLMeans -> NNEDI3 -> BM3D at 2160p 148 / 147 / 136 (R81
+/// 128-136): with three, its large kernels crowd each other (docs/BENCHMARKS.md, GPU chains).
 fn kernel_queues_wanted() -> usize {
-    std::env::var("VSVK_KERNEL_QUEUES").ok().and_then(|v| v.trim().parse::<usize>().ok()).unwrap_or(1).clamp(1, 8)
+    std::env::var("VSVK_KERNEL_QUEUES").ok().and_then(|v| v.trim().parse::<usize>().ok()).unwrap_or(2).clamp(1, 8)
 }
 
 /// Lists every physical device through a temporary instance.
@@ -491,7 +494,7 @@ pub struct Device {
     /// Private queues of the compute family for the upload kernel (upload_queues_wanted).
     pub upload: Vec<Arc<Queue>>,
     /// Further queues of the compute family that plugins' exec pools on the compute queue are
-    /// spread over, with it, in turn (kernel_queues_wanted); none by default.
+    /// spread over, with it, in turn (kernel_queues_wanted).
     pub kernel: Vec<Arc<Queue>>,
     /// The next exec pool's turn among the compute queue and `kernel`.
     pub next_kernel_queue: std::sync::atomic::AtomicUsize,
