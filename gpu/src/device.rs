@@ -748,7 +748,7 @@ impl Device {
             force_staging,
             instance,
         });
-        if super::warmup::enabled() {
+        if super::warmup::enabled(&dev) {
             super::warmup::warm_queues(&dev).map_err(|e| format!("Vulkan device creation failed: warming up {e}"))?;
         }
         Ok(dev)

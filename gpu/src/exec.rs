@@ -275,6 +275,16 @@ impl PoolInner {
     /// An exec pool of `n` contexts (at least 2), for the core's own pools whose ring is not a
     /// plugin's concern (GPUDownload's, which a thread holds for the whole copy and its wait).
     pub fn create_with_ring(dev: &Arc<Device>, q: Arc<super::device::Queue>, counts: bool, n: usize) -> Result<Arc<PoolInner>, String> {
+        Self::build(dev, q, counts, n, true)
+    }
+
+    /// A pool of two contexts whose submissions are neither timed nor counted in the queue's load
+    /// (the device's warm-up, before any user's work).
+    pub fn create_untimed(dev: &Arc<Device>, q: Arc<super::device::Queue>) -> Result<Arc<PoolInner>, String> {
+        Self::build(dev, q, false, 2, false)
+    }
+
+    fn build(dev: &Arc<Device>, q: Arc<super::device::Queue>, counts: bool, n: usize, timed: bool) -> Result<Arc<PoolInner>, String> {
         forbid_in_release("createGPUExecPool");
         if dev.is_lost() {
             return Err(DEVICE_LOST.into());
@@ -306,7 +316,7 @@ impl PoolInner {
             state: Mutex::new((0..n).map(|_| SlotState::default()).collect()),
             cv: Condvar::new(),
             releasing: Mutex::new(()),
-            timing: super::timing::Queries::new(dev, q_family, n, on_compute && super::timing::compute_timing()),
+            timing: timed.then(|| super::timing::Queries::new(dev, q_family, n, on_compute && super::timing::compute_timing())).flatten(),
         });
         let mut reg = dev.exec_pools.lock();
         reg.retain(|w| w.strong_count() > 0);

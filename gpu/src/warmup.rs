@@ -22,8 +22,10 @@ const BYTES: u64 = 4096;
 /// What the fill writes, so that each queue's copy is seen to arrive.
 const PATTERN: u32 = 0x5a5a_5a5a;
 
-pub fn enabled() -> bool {
-    std::env::var_os("VSVK_QUEUE_WARMUP").is_none_or(|v| v != "0")
+/// Whether `dev` warms its queues up: unless VSVK_QUEUE_WARMUP=0, or a device loss is injected
+/// (VSVK_INJECT_DEVICE_LOST counts submissions from the first one the core's users cause).
+pub fn enabled(dev: &Device) -> bool {
+    dev.inject_after.is_none() && std::env::var_os("VSVK_QUEUE_WARMUP").is_none_or(|v| v != "0")
 }
 
 /// Runs the warm-up on every queue of `dev`, waiting for each before the next.
@@ -35,7 +37,7 @@ pub fn warm_queues(dev: &Arc<Device>) -> Result<(), String> {
     let kernel = UploadKernel::new(dev).ok();
     for q in dev.all_queues() {
         let _t = super::stats::time(super::stats::Stat::QueueWarmup);
-        let pool = PoolInner::create_with_ring(dev, q.clone(), false, 2)?;
+        let pool = PoolInner::create_untimed(dev, q.clone())?;
         let result = warm_one(dev, &pool, &local, &host, kernel.as_ref().filter(|_| q.family == dev.compute.family));
         pool.destroy();
         result.map_err(|e| format!("queue {}.{}: {e}", q.family, q.index))?;
