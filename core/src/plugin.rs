@@ -184,6 +184,16 @@ impl Plugin {
 thread_local! {
     /// Invocations in progress on this thread, innermost last, for graph inspection.
     pub static INVOKE_STACK: std::cell::RefCell<Vec<(CString, CString, CString, Map)>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// For each invocation in progress on this thread, innermost last: the turn among the queues
+    /// that run filters' kernels its exec pools took, once it made one.
+    static INVOKE_KERNEL_TURN: std::cell::RefCell<Vec<Option<usize>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The turn among the kernel queues for an exec pool on the compute queue made now: every pool
+/// one invocation (a filter's creation) makes shares the turn `next` gave its first, so that a
+/// filter's own pools keep one queue's order; None outside any invocation (the compute queue).
+pub fn kernel_turn_for_invocation(next: impl FnOnce() -> usize) -> Option<usize> {
+    INVOKE_KERNEL_TURN.with(|s| s.borrow_mut().last_mut().map(|t| *t.get_or_insert_with(next)))
 }
 
 /// invoke: checks the arguments against the function's signature and calls it.
@@ -217,6 +227,7 @@ pub fn invoke(plugin: &Plugin, name: &str, args: &Map) -> Map {
         },
     };
     let inspect = core.graph_inspection();
+    INVOKE_KERNEL_TURN.with(|s| s.borrow_mut().push(None));
     if inspect {
         let cfg = plugin.config.get().expect("registered functions imply a configured plugin");
         INVOKE_STACK.with(|s| s.borrow_mut().push((f.name.clone(), cfg.id.clone(), cfg.ns.clone(), args.clone())));
@@ -235,6 +246,7 @@ pub fn invoke(plugin: &Plugin, name: &str, args: &Map) -> Map {
     if inspect {
         INVOKE_STACK.with(|s| s.borrow_mut().pop());
     }
+    INVOKE_KERNEL_TURN.with(|s| s.borrow_mut().pop());
     // Residency of returned nodes against the return type: a lie is fatal, as in R81.
     if out.error().is_none() {
         if let Ok(rs) = crate::argspec::Signature::parse(&f.ret.to_string_lossy()) {
@@ -425,4 +437,28 @@ pub(crate) fn creation_stack(core: &Core) -> Vec<crate::node::CreationInfo> {
             .map(|(f, id, ns, args)| crate::node::CreationInfo { function: f.clone(), plugin_id: id.clone(), plugin_ns: ns.clone(), args: args.clone() })
             .collect()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{kernel_turn_for_invocation, INVOKE_KERNEL_TURN};
+
+    #[test]
+    fn a_filters_pools_share_one_kernel_queue_turn() {
+        let enter = || INVOKE_KERNEL_TURN.with(|s| s.borrow_mut().push(None));
+        let leave = || INVOKE_KERNEL_TURN.with(|s| s.borrow_mut().pop());
+        // outside any filter's creation: the compute queue
+        assert_eq!(kernel_turn_for_invocation(|| 7), None);
+        enter();
+        assert_eq!(kernel_turn_for_invocation(|| 3), Some(3));
+        // the same creation's next pool keeps its turn; no new turn is taken
+        assert_eq!(kernel_turn_for_invocation(|| panic!("a second turn")), Some(3));
+        // a filter created inside it takes a turn of its own, and the outer one keeps its own
+        enter();
+        assert_eq!(kernel_turn_for_invocation(|| 4), Some(4));
+        leave();
+        assert_eq!(kernel_turn_for_invocation(|| panic!("a second turn")), Some(3));
+        leave();
+        assert_eq!(kernel_turn_for_invocation(|| 8), None);
+    }
 }

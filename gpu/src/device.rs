@@ -378,13 +378,16 @@ fn upload_queues_wanted() -> usize {
     std::env::var("VSVK_UPLOAD_COMPUTE_QUEUES").ok().and_then(|v| v.trim().parse::<usize>().ok()).unwrap_or(2).min(8)
 }
 
-/// How many queues of the compute family plugins' exec pools on the compute queue are spread over
-/// in turn, the compute queue included (VSVK_KERNEL_QUEUES, default 2; 1 keeps them all on it).
-/// Where one filter's kernels leave shader cores idle between dispatches, the next filter's on a
-/// queue of its own run beside them; a pool stays on its queue, so its timeline is signalled in
-/// order. On the H100, in one call (2 samples, 2026-12-07): four KNLMeans in a row 534 / 598 / 599
-/// fps with 1 / 2 / 3 queues (R81 553-555), KNLMeans -> NNEDI3 -> BM3D at 2160p 148 / 147 / 136 (R81
-/// 128-136): with three, its large kernels crowd each other (docs/BENCHMARKS.md, GPU chains).
+/// How many queues of the compute family filters' exec pools on the compute queue are spread over,
+/// the compute queue included (VSVK_KERNEL_QUEUES, default 2; 1 keeps them all on it). Each filter
+/// created takes the next in turn for every pool it makes (a filter may order its own pools' work
+/// by the queue alone), so where one filter's kernels leave shader cores idle between dispatches,
+/// the next filter's run beside them; a pool stays on its queue, so its timeline is signalled in
+/// order. On the H100, one call, two samples a row (2026-12-07, docs/BENCHMARKS.md, GPU chains):
+/// four KNLMeans in a row 534 / 598 / 599 fps with 1 / 2 / 3 queues (R81 553-555); KNLMeans ->
+/// NNEDI3 -> BM3D at 2160p 148 / 147 / 136 (R81 134-136; NNEDI3 submits by itself on the compute
+/// queue, so two and three queues place that chain alike, and three ran it at 133-136 in all three
+/// calls that had it, one queue at 145-151).
 fn kernel_queues_wanted() -> usize {
     std::env::var("VSVK_KERNEL_QUEUES").ok().and_then(|v| v.trim().parse::<usize>().ok()).unwrap_or(2).clamp(1, 8)
 }
@@ -496,7 +499,7 @@ pub struct Device {
     /// Further queues of the compute family that plugins' exec pools on the compute queue are
     /// spread over, with it, in turn (kernel_queues_wanted).
     pub kernel: Vec<Arc<Queue>>,
-    /// The next exec pool's turn among the compute queue and `kernel`.
+    /// The next filter's turn among the compute queue and `kernel` (next_kernel_turn).
     pub next_kernel_queue: std::sync::atomic::AtomicUsize,
     pub functions: Box<VSVulkanFunctions>,
     pub get_instance_proc_addr: vk::PFN_vkGetInstanceProcAddr,
@@ -783,14 +786,16 @@ impl Device {
         std::iter::once(&self.compute).chain(&self.kernel).map(|q| (q.family, q.index)).collect()
     }
 
-    /// The queue the next exec pool on the compute queue gets: the compute queue and `kernel` in
-    /// turn.
-    pub fn next_kernel_queue(&self) -> &Arc<Queue> {
-        let n = self.next_kernel_queue.fetch_add(1, Ordering::Relaxed) % (1 + self.kernel.len());
-        if n == 0 {
-            &self.compute
-        } else {
-            &self.kernel[n - 1]
+    /// The next turn among the queues that run filters' kernels, for `kernel_queue`.
+    pub fn next_kernel_turn(&self) -> usize {
+        self.next_kernel_queue.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// The queue of turn `n`: the compute queue and `kernel` in turn.
+    pub fn kernel_queue(&self, n: usize) -> &Arc<Queue> {
+        match n % (1 + self.kernel.len()) {
+            0 => &self.compute,
+            i => &self.kernel[i - 1],
         }
     }
 

@@ -262,8 +262,7 @@ impl Drop for PoolInner {
 
 impl PoolInner {
     pub fn create(dev: &Arc<Device>, queue: i32, threads: usize) -> Result<Arc<PoolInner>, String> {
-        let q = if queue == vqTransfer { dev.transfer.clone() } else { dev.next_kernel_queue().clone() };
-        Self::create_on(dev, q, queue != vqTransfer, threads)
+        Self::create_on(dev, dev.queue(queue).clone(), queue != vqTransfer, threads)
     }
 
     /// An exec pool on `q` (also the core's private copy queues); `counts`: whether what its

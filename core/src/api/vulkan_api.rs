@@ -552,7 +552,16 @@ unsafe extern "C" fn create_gpu_exec_pool(c: C, queue: c_int, e: E, s: c_int) ->
     guard("createGPUExecPool", || {
         crate::gpu::exec::forbid_in_release("createGPUExecPool");
         let Some(d) = device("createGPUExecPool", c, e, s) else { return ptr::null_mut() };
-        match PoolInner::create(&d, queue, core("createGPUExecPool", c).threads()) {
+        let threads = core("createGPUExecPool", c).threads();
+        // Filters' pools on the compute queue take the kernel queues in turn, one per filter
+        // created (device.rs, kernel_queues_wanted); others stay on the compute queue.
+        let made = if queue == vqTransfer {
+            PoolInner::create(&d, queue, threads)
+        } else {
+            let turn = crate::plugin::kernel_turn_for_invocation(|| d.next_kernel_turn()).unwrap_or(0);
+            PoolInner::create_on(&d, d.kernel_queue(turn).clone(), true, threads)
+        };
+        match made {
             Ok(p) => Box::into_raw(Box::new(PoolHandle { pool: p })).cast(),
             Err(m) => {
                 fail("createGPUExecPool", e, s, &m);
