@@ -105,7 +105,10 @@ impl Queries {
 
 /// How busy a queue has been over its last window of GPU time: the share of each window (WINDOW
 /// of GPU time or more, closed by the submission that passes it) its submissions ran. Spans on one
-/// queue mostly follow each other, so the sum of their lengths stands for the union.
+/// queue mostly follow each other, so the sum of their lengths stands for the union. Filters'
+/// kernels run on two queues by default (device::kernel_queues_wanted), whose spans complete out of
+/// order and overlap: a span that began before the window counts from the window's start, and
+/// overlapping ones each count, capped at a share of 1, which errs toward busy.
 pub struct Load {
     state: Mutex<LoadState>,
     /// The last closed window's busy share, in thousandths.
@@ -133,11 +136,12 @@ impl Default for Load {
 impl Load {
     pub fn add(&self, start: f64, end: f64) {
         let mut st = self.state.lock();
-        if st.start.is_nan() || start < st.start {
+        // (a span from before the last window's end by more than a window: the clock started over)
+        if st.start.is_nan() || start < st.start - WINDOW {
             st.start = start;
             st.busy = 0.0;
         }
-        st.busy += end - start;
+        st.busy += (end - start.max(st.start)).max(0.0);
         let len = end - st.start;
         if len >= WINDOW {
             self.permille.store((1000.0 * st.busy / len).min(1000.0) as u32, Ordering::Relaxed);
@@ -239,6 +243,23 @@ mod tests {
         l.add(40e6, 45e6);
         assert!((l.share() - 0.5).abs() < 1e-9, "{}", l.share());
         l.add(45e6, 65e6);
+        assert!((l.share() - 1.0).abs() < 1e-9, "{}", l.share());
+    }
+
+    #[test]
+    fn spans_of_two_queues_count_from_the_window_start_and_cap_at_busy() {
+        let l = Load::default();
+        // two queues at once: 5 + 10 ms on one, 18 ms on the other, over 24 ms
+        l.add(0.0, 5e6);
+        l.add(8e6, 18e6);
+        l.add(6e6, 24e6);
+        assert!((l.share() - 1.0).abs() < 1e-9, "{}", l.share()); // 33 ms counted, capped
+        // the next window starts at 24 ms: a span from 20 ms counts its 6 ms after 24
+        l.add(20e6, 30e6);
+        l.add(34e6, 44e6);
+        assert!((l.share() - 0.8).abs() < 1e-9, "{}", l.share()); // 16 ms busy over 20
+        // a clock that started over begins a new window
+        l.add(0.0, 25e6);
         assert!((l.share() - 1.0).abs() < 1e-9, "{}", l.share());
     }
 

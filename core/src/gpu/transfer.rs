@@ -570,15 +570,14 @@ fn kernel_setting(dev: &Device, var: &str) -> (bool, bool) {
 }
 
 /// Whether a copy of `src` queued on `queue` would wait on the GPU, from one of the compute
-/// family's other queues, for work not yet done that may be on the compute queue itself (a
-/// filter's kernel, or a timeline the core did not make). Every GPU stall caught on the H100 had
-/// that shape: a filter's kernel on the compute queue unfinished with nothing left to wait for, the
-/// GPU 100% busy, and beside it copies on the family's other queues waiting for it, some with their
-/// waits already met yet unfinished too (bench/results/h100-2026-12-07-bench-13.txt,
-/// h100-2026-12-06-issue23-8/hang.txt). Such a copy waits on the host first instead, which costs
-/// the downloading thread (that waits for its copy anyway) one wake-up. Copies behind the upload
-/// kernel's queues keep their GPU waits. VSVK_COMPUTE_FAMILY_WAITS=1 (an experiment) restores
-/// the GPU waits, for the A/B (scripts/device/parts/hang.sh).
+/// family's other queues, for work not yet done that may be a filter's (on a queue that runs
+/// filters' kernels, or a timeline the core did not make). Such a copy waits on the host first
+/// instead, which costs the downloading thread (that waits for its copy anyway) one wake-up, and
+/// those queues never hold work behind a filter's kernel. It came from the GPU stalls on the H100,
+/// whose reports showed copies there waiting on a filter's unfinished kernel; a stall came with it
+/// in place too, its waits met when submitted, so it is not their cause (docs/BENCHMARKS.md,
+/// Today). Copies behind the upload kernel's queues keep their GPU waits.
+/// VSVK_COMPUTE_FAMILY_WAITS=1 (an experiment) restores the GPU waits (scripts/device/parts/hang.sh).
 fn behind_compute_queue(dev: &Device, queue: &Queue, src: &Frame) -> bool {
     static KEEP_GPU_WAITS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     if *KEEP_GPU_WAITS.get_or_init(|| std::env::var_os("VSVK_COMPUTE_FAMILY_WAITS").is_some_and(|v| v == "1")) {
