@@ -124,7 +124,7 @@ mod tests {
 
     #[test]
     fn names_cover_every_step() {
-        assert_eq!(Stat::DownloadCuda as usize + 1, NAMES.len());
+        assert_eq!(Stat::QueueWarmup as usize + 1, NAMES.len());
         assert_eq!(NAMES.len(), COUNTERS.len());
     }
 }
