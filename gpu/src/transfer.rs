@@ -12,11 +12,17 @@ use super::frame::GpuPlanes;
 
 /// A global barrier from every device write to host (and foreign) reads.
 pub fn host_barrier(dev: &Device, cb: vk::CommandBuffer) {
+    write_barrier(dev, cb, vk::PipelineStageFlags2::HOST, vk::AccessFlags2::HOST_READ | vk::AccessFlags2::MEMORY_READ);
+}
+
+/// A global barrier from every earlier command's writes to `stage`'s `access` (`cb` recording in a
+/// context this thread holds).
+pub fn write_barrier(dev: &Device, cb: vk::CommandBuffer, stage: vk::PipelineStageFlags2, access: vk::AccessFlags2) {
     let mb = [vk::MemoryBarrier2::default()
         .src_stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)
         .src_access_mask(vk::AccessFlags2::MEMORY_WRITE)
-        .dst_stage_mask(vk::PipelineStageFlags2::HOST)
-        .dst_access_mask(vk::AccessFlags2::HOST_READ | vk::AccessFlags2::MEMORY_READ)];
+        .dst_stage_mask(stage)
+        .dst_access_mask(access)];
     let dep = vk::DependencyInfo::default().memory_barriers(&mb);
     // SAFETY: recording into a context we hold.
     unsafe { dev.device.cmd_pipeline_barrier2(cb, &dep) };

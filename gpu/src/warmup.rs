@@ -22,6 +22,11 @@ const BYTES: u64 = 4096;
 /// What the fill writes, so that each queue's copy is seen to arrive.
 const PATTERN: u32 = 0x5a5a_5a5a;
 
+/// Every earlier command's writes before any later command's reads and writes.
+fn barrier(dev: &Device, cb: vk::CommandBuffer) {
+    super::transfer::write_barrier(dev, cb, vk::PipelineStageFlags2::ALL_COMMANDS, vk::AccessFlags2::MEMORY_READ | vk::AccessFlags2::MEMORY_WRITE);
+}
+
 /// Whether `dev` warms its queues up: unless VSVK_QUEUE_WARMUP=0, or a device loss is injected
 /// (VSVK_INJECT_DEVICE_LOST counts submissions from the first one the core's users cause).
 pub fn enabled(dev: &Device) -> bool {
@@ -76,17 +81,4 @@ fn warm_one(dev: &Device, pool: &Arc<PoolInner>, local: &GpuBuffer, host: &GpuBu
         return Err("its copy into host memory did not arrive".into());
     }
     Ok(())
-}
-
-/// Every earlier command's writes before any later command's reads and writes.
-///
-/// # Safety
-/// `cb` is recording.
-unsafe fn barrier(dev: &Device, cb: vk::CommandBuffer) {
-    let mb = [vk::MemoryBarrier2::default()
-        .src_stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)
-        .src_access_mask(vk::AccessFlags2::MEMORY_WRITE)
-        .dst_stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)
-        .dst_access_mask(vk::AccessFlags2::MEMORY_READ | vk::AccessFlags2::MEMORY_WRITE)];
-    dev.device.cmd_pipeline_barrier2(cb, &vk::DependencyInfo::default().memory_barriers(&mb));
 }
