@@ -3,7 +3,7 @@
 # bound rows under each setting, both cores in each run. KQ_SETTINGS: settings after the default,
 # one per line (default VSVK_KERNEL_QUEUES=3). KQ_HASH=1 first prints each setting's clip hash of
 # a three-plugin chain beside R81's, R81 and our default twice each (on lavapipe all agree; on the
-# H100 R81, our default and VSVK_KERNEL_QUEUES=3 gave three different hashes on 2026-12-07).
+# H100 each of the six runs gave another hash on 2026-12-07: the output varies on either core).
 set -u
 out=$1
 settings=${KQ_SETTINGS:-VSVK_KERNEL_QUEUES=3}
