@@ -385,9 +385,9 @@ fn upload_queues_wanted() -> usize {
 /// the next filter's run beside them; a pool stays on its queue, so its timeline is signalled in
 /// order. On the H100, one call, two samples a row (2026-12-07, docs/BENCHMARKS.md, GPU chains):
 /// four KNLMeans in a row 534 / 598 / 599 fps with 1 / 2 / 3 queues (R81 553-555); KNLMeans ->
-/// NNEDI3 -> BM3D at 2160p 148 / 147 / 136 (R81 134-136; NNEDI3 submits by itself on the compute
-/// queue, so two and three queues place that chain alike, and three ran it at 133-136 in all three
-/// calls that had it, one queue at 145-151).
+/// NNEDI3 -> BM3D at 2160p 148 / 147 / 136 (R81 134-136; NNEDI3 uses neither an exec pool nor the
+/// queue lock, so two and three queues place that chain alike, and three ran it at 133-136 in all
+/// three calls that had it, one queue at 145-151).
 fn kernel_queues_wanted() -> usize {
     std::env::var("VSVK_KERNEL_QUEUES").ok().and_then(|v| v.trim().parse::<usize>().ok()).unwrap_or(2).clamp(1, 8)
 }
