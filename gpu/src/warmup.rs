@@ -4,8 +4,8 @@
 //!
 //! Why: in five GPU stalls caught on the H100 (a filter's kernel on the compute queue never ending,
 //! the GPU idle by its clock reasons yet "100% busy", no Xid), four had the first submissions of
-//! the compute family's other queues unfinished, and the fifth their second, all in the first few
-//! frames of a run while the compute queue ran the filter (bench/results/log-2026-12-07.md). Where
+//! the compute family's other queues unfinished, and the fifth their second and third, all in the first
+//! few frames of a run while the compute queue ran the filter (bench/results/log-2026-12-07.md). Where
 //! the driver sets a queue up on its first use, that then happens here, with nothing beside it.
 //! VSVK_QUEUE_WARMUP=0 leaves it out (the A/B in scripts/device/parts/hang.sh).
 use std::sync::Arc;
