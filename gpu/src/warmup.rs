@@ -2,8 +2,9 @@
 //! copy into host memory and, on the compute family, a dispatch of the copy kernel, each the kind
 //! of command the queue carries later.
 //!
-//! Why: in five GPU stalls caught on the H100 (a filter's kernel on the compute queue never ending,
-//! the GPU idle by its clock reasons yet "100% busy", no Xid), four had the first submissions of
+//! Why: in five GPU stalls caught on the H100 (a filter's kernel on the compute queue never ending;
+//! in the two where they were read, the GPU idle by its clock reasons yet "100% busy", and no Xid
+//! in the kernel log), four had the first submissions of
 //! the compute family's other queues unfinished, and the fifth their second and third, all in the first
 //! few frames of a run while the compute queue ran the filter (bench/results/log-2026-12-07.md). Where
 //! the driver sets a queue up on its first use, that then happens here, with nothing beside it.
