@@ -80,9 +80,8 @@ impl BlankVideo {
     }
 
     fn make_host(&self, core: Core) -> Result<Frame> {
-        let threads = core.info().threads.max(1) as usize;
         let mut f = FrameMut::new_video(core, &self.format, self.width, self.height, None)?;
-        let stream = crate::stream::stream_outputs(threads, crate::stream::frame_bytes(&f));
+        let stream = crate::stream::stream_outputs(core, &f);
         for p in 0..self.format.numPlanes {
             let v = self.samples[p as usize];
             match self.format.bytesPerSample {

@@ -189,7 +189,7 @@ impl<J: Send + Sync + 'static> Filter for PlaneFilter<J> {
             }
         }
         let mut dst = FrameMut::new_video_sharing(core, &fmt, src.width(0), src.height(0), shared, Some(&src))?;
-        let stream = crate::stream::stream_outputs(core.info().threads.max(1) as usize, crate::stream::frame_bytes(&dst));
+        let stream = crate::stream::stream_outputs(core, &dst);
         for p in 0..fmt.numPlanes as usize {
             if self.planes[p] {
                 (self.run)(&self.job, kind, &src, &mut dst, p, stream);

@@ -314,15 +314,10 @@ impl<R: Fn(&Frame, &mut FrameMut, bool) -> Result<()> + Send + Sync + 'static> F
         let src = frames.into_iter().next().ok_or_else(|| Error::invalid("internal error: a requested frame is missing"))?;
         let fmt = src.video_format().ok_or_else(|| Error::invalid("only video clips are supported"))?;
         let mut dst = new_frame_like(core, &fmt, &src, &self.planes)?;
-        let stream = stream_outputs(core, &dst);
+        let stream = crate::stream::stream_outputs(core, &dst);
         (self.run)(&src, &mut dst, stream)?;
         Ok(dst.freeze())
     }
-}
-
-/// Whether the planes of `dst`, a new output frame, are written with streaming stores (see `stream`).
-fn stream_outputs(core: Core, dst: &FrameMut) -> bool {
-    crate::stream::stream_outputs(core.info().threads.max(1) as usize, crate::stream::frame_bytes(dst))
 }
 
 /// A new frame for the output with `src`'s properties; planes not in `process` are shared with

@@ -13,19 +13,20 @@
 //! has the measurements.
 //!
 //! `VSVK_STREAM_STORES=1` (or `0`) forces the choice, for tests and measurements.
+use vsvk_plugin_api::api::Core;
 use vsvk_plugin_api::frame::FrameMut;
 
-/// Whether a filter of a core running `threads` threads, writing frames of `frame_bytes`, should
-/// stream its output rows.
-pub fn stream_outputs(threads: usize, frame_bytes: usize) -> bool {
+/// Whether a filter writing `dst`, a new output frame, on `core` (its thread count) should stream
+/// its rows.
+pub fn stream_outputs(core: Core, dst: &FrameMut) -> bool {
     match forced() {
         Some(on) => on,
-        None => overflows(frame_bytes, threads, last_level_cache()),
+        None => overflows(frame_bytes(dst), core.info().threads.max(1) as usize, last_level_cache()),
     }
 }
 
 /// Bytes of every plane of `f`, padding included.
-pub fn frame_bytes(f: &FrameMut) -> usize {
+fn frame_bytes(f: &FrameMut) -> usize {
     (0..f.format().numPlanes).map(|p| f.stride(p).unsigned_abs() * f.height(p) as usize).sum()
 }
 

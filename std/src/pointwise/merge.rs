@@ -80,7 +80,7 @@ fn merge(args: &Args, out: &mut Out, core: Core) -> Result<()> {
             }
         });
         let mut dst = FrameMut::new_video_sharing(core, &fmt, fa.width(0), fa.height(0), shared, Some(fa))?;
-        let stream = stream_outputs(core, &dst);
+        let stream = crate::stream::stream_outputs(core, &dst);
         for p in 0..np {
             if shared[p].is_some() {
                 continue;
@@ -238,7 +238,7 @@ fn diff(args: &Args, out: &mut Out, core: Core, op: DiffOp) -> Result<()> {
     let node = pointwise_node(core, name, vi, vec![a, b], Patterns::ByLength, move |frames, core| {
         let (fa, fb) = (&frames[0], &frames[1]);
         let mut dst = new_frame_like(core, &fmt, fa, &planes)?;
-        let stream = stream_outputs(core, &dst);
+        let stream = crate::stream::stream_outputs(core, &dst);
         for p in 0..fmt.numPlanes as usize {
             if !planes[p] {
                 continue;
@@ -318,7 +318,7 @@ fn make_full_diff(args: &Args, out: &mut Out, core: Core) -> Result<()> {
     let node = pointwise_node(core, "MakeFullDiff", ovi, vec![a, b], Patterns::ByLength, move |frames, core| {
         let (fa, fb) = (&frames[0], &frames[1]);
         let mut dst = new_frame_like(core, &ofmt, fa, &all)?;
-        let stream = stream_outputs(core, &dst);
+        let stream = crate::stream::stream_outputs(core, &dst);
         for p in 0..fmt.numPlanes as usize {
             let s = [PlaneRef::new(fa, p)?, PlaneRef::new(fb, p)?];
             let d = PlaneMut::output(&mut dst, p, stream)?;
@@ -375,7 +375,7 @@ fn merge_full_diff(args: &Args, out: &mut Out, core: Core) -> Result<()> {
     let node = pointwise_node(core, "MergeFullDiff", vi, vec![a, b], Patterns::ByLength, move |frames, core| {
         let (fa, fb) = (&frames[0], &frames[1]);
         let mut dst = new_frame_like(core, &fmt, fa, &all)?;
-        let stream = stream_outputs(core, &dst);
+        let stream = crate::stream::stream_outputs(core, &dst);
         for p in 0..fmt.numPlanes as usize {
             let s = [PlaneRef::new(fa, p)?, PlaneRef::new(fb, p)?];
             let d = PlaneMut::output(&mut dst, p, stream)?;
