@@ -637,38 +637,25 @@ impl Device {
         let device = unsafe { inst.create_device(pd, &dci, None) }.map_err(|r| vkerr("vkCreateDevice", r))?;
         drop(want);
 
-        // SAFETY: queues created above.
-        let cq = unsafe { device.get_device_queue(compute_fam, 0) };
-        let compute = Arc::new(Queue { family: compute_fam, index: 0, queue: cq, lock: RawMutex::INIT, seq: AtomicU64::new(0) });
+        // Every (family, index) asked for here was in the queue create infos above: the transfer
+        // family's 1 + extra_copy queues, the compute family's 1 + extra_compute + extra_upload +
+        // extra_kernel.
+        let queue = |family: u32, index: u32| {
+            // SAFETY: a queue the device was created with (see above).
+            let queue = unsafe { device.get_device_queue(family, index) };
+            Arc::new(Queue { family, index, queue, lock: RawMutex::INIT, seq: AtomicU64::new(0) })
+        };
+        let compute = queue(compute_fam, 0);
         let transfer = match transfer_fam {
-            // SAFETY: as above.
-            Some(t) => Arc::new(Queue { family: t, index: 0, queue: unsafe { device.get_device_queue(t, 0) }, lock: RawMutex::INIT, seq: AtomicU64::new(0) }),
+            Some(t) => queue(t, 0),
             None => compute.clone(),
         };
-        let mut copy: Vec<Arc<Queue>> = (1..=extra_copy as u32)
-            .map(|i| {
-                let t = transfer.family;
-                // SAFETY: created above (the family has more than `extra_copy` queues).
-                Arc::new(Queue { family: t, index: i, queue: unsafe { device.get_device_queue(t, i) }, lock: RawMutex::INIT, seq: AtomicU64::new(0) })
-            })
-            .collect();
-        copy.extend((1..=extra_compute as u32).map(|i| {
-            // SAFETY: created above (the compute family has more than `extra_compute` queues).
-            Arc::new(Queue { family: compute_fam, index: i, queue: unsafe { device.get_device_queue(compute_fam, i) }, lock: RawMutex::INIT, seq: AtomicU64::new(0) })
-        }));
-        let upload: Vec<Arc<Queue>> = (1 + extra_compute as u32..=(extra_compute + extra_upload) as u32)
-            .map(|i| {
-                // SAFETY: created above (the compute family has that many queues beyond the first).
-                Arc::new(Queue { family: compute_fam, index: i, queue: unsafe { device.get_device_queue(compute_fam, i) }, lock: RawMutex::INIT, seq: AtomicU64::new(0) })
-            })
-            .collect();
-        let first_kernel = 1 + (extra_compute + extra_upload) as u32;
-        let kernel: Vec<Arc<Queue>> = (first_kernel..first_kernel + extra_kernel as u32)
-            .map(|i| {
-                // SAFETY: created above (the compute family has that many queues beyond the first).
-                Arc::new(Queue { family: compute_fam, index: i, queue: unsafe { device.get_device_queue(compute_fam, i) }, lock: RawMutex::INIT, seq: AtomicU64::new(0) })
-            })
-            .collect();
+        let mut copy: Vec<Arc<Queue>> = (1..=extra_copy as u32).map(|i| queue(transfer.family, i)).collect();
+        copy.extend((1..=extra_compute as u32).map(|i| queue(compute_fam, i)));
+        let first_upload = 1 + extra_compute as u32;
+        let upload: Vec<Arc<Queue>> = (first_upload..first_upload + extra_upload as u32).map(|i| queue(compute_fam, i)).collect();
+        let first_kernel = first_upload + extra_upload as u32;
+        let kernel: Vec<Arc<Queue>> = (first_kernel..first_kernel + extra_kernel as u32).map(|i| queue(compute_fam, i)).collect();
 
         let gipa = instance.entry.static_fn().get_instance_proc_addr;
         let functions = match load_functions(&instance, &device) {
