@@ -271,28 +271,33 @@ fn copies_by_cuda_give_the_same_clips() {
 /// The upload kernel (pinned frames read by the shader cores while the compute queue is idle, the
 /// default on discrete devices), forced onto lavapipe's one queue for every pinned frame: the plain
 /// chain's clips, and each upload it takes is counted as the kernel's. VSVK_UPLOAD_SM=0 takes none,
-/// and frames under the kernel's threshold (VSVK_UPLOAD_KERNEL_MIN_KB) are written by the CPU.
+/// and frames under the kernel's threshold (VSVK_UPLOAD_KERNEL_MIN_KB, default 1 MB) are written
+/// by the CPU.
 #[test]
 fn uploads_by_the_kernel_give_the_same_clips() {
     let forced = [("VSVK_PINNED_FRAMES", "1"), ("VSVK_UPLOAD_SM", "1"), ("VSVK_UPLOAD_DMA_MIN_KB", "0"), ("VSVK_KERNEL_COPY_IDLE_PERCENT", "101")];
-    // (frames under 8 MB the CPU writes into mapped memory)
-    kernel_path_checks("upload kernel", forced);
-    // unless VSVK_UPLOAD_KERNEL_MIN_KB lets the kernel take them
-    assert_eq!(stat_count("upload kernel", &[forced[0], forced[1], forced[3], ("VSVK_UPLOAD_KERNEL_MIN_KB", "1024")], 6), Some(6));
+    // (a threshold of 4 MB leaves the 2 MB frames to the CPU's writes into mapped memory)
+    kernel_path_checks("upload kernel", forced, &[("VSVK_UPLOAD_KERNEL_MIN_KB", "4096")]);
+    // and at the default 1 MB the kernel takes them, where the copy engine (8 MB) would not; the
+    // threshold counts whole frames (2,129,920 bytes: 2080 KiB)
+    assert_eq!(stat_count("upload kernel", &[forced[0], forced[1], forced[3]], 6), Some(6));
+    assert_eq!(stat_count("upload kernel", &[forced[0], forced[1], forced[3], ("VSVK_UPLOAD_KERNEL_MIN_KB", "2080")], 6), Some(6));
+    assert_eq!(stat_count("upload kernel", &[forced[0], forced[1], forced[3], ("VSVK_UPLOAD_KERNEL_MIN_KB", "2081")], 6), None);
 }
 
 /// What both copy kernels' tests check, `forced` being [what the path needs, the kernel's switch
-/// at 1, its size threshold lowered to take 2 MB frames, the idle gate open]: the plain chain's
-/// clips; the kernel (its VSVK_STATS line `stat`) takes all six copies of a 2 MB round trip, none
-/// with its switch at 0, none at its default 8 MB threshold. And with the kernel forced onto
+/// at 1, its size threshold lowered to take 2 MB frames, the idle gate open] and `above` the
+/// settings that put its threshold above 2 MB: the plain chain's clips; the kernel (its VSVK_STATS
+/// line `stat`) takes all six copies of a 2 MB round trip, none with its switch at 0, none under
+/// `above`. And with the kernel forced onto
 /// lavapipe's compute queue its own copies make that queue busy: under the default idle threshold
 /// (VSVK_KERNEL_COPY_IDLE_PERCENT) the kernel takes the first copies of a 60-frame round trip,
 /// before the queue's first window of GPU time closes, and the copy engine's path the rest.
-fn kernel_path_checks(stat: &str, forced: [(&str, &str); 4]) {
+fn kernel_path_checks(stat: &str, forced: [(&str, &str); 4], above: &[(&str, &str)]) {
     kernel_chains_give_the_same_clips(&forced);
     assert_eq!(stat_count(stat, &forced, 6), Some(6));
     assert_eq!(stat_count(stat, &[forced[0], (forced[1].0, "0"), forced[2], forced[3]], 6), None);
-    assert_eq!(stat_count(stat, &[forced[0], forced[1], forced[3]], 6), None);
+    assert_eq!(stat_count(stat, &[&[forced[0], forced[1], forced[3]], above].concat(), 6), None);
     let n = stat_count(stat, &forced[..3], 60).unwrap_or(0);
     assert!((1..60).contains(&n), "{stat}: {n} of 60 copies");
 }
@@ -300,10 +305,11 @@ fn kernel_path_checks(stat: &str, forced: [(&str, &str); 4]) {
 /// Downloads by the copy kernel (large frames on discrete devices while the compute queue is
 /// idle), forced onto lavapipe's compute queue for every frame (staged, since lavapipe's memory
 /// would otherwise be read in place): the plain chain's clips, each download counted as the
-/// kernel's; VSVK_DOWNLOAD_SM=0 takes none, nor does the kernel take frames under its threshold.
+/// kernel's; VSVK_DOWNLOAD_SM=0 takes none, nor does the kernel take frames under its threshold
+/// (default 8 MB).
 #[test]
 fn downloads_by_the_kernel_give_the_same_clips() {
-    kernel_path_checks("download kernel", [("VS_VULKAN_FORCE_STAGING", "1"), ("VSVK_DOWNLOAD_SM", "1"), ("VSVK_DOWNLOAD_KERNEL_MIN_KB", "0"), ("VSVK_KERNEL_COPY_IDLE_PERCENT", "101")]);
+    kernel_path_checks("download kernel", [("VS_VULKAN_FORCE_STAGING", "1"), ("VSVK_DOWNLOAD_SM", "1"), ("VSVK_DOWNLOAD_KERNEL_MIN_KB", "0"), ("VSVK_KERNEL_COPY_IDLE_PERCENT", "101")], &[]);
 }
 
 #[test]
