@@ -523,6 +523,8 @@ pub struct Device {
     pub compute_load: super::timing::Load,
     /// When a copy engine last took an upload from host memory (see `recent`).
     pub dma_uploads: super::recent::Recent,
+    /// Filters that may run kernels now (see `filter_kernels`).
+    pub filter_kernels: Arc<super::filter_kernels::FilterKernels>,
     /// Host staging instead of direct mapped uploads even where plane memory is host visible.
     pub force_staging: bool,
     /// Last: the instance outlives the device.
@@ -734,6 +736,7 @@ impl Device {
             exec_pools: Mutex::new(Vec::new()),
             inflight_bytes: AtomicI64::new(0),
             compute_load: Default::default(),
+            filter_kernels: Default::default(),
             dma_uploads: Default::default(),
             force_staging,
             instance,

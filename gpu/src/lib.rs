@@ -20,6 +20,7 @@ pub mod device;
 pub mod exec;
 pub mod export;
 pub mod fatal;
+pub mod filter_kernels;
 pub mod frame;
 pub mod handle;
 pub mod import;

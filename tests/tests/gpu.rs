@@ -218,14 +218,23 @@ fn stat_count(stat: &str, env: &[(&str, &str)], frames: u32) -> Option<u64> {
 
 /// The driver's run of stat_count's round trip, with VSVK_STATS on.
 fn stat_run(env: &[(&str, &str)], frames: u32) -> common::Output {
+    stat_run_chain(env, frames, &[], "std.GPUUpload,std.GPUDownload")
+}
+
+/// As stat_run, for `steps` with R81's GPU plugins `plugins`.
+fn stat_run_chain(env: &[(&str, &str)], frames: u32, plugins: &[&str], steps: &str) -> common::Output {
     let mut cmd = Command::new(program(DRIVER));
     gpu_env(&mut cmd);
     cmd.env("VSVK_STATS", "1");
     for (k, v) in env {
         cmd.env(k, v);
     }
-    cmd.arg(our_core()).arg("--plugin").arg(program(NOISE)).args(["--width", "1280", "--height", "832", "--format", "Gray16", "--frames"]).arg(frames.to_string());
-    cmd.arg("std.GPUUpload,std.GPUDownload");
+    cmd.arg(our_core()).arg("--plugin").arg(program(NOISE));
+    for p in plugins {
+        cmd.arg("--plugin").arg(reference::ref_dir().join("plugins").join(p));
+    }
+    cmd.args(["--width", "1280", "--height", "832", "--format", "Gray16", "--frames"]).arg(frames.to_string());
+    cmd.arg(steps);
     let out = run(cmd, LIMIT);
     assert!(out.success(), "{}", out.describe());
     out
@@ -300,6 +309,25 @@ fn kernel_path_checks(stat: &str, forced: [(&str, &str); 4], above: &[(&str, &st
     assert_eq!(stat_count(stat, &[&[forced[0], forced[1], forced[3]], above].concat(), 6), None);
     let n = stat_count(stat, &forced[..3], 60).unwrap_or(0);
     assert!((1..60).contains(&n), "{stat}: {n} of 60 copies");
+}
+
+/// The copy kernels keep off the shader cores while a filter has an exec pool on a kernel queue,
+/// from its first frame, before the compute queue's busy share knows anything: with KNLMeans
+/// between the copies the upload kernel takes no upload under the default idle gate, where
+/// without the filter it takes the first ones (kernel_path_checks) and with
+/// VSVK_KERNEL_COPY_BESIDE_FILTERS=1 it takes those beside the filter too.
+#[test]
+fn copy_kernels_keep_off_while_a_filter_has_kernels() {
+    let forced = [("VSVK_PINNED_FRAMES", "1"), ("VSVK_UPLOAD_SM", "1"), ("VSVK_UPLOAD_DMA_MIN_KB", "0")];
+    let steps = "std.GPUUpload,knlmvk.KNLMeans:d=0:a=1:h=1.2,std.GPUDownload";
+    let count = |env: &[(&str, &str)]| stat_in(&stat_run_chain(env, 8, &["libknlmvulkan.so"], steps), "upload kernel");
+    assert_eq!(count(&forced), None);
+    let beside = count(&[&forced[..], &[("VSVK_KERNEL_COPY_BESIDE_FILTERS", "1")]].concat()).unwrap_or(0);
+    assert!((1..=8).contains(&beside), "{beside} of 8 uploads by the kernel beside the filter");
+    // and without the filter, under the same settings, it takes the first ones (on lavapipe its
+    // own copies then make the one queue busy)
+    let alone = stat_in(&stat_run(&forced, 8), "upload kernel").unwrap_or(0);
+    assert!((1..=8).contains(&alone), "{alone} of 8 uploads by the kernel without a filter");
 }
 
 /// Downloads by the copy kernel (large frames on discrete devices while the compute queue is

@@ -110,6 +110,8 @@ fn context(call: &str, c: Ctx) -> (&'static Slot, Arc<PoolInner>) {
 /// What VSGPUExecPool* points at.
 struct PoolHandle {
     pool: Arc<PoolInner>,
+    /// A filter's pool on a kernel queue counts as filter kernels on the device while it lives.
+    _kernels: Option<vsvk_gpu::filter_kernels::FilterPool>,
 }
 
 fn cstr_into(dst: &mut [c_char], s: &str) {
@@ -232,7 +234,12 @@ unsafe extern "C" fn get_vulkan_functions(c: C, e: E, s: c_int) -> *const VSVulk
 
 unsafe extern "C" fn lock_vulkan_queue(c: C, q: c_int) {
     guard("lockVulkanQueue", || match device("lockVulkanQueue", c, ptr::null_mut(), 0) {
-        Some(d) => d.queue(q).lock(),
+        Some(d) => {
+            if q != vqTransfer {
+                d.filter_kernels.queue_locked();
+            }
+            d.queue(q).lock()
+        }
         None => fatal("lockVulkanQueue: no Vulkan device"),
     })
 }
@@ -556,13 +563,13 @@ unsafe extern "C" fn create_gpu_exec_pool(c: C, queue: c_int, e: E, s: c_int) ->
         // Filters' pools on the compute queue take the kernel queues in turn, one per filter
         // created (device.rs, kernel_queues_wanted); others stay on the compute queue.
         let made = if queue == vqTransfer {
-            PoolInner::create(&d, queue, threads)
+            PoolInner::create(&d, queue, threads).map(|p| (p, None))
         } else {
             let turn = crate::plugin::kernel_turn_for_invocation(|| d.next_kernel_turn()).unwrap_or(0);
-            PoolInner::create_on(&d, d.kernel_queue(turn).clone(), true, threads)
+            PoolInner::create_on(&d, d.kernel_queue(turn).clone(), true, threads).map(|p| (p, Some(d.filter_kernels.pool_made())))
         };
         match made {
-            Ok(p) => Box::into_raw(Box::new(PoolHandle { pool: p })).cast(),
+            Ok((pool, kernels)) => Box::into_raw(Box::new(PoolHandle { pool, _kernels: kernels })).cast(),
             Err(m) => {
                 fail("createGPUExecPool", e, s, &m);
                 ptr::null_mut()

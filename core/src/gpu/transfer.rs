@@ -180,10 +180,17 @@ impl Transfer {
     /// with no filter ran 1,374 fps by the kernel against 1,327; with 1 MB frames uploaded by the
     /// kernel vk.Expr 1080p ran 1.11x, where the bench just before had 1.39x by the copy engine
     /// (docs/BENCHMARKS.md, Transfers).
+    ///
+    /// And only while no filter may run kernels (`vsvk_gpu::filter_kernels`): the busy share knows
+    /// nothing before its first window closes, and the stalls caught on the H100 all came in those
+    /// first frames with copy kernels beside a filter's. VSVK_KERNEL_COPY_BESIDE_FILTERS=1 leaves
+    /// that to the busy share as before (measurements); the 101 above lets them run beside any.
     fn compute_idle(&self) -> bool {
         static LIMIT: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
+        static BESIDE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
         let limit = *LIMIT.get_or_init(|| share_setting("VSVK_KERNEL_COPY_IDLE_PERCENT", 2.0));
-        limit > 1.0 || self.dev.compute_load.share() < limit
+        let beside = *BESIDE.get_or_init(|| std::env::var("VSVK_KERNEL_COPY_BESIDE_FILTERS").is_ok_and(|v| v.trim() == "1"));
+        limit > 1.0 || (self.dev.compute_load.share() < limit && (beside || !self.dev.filter_kernels.present()))
     }
 
     /// Whether the upload kernel can take `src` into `dst`: each plane laid out alike from the start
@@ -216,10 +223,10 @@ impl Transfer {
         }
         let vf = *src.video_format().ok_or("GPUUpload: only video frames can be uploaded")?;
         // Planes in CUDA's pinned memory go up by CUDA, into exportable planes CUDA imports, from
-        // the size the copy engine takes them at (smaller ones the CPU writes into the BAR, below).
+        // 1 MB (smaller ones the CPU writes into the BAR, below).
         let total: usize = (0..src.num_planes()).map(|p| plane_bytes(src, p)).sum();
         let cuda = core.mem.cuda_copies().filter(|c| {
-            (total >= upload_dma_min() || !self.direct()) && (0..src.num_planes()).all(|p| src.planes()[p].buf.cuda_host().is_some_and(|b| b.of(c)))
+            (total >= cuda_upload_min() || !self.direct()) && (0..src.num_planes()).all(|p| src.planes()[p].buf.cuda_host().is_some_and(|b| b.of(c)))
         });
         // VS_VULKAN_EXPORTABLE_UPLOADS: uploads land in exportable planes (R81's knob).
         let exportable = cuda.is_some() || std::env::var_os("VS_VULKAN_EXPORTABLE_UPLOADS").is_some_and(|v| v != "0");
@@ -497,6 +504,15 @@ fn kernel_takes_plane(kernel: &UploadKernel, gpu: &Frame, host: &Frame, host_buf
 fn upload_dma_min() -> usize {
     static MIN: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *MIN.get_or_init(|| kb_setting("VSVK_UPLOAD_DMA_MIN_KB").unwrap_or(8 << 20))
+}
+
+/// The smallest upload CUDA takes where the CPU could write the frame into mapped VRAM instead
+/// (VSVK_CUDA_UPLOAD_MIN_KB, default 1 MB): a copy on CUDA's stream costs the host a call, not a
+/// queue submission, so frames the copy engine's Vulkan route leaves to the CPU (upload_dma_min)
+/// go by the bus's DMA here.
+fn cuda_upload_min() -> usize {
+    static MIN: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *MIN.get_or_init(|| kb_setting("VSVK_CUDA_UPLOAD_MIN_KB").unwrap_or(1 << 20))
 }
 
 /// VSVK_UPLOAD_CPU_EVERY=N: every N-th upload the CPU writes into mapped VRAM where the GPU would
