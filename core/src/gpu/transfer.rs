@@ -526,8 +526,9 @@ fn cpu_every() -> Option<usize> {
 /// the frame into mapped VRAM instead (VSVK_UPLOAD_KERNEL_MIN_KB, default 1 MB). The kernel runs
 /// only while the compute queue is idle, so this decides chains without GPU filters alone: there
 /// the CPU's writes into the BAR ran at R81's speed (33.5 GB/s, 1.00x on the H100's upload-only
-/// 1080p rows), where the kernel from 1 MB ran those rows 1.43x and 1.81x (docs/BENCHMARKS.md,
-/// Transfers). Below 1 MB a submission's fixed cost outweighs the faster transfer.
+/// 1080p rows), where the kernel from 1 MB ran those rows 1.43x and 1.81x in one call and 1.05x
+/// and 1.30x in another (docs/BENCHMARKS.md). Smaller frames were not measured: each is a
+/// submission of its own.
 fn upload_kernel_min() -> usize {
     static MIN: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *MIN.get_or_init(|| kb_setting("VSVK_UPLOAD_KERNEL_MIN_KB").unwrap_or(1 << 20))
