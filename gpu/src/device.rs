@@ -523,6 +523,9 @@ pub struct Device {
     pub compute_load: super::timing::Load,
     /// When a copy engine last took an upload from host memory (see `recent`).
     pub dma_uploads: super::recent::Recent,
+    /// When a download was last queued: uploads under the copy engine's threshold then leave the
+    /// compute family to the downloads (core's transfer::upload).
+    pub downloads: super::recent::Recent,
     /// Filters that may run kernels now (see `filter_kernels`).
     pub filter_kernels: Arc<super::filter_kernels::FilterKernels>,
     /// Host staging instead of direct mapped uploads even where plane memory is host visible.
@@ -738,6 +741,7 @@ impl Device {
             compute_load: Default::default(),
             filter_kernels: Default::default(),
             dma_uploads: Default::default(),
+            downloads: Default::default(),
             force_staging,
             instance,
         });

@@ -252,9 +252,13 @@ impl Transfer {
         // BAR, beside the GPU's reads of the others from host memory.
         let cpu_turn = cpu_writes && cpu_every().is_some_and(|n| self.next.fetch_add(1, Ordering::Relaxed) % n == 0);
         let dma = !cpu_turn && (total >= upload_dma_min() || !cpu_writes);
+        // Frames the CPU could write go by the kernel only while no downloads run: beside them the
+        // 1080p round trips ran 1.68x and 1.97x R81 with kernel uploads, 2.48x and 2.44x with the
+        // CPU's writes, in one H100 call (docs/BENCHMARKS.md).
+        let small_by_kernel = total >= upload_kernel_min() && !self.dev.downloads.within(std::time::Duration::from_millis(100));
         // (a Transfer made for downloads has the kernel but no upload queues)
         let kernel = self.kernel.as_ref().filter(|_| !self.sm.is_empty() && !cpu_turn).filter(|k| {
-            pinned.as_ref().is_some_and(|b| (dma || total >= upload_kernel_min()) && self.kernel_fits(k, src, &dst, b)) && self.compute_idle()
+            pinned.as_ref().is_some_and(|b| (dma || small_by_kernel) && self.kernel_fits(k, src, &dst, b)) && self.compute_idle()
         });
         if let Some(bufs) = pinned.filter(|b| (dma || kernel.is_some()) && b.iter().all(|b| b.get().usage.contains(vk::BufferUsageFlags::TRANSFER_SRC))) {
             let _t = stats::time(Stat::UploadStaged);
@@ -339,6 +343,7 @@ impl Transfer {
             return Err(super::DEVICE_LOST.into());
         }
         let vf = *src.video_format().ok_or("GPUDownload: only video frames can be downloaded")?;
+        self.dev.downloads.note();
         let np = src.num_planes();
         // Direct reads only where device memory is the host's: reading a BAR mapping over the bus
         // is slow, so discrete cards copy to cached host memory first.
