@@ -423,9 +423,17 @@ def run(job):
                     os.close(saved)
         return count
     finally:
-        for ref in running:
+        cancelled = list(running)
+        for ref in cancelled:
             try:
                 ray.cancel(ref, force=True)
+            except Exception:
+                pass
+        # A cancelled task's renderer may have been starting: its result file could appear after a
+        # sweep made at once (a failed job left a chunk's empty result behind that way).
+        if cancelled:
+            try:
+                ray.wait(cancelled, num_returns=len(cancelled), timeout=10)
             except Exception:
                 pass
         _sweep(ray, spec)

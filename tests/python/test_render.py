@@ -145,8 +145,14 @@ def test_raw_with_alpha_splits_and_a_range_equal_pipe():
     assert stdout == pipe_bytes(s, "-c", "y4m")
 
 
+def leftovers():
+    """What render jobs left in the temporary folder (this file's scratch folder aside)."""
+    return {n for n in os.listdir(tempfile.gettempdir()) if n.startswith("vsvk-render-") and not n.startswith("vsvk-render-test")}
+
+
 def test_a_killed_worker_and_a_killed_renderer_are_retried():
     s = script()
+    before = leftovers()  # (another run's, on a shared machine)
     out = os.path.join(SCRATCH, "killed.y4m")
     pids = os.path.join(SCRATCH, "pids")
     os.makedirs(pids, exist_ok=True)
@@ -178,9 +184,8 @@ def test_a_killed_worker_and_a_killed_renderer_are_retried():
     assert "chunk 4 (frames 40 to 49) failed (frames 40 to 49 on worker" in err and "SIGKILL" in err, err
     assert read(out) == pipe_bytes(s, "-c", "y4m", "-a", "frames=80")
     assert os.path.exists(os.path.join(pids, "chunk-1-1")) and os.path.exists(os.path.join(pids, "chunk-4-1"))
-    leftovers = [n for n in os.listdir(tempfile.gettempdir())
-                 if n.startswith("vsvk-render-") and not n.startswith("vsvk-render-test")]
-    assert not leftovers, leftovers
+    left = leftovers() - before
+    assert not left, left
 
 
 def test_bad_arguments_are_refused_before_anything_runs():
@@ -222,6 +227,7 @@ def test_bad_ranges_and_splits_against_the_clip_are_clear_errors():
 def test_script_and_frame_errors_name_the_worker_and_the_frames():
     s = script()
     host = socket.gethostname()
+    before = leftovers()
     rc, _, err = render("-a", "broken=1", s, "--")
     assert rc == 1, err
     assert f"the script failed on worker {host} (node " in err and "this script is broken on purpose" in err, err
@@ -229,6 +235,9 @@ def test_script_and_frame_errors_name_the_worker_and_the_frames():
     assert rc == 1, err
     assert "chunk 1 (frames 10 to 19) failed on every attempt (2):" in err, err
     assert err.count("frame 13 is bad on purpose") >= 2 and f"on worker {host}" in err, err
+    # the failed job's other chunks were cancelled, and what they had begun to write is gone
+    left = leftovers() - before
+    assert not left, left
     missing = script("missing.vpy", "import vapoursynth as vs\nvs.core.std.LoadPlugin('/nonexistent/source.so')\n")
     rc, _, err = render(missing, "--")
     assert rc == 1 and f"on worker {host}" in err and "/nonexistent/source.so" in err, err
