@@ -222,7 +222,7 @@ fn stat_run(env: &[(&str, &str)], frames: u32) -> common::Output {
 }
 
 /// As stat_run, for `steps` with R81's GPU plugins `plugins`; a chain ending on the GPU is not
-/// hashed (the driver reads planes with the CPU).
+/// hashed (the driver hashes planes through their host pointers, which GPU frames do not have).
 fn stat_run_chain(env: &[(&str, &str)], frames: u32, plugins: &[&str], steps: &str) -> common::Output {
     let mut cmd = Command::new(program(DRIVER));
     gpu_env(&mut cmd);
