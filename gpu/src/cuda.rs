@@ -21,6 +21,7 @@ pub type CuStream = *mut c_void;
 pub type CuDevicePtr = u64;
 type CuExternalMemory = *mut c_void;
 pub type CuExternalSemaphore = *mut c_void;
+pub type CuEvent = *mut c_void;
 
 const CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD: c_int = 1;
 const CUDA_EXTERNAL_MEMORY_DEDICATED: c_uint = 1;
@@ -28,6 +29,8 @@ const CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD: c_int = 9;
 /// VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT, VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT
 pub const VK_OPAQUE_FD: i32 = 1;
 const CU_STREAM_NON_BLOCKING: c_uint = 1;
+const CU_EVENT_BLOCKING_SYNC: c_uint = 1;
+const CU_EVENT_DISABLE_TIMING: c_uint = 2;
 const CU_MEMORYTYPE_HOST: c_uint = 1;
 const CU_MEMORYTYPE_DEVICE: c_uint = 2;
 
@@ -152,6 +155,11 @@ pub struct Cuda {
     memcpy_2d: unsafe extern "C" fn(*const Memcpy2d, CuStream) -> CuResult,
     mem_host_alloc: unsafe extern "C" fn(*mut *mut c_void, usize, c_uint) -> CuResult,
     mem_free_host: unsafe extern "C" fn(*mut c_void) -> CuResult,
+    event_create: unsafe extern "C" fn(*mut CuEvent, c_uint) -> CuResult,
+    event_destroy: unsafe extern "C" fn(CuEvent) -> CuResult,
+    event_record: unsafe extern "C" fn(CuEvent, CuStream) -> CuResult,
+    event_synchronize: unsafe extern "C" fn(CuEvent) -> CuResult,
+    stream_wait_event: unsafe extern "C" fn(CuStream, CuEvent, c_uint) -> CuResult,
     /// the primary context of the CUDA device that is the core's Vulkan device, and its ordinal
     ctx: CuContext,
     pub ordinal: i32,
@@ -252,6 +260,38 @@ impl Cuda {
         self.with_ctx(|| self.check(unsafe { (self.memcpy_2d)(&c, stream) }, "cuMemcpy2DAsync"))
     }
 
+    /// An event for ordering streams and waiting on the host; a host wait on it sleeps rather
+    /// than spins, and it keeps no timestamps.
+    pub fn new_event(&self) -> Result<CuEvent, String> {
+        let mut e: CuEvent = std::ptr::null_mut();
+        // SAFETY: writes a new event handle.
+        self.with_ctx(|| self.check(unsafe { (self.event_create)(&mut e, CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING) }, "cuEventCreate"))?;
+        Ok(e)
+    }
+
+    pub fn destroy_event(&self, e: CuEvent) {
+        // SAFETY: an event made by new_event; a record still queued completes (the driver's rule).
+        let _ = self.with_ctx(|| self.check(unsafe { (self.event_destroy)(e) }, "cuEventDestroy"));
+    }
+
+    /// Enqueues `e` on `stream`: it completes once everything queued there before it has.
+    pub fn record(&self, e: CuEvent, stream: CuStream) -> Result<(), String> {
+        // SAFETY: an event and a stream of this context.
+        self.with_ctx(|| self.check(unsafe { (self.event_record)(e, stream) }, "cuEventRecord"))
+    }
+
+    /// Makes `stream` wait, on the device, for the last record of `e` queued before this call.
+    pub fn wait_event(&self, stream: CuStream, e: CuEvent) -> Result<(), String> {
+        // SAFETY: as above.
+        self.with_ctx(|| self.check(unsafe { (self.stream_wait_event)(stream, e, 0) }, "cuStreamWaitEvent"))
+    }
+
+    /// Waits on the host for the last record of `e`.
+    pub fn synchronize(&self, e: CuEvent) -> Result<(), String> {
+        // SAFETY: as above.
+        self.with_ctx(|| self.check(unsafe { (self.event_synchronize)(e) }, "cuEventSynchronize"))
+    }
+
     /// `len` bytes of pinned host memory, which CUDA's copy engines read and write at the bus's
     /// speed in both directions at once (Vulkan's own host memory reaches about half of it).
     pub fn alloc_host(&self, len: usize) -> Result<*mut u8, String> {
@@ -328,6 +368,11 @@ fn load_cuda(uuid: [u8; 16], name: &str) -> Result<Cuda, String> {
             memcpy_2d: sym!("cuMemcpy2DAsync_v2"),
             mem_host_alloc: sym!("cuMemHostAlloc"),
             mem_free_host: sym!("cuMemFreeHost"),
+            event_create: sym!("cuEventCreate"),
+            event_destroy: sym!("cuEventDestroy_v2"),
+            event_record: sym!("cuEventRecord"),
+            event_synchronize: sym!("cuEventSynchronize"),
+            stream_wait_event: sym!("cuStreamWaitEvent"),
             ctx: std::ptr::null_mut(),
             ordinal: -1,
         };

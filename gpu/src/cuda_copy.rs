@@ -4,19 +4,23 @@
 //! copies on CUDA's pinned memory move 95-98 (bench/vkcopy, docs/BENCHMARKS.md, Transfers). So
 //! large host frames live in CUDA's pinned memory (`HostBlock`), and their uploads and downloads
 //! go on two CUDA streams, one a direction, into and out of planes the device exported and CUDA
-//! imported once (gpu::cuda's cache). Each stream signals a timeline semaphore of the device that
-//! CUDA imported: an upload's value is its planes' producer, so Vulkan's queues and host waits
-//! order after it as after any submission; a download waits for its planes' producers (on its
-//! stream where that is our upload stream, else on the host), then queues its copies and waits
-//! for its own value.
+//! imported once (gpu::cuda's cache). The upload stream signals a timeline semaphore of the device
+//! that CUDA imported: an upload's value is its planes' producer, so Vulkan's queues and host waits
+//! order after it as after any submission. A download waits for its planes' producers (on its
+//! stream, by a CUDA event, where that is our upload stream; else on the host), then queues its
+//! copies and waits on the host for an event after them. Downloads use no semaphore of the
+//! device: while the download stream waited on the upload stream's timeline and the host on the
+//! download stream's, every row with a download stopped near 1,550 fps on the H100 whatever the
+//! frame's size (bench/results/h100-2026-12-07-bench-18); with events the 2160p 16-bit round
+//! trip ran 1,605 fps (h100-2026-12-07-s44/events-roundtrip.txt).
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Weak};
 
 use parking_lot::Mutex;
 
-use crate::cuda::{self, Cuda, CuExternalSemaphore, CuStream, Mem};
+use crate::cuda::{self, Cuda, CuEvent, CuExternalSemaphore, CuStream, Mem};
 use crate::device::Device;
-use crate::exec::{wait_value, Timeline, WaitOutcome};
+use crate::exec::{wait_value, Timeline};
 use crate::frame::GpuPlane;
 
 /// The CUDA copies of one device.
@@ -24,7 +28,7 @@ pub struct CudaCopies {
     pub cu: &'static Cuda,
     dev: Arc<Device>,
     up: Lane,
-    down: Lane,
+    down: DownStream,
     /// Idle host blocks by length, for the next frame of that size (pinning is slow: a 16 MB
     /// cuMemHostAlloc costs milliseconds).
     idle: Mutex<IdleHost>,
@@ -37,11 +41,17 @@ struct IdleHost {
     bytes: usize,
 }
 
-/// One stream and the timeline it signals.
+/// Events the upload stream records, one after each upload, in turn: value v's is `v % UP_EVENTS`.
+/// A download waits for a later upload's record of that event where v's was overwritten, which
+/// is still after v (the stream runs its uploads in order, and they wait for nothing).
+const UP_EVENTS: usize = 64;
+
+/// The upload stream and the timeline it signals.
 struct Lane {
     stream: CuStream,
     timeline: Arc<Timeline>,
     sem: CuExternalSemaphore,
+    events: Vec<CuEvent>,
     state: Mutex<LaneState>,
 }
 
@@ -52,6 +62,15 @@ struct LaneState {
     /// What copies still being made need kept, by the value that ends them: the source frame and
     /// the uses of imported memory.
     held: VecDeque<(u64, Held)>,
+    /// The value whose upload each event was last recorded after; 0 where a record failed (a
+    /// download then waits for the timeline itself).
+    recorded: Vec<u64>,
+}
+
+/// The download stream, and idle events to wait for its copies with.
+struct DownStream {
+    stream: CuStream,
+    idle: Mutex<Vec<CuEvent>>,
 }
 
 struct Held {
@@ -71,13 +90,43 @@ impl Drop for Held {
 unsafe impl Send for Lane {}
 // SAFETY: as above; the mutable state is behind the mutex.
 unsafe impl Sync for Lane {}
+// SAFETY: a CUDA stream and events, plain identifiers usable from any thread; the idle list is
+// behind its mutex.
+unsafe impl Send for DownStream {}
+// SAFETY: as above.
+unsafe impl Sync for DownStream {}
 
 impl Lane {
     fn new(cu: &'static Cuda, dev: &Arc<Device>) -> Result<Lane, String> {
         let timeline = Timeline::new(dev, None)?;
         let sem = cuda::import_semaphore(cu, &timeline).ok_or("CUDA could not import a timeline semaphore of the device")?;
         let stream = cu.new_stream()?;
-        Ok(Lane { stream, timeline, sem, state: Mutex::new(LaneState::default()) })
+        let mut events = Vec::with_capacity(UP_EVENTS);
+        while events.len() < UP_EVENTS {
+            match cu.new_event() {
+                Ok(e) => events.push(e),
+                Err(e) => {
+                    events.into_iter().for_each(|x| cu.destroy_event(x));
+                    cu.destroy_stream(stream);
+                    return Err(e);
+                }
+            }
+        }
+        let state = LaneState { recorded: vec![0; UP_EVENTS], ..LaneState::default() };
+        Ok(Lane { stream, timeline, sem, events, state: Mutex::new(state) })
+    }
+
+    /// Makes `stream` wait on the device for this lane's `value`: by its event where that still
+    /// stands for it or a later value, else by the timeline.
+    fn order_after(&self, cu: &Cuda, stream: CuStream, value: u64) -> Result<(), String> {
+        // (under the lock, so that no upload records the event again between the check and the wait)
+        let st = self.state.lock();
+        let slot = (value % UP_EVENTS as u64) as usize;
+        if st.recorded[slot] >= value {
+            cu.wait_event(stream, self.events[slot])
+        } else {
+            cu.wait(self.sem, value, stream)
+        }
     }
 
     /// Queues waits for `waits` (imported semaphores at values), then `copies` and the signal of
@@ -105,6 +154,8 @@ impl Lane {
         }
         st.queued = value;
         st.held.push_back((value, held));
+        let slot = (value % UP_EVENTS as u64) as usize;
+        st.recorded[slot] = if queued.is_ok() && cu.record(self.events[slot], self.stream).is_ok() { value } else { 0 };
         drop(st);
         if let Err(e) = queued {
             // The copies queued before the failed one may still write the caller's host frame,
@@ -121,6 +172,43 @@ impl Lane {
         while st.held.front().is_some_and(|(v, _)| *v <= reached) {
             st.held.pop_front();
         }
+    }
+}
+
+impl DownStream {
+    fn new(cu: &Cuda) -> Result<DownStream, String> {
+        Ok(DownStream { stream: cu.new_stream()?, idle: Mutex::new(Vec::new()) })
+    }
+
+    /// Queues, after `after_upload` of `up` (0: nothing), `copies` into host memory, and waits on
+    /// the host until they are done, error or not: the caller frees the host frame on an error.
+    ///
+    /// # Safety
+    /// The host sides of `copies` stay valid until this returns.
+    unsafe fn copy_and_wait(&self, cu: &Cuda, up: &Lane, after_upload: u64, copies: &[Copy2d]) -> Result<(), String> {
+        let event = match self.idle.lock().pop() {
+            Some(e) => e,
+            None => cu.new_event().map_err(|e| format!("GPUDownload by CUDA: {e}"))?,
+        };
+        let mut queued = if after_upload > 0 { up.order_after(cu, self.stream, after_upload) } else { Ok(()) };
+        if queued.is_ok() {
+            queued = copies.iter().try_for_each(|&(dst, dst_pitch, src, src_pitch, row, rows)| {
+                // SAFETY: the caller's promise.
+                unsafe { cu.copy(dst, dst_pitch, src, src_pitch, row, rows, self.stream) }
+            });
+        }
+        match cu.record(event, self.stream).and_then(|_| cu.synchronize(event)) {
+            Ok(()) => self.idle.lock().push(event),
+            Err(e) => {
+                // Copies queued before the failure may still write the host frame: wait for the
+                // whole context rather than let it go.
+                // SAFETY: waits for this context's work; takes no pointers.
+                let _ = cu.with_ctx(|| cu.check(unsafe { (cu.ctx_synchronize)() }, "cuCtxSynchronize"));
+                cu.destroy_event(event);
+                return Err(format!("GPUDownload by CUDA: the copy did not complete: {e}"));
+            }
+        }
+        queued.map_err(|e| format!("GPUDownload by CUDA: {e}"))
     }
 }
 
@@ -193,7 +281,10 @@ impl CudaCopies {
         }
         let cu = cuda::for_uuid(dev.info.uuid, &dev.name)?;
         let up = Lane::new(cu, dev)?;
-        let down = Lane::new(cu, dev).inspect_err(|_| cu.destroy_stream(up.stream))?;
+        let down = DownStream::new(cu).inspect_err(|_| {
+            up.events.iter().for_each(|&e| cu.destroy_event(e));
+            cu.destroy_stream(up.stream);
+        })?;
         Ok(Arc::new_cyclic(|me| CudaCopies { cu, dev: dev.clone(), up, down, idle: Mutex::new(IdleHost::default()), me: me.clone() }))
     }
 
@@ -288,34 +379,32 @@ impl CudaCopies {
                 None => {}
             }
         }
-        let waits: &[(CuExternalSemaphore, u64)] = if after_upload > 0 { &[(self.up.sem, after_upload)] } else { &[] };
         let Some(addr) = self.addresses(planes) else { return Ok(false) };
         let copies: Vec<Copy2d> =
             planes.iter().zip(&addr).map(|(c, &(_, base))| (Mem::Host(c.host), c.host_pitch, Mem::Device(base + c.plane_offset as u64), c.plane_pitch, c.row_bytes, c.rows)).collect();
-        let held = Held { _keep: None, memory: addr.iter().map(|a| a.0).collect() };
-        // SAFETY: the host planes are the caller's new frame, which it keeps until the wait below.
-        let value = unsafe { self.down.queue(self.cu, waits, &copies, held, "GPUDownload") }?;
-        match wait_value(&self.dev, self.down.timeline.sem, value) {
-            WaitOutcome::Done => Ok(true),
-            WaitOutcome::Lost => Err(crate::DEVICE_LOST.into()),
-            WaitOutcome::Failed(e) => Err(format!("GPUDownload by CUDA: the copy did not complete: {e}")),
-        }
+        // (the uses of the imports end once the copies are done, here)
+        let _held = Held { _keep: None, memory: addr.iter().map(|a| a.0).collect() };
+        // SAFETY: the host planes are the caller's new frame, which it keeps until this returns.
+        unsafe { self.down.copy_and_wait(self.cu, &self.up, after_upload, &copies) }?;
+        Ok(true)
     }
 }
 
 impl Drop for CudaCopies {
     fn drop(&mut self) {
-        for lane in [&mut self.up, &mut self.down] {
-            let last = lane.state.get_mut().queued;
-            if last > 0 {
-                let _ = wait_value(&self.dev, lane.timeline.sem, last);
-            }
-            lane.state.get_mut().held.clear();
-            self.cu.destroy_stream(lane.stream);
+        let up = &mut self.up;
+        let last = up.state.get_mut().queued;
+        if last > 0 {
+            let _ = wait_value(&self.dev, up.timeline.sem, last);
         }
-        // (both streams are done: no wait or signal on either timeline is left)
+        up.state.get_mut().held.clear();
+        up.events.iter().for_each(|&e| self.cu.destroy_event(e));
+        self.cu.destroy_stream(up.stream);
+        // (downloads wait for their copies before they return: nothing is queued there)
+        self.down.idle.get_mut().drain(..).for_each(|e| self.cu.destroy_event(e));
+        self.cu.destroy_stream(self.down.stream);
+        // (the upload stream is done: no signal of its timeline is left)
         cuda::forget_semaphore(&self.up.timeline);
-        cuda::forget_semaphore(&self.down.timeline);
         for (_, ptrs) in self.idle.get_mut().by_len.drain() {
             for p in ptrs {
                 // SAFETY: idle blocks of ours; no frame holds them.
