@@ -129,28 +129,23 @@ impl Lane {
         }
     }
 
-    /// Queues waits for `waits` (imported semaphores at values), then `copies` and the signal of
-    /// the lane's next value after them, holds `held` until that value, and returns it. The value
-    /// is signalled even after a failed wait or copy: planes and waits name it, and a value never
-    /// signalled would hold them forever; the error still goes to the caller (`what` names the
-    /// step). Where the signal itself fails, `held` is kept for good: copies may still read it.
+    /// Queues the uploads `copies` and the signal of the lane's next value after them, holds
+    /// `held` until that value, and returns it. The value is signalled even after a failed copy:
+    /// planes and waits name it, and a value never signalled would hold them forever; the error
+    /// still goes to the caller. Where the signal itself fails, `held` is kept for good: copies
+    /// may still read it.
     ///
     /// # Safety
     /// The host sides of `copies` stay valid until the value is reached.
-    unsafe fn queue(&self, cu: &Cuda, waits: &[(CuExternalSemaphore, u64)], copies: &[Copy2d], held: Held, what: &str) -> Result<u64, String> {
+    unsafe fn queue(&self, cu: &Cuda, copies: &[Copy2d], held: Held) -> Result<u64, String> {
         let mut st = self.state.lock();
         self.sweep(&mut st);
         let value = st.queued + 1;
-        let mut queued = waits.iter().try_for_each(|&(sem, v)| cu.wait(sem, v, self.stream));
-        if queued.is_ok() {
-            queued = copies.iter().try_for_each(|&(dst, dst_pitch, src, src_pitch, row, rows)| {
-                // SAFETY: the caller's promise.
-                unsafe { cu.copy(dst, dst_pitch, src, src_pitch, row, rows, self.stream) }
-            });
-        }
+        // SAFETY: the caller's promise.
+        let queued = unsafe { queue_copies(cu, copies, self.stream) };
         if let Err(e) = cu.signal(self.sem, value, self.stream) {
             st.held.push_back((u64::MAX, held));
-            return Err(format!("{what} by CUDA: {e}"));
+            return Err(format!("GPUUpload by CUDA: {e}"));
         }
         st.queued = value;
         st.held.push_back((value, held));
@@ -161,7 +156,7 @@ impl Lane {
             // The copies queued before the failed one may still write the caller's host frame,
             // which it drops on the error.
             let _ = wait_value(&self.timeline.dev, self.timeline.sem, value);
-            return Err(format!("{what} by CUDA: {e}"));
+            return Err(format!("GPUUpload by CUDA: {e}"));
         }
         Ok(value)
     }
@@ -192,10 +187,8 @@ impl DownStream {
         };
         let mut queued = if after_upload > 0 { up.order_after(cu, self.stream, after_upload) } else { Ok(()) };
         if queued.is_ok() {
-            queued = copies.iter().try_for_each(|&(dst, dst_pitch, src, src_pitch, row, rows)| {
-                // SAFETY: the caller's promise.
-                unsafe { cu.copy(dst, dst_pitch, src, src_pitch, row, rows, self.stream) }
-            });
+            // SAFETY: the caller's promise.
+            queued = unsafe { queue_copies(cu, copies, self.stream) };
         }
         match cu.record(event, self.stream).and_then(|_| cu.synchronize(event)) {
             Ok(()) => self.idle.lock().push(event),
@@ -214,6 +207,17 @@ impl DownStream {
 
 /// One copy: destination, its pitch, source, its pitch, bytes a row, rows.
 type Copy2d = (Mem, usize, Mem, usize, usize, usize);
+
+/// Queues `copies` on `stream`, stopping at the first that fails.
+///
+/// # Safety
+/// The host sides of `copies` stay valid until the stream has run them.
+unsafe fn queue_copies(cu: &Cuda, copies: &[Copy2d], stream: CuStream) -> Result<(), String> {
+    copies.iter().try_for_each(|&(dst, dst_pitch, src, src_pitch, row, rows)| {
+        // SAFETY: the caller's promise.
+        unsafe { cu.copy(dst, dst_pitch, src, src_pitch, row, rows, stream) }
+    })
+}
 
 /// One plane's copy: `rows` rows of `row_bytes`, the host side at `host` with rows `host_pitch`
 /// apart, the device side `plane_offset` bytes into the plane with rows `plane_pitch` apart.
@@ -349,7 +353,7 @@ impl CudaCopies {
             planes.iter().zip(&addr).map(|(c, &(_, base))| (Mem::Device(base + c.plane_offset as u64), c.plane_pitch, Mem::Host(c.host), c.host_pitch, c.row_bytes, c.rows)).collect();
         let held = Held { _keep: Some(keep), memory: addr.iter().map(|a| a.0).collect() };
         // SAFETY: the host planes are the source frame's, which `held` keeps until the value.
-        let value = unsafe { self.up.queue(self.cu, &[], &copies, held, "GPUUpload") }?;
+        let value = unsafe { self.up.queue(self.cu, &copies, held) }?;
         for c in planes {
             c.plane.set_producer(Some(self.up.timeline.clone()), value);
         }
