@@ -98,7 +98,7 @@ unsafe impl Sync for DownStream {}
 
 impl Lane {
     fn new(cu: &'static Cuda, dev: &Arc<Device>) -> Result<Lane, String> {
-        let timeline = Timeline::new(dev, None)?;
+        let timeline = Timeline::for_cuda(dev)?;
         let sem = cuda::import_semaphore(cu, &timeline).ok_or("CUDA could not import a timeline semaphore of the device")?;
         let stream = cu.new_stream()?;
         let mut events = Vec::with_capacity(UP_EVENTS);
@@ -305,7 +305,10 @@ impl CudaCopies {
         };
         let ptr = match reused {
             Some(p) => p as *mut u8,
-            None => self.cu.alloc_host(len)?,
+            None => {
+                let _t = crate::stats::time(crate::stats::Stat::CudaHostNew);
+                self.cu.alloc_host(len)?
+            }
         };
         Ok(HostBlock { ptr, len, cu: self.cu, owner: self.me.clone() })
     }

@@ -27,16 +27,24 @@ pub struct Timeline {
     pub pool_submitted: Option<Arc<AtomicU64>>,
     /// For an exec pool's timeline: the queue (family, index) its submissions signal it from.
     pub queue: Option<(u32, u32)>,
+    /// Signalled by CUDA's copies (gpu::cuda_copy): submissions wait for its values on the host
+    /// before they are queued (see `submit`).
+    pub by_cuda: bool,
 }
 
 impl Timeline {
     pub fn new(dev: &Arc<Device>, pool_submitted: Option<Arc<AtomicU64>>) -> Result<Arc<Timeline>, String> {
-        Ok(Arc::new(Timeline { dev: dev.clone(), sem: dev.create_timeline()?, pool_submitted, queue: None }))
+        Ok(Arc::new(Timeline { dev: dev.clone(), sem: dev.create_timeline()?, pool_submitted, queue: None, by_cuda: false }))
+    }
+
+    /// A timeline CUDA's copy stream signals once it has imported it.
+    pub fn for_cuda(dev: &Arc<Device>) -> Result<Arc<Timeline>, String> {
+        Ok(Arc::new(Timeline { dev: dev.clone(), sem: dev.create_timeline()?, pool_submitted: None, queue: None, by_cuda: true }))
     }
 
     /// An exec pool's timeline, signalled only by submissions to `queue`.
     fn for_pool(dev: &Arc<Device>, submitted: Arc<AtomicU64>, queue: &Queue) -> Result<Arc<Timeline>, String> {
-        Ok(Arc::new(Timeline { dev: dev.clone(), sem: dev.create_timeline()?, pool_submitted: Some(submitted), queue: Some((queue.family, queue.index)) }))
+        Ok(Arc::new(Timeline { dev: dev.clone(), sem: dev.create_timeline()?, pool_submitted: Some(submitted), queue: Some((queue.family, queue.index)), by_cuda: false }))
     }
 
     /// Whether the GPU has yet to reach `value` (also where the counter cannot be read).
@@ -122,6 +130,27 @@ pub fn wait_value(dev: &Device, sem: vk::Semaphore, value: u64) -> WaitOutcome {
         }
         Err(r) => WaitOutcome::Failed(format!("reading a timeline failed (VkResult {})", r.as_raw())),
     }
+}
+
+/// Waits on the host, before a submission is queued, for the values it would wait for on timelines
+/// CUDA's copies signal. With such waits left to the GPU, KNLMeans at 2160p after uploads by CUDA
+/// spent 1,139 us a submission under the queue's lock on the H100 and ran 0.88x R81, where with
+/// Vulkan's copies it ran 0.99x (bench/results/h100-2026-12-07-s44/events-cuda.txt). An upload is
+/// short, so the wait here is too. VSVK_CUDA_GPU_WAITS=1 leaves such waits to the GPU.
+fn wait_cuda_uploads(waits: &HashMap<vk::Semaphore, (u64, Arc<Timeline>)>) -> Result<(), String> {
+    static ON_GPU: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if *ON_GPU.get_or_init(|| std::env::var("VSVK_CUDA_GPU_WAITS").is_ok_and(|v| v.trim() == "1")) {
+        return Ok(());
+    }
+    for (v, t) in waits.values().filter(|(v, t)| t.by_cuda && t.pending(*v)) {
+        let _t = crate::stats::time(crate::stats::Stat::CudaHostWait);
+        match wait_value(&t.dev, t.sem, *v) {
+            WaitOutcome::Done => {}
+            WaitOutcome::Lost => return Err(format!("vkQueueSubmit2 failed: {DEVICE_LOST}")),
+            WaitOutcome::Failed(e) => return Err(format!("waiting for an upload by CUDA failed: {e}")),
+        }
+    }
+    Ok(())
 }
 
 pub fn outcome_code(o: &WaitOutcome) -> (i32, Option<String>) {
@@ -541,6 +570,11 @@ impl PoolInner {
             .iter()
             .map(|(s, (v, _))| vk::SemaphoreSubmitInfo::default().semaphore(*s).value(*v).stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS))
             .collect();
+        if let Err(e) = wait_cuda_uploads(&waits) {
+            drop(reads);
+            drop(writes);
+            return fail(self, retained, e);
+        }
         let cbs = [vk::CommandBufferSubmitInfo::default().command_buffer(slot.cb)];
         if self.dev.injected_loss() {
             drop(reads);

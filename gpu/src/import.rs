@@ -267,7 +267,7 @@ pub fn import_timeline(dev: &Arc<Device>, handle_type: i32, fd: i32) -> Result<A
         unsafe { dev.device.destroy_semaphore(sem, None) };
         return Err(e);
     }
-    Ok(Arc::new(Timeline { dev: dev.clone(), sem, pool_submitted: None, queue: None }))
+    Ok(Arc::new(Timeline { dev: dev.clone(), sem, pool_submitted: None, queue: None, by_cuda: false }))
 }
 
 /// One plane of an imported frame: where it lies in which import, and its row stride in bytes.

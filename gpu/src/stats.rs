@@ -46,9 +46,13 @@ pub enum Stat {
     DownloadHostWait,
     /// A queue's warm-up as the device comes up (warmup.rs), its wait included.
     QueueWarmup,
+    /// A new block of CUDA's pinned host memory for a frame plane (cuMemHostAlloc).
+    CudaHostNew,
+    /// A submission waiting on the host for an upload by CUDA before it is queued (exec.rs).
+    CudaHostWait,
 }
 
-const NAMES: [&str; 18] = [
+const NAMES: [&str; 20] = [
     "upload copy",
     "upload staged",
     "download wait",
@@ -67,6 +71,8 @@ const NAMES: [&str; 18] = [
     "download cuda",
     "download host wait",
     "queue warmup",
+    "cuda host new",
+    "cuda host wait",
 ];
 
 struct Counter {
@@ -74,7 +80,7 @@ struct Counter {
     nanos: AtomicU64,
 }
 
-static COUNTERS: [Counter; 18] = [const { Counter { count: AtomicU64::new(0), nanos: AtomicU64::new(0) } }; 18];
+static COUNTERS: [Counter; 20] = [const { Counter { count: AtomicU64::new(0), nanos: AtomicU64::new(0) } }; 20];
 
 pub fn enabled() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
@@ -124,7 +130,7 @@ mod tests {
 
     #[test]
     fn names_cover_every_step() {
-        assert_eq!(Stat::QueueWarmup as usize + 1, NAMES.len());
+        assert_eq!(Stat::CudaHostWait as usize + 1, NAMES.len());
         assert_eq!(NAMES.len(), COUNTERS.len());
     }
 }
