@@ -26,7 +26,7 @@ for w in X=1 VSVK_CUDA_GPU_WAITS=1; do
   stats "BM3D GrayS 2160p, 300 frames" $w -- --width 3840 --height 2160 --format GrayS --frames 1 \
     "std.Loop:times=300,std.GPUUpload,bm3dvk2.BM3D,std.GPUDownload"
 done
-for env in X=1 VSVK_CUDA_GPU_WAITS=1 VSVK_CUDA_COPIES=0; do
+for env in X=1 VSVK_CUDA_GPU_WAITS=1; do
   for cases in "gpu/knlmeans-2160p" "gpu/bm3d-2160p" "gpu/vk-expr-1080p" "bw/up-2160p-16-fresh"; do
     env $env python3 bench/run.py --device --cases "$cases" --reps "${CW_REPS:-2}" --seconds "${CW_SECONDS:-0.4}" \
       --timeout 60 --out /tmp/cw.json 2>&1 | grep "^| [a-z]*/" | sed "s|^|$env |"
