@@ -137,22 +137,26 @@ impl Buffer {
     }
     /// A buffer of zeroes (audio frames: filters leave silence unwritten).
     pub fn new(len: usize, stats: &Arc<MemStats>) -> Buffer {
-        Self::allocate(len, stats, true)
+        Self::allocate(len, stats, true, false)
     }
     /// A buffer whose bytes are initialised but may hold an earlier frame's data (video planes,
     /// which filters write whole, as with the reference's pool).
     pub fn new_unzeroed(len: usize, stats: &Arc<MemStats>) -> Buffer {
-        Self::allocate(len, stats, false)
+        Self::allocate(len, stats, false, false)
+    }
+    /// A plane of a video frame of `frame_bytes` in all: as new_unzeroed, in CUDA's pinned memory
+    /// where the frame is large enough for CUDA's copies (cuda_copy::takes_frame).
+    fn new_plane(len: usize, frame_bytes: usize, stats: &Arc<MemStats>) -> Buffer {
+        Self::allocate(len, stats, false, crate::gpu::cuda_copy::takes_frame(frame_bytes))
     }
     /// A pooled buffer of the same size, else a fresh one (zeroed, so that no byte is ever
     /// uninitialised); cleared when `zeroed`.
-    fn allocate(len: usize, stats: &Arc<MemStats>, zeroed: bool) -> Buffer {
+    fn allocate(len: usize, stats: &Arc<MemStats>, zeroed: bool, cuda_sized: bool) -> Buffer {
         if !zeroed && len >= PINNED_MIN && !crate::gpu::exec::in_release() {
-            if let Some(PinnedHost(_, Some(cuda))) = stats.pinned.get() {
-                if let Ok(b) = cuda.host_block(len) {
+            if let Some(PinnedHost(dev, cuda)) = stats.pinned.get() {
+                if let Some(b) = cuda.as_ref().filter(|_| cuda_sized).and_then(|c| c.host_block(len).ok()) {
                     return Buffer::new_cuda(len, b, stats);
                 }
-            } else if let Some(PinnedHost(dev, None)) = stats.pinned.get() {
                 if let Ok(b) = crate::gpu::GpuBuffer::host_transfer(dev, len as u64, crate::gpu::transfer::HOST_PLANE_USAGE) {
                     return Buffer::new_mapped(len, b, stats);
                 }
@@ -225,7 +229,7 @@ impl Clone for Buffer {
         if self.gpu.is_some() {
             crate::fatal::fatal("Copy on write of GPU resident planes is not implemented");
         }
-        let b = Buffer::allocate(self.len, &self.stats, false);
+        let b = Buffer::allocate(self.len, &self.stats, false, self.cuda.is_some());
         // SAFETY: both regions are `len` bytes long and distinct allocations.
         unsafe { std::ptr::copy_nonoverlapping(self.ptr.as_ptr(), b.ptr.as_ptr(), self.len) };
         b
@@ -301,10 +305,25 @@ pub enum FrameError {
 
 impl Frame {
     pub fn new_video(f: &VSVideoFormat, w: i32, h: i32, stats: &Arc<MemStats>) -> Result<Frame, FrameError> {
-        match Frame::new_video_in(f, w, h, |len| Ok(Buffer::new_unzeroed(len, stats)))? {
+        let bytes = Frame::video_bytes(f, w, h);
+        match Frame::new_video_in(f, w, h, |len| Ok(Buffer::new_plane(len, bytes, stats)))? {
             Ok(fr) => Ok(fr),
             Err(e) => unreachable!("host allocation reports no error: {e}"),
         }
+    }
+
+    /// The bytes of a video frame's planes (`stride * height` each); 0 for a format or size that
+    /// new_video_in refuses.
+    pub fn video_bytes(f: &VSVideoFormat, w: i32, h: i32) -> usize {
+        if !format::is_valid_video(f) || w <= 0 || h <= 0 {
+            return 0;
+        }
+        (0..f.numPlanes as usize)
+            .map(|p| {
+                let (pw, ph) = format::plane_dims(f, w, h, p);
+                aligned_stride(pw as usize * f.bytesPerSample as usize) * ph.max(0) as usize
+            })
+            .sum()
     }
 
     /// A video frame whose planes (`stride * height` bytes each, the layout every video frame

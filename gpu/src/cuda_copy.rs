@@ -37,9 +37,34 @@ pub struct CudaCopies {
 
 #[derive(Default)]
 struct IdleHost {
-    by_len: HashMap<usize, Vec<usize>>,
+    by_len: HashMap<usize, Vec<(usize, Arc<Slab>)>>,
     bytes: usize,
 }
+
+/// One allocation of pinned host memory, carved into blocks of one length; freed once no block of
+/// it is in a frame or idle. Each cuMemHostAlloc of a frame plane cost 28 ms on the H100 (119 of
+/// them in 2,000 new 2160p 16-bit frames, bench/results/h100-2026-12-07-s45), and a new frame
+/// each time then went up at 0.57x R81; a slab pays that once for several frames' planes.
+struct Slab {
+    ptr: *mut u8,
+    cu: &'static Cuda,
+}
+
+// SAFETY: plain host memory owned by this value.
+unsafe impl Send for Slab {}
+// SAFETY: as above; the blocks' users share it by the frame's rule.
+unsafe impl Sync for Slab {}
+
+impl Drop for Slab {
+    fn drop(&mut self) {
+        // SAFETY: ours, and no block of it is used any more (each holds the slab).
+        unsafe { self.cu.free_host(self.ptr) };
+    }
+}
+
+/// About how much one slab holds, and at most how many blocks.
+const SLAB_BYTES: usize = 128 << 20;
+const SLAB_BLOCKS: usize = 16;
 
 /// Events the upload stream records, one after each upload, in turn: value v's is `v % UP_EVENTS`.
 /// A download waits for a later upload's record of that event where v's was overwritten, which
@@ -235,7 +260,7 @@ pub struct PlaneCopy<'a> {
 pub struct HostBlock {
     ptr: *mut u8,
     len: usize,
-    cu: &'static Cuda,
+    slab: Arc<Slab>,
     owner: Weak<CudaCopies>,
 }
 
@@ -262,18 +287,42 @@ impl HostBlock {
 
 impl Drop for HostBlock {
     fn drop(&mut self) {
-        match self.owner.upgrade() {
-            Some(c) => c.give(self.ptr, self.len),
-            // SAFETY: ours, and nothing uses it any more (its frame is gone).
-            None => unsafe { self.cu.free_host(self.ptr) },
+        // (without its device's copies the block just lets go of its slab)
+        if let Some(c) = self.owner.upgrade() {
+            c.give(self.ptr, self.len, self.slab.clone());
         }
     }
 }
 
-/// Whether copies go by CUDA where they can (VSVK_CUDA_COPIES: 1 where the driver and the device
-/// allow, 0 never; unset, off until measured against the Vulkan route on the devices).
-pub fn wanted() -> bool {
-    std::env::var("VSVK_CUDA_COPIES").is_ok_and(|v| v.trim() == "1")
+/// Whether copies go by CUDA (VSVK_CUDA_COPIES): `Asked` (1) where the driver and the device allow,
+/// with a warning where they do not; `Never` (0); `WhereAvailable` (unset) likewise, silently.
+/// CUDA's copies move both directions at the bus's speed at once where Vulkan's queues stop near
+/// 71 GB/s together (the 2160p 16-bit round trip: 1,851 fps against 1,360 on the H100), but
+/// beside filters on frames of 1080p they trailed Vulkan's; so they take only frames of at least
+/// `takes_frame`'s size (bench/results/h100-2026-12-07-s45).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Wanted {
+    Asked,
+    Never,
+    WhereAvailable,
+}
+
+pub fn wanted() -> Wanted {
+    match std::env::var("VSVK_CUDA_COPIES").ok().as_deref().map(str::trim) {
+        Some("1") => Wanted::Asked,
+        Some("0") => Wanted::Never,
+        _ => Wanted::WhereAvailable,
+    }
+}
+
+/// Whether a video frame of `bytes` (all planes) goes by CUDA where CUDA copies for its device:
+/// from VSVK_CUDA_FRAME_MIN_KB, by default 12 MB (a 2160p 8-bit 4:2:0 frame is 12.4 MB, a 1080p
+/// float gray one 8.3). On the H100, in one call each way, 1080p frames by CUDA ran KNLMeans
+/// 0.87x R81, BM3D 0.72x and our vk filters 0.73-0.86x, where by Vulkan's copies they ran
+/// 0.99-1.69x; at 2160p CUDA's ran the vk filters 1.49-1.59x against 1.18-1.28x.
+pub fn takes_frame(bytes: usize) -> bool {
+    static MIN: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    bytes >= *MIN.get_or_init(|| std::env::var("VSVK_CUDA_FRAME_MIN_KB").ok().and_then(|v| v.trim().parse::<usize>().ok()).map_or(12 << 20, |kb| kb << 10))
 }
 
 impl CudaCopies {
@@ -292,38 +341,38 @@ impl CudaCopies {
         Ok(Arc::new_cyclic(|me| CudaCopies { cu, dev: dev.clone(), up, down, idle: Mutex::new(IdleHost::default()), me: me.clone() }))
     }
 
-    /// `len` bytes of pinned host memory for a frame plane: an idle block of that length, else a
-    /// new one.
+    /// `len` bytes of pinned host memory for a frame plane: an idle block of that length, else one
+    /// of a new slab's, whose others go idle.
     pub fn host_block(&self, len: usize) -> Result<HostBlock, String> {
-        let reused = {
-            let mut idle = self.idle.lock();
-            let p = idle.by_len.get_mut(&len).and_then(Vec::pop);
-            if p.is_some() {
-                idle.bytes -= len;
-            }
-            p
+        let mut idle = self.idle.lock();
+        if let Some((p, slab)) = idle.by_len.get_mut(&len).and_then(Vec::pop) {
+            idle.bytes -= len;
+            return Ok(HostBlock { ptr: p as *mut u8, len, slab, owner: self.me.clone() });
+        }
+        drop(idle);
+        // Blocks start on page boundaries.
+        let step = len.max(1).div_ceil(4096) * 4096;
+        let n = (SLAB_BYTES / step).clamp(1, SLAB_BLOCKS);
+        let ptr = {
+            let _t = crate::stats::time(crate::stats::Stat::CudaHostNew);
+            self.cu.alloc_host(step * n)?
         };
-        let ptr = match reused {
-            Some(p) => p as *mut u8,
-            None => {
-                let _t = crate::stats::time(crate::stats::Stat::CudaHostNew);
-                self.cu.alloc_host(len)?
-            }
-        };
-        Ok(HostBlock { ptr, len, cu: self.cu, owner: self.me.clone() })
+        let slab = Arc::new(Slab { ptr, cu: self.cu });
+        let mut idle = self.idle.lock();
+        for i in 1..n {
+            idle.bytes += len;
+            idle.by_len.entry(len).or_default().push((ptr as usize + i * step, slab.clone()));
+        }
+        Ok(HostBlock { ptr, len, slab, owner: self.me.clone() })
     }
 
-    fn give(&self, ptr: *mut u8, len: usize) {
-        {
-            let mut idle = self.idle.lock();
-            if idle.bytes + len <= crate::pool::pool_bytes() {
-                idle.bytes += len;
-                idle.by_len.entry(len).or_default().push(ptr as usize);
-                return;
-            }
+    fn give(&self, ptr: *mut u8, len: usize, slab: Arc<Slab>) {
+        let mut idle = self.idle.lock();
+        // (a block not kept lets go of its slab, which is freed with its last block)
+        if idle.bytes + len <= crate::pool::pool_bytes() {
+            idle.bytes += len;
+            idle.by_len.entry(len).or_default().push((ptr as usize, slab));
         }
-        // SAFETY: a block of ours that its frame no longer uses.
-        unsafe { self.cu.free_host(ptr) };
     }
 
     /// The device address of each plane's allocation, one use taken of each import (given back by
@@ -412,11 +461,7 @@ impl Drop for CudaCopies {
         self.cu.destroy_stream(self.down.stream);
         // (the upload stream is done: no signal of its timeline is left)
         cuda::forget_semaphore(&self.up.timeline);
-        for (_, ptrs) in self.idle.get_mut().by_len.drain() {
-            for p in ptrs {
-                // SAFETY: idle blocks of ours; no frame holds them.
-                unsafe { self.cu.free_host(p as *mut u8) };
-            }
-        }
+        // (idle blocks let go of their slabs; a slab a frame still uses lives on with it)
+        self.idle.get_mut().by_len.clear();
     }
 }

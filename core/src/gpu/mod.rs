@@ -72,8 +72,9 @@ impl CoreGpu {
                 s.1 = DeviceState::Up(d.clone());
                 if crate::frame::pinned_frames_for(d.unified) {
                     // CUDA's copies where asked for and the driver takes the device; else Vulkan's.
-                    let cuda = cuda_copy::wanted().then(|| cuda_copy::CudaCopies::new(&d));
-                    if let Some(Err(e)) = &cuda {
+                    let wanted = cuda_copy::wanted();
+                    let cuda = (wanted != cuda_copy::Wanted::Never).then(|| cuda_copy::CudaCopies::new(&d));
+                    if let (Some(Err(e)), cuda_copy::Wanted::Asked) = (&cuda, wanted) {
                         core.log_message(vsvk_plugin_api::abi::mtWarning, &format!("VSVK_CUDA_COPIES=1: copies stay on Vulkan's queues: {e}"));
                     }
                     core.mem.use_pinned(&d, cuda.and_then(Result::ok));

@@ -368,7 +368,11 @@ impl Transfer {
             return Ok(Arc::new(dst));
         }
         // CUDA copies exportable planes (the uploads it made) into its pinned memory.
-        if let Some(cuda) = core.mem.cuda_copies().filter(|_| (0..np).all(|p| gpu_plane(src, p as i32).is_some_and(|g| g.exportable().is_some()))) {
+        let total: usize = (0..np).map(|p| plane_bytes(src, p)).sum();
+        let by_cuda = |_: &&Arc<vsvk_gpu::cuda_copy::CudaCopies>| {
+            vsvk_gpu::cuda_copy::takes_frame(total) && (0..np).all(|p| gpu_plane(src, p as i32).is_some_and(|g| g.exportable().is_some()))
+        };
+        if let Some(cuda) = core.mem.cuda_copies().filter(by_cuda) {
             let t = stats::time(Stat::DownloadCuda);
             let dst = host_frame_like(src, &vf, |len| cuda.host_block(len).map(|b| Buffer::new_cuda(len, b, &core.mem)))?;
             if cuda.download(&plane_copies(src, &dst, vf.bytesPerSample as usize))? {
@@ -387,7 +391,6 @@ impl Transfer {
             // on the GPU behind another frame's producer.
             super::frame::wait_frame(src).map_err(|e| e.1)?;
         }
-        let total: usize = (0..np).map(|p| plane_bytes(src, p)).sum();
         let by_kernel = self.kernel.as_ref().filter(|k| total >= download_kernel_min() && self.compute_idle() && self.download_kernel_fits(k, src, &dst));
         let pool = match by_kernel {
             Some(_) => self.compute_pool(),
