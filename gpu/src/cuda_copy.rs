@@ -71,9 +71,12 @@ const SLAB_BLOCKS: usize = 16;
 /// is still after v (the stream runs its uploads in order, and they wait for nothing).
 const UP_EVENTS: usize = 64;
 
-/// How many uploads may be queued on the stream before the next waits: enough to keep the copy
-/// engine busy (a 2160p 16-bit frame takes under half a millisecond on the bus).
-const UP_AHEAD: u64 = 6;
+/// How many uploads may be queued on the stream before the next waits on the host
+/// (VSVK_CUDA_UPLOADS_AHEAD; 0, the default until measured on the device, leaves it unbounded).
+fn uploads_ahead() -> u64 {
+    static N: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *N.get_or_init(|| std::env::var("VSVK_CUDA_UPLOADS_AHEAD").ok().and_then(|v| v.trim().parse().ok()).unwrap_or(0))
+}
 
 /// The upload stream and the timeline it signals.
 struct Lane {
@@ -190,14 +193,19 @@ impl Lane {
         Ok(value)
     }
 
-    /// Waits on the host until fewer than UP_AHEAD uploads are queued ahead of the stream. Nothing
-    /// else holds back a thread that uploads new frames: each upload returns once queued, and its
-    /// source frame stays pinned until the copy is done, so frames the CPU fills faster than the
-    /// bus takes them piled up on the stream, each in newly pinned memory (119 allocations of
-    /// 28 ms in 2,000 new 2160p 16-bit frames on the H100, bench/results/h100-2026-12-07-s45).
+    /// Waits on the host until fewer than uploads_ahead() uploads are queued ahead of the stream.
+    /// Nothing else holds back a thread that uploads new frames: each upload returns once queued,
+    /// and its source frame stays pinned until the copy is done, so frames the CPU fills faster
+    /// than the bus takes them may pile up on the stream, each in newly pinned memory (119
+    /// allocations of 28 ms in 2,000 new 2160p 16-bit frames on the H100, where a new frame each
+    /// time went up at 0.57-0.62x R81; bench/results/h100-2026-12-07-s45).
     fn wait_room(&self, dev: &Device) -> Result<(), String> {
+        let ahead = uploads_ahead();
+        if ahead == 0 {
+            return Ok(());
+        }
         let queued = self.state.lock().queued;
-        let Some(v) = queued.checked_sub(UP_AHEAD - 1).filter(|&v| v > 0 && self.timeline.pending(v)) else { return Ok(()) };
+        let Some(v) = queued.checked_sub(ahead - 1).filter(|&v| v > 0 && self.timeline.pending(v)) else { return Ok(()) };
         match wait_value(dev, self.timeline.sem, v) {
             WaitOutcome::Done => Ok(()),
             WaitOutcome::Lost => Err(format!("GPUUpload by CUDA: {}", crate::DEVICE_LOST)),
