@@ -43,8 +43,9 @@ struct IdleHost {
 
 /// One allocation of pinned host memory, carved into blocks of one length; freed once no block of
 /// it is in a frame or idle. Each cuMemHostAlloc of a frame plane cost 28 ms on the H100 (119 of
-/// them in 2,000 new 2160p 16-bit frames, bench/results/h100-2026-12-07-s45), and a new frame
-/// each time then went up at 0.57x R81; a slab pays that once for several frames' planes.
+/// them in 2,000 new 2160p 16-bit frames, bench/results/h100-2026-12-07-s45/cudawait.txt); a slab
+/// pays for several planes at once. With slabs that row still ran 0.62x R81 (-bench-20), so the
+/// allocations are not all it costs (see Lane::wait_room).
 struct Slab {
     ptr: *mut u8,
     cu: &'static Cuda,
@@ -198,7 +199,7 @@ impl Lane {
     /// and its source frame stays pinned until the copy is done, so frames the CPU fills faster
     /// than the bus takes them may pile up on the stream, each in newly pinned memory (119
     /// allocations of 28 ms in 2,000 new 2160p 16-bit frames on the H100, where a new frame each
-    /// time went up at 0.57-0.62x R81; bench/results/h100-2026-12-07-s45).
+    /// time went up at 0.57-0.62x R81; bench/results/h100-2026-12-07-s45/cudawait.txt).
     fn wait_room(&self, dev: &Device) -> Result<(), String> {
         let ahead = uploads_ahead();
         if ahead == 0 {
@@ -323,10 +324,12 @@ impl Drop for HostBlock {
 
 /// Whether copies go by CUDA (VSVK_CUDA_COPIES): `Asked` (1) where the driver and the device allow,
 /// with a warning where they do not; `Never` (0); `WhereAvailable` (unset) likewise, silently.
-/// CUDA's copies move both directions at the bus's speed at once where Vulkan's queues stop near
-/// 71 GB/s together (the 2160p 16-bit round trip: 1,851 fps against 1,360 on the H100), but
-/// beside filters on frames of 1080p they trailed Vulkan's; so they take only frames of at least
-/// `takes_frame`'s size (bench/results/h100-2026-12-07-s45).
+/// CUDA's copies move both directions at the bus's speed at once, where Vulkan's queues stop near
+/// 71 GB/s together: the 2160p 16-bit round trip ran 1,649 fps by default with them against 1,360
+/// without, on H100s (bench/results/h100-2026-12-07-bench-20, -bench-17). But with CUDA's copies
+/// for every frame, 1080p frames beside filters trailed Vulkan's copies (KNLMeans 0.87x R81,
+/// BM3D 0.72x, our vk filters 0.73-0.86x, -bench-19-cuda, against 0.99-1.69x by Vulkan's in
+/// -bench-17), so CUDA takes only frames of `takes_frame`'s size.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Wanted {
     Asked,
@@ -343,10 +346,9 @@ pub fn wanted() -> Wanted {
 }
 
 /// Whether a video frame of `bytes` (all planes) goes by CUDA where CUDA copies for its device:
-/// from VSVK_CUDA_FRAME_MIN_KB, by default 12 MB (a 2160p 8-bit 4:2:0 frame is 12.4 MB, a 1080p
-/// float gray one 8.3). On the H100, in one call each way, 1080p frames by CUDA ran KNLMeans
-/// 0.87x R81, BM3D 0.72x and our vk filters 0.73-0.86x, where by Vulkan's copies they ran
-/// 0.99-1.69x; at 2160p CUDA's ran the vk filters 1.49-1.59x against 1.18-1.28x.
+/// from VSVK_CUDA_FRAME_MIN_KB, by default 12 MiB. So 2160p 16-bit 4:2:0 frames (23.7 MiB) and
+/// float gray ones (31.6 MiB) go by CUDA, and 2160p 8-bit 4:2:0 (11.9 MiB) and every 1080p frame
+/// (float gray: 7.9 MiB) by Vulkan's copies, as in the bench of -bench-20.
 pub fn takes_frame(bytes: usize) -> bool {
     static MIN: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     bytes >= *MIN.get_or_init(|| std::env::var("VSVK_CUDA_FRAME_MIN_KB").ok().and_then(|v| v.trim().parse::<usize>().ok()).map_or(12 << 20, |kb| kb << 10))

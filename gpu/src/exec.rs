@@ -134,9 +134,11 @@ pub fn wait_value(dev: &Device, sem: vk::Semaphore, value: u64) -> WaitOutcome {
 
 /// Waits on the host, before a submission is queued, for the values it would wait for on timelines
 /// CUDA's copies signal. With such waits left to the GPU, KNLMeans at 2160p after uploads by CUDA
-/// spent 1,139 us a submission under the queue's lock on the H100 and ran 0.88x R81, where with
-/// Vulkan's copies it ran 0.99x (bench/results/h100-2026-12-07-s44/events-cuda.txt). An upload is
-/// short, so the wait here is too. VSVK_CUDA_GPU_WAITS=1 leaves such waits to the GPU.
+/// spent 1,139 us a submission under the queue's lock on the H100 and ran 0.88x R81 where Vulkan's
+/// copies made it 0.99x (bench/results/h100-2026-12-07-s44/events-cuda.txt). In one later call,
+/// both ways (h100-2026-12-07-s45/cudawait.txt): a submission 177 us against 266, and vk.Expr at
+/// 1080p 1.02x R81 against 0.69x; KNLMeans at 2160p 1.01x against 1.10x, BM3D 0.97x against 0.94x.
+/// VSVK_CUDA_GPU_WAITS=1 leaves such waits to the GPU.
 fn wait_cuda_uploads(waits: &HashMap<vk::Semaphore, (u64, Arc<Timeline>)>) -> Result<(), String> {
     static ON_GPU: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     if *ON_GPU.get_or_init(|| std::env::var("VSVK_CUDA_GPU_WAITS").is_ok_and(|v| v.trim() == "1")) {
