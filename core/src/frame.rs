@@ -548,3 +548,33 @@ impl Frame {
         total
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vsvk_plugin_api::abi::{cfGray, cfYUV, stFloat, stInteger};
+
+    fn frame_bytes(family: i32, sample: i32, bits: i32, ss: i32, w: i32, h: i32) -> usize {
+        let f = format::query_video(family, sample, bits, ss, ss).expect("a legal format");
+        let bytes = Frame::video_bytes(&f, w, h);
+        let stats = Arc::new(MemStats::default());
+        let fr = Frame::new_video(&f, w, h, &stats).expect("a frame");
+        // (the planes new_video lays out are the bytes counted)
+        let planes: usize = fr.planes().iter().map(|p| p.stride as usize * p.height as usize).sum();
+        assert_eq!(bytes, planes);
+        bytes
+    }
+
+    /// The sizes that choose a frame's route to the device (cuda_copy::takes_frame).
+    #[test]
+    fn video_bytes_count_every_planes_rows() {
+        assert_eq!(frame_bytes(cfYUV, stInteger, 8, 1, 1920, 1080), 3_110_400);
+        assert_eq!(frame_bytes(cfYUV, stInteger, 8, 1, 3840, 2160), 12_441_600);
+        assert_eq!(frame_bytes(cfYUV, stInteger, 16, 1, 3840, 2160), 24_883_200);
+        assert_eq!(frame_bytes(cfGray, stFloat, 32, 0, 1920, 1080), 8_294_400);
+        // rows padded to the stride's alignment: 100 bytes of luma and 50 of each chroma a row
+        assert_eq!(frame_bytes(cfYUV, stInteger, 8, 1, 100, 10), aligned_stride(100) * 10 + 2 * aligned_stride(50) * 5);
+        let f = format::query_video(cfGray, stInteger, 8, 0, 0).unwrap();
+        assert_eq!(Frame::video_bytes(&f, 0, 10), 0);
+    }
+}

@@ -495,3 +495,17 @@ impl Drop for CudaCopies {
         self.idle.get_mut().by_len.clear();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The default route by size (the test run sets no VSVK_CUDA_FRAME_MIN_KB; .ci/run neither).
+    #[test]
+    fn frames_from_12_mib_go_by_cuda() {
+        assert!(std::env::var_os("VSVK_CUDA_FRAME_MIN_KB").is_none(), "the test needs the default");
+        assert!(!super::takes_frame(3_110_400), "1080p 8-bit 4:2:0");
+        assert!(!super::takes_frame(8_294_400), "1080p float gray");
+        assert!(!super::takes_frame(12_441_600), "2160p 8-bit 4:2:0");
+        assert!(super::takes_frame(12 << 20));
+        assert!(super::takes_frame(24_883_200), "2160p 16-bit 4:2:0");
+    }
+}
