@@ -26,8 +26,9 @@ pub struct MemStats {
 }
 
 /// The device whose host memory backs large frames (`pinned_frames_for`: the memory is pinned, and
-/// up to `pool_bytes` of it is kept idle in the device pool's buckets), or CUDA's pinned memory
-/// where the device's copies go by CUDA (gpu::cuda_copy).
+/// up to `pool_bytes` of it is kept idle in the device pool's buckets), and CUDA's copies where
+/// they run for the device, whose pinned memory backs the frames large enough for them
+/// (gpu::cuda_copy::takes_frame).
 pub struct PinnedHost(pub Arc<crate::gpu::device::Device>, pub Option<Arc<crate::gpu::cuda_copy::CudaCopies>>);
 
 impl std::fmt::Debug for PinnedHost {
