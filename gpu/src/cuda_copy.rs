@@ -20,7 +20,7 @@ use parking_lot::Mutex;
 
 use crate::cuda::{self, Cuda, CuEvent, CuExternalSemaphore, CuStream, Mem};
 use crate::device::Device;
-use crate::exec::{wait_value, Timeline, WaitOutcome};
+use crate::exec::{wait_value, Timeline};
 use crate::frame::GpuPlane;
 
 /// The CUDA copies of one device.
@@ -207,11 +207,7 @@ impl Lane {
         }
         let queued = self.state.lock().queued;
         let Some(v) = queued.checked_sub(ahead - 1).filter(|&v| v > 0 && self.timeline.pending(v)) else { return Ok(()) };
-        match wait_value(dev, self.timeline.sem, v) {
-            WaitOutcome::Done => Ok(()),
-            WaitOutcome::Lost => Err(format!("GPUUpload by CUDA: {}", crate::DEVICE_LOST)),
-            WaitOutcome::Failed(e) => Err(format!("GPUUpload by CUDA: {e}")),
-        }
+        wait_value(dev, self.timeline.sem, v).into_result().map_err(|e| format!("GPUUpload by CUDA: {e}"))
     }
 
     /// Lets go of what finished copies held.

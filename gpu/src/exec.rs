@@ -77,6 +77,17 @@ pub enum WaitOutcome {
     Failed(String),
 }
 
+impl WaitOutcome {
+    /// Done as Ok; device loss and failures as their message.
+    pub fn into_result(self) -> Result<(), String> {
+        match self {
+            WaitOutcome::Done => Ok(()),
+            WaitOutcome::Lost => Err(DEVICE_LOST.into()),
+            WaitOutcome::Failed(e) => Err(e),
+        }
+    }
+}
+
 /// Host waits for `value` on a timeline, checking the counter that satisfied the wait: a reset
 /// force-signals timelines to the maximum, which is device loss, not completion.
 pub fn wait_value(dev: &Device, sem: vk::Semaphore, value: u64) -> WaitOutcome {
@@ -146,11 +157,7 @@ fn wait_cuda_uploads(waits: &HashMap<vk::Semaphore, (u64, Arc<Timeline>)>) -> Re
     }
     for (v, t) in waits.values().filter(|(v, t)| t.by_cuda && t.pending(*v)) {
         let _t = crate::stats::time(crate::stats::Stat::CudaHostWait);
-        match wait_value(&t.dev, t.sem, *v) {
-            WaitOutcome::Done => {}
-            WaitOutcome::Lost => return Err(format!("vkQueueSubmit2 failed: {DEVICE_LOST}")),
-            WaitOutcome::Failed(e) => return Err(format!("waiting for an upload by CUDA failed: {e}")),
-        }
+        wait_value(&t.dev, t.sem, *v).into_result().map_err(|e| format!("waiting for an upload by CUDA: {e}"))?;
     }
     Ok(())
 }

@@ -7,7 +7,7 @@ use ash::vk;
 use vsvk_plugin_api::vulkan::vqTransfer;
 
 use super::device::Device;
-use super::exec::{PoolInner, WaitOutcome};
+use super::exec::PoolInner;
 use super::frame::GpuPlanes;
 
 /// A global barrier from every device write to host (and foreign) reads.
@@ -43,9 +43,5 @@ pub fn round_trip<F: GpuPlanes>(pool: &Arc<PoolInner>, f: &Arc<F>) -> Result<(),
     host_barrier(&pool.dev, slot.cb);
     pool.reads_frame_internal(slot, f.clone());
     let v = pool.submit(slot)?;
-    match pool.wait_value(v) {
-        WaitOutcome::Done => Ok(()),
-        WaitOutcome::Lost => Err(super::DEVICE_LOST.to_string()),
-        WaitOutcome::Failed(e) => Err(e),
-    }
+    pool.wait_value(v).into_result()
 }

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use ash::vk;
 
 use super::device::Device;
-use super::exec::{PoolInner, WaitOutcome};
+use super::exec::PoolInner;
 use super::upload_kernel::UploadKernel;
 use super::GpuBuffer;
 
@@ -71,11 +71,7 @@ fn warm_one(dev: &Device, pool: &Arc<PoolInner>, local: &GpuBuffer, host: &GpuBu
         }
     }
     let v = pool.submit(slot)?;
-    match pool.wait_value(v) {
-        WaitOutcome::Done => {}
-        WaitOutcome::Lost => return Err(super::DEVICE_LOST.into()),
-        WaitOutcome::Failed(e) => return Err(e),
-    }
+    pool.wait_value(v).into_result()?;
     // SAFETY: as above; the submission wrote it and completed.
     let arrived = unsafe { std::slice::from_raw_parts(seen, BYTES as usize) };
     if arrived.iter().any(|&b| b != PATTERN as u8) {

@@ -369,10 +369,8 @@ impl Transfer {
         }
         // CUDA copies exportable planes (the uploads it made) into its pinned memory.
         let total: usize = (0..np).map(|p| plane_bytes(src, p)).sum();
-        let by_cuda = |_: &&Arc<vsvk_gpu::cuda_copy::CudaCopies>| {
-            vsvk_gpu::cuda_copy::takes_frame(total) && (0..np).all(|p| gpu_plane(src, p as i32).is_some_and(|g| g.exportable().is_some()))
-        };
-        if let Some(cuda) = core.mem.cuda_copies().filter(by_cuda) {
+        let exportable = || (0..np).all(|p| gpu_plane(src, p as i32).is_some_and(|g| g.exportable().is_some()));
+        if let Some(cuda) = core.mem.cuda_copies().filter(|_| vsvk_gpu::cuda_copy::takes_frame(total) && exportable()) {
             let t = stats::time(Stat::DownloadCuda);
             let dst = host_frame_like(src, &vf, |len| cuda.host_block(len).map(|b| Buffer::new_cuda(len, b, &core.mem)))?;
             if cuda.download(&plane_copies(src, &dst, vf.bytesPerSample as usize))? {
