@@ -72,11 +72,19 @@ const SLAB_BLOCKS: usize = 16;
 /// is still after v (the stream runs its uploads in order, and they wait for nothing).
 const UP_EVENTS: usize = 64;
 
-/// How many uploads may be queued on the stream before the next waits on the host
-/// (VSVK_CUDA_UPLOADS_AHEAD; 0, the default until measured on the device, leaves it unbounded).
+/// How many uploads may be queued on the stream before the next waits on the host: 8 by default,
+/// as many as the core's upload pool by Vulkan holds submissions (an exec pool's ring is two to
+/// eight contexts, and acquiring one waits out the oldest); VSVK_CUDA_UPLOADS_AHEAD=N sets it,
+/// 0 leaves the stream unbounded.
 fn uploads_ahead() -> u64 {
     static N: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-    *N.get_or_init(|| std::env::var("VSVK_CUDA_UPLOADS_AHEAD").ok().and_then(|v| v.trim().parse().ok()).unwrap_or(0))
+    *N.get_or_init(|| parse_uploads_ahead(std::env::var("VSVK_CUDA_UPLOADS_AHEAD").ok().as_deref()))
+}
+
+const UPLOADS_AHEAD: u64 = 8;
+
+fn parse_uploads_ahead(v: Option<&str>) -> u64 {
+    v.and_then(|v| v.trim().parse().ok()).unwrap_or(UPLOADS_AHEAD)
 }
 
 /// The upload stream and the timeline it signals.
@@ -199,7 +207,8 @@ impl Lane {
     /// and its source frame stays pinned until the copy is done, so frames the CPU fills faster
     /// than the bus takes them may pile up on the stream, each in newly pinned memory (119
     /// allocations of 28 ms in 2,000 new 2160p 16-bit frames on the H100, where a new frame each
-    /// time went up at 0.57-0.62x R81; bench/results/h100-2026-12-07-s45/cudawait.txt).
+    /// time went up at 0.57-0.62x R81; bench/results/h100-2026-12-07-s45/cudawait.txt). Uploads
+    /// wait for nothing on the stream, so this wait always ends.
     fn wait_room(&self, dev: &Device) -> Result<(), String> {
         let ahead = uploads_ahead();
         if ahead == 0 {
@@ -503,5 +512,13 @@ mod tests {
         assert!(!super::takes_frame(12_441_600), "2160p 8-bit 4:2:0");
         assert!(super::takes_frame(12 << 20));
         assert!(super::takes_frame(24_883_200), "2160p 16-bit 4:2:0");
+    }
+
+    #[test]
+    fn uploads_ahead_default_bounds_the_stream_and_zero_unbounds_it() {
+        assert_eq!(super::parse_uploads_ahead(None), 8);
+        assert_eq!(super::parse_uploads_ahead(Some(" 16 ")), 16);
+        assert_eq!(super::parse_uploads_ahead(Some("0")), 0);
+        assert_eq!(super::parse_uploads_ahead(Some("many")), 8, "not a number: the default");
     }
 }
