@@ -13,10 +13,10 @@
 //! download stream's, every row with a download stopped near 1,550 fps on the H100 whatever the
 //! frame's size (bench/results/h100-2026-12-07-bench-18); with events the 2160p 16-bit round
 //! trip ran 1,605 fps (h100-2026-12-07-s44/events-roundtrip.txt).
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Weak};
 
-use parking_lot::Mutex;
+use parking_lot::{Condvar, Mutex};
 
 use crate::cuda::{self, Cuda, CuEvent, CuExternalSemaphore, CuStream, Mem};
 use crate::device::Device;
@@ -32,6 +32,8 @@ pub struct CudaCopies {
     /// Idle host blocks by length, for the next frame of that size (pinning is slow: a 16 MB
     /// cuMemHostAlloc costs milliseconds).
     idle: Mutex<IdleHost>,
+    /// Signalled when a slab's pinning ends (its blocks idle, or it failed).
+    pinned: Condvar,
     me: Weak<CudaCopies>,
 }
 
@@ -39,6 +41,15 @@ pub struct CudaCopies {
 struct IdleHost {
     by_len: HashMap<usize, Vec<(usize, Arc<Slab>)>>,
     bytes: usize,
+    /// Lengths a slab is being pinned for: one at a time each, which the others wait for.
+    pinning: HashSet<usize>,
+}
+
+/// VSVK_CUDA_PIN_ALONE=1 (measurements): each thread with no idle block pins a slab of its own and
+/// none is pinned ahead, the way before single-flight pinning.
+fn pin_alone() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("VSVK_CUDA_PIN_ALONE").is_ok_and(|v| v.trim() == "1"))
 }
 
 /// One allocation of pinned host memory, carved into blocks of one length; freed once no block of
@@ -372,18 +383,87 @@ impl CudaCopies {
             up.events.iter().for_each(|&e| cu.destroy_event(e));
             cu.destroy_stream(up.stream);
         })?;
-        Ok(Arc::new_cyclic(|me| CudaCopies { cu, dev: dev.clone(), up, down, idle: Mutex::new(IdleHost::default()), me: me.clone() }))
+        Ok(Arc::new_cyclic(|me| CudaCopies { cu, dev: dev.clone(), up, down, idle: Mutex::new(IdleHost::default()), pinned: Condvar::new(), me: me.clone() }))
     }
 
     /// `len` bytes of pinned host memory for a frame plane: an idle block of that length, else one
     /// of a new slab's, whose others go idle.
+    ///
+    /// One slab of a length is pinned at a time, and threads that find no idle block meanwhile
+    /// wait for it: pinning runs near 4.6 GB/s (a 128 MB slab took 28 ms on the H100), and where
+    /// each thread pinned its own, 16 threads starting on new frames at once pinned 16 slabs for
+    /// one frame each; the idle blocks beyond the pool's bytes were then let go and pinned again
+    /// later (119 slabs in 2,000 new 2160p 16-bit frames, bench/results/h100-2026-12-07-s45/
+    /// cudawait.txt; that row 0.62-0.79x R81 in -s46). Taking a length's last idle block starts
+    /// the next slab's pinning in the background, so that a growing number of frames in flight
+    /// finds it pinned or under way.
     pub fn host_block(&self, len: usize) -> Result<HostBlock, String> {
-        let mut idle = self.idle.lock();
-        if let Some((p, slab)) = idle.by_len.get_mut(&len).and_then(Vec::pop) {
-            idle.bytes -= len;
-            return Ok(HostBlock { ptr: p as *mut u8, len, slab, owner: self.me.clone() });
+        if pin_alone() {
+            if let Some(b) = self.take_idle(&mut self.idle.lock(), len) {
+                return Ok(b);
+            }
+            let (ptr, slab, step, n) = self.pin_slab(len)?;
+            let mut idle = self.idle.lock();
+            Self::add_idle(&mut idle, len, &slab, (1..n).map(|i| ptr as usize + i * step));
+            return Ok(HostBlock { ptr, len, slab, owner: self.me.clone() });
         }
-        drop(idle);
+        let mut idle = self.idle.lock();
+        loop {
+            if let Some(b) = self.take_idle(&mut idle, len) {
+                if idle.by_len.get(&len).is_none_or(Vec::is_empty) {
+                    self.pin_ahead(&mut idle, len);
+                }
+                return Ok(b);
+            }
+            if idle.pinning.contains(&len) {
+                self.pinned.wait(&mut idle);
+                continue;
+            }
+            idle.pinning.insert(len);
+            drop(idle);
+            let pinned = self.pin_slab(len);
+            idle = self.idle.lock();
+            idle.pinning.remove(&len);
+            self.pinned.notify_all();
+            let (ptr, slab, step, n) = pinned?;
+            Self::add_idle(&mut idle, len, &slab, (1..n).map(|i| ptr as usize + i * step));
+            return Ok(HostBlock { ptr, len, slab, owner: self.me.clone() });
+        }
+    }
+
+    fn take_idle(&self, idle: &mut IdleHost, len: usize) -> Option<HostBlock> {
+        let (p, slab) = idle.by_len.get_mut(&len).and_then(Vec::pop)?;
+        idle.bytes -= len;
+        Some(HostBlock { ptr: p as *mut u8, len, slab, owner: self.me.clone() })
+    }
+
+    fn add_idle(idle: &mut IdleHost, len: usize, slab: &Arc<Slab>, blocks: impl Iterator<Item = usize>) {
+        let list = idle.by_len.entry(len).or_default();
+        for p in blocks {
+            idle.bytes += len;
+            list.push((p, slab.clone()));
+        }
+    }
+
+    /// Pins the next slab of `len` in the background, unless one is under way already.
+    fn pin_ahead(&self, idle: &mut IdleHost, len: usize) {
+        let Some(me) = self.me.upgrade().filter(|_| idle.pinning.insert(len)) else { return };
+        let spawned = std::thread::Builder::new().name("vsvk-cuda-pin".into()).spawn(move || {
+            let pinned = me.pin_slab(len);
+            let mut idle = me.idle.lock();
+            idle.pinning.remove(&len);
+            if let Ok((ptr, slab, step, n)) = pinned {
+                Self::add_idle(&mut idle, len, &slab, (0..n).map(|i| ptr as usize + i * step));
+            }
+            me.pinned.notify_all();
+        });
+        if spawned.is_err() {
+            idle.pinning.remove(&len);
+        }
+    }
+
+    /// A new slab of blocks of `len` bytes: its start, the slab, the blocks' spacing and count.
+    fn pin_slab(&self, len: usize) -> Result<(*mut u8, Arc<Slab>, usize, usize), String> {
         // Blocks start on page boundaries.
         let step = len.max(1).div_ceil(4096) * 4096;
         let n = (SLAB_BYTES / step).clamp(1, SLAB_BLOCKS);
@@ -391,13 +471,7 @@ impl CudaCopies {
             let _t = crate::stats::time(crate::stats::Stat::CudaHostNew);
             self.cu.alloc_host(step * n)?
         };
-        let slab = Arc::new(Slab { ptr, cu: self.cu });
-        let mut idle = self.idle.lock();
-        for i in 1..n {
-            idle.bytes += len;
-            idle.by_len.entry(len).or_default().push((ptr as usize + i * step, slab.clone()));
-        }
-        Ok(HostBlock { ptr, len, slab, owner: self.me.clone() })
+        Ok((ptr, Arc::new(Slab { ptr, cu: self.cu }), step, n))
     }
 
     fn give(&self, ptr: *mut u8, len: usize, slab: Arc<Slab>) {
