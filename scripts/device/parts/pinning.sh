@@ -15,6 +15,6 @@ for env in X=1 VSVK_CUDA_PIN_ALONE=1; do
     "std.BlankClip:@:width=3840:height=2160:format=$P16:length=400:keep=0,std.GPUUpload" 2>&1 | grep -E "^(ok|error)|cuda|host"
 done
 for env in X=1 VSVK_CUDA_PIN_ALONE=1; do
-  env $env python3 bench/run.py --device --cases "${PIN_CASES:-bw/up-2160p-16-fresh,bw/updown-2160p-16*,gpu/bm3d-2160p}" \
+  env $env python3 bench/run.py --device --cases "${PIN_CASES:-bw/up-2160p-16-fresh,bw/down-2160p-16,bw/updown-2160p-16*,gpu/bm3d-2160p}" \
     --reps "${PIN_REPS:-3}" --seconds "${PIN_SECONDS:-0.4}" --timeout 60 --out /tmp/pin.json 2>&1 | grep "^| [a-z]*/" | sed "s|^|$env |"
 done
