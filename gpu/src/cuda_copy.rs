@@ -13,15 +13,16 @@
 //! download stream's, every row with a download stopped near 1,550 fps on the H100 whatever the
 //! frame's size (bench/results/h100-2026-12-07-bench-18); with events the 2160p 16-bit round
 //! trip ran 1,605 fps (h100-2026-12-07-s44/events-roundtrip.txt).
-use std::collections::{HashMap, HashSet, VecDeque};
-use std::sync::{Arc, Weak};
+use std::collections::VecDeque;
+use std::sync::Arc;
 
-use parking_lot::{Condvar, Mutex};
+use parking_lot::Mutex;
 
 use crate::cuda::{self, Cuda, CuEvent, CuExternalSemaphore, CuStream, Mem};
 use crate::device::Device;
 use crate::exec::{wait_value, Timeline};
 use crate::frame::GpuPlane;
+use crate::pinned::{Pinner, PinnedPool, Sizes};
 
 /// The CUDA copies of one device.
 pub struct CudaCopies {
@@ -29,48 +30,27 @@ pub struct CudaCopies {
     dev: Arc<Device>,
     up: Lane,
     down: DownStream,
-    /// Idle host blocks by length, for the next frame of that size (pinning is slow: a 16 MB
-    /// cuMemHostAlloc costs milliseconds).
-    idle: Mutex<IdleHost>,
-    /// Signalled when a slab's pinning ends (its blocks idle, or it failed).
-    pinned: Condvar,
-    me: Weak<CudaCopies>,
-}
-
-#[derive(Default)]
-struct IdleHost {
-    by_len: HashMap<usize, Vec<(usize, Arc<Slab>)>>,
-    bytes: usize,
-    /// Lengths a slab is being pinned for: one at a time each, which the others wait for.
-    pinning: HashSet<usize>,
+    /// Pinned host blocks for frame planes, idle ones kept for the next frame of their size.
+    blocks: Arc<PinnedPool>,
 }
 
 /// VSVK_CUDA_PIN_ALONE=1 (measurements): each thread with no idle block pins a slab of its own and
-/// none is pinned ahead, the way before single-flight pinning.
+/// none is pinned ahead (crate::pinned), the way before single-flight pinning.
 fn pin_alone() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var("VSVK_CUDA_PIN_ALONE").is_ok_and(|v| v.trim() == "1"))
+    std::env::var("VSVK_CUDA_PIN_ALONE").is_ok_and(|v| v.trim() == "1")
 }
 
-/// One allocation of pinned host memory, carved into blocks of one length; freed once no block of
-/// it is in a frame or idle. Each cuMemHostAlloc of a frame plane cost 28 ms on the H100 (119 of
-/// them in 2,000 new 2160p 16-bit frames, bench/results/h100-2026-12-07-s45/cudawait.txt); a slab
-/// pays for several planes at once. With slabs that row still ran 0.62x R81 (-bench-20), so the
-/// allocations are not all it costs (see Lane::wait_room).
-struct Slab {
-    ptr: *mut u8,
-    cu: &'static Cuda,
-}
+/// CUDA's pinned host memory (cuMemHostAlloc), timed as `cuda host new`.
+struct CudaPinner(&'static Cuda);
 
-// SAFETY: plain host memory owned by this value.
-unsafe impl Send for Slab {}
-// SAFETY: as above; the blocks' users share it by the frame's rule.
-unsafe impl Sync for Slab {}
-
-impl Drop for Slab {
-    fn drop(&mut self) {
-        // SAFETY: ours, and no block of it is used any more (each holds the slab).
-        unsafe { self.cu.free_host(self.ptr) };
+impl Pinner for CudaPinner {
+    fn pin(&self, bytes: usize) -> Result<*mut u8, String> {
+        let _t = crate::stats::time(crate::stats::Stat::CudaHostNew);
+        self.0.alloc_host(bytes)
+    }
+    unsafe fn unpin(&self, p: *mut u8) {
+        // SAFETY: the caller's promise.
+        unsafe { self.0.free_host(p) };
     }
 }
 
@@ -301,42 +281,7 @@ pub struct PlaneCopy<'a> {
 }
 
 /// Host memory pinned by CUDA, a host frame plane's; back to its device's idle blocks when dropped.
-pub struct HostBlock {
-    ptr: *mut u8,
-    len: usize,
-    slab: Arc<Slab>,
-    owner: Weak<CudaCopies>,
-}
-
-// SAFETY: plain host memory owned by this value.
-unsafe impl Send for HostBlock {}
-// SAFETY: as above; shared access is read-only (the frame's rule).
-unsafe impl Sync for HostBlock {}
-
-impl HostBlock {
-    pub fn ptr(&self) -> *mut u8 {
-        self.ptr
-    }
-    pub fn len(&self) -> usize {
-        self.len
-    }
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-    /// Whether `c` made it (its copies may read and write it).
-    pub fn of(&self, c: &CudaCopies) -> bool {
-        std::ptr::eq(self.owner.as_ptr(), c)
-    }
-}
-
-impl Drop for HostBlock {
-    fn drop(&mut self) {
-        // (without its device's copies the block just lets go of its slab)
-        if let Some(c) = self.owner.upgrade() {
-            c.give(self.ptr, self.len, self.slab.clone());
-        }
-    }
-}
+pub type HostBlock = crate::pinned::Block;
 
 /// Whether copies go by CUDA (VSVK_CUDA_COPIES): `Asked` (1) where the driver and the device allow,
 /// with a warning where they do not; `Never` (0); `WhereAvailable` (unset) likewise, silently.
@@ -383,104 +328,20 @@ impl CudaCopies {
             up.events.iter().for_each(|&e| cu.destroy_event(e));
             cu.destroy_stream(up.stream);
         })?;
-        Ok(Arc::new_cyclic(|me| CudaCopies { cu, dev: dev.clone(), up, down, idle: Mutex::new(IdleHost::default()), pinned: Condvar::new(), me: me.clone() }))
+        let sizes = Sizes { slab_bytes: SLAB_BYTES, slab_blocks: SLAB_BLOCKS, idle_bytes: crate::pool::pool_bytes() };
+        let blocks = PinnedPool::new(Arc::new(CudaPinner(cu)), sizes, pin_alone());
+        Ok(Arc::new(CudaCopies { cu, dev: dev.clone(), up, down, blocks }))
     }
 
-    /// `len` bytes of pinned host memory for a frame plane: an idle block of that length, else one
-    /// of a new slab's, whose others go idle.
-    ///
-    /// One slab of a length is pinned at a time, and threads that find no idle block meanwhile
-    /// wait for it: pinning runs near 4.6 GB/s (a 128 MB slab took 28 ms on the H100), and where
-    /// each thread pinned its own, 16 threads starting on new frames at once pinned 16 slabs for
-    /// one frame each; the idle blocks beyond the pool's bytes were then let go and pinned again
-    /// later (119 slabs in 2,000 new 2160p 16-bit frames, bench/results/h100-2026-12-07-s45/
-    /// cudawait.txt; that row 0.62-0.79x R81 in -s46). Taking a length's last idle block starts
-    /// the next slab's pinning in the background, so that a growing number of frames in flight
-    /// finds it pinned or under way.
+    /// `len` bytes of pinned host memory for a frame plane (crate::pinned: an idle block of that
+    /// length, else one of a new slab's).
     pub fn host_block(&self, len: usize) -> Result<HostBlock, String> {
-        if pin_alone() {
-            if let Some(b) = self.take_idle(&mut self.idle.lock(), len) {
-                return Ok(b);
-            }
-            let (ptr, slab, step, n) = self.pin_slab(len)?;
-            let mut idle = self.idle.lock();
-            Self::add_idle(&mut idle, len, &slab, (1..n).map(|i| ptr as usize + i * step));
-            return Ok(HostBlock { ptr, len, slab, owner: self.me.clone() });
-        }
-        let mut idle = self.idle.lock();
-        loop {
-            if let Some(b) = self.take_idle(&mut idle, len) {
-                if idle.by_len.get(&len).is_none_or(Vec::is_empty) {
-                    self.pin_ahead(&mut idle, len);
-                }
-                return Ok(b);
-            }
-            if idle.pinning.contains(&len) {
-                self.pinned.wait(&mut idle);
-                continue;
-            }
-            idle.pinning.insert(len);
-            drop(idle);
-            let pinned = self.pin_slab(len);
-            idle = self.idle.lock();
-            idle.pinning.remove(&len);
-            self.pinned.notify_all();
-            let (ptr, slab, step, n) = pinned?;
-            Self::add_idle(&mut idle, len, &slab, (1..n).map(|i| ptr as usize + i * step));
-            return Ok(HostBlock { ptr, len, slab, owner: self.me.clone() });
-        }
+        self.blocks.block(len)
     }
 
-    fn take_idle(&self, idle: &mut IdleHost, len: usize) -> Option<HostBlock> {
-        let (p, slab) = idle.by_len.get_mut(&len).and_then(Vec::pop)?;
-        idle.bytes -= len;
-        Some(HostBlock { ptr: p as *mut u8, len, slab, owner: self.me.clone() })
-    }
-
-    fn add_idle(idle: &mut IdleHost, len: usize, slab: &Arc<Slab>, blocks: impl Iterator<Item = usize>) {
-        let list = idle.by_len.entry(len).or_default();
-        for p in blocks {
-            idle.bytes += len;
-            list.push((p, slab.clone()));
-        }
-    }
-
-    /// Pins the next slab of `len` in the background, unless one is under way already.
-    fn pin_ahead(&self, idle: &mut IdleHost, len: usize) {
-        let Some(me) = self.me.upgrade().filter(|_| idle.pinning.insert(len)) else { return };
-        let spawned = std::thread::Builder::new().name("vsvk-cuda-pin".into()).spawn(move || {
-            let pinned = me.pin_slab(len);
-            let mut idle = me.idle.lock();
-            idle.pinning.remove(&len);
-            if let Ok((ptr, slab, step, n)) = pinned {
-                Self::add_idle(&mut idle, len, &slab, (0..n).map(|i| ptr as usize + i * step));
-            }
-            me.pinned.notify_all();
-        });
-        if spawned.is_err() {
-            idle.pinning.remove(&len);
-        }
-    }
-
-    /// A new slab of blocks of `len` bytes: its start, the slab, the blocks' spacing and count.
-    fn pin_slab(&self, len: usize) -> Result<(*mut u8, Arc<Slab>, usize, usize), String> {
-        // Blocks start on page boundaries.
-        let step = len.max(1).div_ceil(4096) * 4096;
-        let n = (SLAB_BYTES / step).clamp(1, SLAB_BLOCKS);
-        let ptr = {
-            let _t = crate::stats::time(crate::stats::Stat::CudaHostNew);
-            self.cu.alloc_host(step * n)?
-        };
-        Ok((ptr, Arc::new(Slab { ptr, cu: self.cu }), step, n))
-    }
-
-    fn give(&self, ptr: *mut u8, len: usize, slab: Arc<Slab>) {
-        let mut idle = self.idle.lock();
-        // (a block not kept lets go of its slab, which is freed with its last block)
-        if idle.bytes + len <= crate::pool::pool_bytes() {
-            idle.bytes += len;
-            idle.by_len.entry(len).or_default().push((ptr as usize, slab));
-        }
+    /// Whether `b` is one of this device's blocks (its copies may read and write it).
+    pub fn owns(&self, b: &HostBlock) -> bool {
+        b.of(&self.blocks)
     }
 
     /// The device address of each plane's allocation, one use taken of each import (given back by
@@ -570,8 +431,7 @@ impl Drop for CudaCopies {
         self.cu.destroy_stream(self.down.stream);
         // (the upload stream is done: no signal of its timeline is left)
         cuda::forget_semaphore(&self.up.timeline);
-        // (idle blocks let go of their slabs; a slab a frame still uses lives on with it)
-        self.idle.get_mut().by_len.clear();
+        // (idle blocks go with the pool; a slab a frame still uses lives on with it)
     }
 }
 

@@ -2,11 +2,11 @@
 //! runtime brings one up per core, lazily or as setVulkanDevice chose) and all that lives on it.
 //! Layered like wgpu's core: `device` (instance, device, queues, function table), `pool` (pooled
 //! VRAM and its accounting), `exec` (timelines and exec pools), `shader` (runtime GLSL
-//! compilation), `frame` (GPU planes), `export` and `import` (interop), `transfer` (the
-//! availability round trip), `video` (decode capabilities). It knows nothing of frames, nodes,
-//! cores or the C ABI: what holds planes reaches it through `frame::GpuPlanes`, and what frees
-//! memory above it under pressure through `set_evictor`. The runtime (vsvk-core) builds the
-//! per-core device, frame uploads and downloads on top of it.
+//! compilation), `frame` (GPU planes), `pinned` (pinned host blocks for frames), `export` and
+//! `import` (interop), `transfer` (the availability round trip), `video` (decode capabilities).
+//! It knows nothing of frames, nodes, cores or the C ABI: what holds planes reaches it through
+//! `frame::GpuPlanes`, and what frees memory above it under pressure through `set_evictor`. The
+//! runtime (vsvk-core) builds the per-core device, frame uploads and downloads on top of it.
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock};
 
@@ -24,6 +24,7 @@ pub mod filter_kernels;
 pub mod frame;
 pub mod handle;
 pub mod import;
+pub mod pinned;
 pub mod pool;
 pub mod recent;
 pub mod shader;

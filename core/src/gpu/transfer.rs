@@ -226,7 +226,7 @@ impl Transfer {
         // 1 MB (smaller ones the CPU writes into the BAR, below).
         let total: usize = (0..src.num_planes()).map(|p| plane_bytes(src, p)).sum();
         let cuda = core.mem.cuda_copies().filter(|c| {
-            (total >= cuda_upload_min() || !self.direct()) && (0..src.num_planes()).all(|p| src.planes()[p].buf.cuda_host().is_some_and(|b| b.of(c)))
+            (total >= cuda_upload_min() || !self.direct()) && (0..src.num_planes()).all(|p| src.planes()[p].buf.cuda_host().is_some_and(|b| c.owns(b)))
         });
         // VS_VULKAN_EXPORTABLE_UPLOADS: uploads land in exportable planes (R81's knob).
         let exportable = cuda.is_some() || std::env::var_os("VS_VULKAN_EXPORTABLE_UPLOADS").is_some_and(|v| v != "0");
