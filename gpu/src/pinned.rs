@@ -51,6 +51,9 @@ impl Drop for Slab {
     }
 }
 
+/// A slab just pinned: its start, the slab, the blocks' spacing and count.
+type NewSlab = (*mut u8, Arc<Slab>, usize, usize);
+
 #[derive(Default)]
 struct Idle {
     by_len: HashMap<usize, Vec<(usize, Arc<Slab>)>>,
@@ -121,9 +124,8 @@ impl PinnedPool {
             if let Some(b) = self.take_idle(&mut self.idle.lock(), len) {
                 return Ok(b);
             }
-            let (ptr, slab, step, n) = self.pin_slab(len)?;
-            Self::add_idle(&mut self.idle.lock(), len, &slab, (1..n).map(|i| ptr as usize + i * step));
-            return Ok(self.lend(ptr, len, slab));
+            let slab = self.pin_slab(len)?;
+            return Ok(self.lend_first(&mut self.idle.lock(), len, slab));
         }
         let mut idle = self.idle.lock();
         loop {
@@ -143,10 +145,14 @@ impl PinnedPool {
             idle = self.idle.lock();
             idle.pinning.remove(&len);
             self.pinned.notify_all();
-            let (ptr, slab, step, n) = pinned?;
-            Self::add_idle(&mut idle, len, &slab, (1..n).map(|i| ptr as usize + i * step));
-            return Ok(self.lend(ptr, len, slab));
+            return Ok(self.lend_first(&mut idle, len, pinned?));
         }
+    }
+
+    /// The first block of a slab just pinned, its others idle.
+    fn lend_first(&self, idle: &mut Idle, len: usize, (ptr, slab, step, n): NewSlab) -> Block {
+        Self::add_idle(idle, len, &slab, (1..n).map(|i| ptr as usize + i * step));
+        self.lend(ptr, len, slab)
     }
 
     fn lend(&self, ptr: *mut u8, len: usize, slab: Arc<Slab>) -> Block {
@@ -184,12 +190,15 @@ impl PinnedPool {
         }
     }
 
-    /// A new slab of blocks of `len` bytes: its start, the slab, the blocks' spacing and count.
-    fn pin_slab(&self, len: usize) -> Result<(*mut u8, Arc<Slab>, usize, usize), String> {
+    /// A new slab of blocks of `len` bytes.
+    fn pin_slab(&self, len: usize) -> Result<NewSlab, String> {
         // Blocks start on page boundaries.
         let step = len.max(1).div_ceil(4096) * 4096;
         let n = (self.sizes.slab_bytes / step).clamp(1, self.sizes.slab_blocks.max(1));
-        let ptr = self.pinner.pin(step * n)?;
+        // (a panic in the pinner must not leave the length marked as pinning: its waiters would
+        // wait for good)
+        let pinned = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.pinner.pin(step * n)));
+        let ptr = pinned.unwrap_or_else(|_| Err("pinning host memory panicked".into()))?;
         Ok((ptr, Arc::new(Slab { ptr, pinner: self.pinner.clone() }), step, n))
     }
 
@@ -202,8 +211,8 @@ impl PinnedPool {
         }
     }
 
-    /// Idle blocks of `len`.
-    pub fn idle_blocks(&self, len: usize) -> usize {
+    #[cfg(test)]
+    fn idle_blocks(&self, len: usize) -> usize {
         self.idle.lock().by_len.get(&len).map_or(0, Vec::len)
     }
 }
