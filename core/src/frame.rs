@@ -321,10 +321,16 @@ impl Frame {
         }
         (0..f.numPlanes as usize)
             .map(|p| {
-                let (pw, ph) = format::plane_dims(f, w, h, p);
-                aligned_stride(pw as usize * f.bytesPerSample as usize) * ph.max(0) as usize
+                let (_, ph, stride) = Frame::plane_layout(f, w, h, p);
+                stride * ph.max(0) as usize
             })
             .sum()
+    }
+
+    /// Plane `p`'s width and height, and its row stride in bytes, in every video frame.
+    fn plane_layout(f: &VSVideoFormat, w: i32, h: i32, p: usize) -> (i32, i32, usize) {
+        let (pw, ph) = format::plane_dims(f, w, h, p);
+        (pw, ph, aligned_stride(pw as usize * f.bytesPerSample as usize))
     }
 
     /// A video frame whose planes (`stride * height` bytes each, the layout every video frame
@@ -346,8 +352,7 @@ impl Frame {
         }
         let mut planes = Vec::with_capacity(f.numPlanes as usize);
         for p in 0..f.numPlanes as usize {
-            let (pw, ph) = format::plane_dims(f, w, h, p);
-            let stride = aligned_stride(pw as usize * f.bytesPerSample as usize);
+            let (pw, ph, stride) = Frame::plane_layout(f, w, h, p);
             let buf = match make(stride * ph as usize) {
                 Ok(b) => b,
                 Err(e) => return Ok(Err(e)),

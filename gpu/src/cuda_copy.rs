@@ -312,7 +312,7 @@ pub fn wanted() -> Wanted {
 /// (float gray: 7.9 MiB) by Vulkan's copies, as in the bench of -bench-20.
 pub fn takes_frame(bytes: usize) -> bool {
     static MIN: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    bytes >= *MIN.get_or_init(|| std::env::var("VSVK_CUDA_FRAME_MIN_KB").ok().and_then(|v| v.trim().parse::<usize>().ok()).map_or(12 << 20, |kb| kb << 10))
+    bytes >= *MIN.get_or_init(|| crate::settings::kb_setting("VSVK_CUDA_FRAME_MIN_KB").unwrap_or(12 << 20))
 }
 
 impl CudaCopies {

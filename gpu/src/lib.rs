@@ -27,6 +27,7 @@ pub mod import;
 pub mod pinned;
 pub mod pool;
 pub mod recent;
+pub mod settings;
 pub mod shader;
 pub mod spirv;
 pub mod stall;

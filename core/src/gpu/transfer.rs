@@ -12,6 +12,7 @@ use super::device::{Device, Queue};
 use super::exec::{PoolInner, Retained, WaitOutcome};
 use super::frame::{gpu_plane, new_frame};
 use super::GpuBuffer;
+use vsvk_gpu::settings::kb_setting;
 use vsvk_gpu::upload_kernel::UploadKernel;
 pub use vsvk_gpu::transfer::*;
 use crate::core::Core;
@@ -546,11 +547,6 @@ fn upload_kernel_min() -> usize {
 fn download_kernel_min() -> usize {
     static MIN: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *MIN.get_or_init(|| kb_setting("VSVK_DOWNLOAD_KERNEL_MIN_KB").unwrap_or(8 << 20))
-}
-
-/// A size setting in KiB, in bytes.
-fn kb_setting(var: &str) -> Option<usize> {
-    std::env::var(var).ok().and_then(|v| v.trim().parse::<usize>().ok()).map(|kb| kb << 10)
 }
 
 /// A setting in percent of the compute queue's time (`default` where unset), as a share, 0 to 1.

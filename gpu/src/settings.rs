@@ -1,0 +1,6 @@
+//! Environment settings shared by this crate and the runtime above it.
+
+/// A size setting in KiB (`VSVK_..._KB`), in bytes; None where unset or not a number.
+pub fn kb_setting(var: &str) -> Option<usize> {
+    std::env::var(var).ok().and_then(|v| v.trim().parse::<usize>().ok()).map(|kb| kb << 10)
+}
