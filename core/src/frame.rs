@@ -114,47 +114,6 @@ impl Drop for MemStats {
     }
 }
 
-/// Where a new host video frame's planes come from, chosen once for the whole frame: GPUUpload
-/// copies a frame by CUDA only where all its planes are CUDA's.
-enum PlaneSource {
-    /// Buffer::allocate's choice, plane by plane (frames CUDA does not copy).
-    Any,
-    /// CUDA's pinned blocks, one a plane in order.
-    Cuda(std::vec::IntoIter<crate::gpu::cuda_copy::HostBlock>),
-    /// Ordinary memory: a frame CUDA would copy, but no pinned blocks were idle for it, and rather
-    /// than wait for a pin it goes up by the CPU's writes into the BAR.
-    Ordinary,
-}
-
-impl PlaneSource {
-    fn for_frame(f: &VSVideoFormat, w: i32, h: i32, stats: &Arc<MemStats>) -> PlaneSource {
-        let Some(cuda) = stats.cuda_copies() else { return PlaneSource::Any };
-        let lens = Frame::plane_lens(f, w, h);
-        let bytes: usize = lens.iter().sum();
-        if bytes == 0 || !crate::gpu::cuda_copy::takes_frame(bytes) || crate::gpu::exec::in_release() {
-            return PlaneSource::Any;
-        }
-        match cuda.frame_blocks(&lens) {
-            Ok(Some(blocks)) => PlaneSource::Cuda(blocks.into_iter()),
-            Ok(None) => PlaneSource::Ordinary,
-            // (a failed pin: the device's own host memory, as for frames CUDA does not copy)
-            Err(_) => PlaneSource::Any,
-        }
-    }
-
-    /// The next plane, `len` bytes; as new_unzeroed.
-    fn plane(&mut self, len: usize, stats: &Arc<MemStats>) -> Buffer {
-        match self {
-            PlaneSource::Any => Buffer::allocate(len, stats, false, false),
-            PlaneSource::Cuda(blocks) => match blocks.next() {
-                Some(b) => Buffer::new_cuda(len, b, stats),
-                None => Buffer::allocate(len, stats, false, false),
-            },
-            PlaneSource::Ordinary => Buffer::ordinary(len, stats, false),
-        }
-    }
-}
-
 pub struct Buffer {
     ptr: NonNull<u8>,
     len: usize,
@@ -186,6 +145,11 @@ impl Buffer {
     pub fn new_unzeroed(len: usize, stats: &Arc<MemStats>) -> Buffer {
         Self::allocate(len, stats, false, false)
     }
+    /// A plane of a video frame of `frame_bytes` in all: as new_unzeroed, in CUDA's pinned memory
+    /// where the frame is large enough for CUDA's copies (cuda_copy::takes_frame).
+    fn new_plane(len: usize, frame_bytes: usize, stats: &Arc<MemStats>) -> Buffer {
+        Self::allocate(len, stats, false, crate::gpu::cuda_copy::takes_frame(frame_bytes))
+    }
     /// A pooled buffer of the same size, else a fresh one (zeroed, so that no byte is ever
     /// uninitialised); cleared when `zeroed`.
     fn allocate(len: usize, stats: &Arc<MemStats>, zeroed: bool, cuda_sized: bool) -> Buffer {
@@ -199,10 +163,6 @@ impl Buffer {
                 }
             }
         }
-        Self::ordinary(len, stats, zeroed)
-    }
-    /// Ordinary host memory, a pooled buffer of the same size where there is one.
-    fn ordinary(len: usize, stats: &Arc<MemStats>, zeroed: bool) -> Buffer {
         let ptr = match stats.take(len) {
             Some(p) => {
                 crate::stats::count(crate::stats::Stat::HostReuse);
@@ -346,8 +306,8 @@ pub enum FrameError {
 
 impl Frame {
     pub fn new_video(f: &VSVideoFormat, w: i32, h: i32, stats: &Arc<MemStats>) -> Result<Frame, FrameError> {
-        let mut source = PlaneSource::for_frame(f, w, h, stats);
-        match Frame::new_video_in(f, w, h, |len| Ok(source.plane(len, stats)))? {
+        let bytes = Frame::video_bytes(f, w, h);
+        match Frame::new_video_in(f, w, h, |len| Ok(Buffer::new_plane(len, bytes, stats)))? {
             Ok(fr) => Ok(fr),
             Err(e) => unreachable!("host allocation reports no error: {e}"),
         }
@@ -356,21 +316,15 @@ impl Frame {
     /// The bytes of a video frame's planes (`stride * height` each); 0 for a format or size that
     /// new_video_in refuses.
     pub fn video_bytes(f: &VSVideoFormat, w: i32, h: i32) -> usize {
-        Frame::plane_lens(f, w, h).iter().sum()
-    }
-
-    /// Each plane's bytes (`stride * height`) in a video frame; none for a format or size that
-    /// new_video_in refuses.
-    fn plane_lens(f: &VSVideoFormat, w: i32, h: i32) -> Vec<usize> {
         if !format::is_valid_video(f) || w <= 0 || h <= 0 {
-            return Vec::new();
+            return 0;
         }
         (0..f.numPlanes as usize)
             .map(|p| {
                 let (_, ph, stride) = Frame::plane_layout(f, w, h, p);
                 stride * ph.max(0) as usize
             })
-            .collect()
+            .sum()
     }
 
     /// Plane `p`'s width and height, and its row stride in bytes, in every video frame.

@@ -40,12 +40,6 @@ fn pin_alone() -> bool {
     std::env::var("VSVK_CUDA_PIN_ALONE").is_ok_and(|v| v.trim() == "1")
 }
 
-/// VSVK_CUDA_PIN_WAIT=1 (measurements): a new frame with no idle pinned blocks waits for them to be
-/// pinned, rather than taking ordinary memory meanwhile (crate::pinned::PinnedPool::blocks_now).
-fn pin_wait() -> bool {
-    std::env::var("VSVK_CUDA_PIN_WAIT").is_ok_and(|v| v.trim() == "1")
-}
-
 /// CUDA's pinned host memory (cuMemHostAlloc), timed as `cuda host new`.
 struct CudaPinner(&'static Cuda);
 
@@ -343,21 +337,6 @@ impl CudaCopies {
     /// length, else one of a new slab's).
     pub fn host_block(&self, len: usize) -> Result<HostBlock, String> {
         self.blocks.block(len)
-    }
-
-    /// Pinned blocks for a new host frame's planes of `lens` bytes, where idle ones are there now;
-    /// None where they are not (their pinning then goes on in the background, and the frame takes
-    /// ordinary memory: GPUUpload's CPU writes take it, R81's way). With VSVK_CUDA_PIN_WAIT=1 or
-    /// VSVK_CUDA_PIN_ALONE=1 the frame waits for its blocks instead.
-    pub fn frame_blocks(&self, lens: &[usize]) -> Result<Option<Vec<HostBlock>>, String> {
-        if pin_wait() || pin_alone() {
-            return lens.iter().map(|&len| self.blocks.block(len)).collect::<Result<Vec<_>, _>>().map(Some);
-        }
-        let got = self.blocks.blocks_now(lens);
-        if got.is_none() {
-            crate::stats::count(crate::stats::Stat::CudaHostLater);
-        }
-        Ok(got)
     }
 
     /// Whether `b` is one of this device's blocks (its copies may read and write it).

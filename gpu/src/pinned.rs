@@ -10,14 +10,7 @@
 //! ran 0.62-0.79x R81 in h100-2026-12-07-s46). Taking a length's last idle block starts the next
 //! slab's pinning in the background, so that a growing number of frames in flight finds it pinned
 //! or under way.
-//!
-//! A new frame need not wait for a pin at all: `blocks_now` lends a whole frame's blocks where they
-//! are idle, else none, and starts the missing lengths' pins in the background, while that frame
-//! takes ordinary memory and goes up R81's way (the CPU writing into the BAR). With every frame
-//! waiting, a 400-frame run of new 2160p 16-bit frames spent 592 ms in ten pins, longer than the
-//! run itself, and the bench row ran 0.77x R81 (h100-2026-12-07-bench-22).
 use std::collections::{HashMap, HashSet};
-use std::time::{Duration, Instant};
 use std::sync::{Arc, Weak};
 
 use parking_lot::{Condvar, Mutex};
@@ -67,12 +60,7 @@ struct Idle {
     bytes: usize,
     /// Lengths a slab is being pinned for: one at a time each, which the others wait for.
     pinning: HashSet<usize>,
-    /// When a background pin of a length last failed: none is tried again for PIN_RETRY, so that
-    /// frames going without do not each ask for a pin that fails.
-    failed: HashMap<usize, Instant>,
 }
-
-const PIN_RETRY: Duration = Duration::from_secs(1);
 
 /// The pinned blocks of one pinner.
 pub struct PinnedPool {
@@ -161,33 +149,6 @@ impl PinnedPool {
         }
     }
 
-    /// Blocks of each length in `lens`, in order, where idle ones are there now for all of them;
-    /// else none, and each length short of idle blocks is pinned in the background (one slab at a
-    /// time, as ever). Taking a length's last idle block pins its next slab ahead.
-    pub fn blocks_now(&self, lens: &[usize]) -> Option<Vec<Block>> {
-        let mut idle = self.idle.lock();
-        let mut want: HashMap<usize, usize> = HashMap::new();
-        for &len in lens {
-            *want.entry(len).or_default() += 1;
-        }
-        let short: Vec<usize> = want.iter().filter(|&(len, n)| idle.by_len.get(len).map_or(0, Vec::len) < *n).map(|(&len, _)| len).collect();
-        if !short.is_empty() {
-            for len in short {
-                self.pin_ahead(&mut idle, len);
-            }
-            return None;
-        }
-        // (every take succeeds: counted above, under the same lock; a block dropped here would
-        // deadlock on that lock, so none is)
-        let blocks: Vec<Block> = lens.iter().filter_map(|&len| self.take_idle(&mut idle, len)).collect();
-        for len in want.into_keys() {
-            if idle.by_len.get(&len).is_none_or(Vec::is_empty) {
-                self.pin_ahead(&mut idle, len);
-            }
-        }
-        Some(blocks)
-    }
-
     /// The first block of a slab just pinned, its others idle.
     fn lend_first(&self, idle: &mut Idle, len: usize, (ptr, slab, step, n): NewSlab) -> Block {
         Self::add_idle(idle, len, &slab, (1..n).map(|i| ptr as usize + i * step));
@@ -214,22 +175,13 @@ impl PinnedPool {
 
     /// Pins the next slab of `len` in the background, unless one is under way already.
     fn pin_ahead(&self, idle: &mut Idle, len: usize) {
-        if idle.failed.get(&len).is_some_and(|t| t.elapsed() < PIN_RETRY) {
-            return;
-        }
         let Some(me) = self.me.upgrade().filter(|_| idle.pinning.insert(len)) else { return };
         let spawned = std::thread::Builder::new().name("vsvk-pin".into()).spawn(move || {
             let pinned = me.pin_slab(len);
             let mut idle = me.idle.lock();
             idle.pinning.remove(&len);
-            match pinned {
-                Ok((ptr, slab, step, n)) => {
-                    idle.failed.remove(&len);
-                    Self::add_idle(&mut idle, len, &slab, (0..n).map(|i| ptr as usize + i * step));
-                }
-                Err(_) => {
-                    idle.failed.insert(len, Instant::now());
-                }
+            if let Ok((ptr, slab, step, n)) = pinned {
+                Self::add_idle(&mut idle, len, &slab, (0..n).map(|i| ptr as usize + i * step));
             }
             me.pinned.notify_all();
         });
@@ -433,62 +385,5 @@ mod tests {
         wait_for("the pinning thread to let go of the pool", || Arc::strong_count(&pool) == 1);
         drop(pool);
         assert_eq!(fake.unpins.load(Ordering::SeqCst), 2, "the pool's idle slab goes with it");
-    }
-
-    #[test]
-    fn a_frame_finding_no_idle_blocks_waits_for_no_pin_and_gets_them_once_pinned() {
-        let fake = Fake::new(200, false);
-        let pool = PinnedPool::new(fake.clone(), SIZES, false);
-        let lens = [LEN, LEN / 4, LEN / 4];
-        let t = Instant::now();
-        for _ in 0..50 {
-            assert!(pool.blocks_now(&lens).is_none(), "nothing pinned yet");
-        }
-        assert!(t.elapsed() < Duration::from_millis(150), "50 frames waited on a pin: {:?}", t.elapsed());
-        // one slab of each length under way, however many frames asked meanwhile
-        wait_for("both lengths pinned", || pool.idle_blocks(LEN) == 4 && pool.idle_blocks(LEN / 4) == 16);
-        assert_eq!(fake.pins(), 2);
-        assert_eq!(fake.most.load(Ordering::SeqCst), 2, "the two lengths pinned side by side");
-        let got = pool.blocks_now(&lens).expect("idle blocks of every plane's length");
-        assert_eq!(got.iter().map(Block::len).collect::<Vec<_>>(), lens, "in plane order");
-        assert_ne!(got[1].ptr(), got[2].ptr(), "two chroma planes, two blocks");
-        assert!(got.iter().all(|b| b.of(&pool)));
-        assert_eq!((pool.idle_blocks(LEN), pool.idle_blocks(LEN / 4)), (3, 14));
-    }
-
-    #[test]
-    fn a_frame_gets_all_its_blocks_or_none() {
-        let fake = Fake::new(0, false);
-        // idle blocks of LEN, none of LEN / 2
-        let pool = PinnedPool::new(fake.clone(), SIZES, false);
-        drop(pool.block(LEN).unwrap());
-        wait_for("LEN's slab", || pool.idle_blocks(LEN) == 4 && fake.pins() == 1);
-        let t = Instant::now();
-        assert!(pool.blocks_now(&[LEN, LEN / 2]).is_none());
-        assert_eq!(pool.idle_blocks(LEN), 4, "no block of LEN taken for a frame that got none");
-        wait_for("LEN / 2 pinned in the background", || pool.idle_blocks(LEN / 2) == 8);
-        assert!(t.elapsed() < Duration::from_secs(5));
-        let got = pool.blocks_now(&[LEN, LEN / 2]).unwrap();
-        assert_eq!(got.len(), 2);
-        // taking the last idle blocks of a length pins its next slab ahead
-        let rest: Vec<Block> = (0..3).map(|_| pool.blocks_now(&[LEN]).unwrap().remove(0)).collect();
-        wait_for("LEN's next slab, pinned ahead", || pool.idle_blocks(LEN) == 4);
-        assert_eq!(fake.pins(), 3);
-        drop((got, rest));
-    }
-
-    #[test]
-    fn a_failed_background_pin_is_not_tried_again_at_once() {
-        let fake = Fake::new(0, true);
-        let pool = PinnedPool::new(fake.clone(), SIZES, false);
-        assert!(pool.blocks_now(&[LEN]).is_none());
-        wait_for("the pin to fail", || fake.pins() == 1 && !pool.idle.lock().pinning.contains(&LEN));
-        for _ in 0..100 {
-            assert!(pool.blocks_now(&[LEN]).is_none());
-        }
-        assert_eq!(fake.pins(), 1, "frames go without, rather than each asking for a pin that fails");
-        pool.idle.lock().failed.insert(LEN, Instant::now() - PIN_RETRY);
-        assert!(pool.blocks_now(&[LEN]).is_none());
-        wait_for("the pin tried again after PIN_RETRY", || fake.pins() == 2);
     }
 }

@@ -50,11 +50,9 @@ pub enum Stat {
     CudaHostNew,
     /// A submission waiting on the host for an upload by CUDA before it is queued (exec.rs).
     CudaHostWait,
-    /// A new host frame CUDA would copy that found no idle pinned blocks and took ordinary memory.
-    CudaHostLater,
 }
 
-const NAMES: [&str; 21] = [
+const NAMES: [&str; 20] = [
     "upload copy",
     "upload staged",
     "download wait",
@@ -75,7 +73,6 @@ const NAMES: [&str; 21] = [
     "queue warmup",
     "cuda host new",
     "cuda host wait",
-    "cuda host later",
 ];
 
 struct Counter {
@@ -83,7 +80,7 @@ struct Counter {
     nanos: AtomicU64,
 }
 
-static COUNTERS: [Counter; 21] = [const { Counter { count: AtomicU64::new(0), nanos: AtomicU64::new(0) } }; 21];
+static COUNTERS: [Counter; 20] = [const { Counter { count: AtomicU64::new(0), nanos: AtomicU64::new(0) } }; 20];
 
 pub fn enabled() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();

@@ -224,10 +224,12 @@ impl Transfer {
         }
         let vf = *src.video_format().ok_or("GPUUpload: only video frames can be uploaded")?;
         // Planes in CUDA's pinned memory go up by CUDA, into exportable planes CUDA imports, from
-        // 1 MB (smaller ones the CPU writes into the BAR, below).
+        // 1 MB (smaller ones the CPU writes into the BAR, below), while no filter keeps the compute
+        // queue busy (cuda_beside_filters).
         let total: usize = (0..src.num_planes()).map(|p| plane_bytes(src, p)).sum();
         let cuda = core.mem.cuda_copies().filter(|c| {
-            (total >= cuda_upload_min() || !self.direct()) && (0..src.num_planes()).all(|p| src.planes()[p].buf.cuda_host().is_some_and(|b| c.owns(b)))
+            (0..src.num_planes()).all(|p| src.planes()[p].buf.cuda_host().is_some_and(|b| c.owns(b)))
+                && cuda_takes_upload(total, self.direct(), || !cuda_beside_filters() && self.compute_busy())
         });
         // VS_VULKAN_EXPORTABLE_UPLOADS: uploads land in exportable planes (R81's knob).
         let exportable = cuda.is_some() || std::env::var_os("VS_VULKAN_EXPORTABLE_UPLOADS").is_some_and(|v| v != "0");
@@ -522,6 +524,26 @@ fn cuda_upload_min() -> usize {
     *MIN.get_or_init(|| kb_setting("VSVK_CUDA_UPLOAD_MIN_KB").unwrap_or(1 << 20))
 }
 
+/// Whether CUDA copies a frame of `total` bytes whose planes are all in its pinned memory, where
+/// the CPU could write the BAR (`direct`) and a filter may keep the compute queue busy (asked only
+/// where it decides).
+fn cuda_takes_upload(total: usize, direct: bool, filter_busy: impl FnOnce() -> bool) -> bool {
+    !direct || (total >= cuda_upload_min() && !filter_busy())
+}
+
+/// Whether uploads go by CUDA while a filter keeps the compute queue busy (compute_busy):
+/// VSVK_CUDA_UPLOADS_BESIDE_FILTERS=1 (measurements); by default the CPU then writes such frames
+/// into the BAR. A filter's submission waits on the host for an upload by CUDA before it is queued
+/// (vsvk_gpu::exec), and the CPU's writes leave nothing to wait for. On the H100, BM3D at 2160p
+/// (its queue 96% busy) ran 0.95-1.00x R81 in four rows with its frames uploaded by CUDA and
+/// 1.07-1.11x in three with the CPU's writes, over two calls (h100-2026-12-07-bench-22 and
+/// -s47/: fallback-bench, pinning-2, roundtrip-2); with no filter (the transfer rows) the compute
+/// queue is idle and CUDA's copies stay.
+fn cuda_beside_filters() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("VSVK_CUDA_UPLOADS_BESIDE_FILTERS").is_ok_and(|v| v.trim() == "1"))
+}
+
 /// VSVK_UPLOAD_CPU_EVERY=N: every N-th upload the CPU writes into mapped VRAM where the GPU would
 /// read it from host memory (None: never).
 fn cpu_every() -> Option<usize> {
@@ -640,7 +662,29 @@ fn plane_regions(s: &crate::frame::Plane, d: &crate::frame::Plane, bytes_per_sam
 
 #[cfg(test)]
 mod tests {
-    use super::{pick_queue, waits_behind};
+    use super::{cuda_takes_upload, pick_queue, waits_behind};
+
+    #[test]
+    fn cuda_leaves_uploads_to_the_cpu_beside_a_busy_filter_where_the_cpu_can_write_the_bar() {
+        let big = 24 << 20;
+        let asked = std::cell::Cell::new(0);
+        let busy = |b: bool| {
+            let asked = &asked;
+            move || {
+                asked.set(asked.get() + 1);
+                b
+            }
+        };
+        assert!(cuda_takes_upload(big, true, busy(false)), "no filter busy: CUDA's copies");
+        assert!(!cuda_takes_upload(big, true, busy(true)), "a busy filter: the CPU's writes");
+        assert_eq!(asked.get(), 2);
+        // under 1 MB the CPU writes the BAR anyway, busy or not (the share is not asked)
+        assert!(!cuda_takes_upload(512 << 10, true, busy(false)));
+        // no BAR to write: CUDA whatever the size or the queue
+        assert!(cuda_takes_upload(512 << 10, false, busy(true)));
+        assert!(cuda_takes_upload(big, false, busy(true)));
+        assert_eq!(asked.get(), 2);
+    }
 
     #[test]
     fn only_the_compute_familys_other_queues_wait_on_the_host_for_the_compute_queue() {
