@@ -535,10 +535,10 @@ fn cuda_takes_upload(total: usize, direct: bool, filter_busy: impl FnOnce() -> b
 /// VSVK_CUDA_UPLOADS_BESIDE_FILTERS=1 (measurements); by default the CPU then writes such frames
 /// into the BAR. A filter's submission waits on the host for an upload by CUDA before it is queued
 /// (vsvk_gpu::exec), and the CPU's writes leave nothing to wait for. On the H100, BM3D at 2160p
-/// (its queue 96% busy) ran 0.95-1.00x R81 in four rows with its frames uploaded by CUDA and
-/// 1.07-1.11x in three with the CPU's writes, over two calls (h100-2026-12-07-bench-22 and
-/// -s47/: fallback-bench, pinning-2, roundtrip-2); with no filter (the transfer rows) the compute
-/// queue is idle and CUDA's copies stay.
+/// (its queue 96% busy) ran 1.06x R81 this way against 0.99x by CUDA in one call
+/// (h100-2026-12-07-s47/roundtrip-3), and 1.07-1.11x against 0.95-1.00x over the two calls before;
+/// with no filter (the transfer rows) the compute queue is idle and CUDA's copies stay. Where the
+/// planes are not in the BAR, the frame goes by the staging copy instead.
 fn cuda_beside_filters() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *ON.get_or_init(|| std::env::var("VSVK_CUDA_UPLOADS_BESIDE_FILTERS").is_ok_and(|v| v.trim() == "1"))
