@@ -155,6 +155,8 @@ pub struct Cuda {
     memcpy_2d: unsafe extern "C" fn(*const Memcpy2d, CuStream) -> CuResult,
     mem_host_alloc: unsafe extern "C" fn(*mut *mut c_void, usize, c_uint) -> CuResult,
     mem_free_host: unsafe extern "C" fn(*mut c_void) -> CuResult,
+    mem_host_register: unsafe extern "C" fn(*mut c_void, usize, c_uint) -> CuResult,
+    mem_host_unregister: unsafe extern "C" fn(*mut c_void) -> CuResult,
     event_create: unsafe extern "C" fn(*mut CuEvent, c_uint) -> CuResult,
     event_destroy: unsafe extern "C" fn(CuEvent) -> CuResult,
     event_record: unsafe extern "C" fn(CuEvent, CuStream) -> CuResult,
@@ -301,6 +303,24 @@ impl Cuda {
         Ok(p.cast())
     }
 
+    /// Pins `len` bytes of host memory at `p` for CUDA's copies, as alloc_host's are.
+    ///
+    /// # Safety
+    /// `p` is the start of `len` bytes of host memory that stay mapped until unregister_host.
+    pub unsafe fn register_host(&self, p: *mut u8, len: usize) -> Result<(), String> {
+        // SAFETY: the caller's promise.
+        self.with_ctx(|| self.check(unsafe { (self.mem_host_register)(p.cast(), len, 0) }, "cuMemHostRegister"))
+    }
+
+    /// Unpins what register_host pinned.
+    ///
+    /// # Safety
+    /// `p` was registered and nothing uses it by CUDA any more.
+    pub unsafe fn unregister_host(&self, p: *mut u8) {
+        // SAFETY: the caller's promise.
+        let _ = self.with_ctx(|| self.check(unsafe { (self.mem_host_unregister)(p.cast()) }, "cuMemHostUnregister"));
+    }
+
     /// Frees what alloc_host gave.
     ///
     /// # Safety
@@ -368,6 +388,8 @@ fn load_cuda(uuid: [u8; 16], name: &str) -> Result<Cuda, String> {
             memcpy_2d: sym!("cuMemcpy2DAsync_v2"),
             mem_host_alloc: sym!("cuMemHostAlloc"),
             mem_free_host: sym!("cuMemFreeHost"),
+            mem_host_register: sym!("cuMemHostRegister_v2"),
+            mem_host_unregister: sym!("cuMemHostUnregister"),
             event_create: sym!("cuEventCreate"),
             event_destroy: sym!("cuEventDestroy_v2"),
             event_record: sym!("cuEventRecord"),
