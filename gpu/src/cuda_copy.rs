@@ -72,9 +72,9 @@ impl Pinner for CudaHugePinner {
     fn pin(&self, bytes: usize) -> Result<*mut u8, String> {
         let _t = crate::stats::time(crate::stats::Stat::CudaHostNew);
         let map = HugeMap::new(bytes)?;
+        let (p, len) = map.region();
         // SAFETY: the map's bytes stay mapped while it is kept below, until unpin.
-        unsafe { self.cu.register_host(map.ptr(), map.len()) }?;
-        let p = map.ptr();
+        unsafe { self.cu.register_host(p, len) }?;
         self.maps.lock().insert(p as usize, map);
         Ok(p)
     }

@@ -44,16 +44,9 @@ impl HugeMap {
         Ok(HugeMap { base, total, ptr, len })
     }
 
-    pub fn ptr(&self) -> *mut u8 {
-        self.ptr
-    }
-
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
+    /// Its start and length.
+    pub fn region(&self) -> (*mut u8, usize) {
+        (self.ptr, self.len)
     }
 }
 
@@ -71,17 +64,18 @@ mod tests {
     #[test]
     fn a_mapping_is_aligned_whole_huge_pages_zeroed_and_writable() {
         let m = HugeMap::new(5 * HUGE + 123).unwrap();
-        assert_eq!(m.ptr() as usize % HUGE, 0);
-        assert_eq!(m.len(), 6 * HUGE);
-        // SAFETY: m.len() bytes of the mapping.
-        let bytes = unsafe { std::slice::from_raw_parts_mut(m.ptr(), m.len()) };
+        let (p, len) = m.region();
+        assert_eq!(p as usize % HUGE, 0);
+        assert_eq!(len, 6 * HUGE);
+        // SAFETY: the mapping's len bytes.
+        let bytes = unsafe { std::slice::from_raw_parts_mut(p, len) };
         assert!(bytes.iter().all(|&b| b == 0));
-        bytes[m.len() - 1] = 9;
+        bytes[len - 1] = 9;
         bytes[0] = 7;
-        assert_eq!((bytes[0], bytes[m.len() - 1]), (7, 9));
+        assert_eq!((bytes[0], bytes[len - 1]), (7, 9));
         let second = HugeMap::new(HUGE).unwrap();
-        let (a, b) = (m.ptr() as usize, second.ptr() as usize);
-        assert!(b >= a + m.len() || b + second.len() <= a, "two mappings do not overlap");
+        let ((a, alen), (b, blen)) = ((p as usize, len), (second.region().0 as usize, second.region().1));
+        assert!(b >= a + alen || b + blen <= a, "two mappings do not overlap");
     }
 
     #[test]
@@ -92,6 +86,7 @@ mod tests {
             return;
         }
         let m = HugeMap::new(8 * HUGE).unwrap();
+        let (p, len) = m.region();
         // the mapping's AnonHugePages in /proc/self/smaps (the kernel may split or lack some)
         let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
         let mut inside = false;
@@ -100,7 +95,7 @@ mod tests {
             if let Some((range, _)) = line.split_once(' ').filter(|(r, _)| r.contains('-') && r.chars().all(|c| c.is_ascii_hexdigit() || c == '-')) {
                 let (lo, hi) = range.split_once('-').unwrap();
                 let (lo, hi) = (usize::from_str_radix(lo, 16).unwrap(), usize::from_str_radix(hi, 16).unwrap());
-                inside = lo <= m.ptr() as usize && m.ptr() as usize + m.len() <= hi;
+                inside = lo <= p as usize && p as usize + len <= hi;
             } else if inside {
                 if let Some(kb) = line.strip_prefix("AnonHugePages:") {
                     huge_kb = kb.trim().trim_end_matches(" kB").trim().parse::<usize>().unwrap();
