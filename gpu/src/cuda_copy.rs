@@ -13,7 +13,7 @@
 //! download stream's, every row with a download stopped near 1,550 fps on the H100 whatever the
 //! frame's size (bench/results/h100-2026-12-07-bench-18); with events the 2160p 16-bit round
 //! trip ran 1,605 fps (h100-2026-12-07-s44/events-roundtrip.txt).
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use parking_lot::Mutex;
@@ -22,7 +22,6 @@ use crate::cuda::{self, Cuda, CuEvent, CuExternalSemaphore, CuStream, Mem};
 use crate::device::Device;
 use crate::exec::{wait_value, Timeline};
 use crate::frame::GpuPlane;
-use crate::huge_pages::HugeMap;
 use crate::pinned::{Pinner, PinnedPool, Sizes};
 
 /// The CUDA copies of one device.
@@ -57,31 +56,46 @@ impl Pinner for CudaPinner {
 
 /// VSVK_CUDA_PIN_HUGE=1 (measurements): slabs are anonymous memory in huge pages, touched, then
 /// registered with CUDA (crate::huge_pages), where by default cuMemHostAlloc pins them; timed as
-/// `cuda host new` either way.
-fn pin_huge() -> bool {
-    std::env::var("VSVK_CUDA_PIN_HUGE").is_ok_and(|v| v.trim() == "1")
-}
-
-/// Huge-page slabs registered with CUDA, each kept mapped until it is unpinned.
-struct CudaHugePinner {
-    cu: &'static Cuda,
-    maps: Mutex<HashMap<usize, HugeMap>>,
-}
-
-impl Pinner for CudaHugePinner {
-    fn pin(&self, bytes: usize) -> Result<*mut u8, String> {
-        let _t = crate::stats::time(crate::stats::Stat::CudaHostNew);
-        let map = HugeMap::new(bytes)?;
-        let (p, len) = map.region();
-        // SAFETY: the map's bytes stay mapped while it is kept below, until unpin.
-        unsafe { self.cu.register_host(p, len) }?;
-        self.maps.lock().insert(p as usize, map);
-        Ok(p)
+/// `cuda host new` either way. (Unix only, as CUDA's copies are.)
+fn pinner(cu: &'static Cuda) -> Arc<dyn Pinner> {
+    #[cfg(unix)]
+    if std::env::var("VSVK_CUDA_PIN_HUGE").is_ok_and(|v| v.trim() == "1") {
+        return Arc::new(huge::CudaHugePinner { cu, maps: Mutex::new(std::collections::HashMap::new()) });
     }
-    unsafe fn unpin(&self, p: *mut u8) {
-        // SAFETY: the caller's promise: registered by pin, unused now.
-        unsafe { self.cu.unregister_host(p) };
-        self.maps.lock().remove(&(p as usize));
+    Arc::new(CudaPinner(cu))
+}
+
+#[cfg(unix)]
+mod huge {
+    use std::collections::HashMap;
+
+    use parking_lot::Mutex;
+
+    use crate::cuda::Cuda;
+    use crate::huge_pages::HugeMap;
+    use crate::pinned::Pinner;
+
+    /// Huge-page slabs registered with CUDA, each kept mapped until it is unpinned.
+    pub(super) struct CudaHugePinner {
+        pub(super) cu: &'static Cuda,
+        pub(super) maps: Mutex<HashMap<usize, HugeMap>>,
+    }
+
+    impl Pinner for CudaHugePinner {
+        fn pin(&self, bytes: usize) -> Result<*mut u8, String> {
+            let _t = crate::stats::time(crate::stats::Stat::CudaHostNew);
+            let map = HugeMap::new(bytes)?;
+            let (p, len) = map.region();
+            // SAFETY: the map's bytes stay mapped while it is kept below, until unpin.
+            unsafe { self.cu.register_host(p, len) }?;
+            self.maps.lock().insert(p as usize, map);
+            Ok(p)
+        }
+        unsafe fn unpin(&self, p: *mut u8) {
+            // SAFETY: the caller's promise: registered by pin, unused now.
+            unsafe { self.cu.unregister_host(p) };
+            self.maps.lock().remove(&(p as usize));
+        }
     }
 }
 
@@ -360,8 +374,7 @@ impl CudaCopies {
             cu.destroy_stream(up.stream);
         })?;
         let sizes = Sizes { slab_bytes: SLAB_BYTES, slab_blocks: SLAB_BLOCKS, idle_bytes: crate::pool::pool_bytes() };
-        let pinner: Arc<dyn Pinner> = if pin_huge() { Arc::new(CudaHugePinner { cu, maps: Mutex::new(HashMap::new()) }) } else { Arc::new(CudaPinner(cu)) };
-        let blocks = PinnedPool::new(pinner, sizes, pin_alone());
+        let blocks = PinnedPool::new(pinner(cu), sizes, pin_alone());
         Ok(Arc::new(CudaCopies { cu, dev: dev.clone(), up, down, blocks }))
     }
 

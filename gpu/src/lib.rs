@@ -23,6 +23,7 @@ pub mod fatal;
 pub mod filter_kernels;
 pub mod frame;
 pub mod handle;
+#[cfg(unix)]
 pub mod huge_pages;
 pub mod import;
 pub mod pinned;
