@@ -389,7 +389,17 @@ static int frames_scenario(const char *vk_plugin) {
     vsapi->freeNode(dl);
     vsapi->freeNode(inv);
     vsapi->freeNode(s);
-    /* every reader is gone now; the inverted frames keep the readers' timeline alive for the check */
+    /* every reader is gone now; the inverted frames keep the readers' timeline alive for the check.
+     * The last reference to a node may still be dropping on one of the core's worker threads as
+     * freeNode returns (the release then follows there), so the callbacks get a few seconds. */
+    for (double t1 = now(); now() - t1 < 5.0;) {
+        int n = 0;
+        for (int f = 0; f < FRAMES; f++)
+            n += atomic_load(&released[f].calls) > 0;
+        if (n == FRAMES)
+            break;
+        usleep(1000);
+    }
     int calls[FRAMES], early = 0;
     for (int f = 0; f < FRAMES; f++) {
         calls[f] = atomic_load(&released[f].calls);
