@@ -37,7 +37,7 @@ pub struct CudaCopies {
 /// VSVK_CUDA_PIN_ALONE=1 (measurements): each thread with no idle block pins a slab of its own and
 /// none is pinned ahead (crate::pinned), the way before single-flight pinning.
 fn pin_alone() -> bool {
-    std::env::var("VSVK_CUDA_PIN_ALONE").is_ok_and(|v| v.trim() == "1")
+    crate::settings::switch_on("VSVK_CUDA_PIN_ALONE")
 }
 
 /// CUDA's pinned host memory (cuMemHostAlloc), timed as `cuda host new`.
@@ -59,7 +59,7 @@ impl Pinner for CudaPinner {
 /// `cuda host new` either way. (Unix only, as CUDA's copies are.)
 fn pinner(cu: &'static Cuda) -> Arc<dyn Pinner> {
     #[cfg(unix)]
-    if std::env::var("VSVK_CUDA_PIN_HUGE").is_ok_and(|v| v.trim() == "1") {
+    if crate::settings::switch_on("VSVK_CUDA_PIN_HUGE") {
         return Arc::new(huge::CudaHugePinner { cu, maps: Mutex::new(std::collections::HashMap::new()) });
     }
     Arc::new(CudaPinner(cu))

@@ -152,7 +152,7 @@ pub fn wait_value(dev: &Device, sem: vk::Semaphore, value: u64) -> WaitOutcome {
 /// VSVK_CUDA_GPU_WAITS=1 leaves such waits to the GPU.
 fn wait_cuda_uploads(waits: &HashMap<vk::Semaphore, (u64, Arc<Timeline>)>) -> Result<(), String> {
     static ON_GPU: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    if *ON_GPU.get_or_init(|| std::env::var("VSVK_CUDA_GPU_WAITS").is_ok_and(|v| v.trim() == "1")) {
+    if *ON_GPU.get_or_init(|| crate::settings::switch_on("VSVK_CUDA_GPU_WAITS")) {
         return Ok(());
     }
     for (v, t) in waits.values().filter(|(v, t)| t.by_cuda && t.pending(*v)) {

@@ -4,3 +4,8 @@
 pub fn kb_setting(var: &str) -> Option<usize> {
     std::env::var(var).ok().and_then(|v| v.trim().parse::<usize>().ok()).map(|kb| kb << 10)
 }
+
+/// A measurement switch (`VSVK_...=1`): on only where set to 1.
+pub fn switch_on(var: &str) -> bool {
+    std::env::var(var).is_ok_and(|v| v.trim() == "1")
+}

@@ -190,7 +190,7 @@ impl Transfer {
         static LIMIT: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
         static BESIDE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
         let limit = *LIMIT.get_or_init(|| share_setting("VSVK_KERNEL_COPY_IDLE_PERCENT", 2.0));
-        let beside = *BESIDE.get_or_init(|| std::env::var("VSVK_KERNEL_COPY_BESIDE_FILTERS").is_ok_and(|v| v.trim() == "1"));
+        let beside = *BESIDE.get_or_init(|| vsvk_gpu::settings::switch_on("VSVK_KERNEL_COPY_BESIDE_FILTERS"));
         limit > 1.0 || (self.dev.compute_load.share() < limit && (beside || !self.dev.filter_kernels.present()))
     }
 
@@ -541,7 +541,7 @@ fn cuda_takes_upload(total: usize, direct: bool, filter_busy: impl FnOnce() -> b
 /// planes are not in the BAR, the frame goes by the staging copy instead.
 fn cuda_beside_filters() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var("VSVK_CUDA_UPLOADS_BESIDE_FILTERS").is_ok_and(|v| v.trim() == "1"))
+    *ON.get_or_init(|| vsvk_gpu::settings::switch_on("VSVK_CUDA_UPLOADS_BESIDE_FILTERS"))
 }
 
 /// VSVK_UPLOAD_CPU_EVERY=N: every N-th upload the CPU writes into mapped VRAM where the GPU would
