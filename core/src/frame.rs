@@ -138,26 +138,18 @@ impl Buffer {
     }
     /// A buffer of zeroes (audio frames: filters leave silence unwritten).
     pub fn new(len: usize, stats: &Arc<MemStats>) -> Buffer {
-        Self::allocate(len, stats, true, false)
+        Self::allocate(len, stats, true)
     }
     /// A buffer whose bytes are initialised but may hold an earlier frame's data (video planes,
     /// which filters write whole, as with the reference's pool).
     pub fn new_unzeroed(len: usize, stats: &Arc<MemStats>) -> Buffer {
-        Self::allocate(len, stats, false, false)
-    }
-    /// A plane of a video frame of `frame_bytes` in all: as new_unzeroed, in CUDA's pinned memory
-    /// where the frame is large enough for CUDA's copies (cuda_copy::takes_frame).
-    fn new_plane(len: usize, frame_bytes: usize, stats: &Arc<MemStats>) -> Buffer {
-        Self::allocate(len, stats, false, crate::gpu::cuda_copy::takes_frame(frame_bytes))
+        Self::allocate(len, stats, false)
     }
     /// A pooled buffer of the same size, else a fresh one (zeroed, so that no byte is ever
     /// uninitialised); cleared when `zeroed`.
-    fn allocate(len: usize, stats: &Arc<MemStats>, zeroed: bool, cuda_sized: bool) -> Buffer {
+    fn allocate(len: usize, stats: &Arc<MemStats>, zeroed: bool) -> Buffer {
         if !zeroed && len >= PINNED_MIN && !crate::gpu::exec::in_release() {
-            if let Some(PinnedHost(dev, cuda)) = stats.pinned.get() {
-                if let Some(b) = cuda.as_ref().filter(|_| cuda_sized).and_then(|c| c.host_block(len).ok()) {
-                    return Buffer::new_cuda(len, b, stats);
-                }
+            if let Some(PinnedHost(dev, _)) = stats.pinned.get() {
                 if let Ok(b) = crate::gpu::GpuBuffer::host_transfer(dev, len as u64, crate::gpu::transfer::HOST_PLANE_USAGE) {
                     return Buffer::new_mapped(len, b, stats);
                 }
@@ -230,7 +222,13 @@ impl Clone for Buffer {
         if self.gpu.is_some() {
             crate::fatal::fatal("Copy on write of GPU resident planes is not implemented");
         }
-        let b = Buffer::allocate(self.len, &self.stats, false, self.cuda.is_some());
+        // (a copy of a plane in CUDA's pinned memory stays there, so that its frame still goes by
+        // CUDA: CUDA copies only frames whose planes are all its own)
+        let cuda = self.cuda.as_ref().and(self.stats.cuda_copies()).filter(|_| !crate::gpu::exec::in_release()).and_then(|c| c.host_block(self.len).ok());
+        let b = match cuda {
+            Some(block) => Buffer::new_cuda(self.len, block, &self.stats),
+            None => Buffer::allocate(self.len, &self.stats, false),
+        };
         // SAFETY: both regions are `len` bytes long and distinct allocations.
         unsafe { std::ptr::copy_nonoverlapping(self.ptr.as_ptr(), b.ptr.as_ptr(), self.len) };
         b
@@ -306,8 +304,12 @@ pub enum FrameError {
 
 impl Frame {
     pub fn new_video(f: &VSVideoFormat, w: i32, h: i32, stats: &Arc<MemStats>) -> Result<Frame, FrameError> {
-        let bytes = Frame::video_bytes(f, w, h);
-        match Frame::new_video_in(f, w, h, |len| Ok(Buffer::new_plane(len, bytes, stats)))? {
+        let mut blocks = Frame::cuda_blocks(f, w, h, stats).map(Vec::into_iter);
+        let mut plane = |len| match blocks.as_mut().and_then(Iterator::next) {
+            Some(b) => Buffer::new_cuda(len, b, stats),
+            None => Buffer::new_unzeroed(len, stats),
+        };
+        match Frame::new_video_in(f, w, h, |len| Ok(plane(len)))? {
             Ok(fr) => Ok(fr),
             Err(e) => unreachable!("host allocation reports no error: {e}"),
         }
@@ -316,15 +318,36 @@ impl Frame {
     /// The bytes of a video frame's planes (`stride * height` each); 0 for a format or size that
     /// new_video_in refuses.
     pub fn video_bytes(f: &VSVideoFormat, w: i32, h: i32) -> usize {
+        Frame::plane_lens(f, w, h).iter().sum()
+    }
+
+    /// Each plane's bytes (`stride * height`) in a video frame; none for a format or size that
+    /// new_video_in refuses.
+    fn plane_lens(f: &VSVideoFormat, w: i32, h: i32) -> Vec<usize> {
         if !format::is_valid_video(f) || w <= 0 || h <= 0 {
-            return 0;
+            return Vec::new();
         }
         (0..f.numPlanes as usize)
             .map(|p| {
                 let (_, ph, stride) = Frame::plane_layout(f, w, h, p);
                 stride * ph.max(0) as usize
             })
-            .sum()
+            .collect()
+    }
+
+    /// CUDA's pinned blocks for every plane of a new video frame, where CUDA copies for the core's
+    /// device, the frame is large enough for it (cuda_copy::takes_frame) and idle blocks are there
+    /// (cuda_copy::CudaCopies::frame_blocks). Otherwise none: the planes take the device's host
+    /// memory as smaller frames do (Buffer::allocate), GPUUpload copies such a frame by Vulkan, and
+    /// CUDA only copies frames whose planes are all its own.
+    fn cuda_blocks(f: &VSVideoFormat, w: i32, h: i32, stats: &Arc<MemStats>) -> Option<Vec<crate::gpu::cuda_copy::HostBlock>> {
+        let cuda = stats.cuda_copies()?;
+        let lens = Frame::plane_lens(f, w, h);
+        let bytes: usize = lens.iter().sum();
+        if !crate::gpu::cuda_copy::takes_frame(bytes) || lens.iter().any(|&l| l < PINNED_MIN) || crate::gpu::exec::in_release() {
+            return None;
+        }
+        cuda.frame_blocks(&lens).ok().flatten()
     }
 
     /// Plane `p`'s width and height, and its row stride in bytes, in every video frame.

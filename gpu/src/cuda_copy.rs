@@ -40,6 +40,12 @@ fn pin_alone() -> bool {
     crate::settings::switch_on("VSVK_CUDA_PIN_ALONE")
 }
 
+/// VSVK_CUDA_PIN_WAIT=1 (measurements): a new frame with no idle pinned blocks waits for them to be
+/// pinned, rather than taking the device's host memory meanwhile (CudaCopies::frame_blocks).
+fn pin_wait() -> bool {
+    crate::settings::switch_on("VSVK_CUDA_PIN_WAIT")
+}
+
 /// CUDA's pinned host memory (cuMemHostAlloc), timed as `cuda host new`.
 struct CudaPinner(&'static Cuda);
 
@@ -382,6 +388,25 @@ impl CudaCopies {
     /// length, else one of a new slab's).
     pub fn host_block(&self, len: usize) -> Result<HostBlock, String> {
         self.blocks.block(len)
+    }
+
+    /// Pinned blocks for a new host frame's planes of `lens` bytes, in order, where idle ones are
+    /// there now (or a length's first slab is being pinned: crate::pinned::PinnedPool::blocks_now);
+    /// None where they are not, counted as `cuda host later`: their pinning goes on in the
+    /// background, and the frame takes the device's host memory, which GPUUpload copies with a copy
+    /// engine. The new-frame 2160p 16-bit upload ran 1.19-1.22x R81 by that route alone
+    /// (bench/results/h100-2026-12-07-bench-17) and 0.62-0.77x with each frame waiting for CUDA's
+    /// pins (-bench-20 to -22). With VSVK_CUDA_PIN_WAIT=1 or VSVK_CUDA_PIN_ALONE=1 the frame waits
+    /// for its blocks instead; an error is a failed pin then.
+    pub fn frame_blocks(&self, lens: &[usize]) -> Result<Option<Vec<HostBlock>>, String> {
+        if pin_wait() || pin_alone() {
+            return lens.iter().map(|&len| self.blocks.block(len)).collect::<Result<Vec<_>, _>>().map(Some);
+        }
+        let got = self.blocks.blocks_now(lens);
+        if got.is_none() {
+            crate::stats::count(crate::stats::Stat::CudaHostLater);
+        }
+        Ok(got)
     }
 
     /// Whether `b` is one of this device's blocks (its copies may read and write it).

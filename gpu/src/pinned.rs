@@ -10,8 +10,16 @@
 //! ran 0.62-0.79x R81 in h100-2026-12-07-s46). Taking a length's last idle block starts the next
 //! slab's pinning in the background, so that a growing number of frames in flight finds it pinned
 //! or under way.
+//!
+//! A new frame need not wait for those later slabs: `blocks_now` lends a whole frame's blocks where
+//! they are idle and otherwise none, pinning the missing lengths in the background, and the caller
+//! takes other memory for that frame. Only a length's first slab is waited for, so that a frame
+//! made once at the start and used over and over (a looped source) lives in pinned memory. With
+//! every frame waiting, a 400-frame run of new 2160p 16-bit frames spent 592 ms in ten pins,
+//! longer than the run itself (h100-2026-12-07-s47/pinning-1.txt).
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Weak};
+use std::time::{Duration, Instant};
 
 use parking_lot::{Condvar, Mutex};
 
@@ -60,7 +68,14 @@ struct Idle {
     bytes: usize,
     /// Lengths a slab is being pinned for: one at a time each, which the others wait for.
     pinning: HashSet<usize>,
+    /// Lengths a slab was ever pinned for (blocks_now waits only for a length's first).
+    ever: HashSet<usize>,
+    /// When a background pin of a length last failed: blocks_now asks for none again within
+    /// PIN_RETRY, so that frames going without do not each start a pin that fails.
+    failed: HashMap<usize, Instant>,
 }
+
+const PIN_RETRY: Duration = Duration::from_secs(1);
 
 /// The pinned blocks of one pinner.
 pub struct PinnedPool {
@@ -149,8 +164,43 @@ impl PinnedPool {
         }
     }
 
+    /// Blocks of each length in `lens`, in order, where idle ones are there for all of them; else
+    /// none, and each length short of idle blocks is pinned in the background (one slab at a time,
+    /// as ever). A length never pinned before is waited for instead (its first slab), unless its
+    /// pin failed within PIN_RETRY. Taking a length's last idle block pins its next slab ahead.
+    pub fn blocks_now(&self, lens: &[usize]) -> Option<Vec<Block>> {
+        let mut want: HashMap<usize, usize> = HashMap::new();
+        for &len in lens {
+            *want.entry(len).or_default() += 1;
+        }
+        let mut idle = self.idle.lock();
+        loop {
+            let short: Vec<usize> = want.iter().filter(|&(len, n)| idle.by_len.get(len).map_or(0, Vec::len) < *n).map(|(&len, _)| len).collect();
+            if short.is_empty() {
+                break;
+            }
+            for &len in &short {
+                self.pin_ahead(&mut idle, len);
+            }
+            if !short.iter().any(|len| !idle.ever.contains(len) && idle.pinning.contains(len)) {
+                return None;
+            }
+            self.pinned.wait(&mut idle);
+        }
+        // (every take succeeds: counted above, under the same lock; a block dropped here would
+        // deadlock on that lock, so none is)
+        let blocks: Vec<Block> = lens.iter().filter_map(|&len| self.take_idle(&mut idle, len)).collect();
+        for len in want.into_keys() {
+            if idle.by_len.get(&len).is_none_or(Vec::is_empty) {
+                self.pin_ahead(&mut idle, len);
+            }
+        }
+        Some(blocks)
+    }
+
     /// The first block of a slab just pinned, its others idle.
     fn lend_first(&self, idle: &mut Idle, len: usize, (ptr, slab, step, n): NewSlab) -> Block {
+        idle.ever.insert(len);
         Self::add_idle(idle, len, &slab, (1..n).map(|i| ptr as usize + i * step));
         self.lend(ptr, len, slab)
     }
@@ -175,13 +225,23 @@ impl PinnedPool {
 
     /// Pins the next slab of `len` in the background, unless one is under way already.
     fn pin_ahead(&self, idle: &mut Idle, len: usize) {
+        if idle.failed.get(&len).is_some_and(|t| t.elapsed() < PIN_RETRY) {
+            return;
+        }
         let Some(me) = self.me.upgrade().filter(|_| idle.pinning.insert(len)) else { return };
         let spawned = std::thread::Builder::new().name("vsvk-pin".into()).spawn(move || {
             let pinned = me.pin_slab(len);
             let mut idle = me.idle.lock();
             idle.pinning.remove(&len);
-            if let Ok((ptr, slab, step, n)) = pinned {
-                Self::add_idle(&mut idle, len, &slab, (0..n).map(|i| ptr as usize + i * step));
+            match pinned {
+                Ok((ptr, slab, step, n)) => {
+                    idle.failed.remove(&len);
+                    idle.ever.insert(len);
+                    Self::add_idle(&mut idle, len, &slab, (0..n).map(|i| ptr as usize + i * step));
+                }
+                Err(_) => {
+                    idle.failed.insert(len, Instant::now());
+                }
             }
             me.pinned.notify_all();
         });
@@ -385,5 +445,50 @@ mod tests {
         wait_for("the pinning thread to let go of the pool", || Arc::strong_count(&pool) == 1);
         drop(pool);
         assert_eq!(fake.unpins.load(Ordering::SeqCst), 2, "the pool's idle slab goes with it");
+    }
+
+    #[test]
+    fn a_frame_waits_for_its_lengths_first_slabs_only() {
+        let fake = Fake::new(100, false);
+        let pool = PinnedPool::new(fake.clone(), SIZES, false);
+        let lens = [LEN, LEN / 4, LEN / 4];
+        // nothing pinned yet: the first frame waits for both lengths' first slabs, pinned side by side
+        let t = Instant::now();
+        let first = pool.blocks_now(&lens).expect("the first slabs, waited for");
+        assert!(t.elapsed() >= Duration::from_millis(100));
+        assert_eq!(first.iter().map(Block::len).collect::<Vec<_>>(), lens, "in plane order");
+        assert_ne!(first[1].ptr(), first[2].ptr(), "two chroma planes, two blocks");
+        assert!(first.iter().all(|b| b.of(&pool)));
+        assert_eq!(fake.most.load(Ordering::SeqCst), 2, "the two lengths pinned at once");
+        assert_eq!((pool.idle_blocks(LEN), pool.idle_blocks(LEN / 4)), (3, 14));
+        // LEN's last three idle blocks: the third frame takes the last, which pins the next slab ahead
+        let more: Vec<Vec<Block>> = (0..3).map(|_| pool.blocks_now(&lens).expect("idle blocks")).collect();
+        assert_eq!(pool.idle_blocks(LEN), 0);
+        // a known length short of blocks: no wait, no block, the pin going on behind
+        let t = Instant::now();
+        for _ in 0..20 {
+            assert!(pool.blocks_now(&lens).is_none());
+        }
+        assert!(t.elapsed() < Duration::from_millis(80), "frames waited on a later slab: {:?}", t.elapsed());
+        assert_eq!(pool.idle_blocks(LEN / 4), 8, "no chroma block taken for a frame that got none");
+        wait_for("LEN's next slab", || pool.idle_blocks(LEN) == 4);
+        assert_eq!(fake.pins(), 3, "one slab ahead, however many frames went without");
+        assert!(pool.blocks_now(&lens).is_some());
+        drop((first, more));
+    }
+
+    #[test]
+    fn a_failed_background_pin_is_not_tried_again_at_once() {
+        let fake = Fake::new(0, true);
+        let pool = PinnedPool::new(fake.clone(), SIZES, false);
+        assert!(pool.blocks_now(&[LEN]).is_none(), "the first slab failed: no blocks, no hang");
+        assert_eq!(fake.pins(), 1);
+        for _ in 0..100 {
+            assert!(pool.blocks_now(&[LEN]).is_none());
+        }
+        assert_eq!(fake.pins(), 1, "frames go without, rather than each asking for a pin that fails");
+        pool.idle.lock().failed.insert(LEN, Instant::now() - PIN_RETRY);
+        assert!(pool.blocks_now(&[LEN]).is_none());
+        assert_eq!(fake.pins(), 2, "tried again after PIN_RETRY");
     }
 }

@@ -50,9 +50,12 @@ pub enum Stat {
     CudaHostNew,
     /// A submission waiting on the host for an upload by CUDA before it is queued (exec.rs).
     CudaHostWait,
+    /// A new host frame CUDA would copy that found no idle pinned blocks and took the device's host
+    /// memory instead (cuda_copy::CudaCopies::frame_blocks).
+    CudaHostLater,
 }
 
-const NAMES: [&str; 20] = [
+const NAMES: [&str; 21] = [
     "upload copy",
     "upload staged",
     "download wait",
@@ -73,6 +76,7 @@ const NAMES: [&str; 20] = [
     "queue warmup",
     "cuda host new",
     "cuda host wait",
+    "cuda host later",
 ];
 
 struct Counter {
@@ -80,7 +84,7 @@ struct Counter {
     nanos: AtomicU64,
 }
 
-static COUNTERS: [Counter; 20] = [const { Counter { count: AtomicU64::new(0), nanos: AtomicU64::new(0) } }; 20];
+static COUNTERS: [Counter; 21] = [const { Counter { count: AtomicU64::new(0), nanos: AtomicU64::new(0) } }; 21];
 
 pub fn enabled() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
@@ -130,7 +134,7 @@ mod tests {
 
     #[test]
     fn names_cover_every_step() {
-        assert_eq!(Stat::CudaHostWait as usize + 1, NAMES.len());
+        assert_eq!(Stat::CudaHostLater as usize + 1, NAMES.len());
         assert_eq!(NAMES.len(), COUNTERS.len());
     }
 }
