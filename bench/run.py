@@ -417,6 +417,30 @@ def fmt_fps(x):
     return f"{x:.0f}" if x >= 100 else f"{x:.1f}" if x >= 10 else f"{x:.2f}"
 
 
+def stats(a):
+    """Where our core's host time goes on each case (VSVK_STATS counters, printed at exit)."""
+    s = Setup(a)
+    for c in select(all_cases(), a.cases):
+        why = s.skip_reason(c)
+        print(f"--- {c.id}: {c.what}" + (f" (skipped: {why})" if why else ""), flush=True)
+        if why:
+            continue
+        chain = c.chain.replace("{frames}", str(a.stats + c.warmup))
+        cmd = [s.driver, s.ours, "--plugin", s.noise] + sum((["--plugin", s.plugin(p)] for p in c.plugins), [])
+        cmd += c.args + ["--no-hash", "--warmup", str(c.warmup), "--threads", str(c.threads), chain]
+        env = dict(s.env, VSVK_STATS="1")
+        env.update(c.env)
+        try:
+            r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=a.timeout)
+        except subprocess.TimeoutExpired:
+            print(f"timed out after {a.timeout} s", flush=True)
+            continue
+        for line in (r.stdout + r.stderr).splitlines():
+            if line.startswith(("ok ", "error", "vsvk stats")):
+                print(line, flush=True)
+    return 0
+
+
 def run(a):
     s = Setup(a)
     cases = select(all_cases(), a.cases)
@@ -607,6 +631,8 @@ def main():
     p.add_argument("--timeout", type=int, default=300, help="one run's limit, seconds")
     p.add_argument("--no-cc", action="store_true", help="use the C programs already in target/vsvk-bench")
     p.add_argument("--list", action="store_true", help="list the cases and exit")
+    p.add_argument("--stats", type=int, metavar="FRAMES", help="instead of timing: one run of our core a case, FRAMES frames after the warm-up, "
+                   "with VSVK_STATS=1, printing its fps and the core's host step counters")
     p.add_argument("--compare", nargs=2, metavar=("A", "B"), help="compare two results files")
     a = p.parse_args()
     if a.compare:
@@ -615,6 +641,8 @@ def main():
         for c in select(all_cases(), a.cases):
             print(f"{c.id:34} {c.what}")
         return 0
+    if a.stats:
+        return stats(a)
     return run(a)
 
 
