@@ -60,12 +60,15 @@ impl Pinner for CudaPinner {
     }
 }
 
-/// VSVK_CUDA_PIN_HUGE=1 (measurements): slabs are anonymous memory in huge pages, touched, then
-/// registered with CUDA (crate::huge_pages), where by default cuMemHostAlloc pins them; timed as
-/// `cuda host new` either way. (Unix only, as CUDA's copies are.)
+/// Slabs are anonymous memory in transparent huge pages, touched, then registered with CUDA
+/// (crate::huge_pages); VSVK_CUDA_PIN_HUGE=0 has cuMemHostAlloc pin them instead, as does a slab
+/// whose mapping or registration fails. Timed as `cuda host new` either way. On the H100, in one
+/// call: 10 slabs in 319 ms against 8 in 536-590 ms by cuMemHostAlloc over 400 new 2160p 16-bit
+/// frames, and that upload row ran 1.27x R81 against 0.80-0.85x
+/// (bench/results/h100-2026-12-08-s48/pinning-1.txt). (Unix only, as CUDA's copies are.)
 fn pinner(cu: &'static Cuda) -> Arc<dyn Pinner> {
     #[cfg(unix)]
-    if crate::settings::switch_on("VSVK_CUDA_PIN_HUGE") {
+    if !crate::settings::switch_off("VSVK_CUDA_PIN_HUGE") {
         return Arc::new(huge::CudaHugePinner { cu, maps: Mutex::new(std::collections::HashMap::new()) });
     }
     Arc::new(CudaPinner(cu))
@@ -81,15 +84,15 @@ mod huge {
     use crate::huge_pages::HugeMap;
     use crate::pinned::Pinner;
 
-    /// Huge-page slabs registered with CUDA, each kept mapped until it is unpinned.
+    /// Huge-page slabs registered with CUDA, each kept mapped until it is unpinned; a slab not in
+    /// `maps` came from cuMemHostAlloc.
     pub(super) struct CudaHugePinner {
         pub(super) cu: &'static Cuda,
         pub(super) maps: Mutex<HashMap<usize, HugeMap>>,
     }
 
-    impl Pinner for CudaHugePinner {
-        fn pin(&self, bytes: usize) -> Result<*mut u8, String> {
-            let _t = crate::stats::time(crate::stats::Stat::CudaHostNew);
+    impl CudaHugePinner {
+        fn register(&self, bytes: usize) -> Result<*mut u8, String> {
             let map = HugeMap::new(bytes)?;
             let (p, len) = map.region();
             // SAFETY: the map's bytes stay mapped while it is kept below, until unpin.
@@ -97,10 +100,24 @@ mod huge {
             self.maps.lock().insert(p as usize, map);
             Ok(p)
         }
+    }
+
+    impl Pinner for CudaHugePinner {
+        fn pin(&self, bytes: usize) -> Result<*mut u8, String> {
+            let _t = crate::stats::time(crate::stats::Stat::CudaHostNew);
+            self.register(bytes).or_else(|_| self.cu.alloc_host(bytes))
+        }
         unsafe fn unpin(&self, p: *mut u8) {
-            // SAFETY: the caller's promise: registered by pin, unused now.
-            unsafe { self.cu.unregister_host(p) };
-            self.maps.lock().remove(&(p as usize));
+            let map = self.maps.lock().remove(&(p as usize));
+            match map {
+                // SAFETY: the caller's promise: registered by pin, unused now; unmapped after.
+                Some(map) => unsafe {
+                    self.cu.unregister_host(p);
+                    drop(map);
+                },
+                // SAFETY: the caller's promise: cuMemHostAlloc's, unused now.
+                None => unsafe { self.cu.free_host(p) },
+            }
         }
     }
 }

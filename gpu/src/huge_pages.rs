@@ -1,8 +1,9 @@
 //! Anonymous host memory that asks for transparent huge pages (2 MiB) and is touched once, for
-//! slabs a pinner registers afterwards. Faulting in 128 MB page by page cost about 95 ms on the
-//! development VM against about 30 with huge pages, and the H100's host spent 56-83 ms on each
-//! 128 MB slab cuMemHostAlloc pinned (docs/BENCHMARKS.md): pinning walks every page, so fewer,
-//! larger pages are the lead. Where the kernel has no huge pages the memory is ordinary.
+//! slabs a pinner registers afterwards (CUDA's, by default: gpu::cuda_copy). Faulting in 128 MB
+//! page by page cost about 95 ms on the development VM against about 30 with huge pages; on the
+//! H100's host a 128 MB slab took 32 ms this way, touch and registration together, against 67-74
+//! ms by cuMemHostAlloc in the same call (docs/BENCHMARKS.md). Where the kernel has no huge pages
+//! the memory is ordinary.
 
 /// Huge pages' size and so the mapping's alignment.
 pub const HUGE: usize = 2 << 20;

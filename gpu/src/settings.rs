@@ -9,3 +9,8 @@ pub fn kb_setting(var: &str) -> Option<usize> {
 pub fn switch_on(var: &str) -> bool {
     std::env::var(var).is_ok_and(|v| v.trim() == "1")
 }
+
+/// A default a setting can turn off (`VSVK_...=0`): off only where set to 0.
+pub fn switch_off(var: &str) -> bool {
+    std::env::var(var).is_ok_and(|v| v.trim() == "0")
+}

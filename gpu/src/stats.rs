@@ -46,7 +46,7 @@ pub enum Stat {
     DownloadHostWait,
     /// A queue's warm-up as the device comes up (warmup.rs), its wait included.
     QueueWarmup,
-    /// A new block of CUDA's pinned host memory for a frame plane (cuMemHostAlloc).
+    /// A new slab of CUDA's pinned host memory for frame planes (cuda_copy's pinner).
     CudaHostNew,
     /// A submission waiting on the host for an upload by CUDA before it is queued (exec.rs).
     CudaHostWait,
