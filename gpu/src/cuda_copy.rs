@@ -411,9 +411,12 @@ impl CudaCopies {
     /// there now (or a length's first slab is being pinned: crate::pinned::PinnedPool::blocks_now);
     /// None where they are not, counted as `cuda host later`: their pinning goes on in the
     /// background, and the frame takes the device's host memory, which GPUUpload copies with a copy
-    /// engine. The new-frame 2160p 16-bit upload ran 1.19-1.22x R81 by that route alone
-    /// (bench/results/h100-2026-12-07-bench-17) and 0.62-0.77x with each frame waiting for CUDA's
-    /// pins (-bench-20 to -22). With VSVK_CUDA_PIN_WAIT=1 or VSVK_CUDA_PIN_ALONE=1 the frame waits
+    /// engine (the route on which the new-frame 2160p 16-bit upload ran 1.19-1.22x R81 alone,
+    /// bench/results/h100-2026-12-07-bench-17). Measured on the H100 (h100-2026-12-08-s48/pinning-1):
+    /// beside cuMemHostAlloc's slabs it did not help that row (0.80x against 0.85x waiting) and the
+    /// new-frame round trip fell (1,090 fps against 1,602); beside huge-page slabs, as now, the row
+    /// ran 1.27x and 1.35x (-bench-24), the round trip 1,543 and 1,597. Huge-page slabs with frames
+    /// waiting are not measured. With VSVK_CUDA_PIN_WAIT=1 or VSVK_CUDA_PIN_ALONE=1 the frame waits
     /// for its blocks instead; an error is a failed pin then.
     pub fn frame_blocks(&self, lens: &[usize]) -> Result<Option<Vec<HostBlock>>, String> {
         if pin_wait() || pin_alone() {

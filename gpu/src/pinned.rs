@@ -1,6 +1,6 @@
 //! Pinned host memory for frame planes: slabs from a pinner (huge pages registered with CUDA, or
-//! cuMemHostAlloc's, for CUDA's copies), carved into blocks of one length, lent to frames and taken back for the next frame of
-//! that length.
+//! cuMemHostAlloc's, for CUDA's copies), carved into blocks of one length, lent to frames and taken
+//! back for the next frame of that length.
 //!
 //! Pinning is slow: a 128 MB slab took 28 ms on the H100, near 4.6 GB/s, a tenth of the bus. So one
 //! slab of a length is pinned at a time and threads that find no idle block meanwhile wait for it;
