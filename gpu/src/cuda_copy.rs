@@ -37,13 +37,15 @@ pub struct CudaCopies {
 /// VSVK_CUDA_PIN_ALONE=1 (measurements): each thread with no idle block pins a slab of its own and
 /// none is pinned ahead (crate::pinned), the way before single-flight pinning.
 fn pin_alone() -> bool {
-    crate::settings::switch_on("VSVK_CUDA_PIN_ALONE")
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| crate::settings::switch_on("VSVK_CUDA_PIN_ALONE"))
 }
 
 /// VSVK_CUDA_PIN_WAIT=1 (measurements): a new frame with no idle pinned blocks waits for them to be
 /// pinned, rather than taking the device's host memory meanwhile (CudaCopies::frame_blocks).
 fn pin_wait() -> bool {
-    crate::settings::switch_on("VSVK_CUDA_PIN_WAIT")
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| crate::settings::switch_on("VSVK_CUDA_PIN_WAIT"))
 }
 
 /// CUDA's pinned host memory (cuMemHostAlloc), timed as `cuda host new`.
